@@ -1,0 +1,1 @@
+"""tablectl's controller: card vocabulary, evaluators, games, rounds, settlement and the CLI."""

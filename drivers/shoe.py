@@ -1,0 +1,100 @@
+"""The dealing shoe as the round engine sees it: a source of card events.
+
+The table asks the shoe to shuffle and then takes events from it one by one:
+each card drawn (with the running count), the cut card coming out, and the shoe
+running empty. Anything that implements ``Shoe`` can stand behind a table: the
+in-process simulator below, or a driver speaking a wire protocol to real
+hardware (or to a simulator on a pseudo-terminal).
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from dataclasses import dataclass
+
+from controller.cards import Card, shoe as make_shoe
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """A card left the shoe. ``count`` is the number of cards drawn since the shuffle."""
+
+    card: Card
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CutCardReached:
+    """The cut card came out: finish the round in progress, then reshuffle."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEmpty:
+    """No card is left in the shoe."""
+
+    count: int
+
+
+ShoeEvent = CardDrawn | CutCardReached | ShoeEmpty
+
+
+class Shoe(abc.ABC):
+    """A dealing shoe. ``shuffle`` starts a new shoe; ``next_event`` blocks for the next event."""
+
+    @abc.abstractmethod
+    def shuffle(self) -> None: ...
+
+    @abc.abstractmethod
+    def next_event(self, timeout: float | None = None) -> ShoeEvent: ...
+
+    def close(self) -> None:  # noqa: B027 - optional for shoes that hold nothing
+        """Release the device."""
+
+
+class InProcessShoe(Shoe):
+    """A shoe simulated in this process: shuffles with a seeded RNG, places the cut card.
+
+    ``cut_from_end`` is how many cards stay behind the cut card (one deck by default).
+    """
+
+    def __init__(
+        self,
+        decks: int = 8,
+        *,
+        seed: int | None = None,
+        cut_from_end: int = 52,
+        jokers_per_deck: int = 0,
+        kind: str = "standard",
+    ) -> None:
+        self._cards = make_shoe(decks, jokers_per_deck=jokers_per_deck, kind=kind)
+        if not 0 <= cut_from_end < len(self._cards):
+            raise ValueError(f"cut card position {cut_from_end} is outside a shoe of {len(self._cards)} cards")
+        self._cut_from_end = cut_from_end
+        self._rng = random.Random(seed)
+        self._order: list[Card] = []
+        self._drawn = 0
+        self._cut_reported = False
+
+    @property
+    def size(self) -> int:
+        return len(self._cards)
+
+    def shuffle(self) -> None:
+        self._order = list(self._cards)
+        self._rng.shuffle(self._order)
+        self._drawn = 0
+        self._cut_reported = False
+
+    def next_event(self, timeout: float | None = None) -> ShoeEvent:
+        cut_at = len(self._order) - self._cut_from_end
+        if self._drawn >= cut_at and not self._cut_reported and self._order:
+            self._cut_reported = True
+            return CutCardReached(self._drawn)
+        if self._drawn >= len(self._order):
+            return ShoeEmpty(self._drawn)
+        card = self._order[self._drawn]
+        self._drawn += 1
+        return CardDrawn(card, self._drawn)
