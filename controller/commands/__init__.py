@@ -1,0 +1,11 @@
+"""The ``tablectl`` subcommands, one module each.
+
+Each module defines ``register(subparsers)`` which adds its parser and sets
+``func`` (called with the parsed arguments, returning the exit code).
+``COMMANDS`` lists the modules in the order ``--help`` shows them.
+"""
+
+COMMANDS: tuple[str, ...] = (
+    "controller.commands.run",
+    "controller.commands.edge",
+)
