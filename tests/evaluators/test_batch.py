@@ -31,7 +31,7 @@ def random_rows(deck: tuple, size: int, rows: int = SAMPLES, seed: int = 5) -> n
 @pytest.mark.parametrize("network", [2, 3, 4, 5, 6, 7])
 def test_sorting_networks_sort_every_zero_one_input(network: int) -> None:
     ones = np.array(list(product((0, 1), repeat=network)), dtype=np.uint8)
-    cols = batch._sorted_columns(ones)
+    cols = batch._sorted_columns(list(ones.T.copy()))
     assert (np.stack(cols, axis=1) == np.sort(ones, axis=1)).all()
 
 
