@@ -134,7 +134,9 @@ def _index(cols: list[Column], count: int) -> Values:
 
 
 def _suit_masks(cols: list[Column]) -> list[npt.NDArray[np.int64]]:
-    packed = sum(_SUIT_BIT[c] for c in cols)
+    packed = np.zeros(len(cols[0]), dtype=np.uint64)
+    for c in cols:
+        packed += _SUIT_BIT[c]
     return [((packed >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.int64) for s in range(4)]
 
 
@@ -158,7 +160,7 @@ def high_values(codes: npt.ArrayLike, *, check: bool = True) -> Values:
         mask = np.where(in_suit, np.left_shift(1, sub >> 2, dtype=np.int32), 0).sum(axis=1)
         flush = np.where(joker[rows], tables.bug_flush_table()[mask], tables.flush_table()[mask])
         values[rows] = np.maximum(values[rows], flush)
-    return values
+    return np.asarray(values, dtype=np.int32)
 
 
 def categories(values: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
@@ -172,9 +174,9 @@ def three_card_values(codes: npt.ArrayLike, *, a23_suited_is_straight_flush: boo
     _, cols = _prepare(codes, sizes=(3,), game="three card poker", check=check)
     suits = [c & 3 for c in cols]
     suited = (suits[0] == suits[1]) & (suits[1] == suits[2])
-    cols = _sorted_columns([c >> 2 for c in cols])
+    cols = _sorted_columns([_RANK_SYMBOL[c] for c in cols])
     offset = suited.astype(np.int32) * comb(tables.SYMBOLS + 2, 3)
-    return tables.three_card_table(a23_suited_is_straight_flush)[_index(cols, 3) + offset]
+    return np.asarray(tables.three_card_table(a23_suited_is_straight_flush)[_index(cols, 3) + offset], dtype=np.int32)
 
 
 def low_values(codes: npt.ArrayLike, *, check: bool = True) -> Values:
@@ -186,27 +188,27 @@ def low_values(codes: npt.ArrayLike, *, check: bool = True) -> Values:
     joker = cols[4] == 13
     if joker.any():
         values[joker] = tables.low_table(4)[naturals[joker]]
-    return values
+    return np.asarray(values, dtype=np.int32)
 
 
 def low_qualifies(values: npt.NDArray[np.integer], limit: int = 8) -> npt.NDArray[np.bool_]:
     """Which low values are five unpaired cards none above ``limit`` (eight or better by default)."""
     badness = LOW_TOP - np.asarray(values, dtype=np.int64)
-    return ((badness >> 20) == 0) & (((badness >> 16) & 0xF) <= limit)
+    return np.asarray(((badness >> 20) == 0) & (((badness >> 16) & 0xF) <= limit), dtype=np.bool_)
 
 
 def flush_values(codes: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.int64]:
     """High Card Flush values (``high_card_flush`` layout) of rows of 2 to 7 natural cards."""
     _, cols = _prepare(codes, sizes=tuple(range(2, 8)), game="high card flush", check=check)
     table = tables.hcf_table()
-    return np.maximum.reduce([table[m] for m in _suit_masks(cols)])
+    return np.asarray(np.maximum.reduce([table[m] for m in _suit_masks(cols)]), dtype=np.int64)
 
 
 def straight_flush_lengths(codes: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.uint8]:
     """Longest straight flush of each row (High Card Flush § 678a.6(d)), ace high or low."""
     _, cols = _prepare(codes, sizes=tuple(range(2, 8)), game="high card flush", check=check)
     table = tables.straight_length_table()
-    return np.maximum.reduce([table[m] for m in _suit_masks(cols)])
+    return np.asarray(np.maximum.reduce([table[m] for m in _suit_masks(cols)]), dtype=np.uint8)
 
 
 _NO_FACE = np.isin(_ALL >> 2, (9, 10, 11), invert=True) & (_ALL != JOKER_CODE)
@@ -232,7 +234,7 @@ def side_wager_values(codes: npt.ArrayLike, *, check: bool = True) -> Values:
     suited = np.logical_and.reduce([(c & 3) == (cols[0] & 3) for c in cols])
     cols = _sorted_columns([_COUNT[c] - 1 for c in cols])
     offset = suited.astype(np.int32) * comb(tables.SYMBOLS + 4, 5)
-    return tables.side_wager_table()[_index(cols, 5) + offset]
+    return np.asarray(tables.side_wager_table()[_index(cols, 5) + offset], dtype=np.int32)
 
 
 def _omaha_rows(hole: npt.ArrayLike, board: npt.ArrayLike) -> list[Codes]:
@@ -249,7 +251,10 @@ def _omaha_rows(hole: npt.ArrayLike, board: npt.ArrayLike) -> list[Codes]:
 
 def omaha_high_values(hole: npt.ArrayLike, board: npt.ArrayLike) -> Values:
     """Best high value using exactly two hole cards and three board cards, per row."""
-    return np.maximum.reduce([high_values(rows, check=False) for rows in _omaha_rows(hole, board)])
+    best = np.zeros(len(np.asarray(hole)), dtype=np.int32)
+    for rows in _omaha_rows(hole, board):
+        best = np.maximum(best, high_values(rows, check=False))
+    return best
 
 
 def omaha_low_values(hole: npt.ArrayLike, board: npt.ArrayLike, *, qualifier: int | None = 8) -> Values:

@@ -213,7 +213,8 @@ def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
     The five cards are listed from the highest rank down, the joker first.
     """
     check_hand(cards, sizes=range(5, 10), game="best five-card hand", jokers=1)
-    best_value, best_cards = -1, ()
+    best_value = -1
+    best_cards: tuple[Card, ...] = ()
     for five in combinations(cards, 5):
         value = _value5(five)
         if value > best_value:

@@ -38,6 +38,7 @@ __all__ = [
     "flush_cards",
     "flush_value",
     "flush_length",
+    "flush_ranks",
     "compare",
     "straight_flush_length",
     "mask_flush_value",
@@ -87,6 +88,16 @@ def flush_value(cards: Sequence[Card]) -> int:
 def flush_length(value: int) -> int:
     """How many cards the counted flush has."""
     return value >> _LENGTH_SHIFT
+
+
+def flush_ranks(value: int) -> tuple[int, ...]:
+    """The ranks (2..14) of the counted flush, highest first.
+
+    >>> flush_ranks(mask_flush_value(0b1000000100001))
+    (14, 7, 2)
+    """
+    count = flush_length(value)
+    return tuple((value >> (24 - 4 * i)) & 0xF for i in range(count))
 
 
 def flush_cards(cards: Sequence[Card]) -> tuple[Card, ...]:

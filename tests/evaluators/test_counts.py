@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from controller.cards import deck_with_joker, no_face_deck, parse_cards, standard_deck
+from controller.cards import Card, deck_with_joker, no_face_deck, parse_cards, standard_deck
 from controller.evaluators import batch
 from controller.evaluators.combos import iter_combinations
 from controller.evaluators.encoding import encode
@@ -25,7 +25,7 @@ from controller.evaluators.three_card import Category3
 C = Category
 
 
-def category_counts(deck: tuple, size: int, values: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.int32]],
+def category_counts(deck: tuple[Card, ...], size: int, values: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.int32]],
                     shift: int = 20) -> dict[int, int]:
     """How many ``size``-card hands of ``deck`` fall in each category (``value >> shift``)."""
     codes = encode(deck)
