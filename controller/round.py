@@ -280,6 +280,9 @@ class Round:
         for record in records:
             self.settlements.append(record)
             self.emit("wager_settled", **record.as_event())
+        summary = self.game.settlement_summary(self.hand)
+        if summary:
+            self.emit("settlement_summary", **summary)
         self._fire("finish")
         self.emit("round_complete", **self.totals())
 

@@ -152,6 +152,10 @@ class Game(abc.ABC, Generic[State]):
     def settle(self, state: State, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         """Settle every wager, in the order the rules settle them."""
 
+    def settlement_summary(self, state: State) -> dict[str, Any]:
+        """Facts about the settlement as a whole (a player-dealer's bank result), logged after it."""
+        return {}
+
     @abc.abstractmethod
     def describe(self, state: State) -> str:
         """One line for the dealer: the cards and the result."""
