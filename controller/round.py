@@ -135,7 +135,8 @@ class Round:
 
     def start(self) -> None:
         """Open betting."""
-        self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options)
+        self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options,
+                  roles=self.game.table_roles())
         self._fire("open_betting")
 
     def place_wager(self, spot: int, wager: str, amount: Cents) -> None:
@@ -160,6 +161,9 @@ class Round:
             raise WagerRefused(spot, wager, f"no such spot: this table has spots 1 to {self.spots}")
         if wager not in self.game.wagers:
             raise WagerRefused(spot, wager, f"{self.game.title} takes no {wager!r} wager (it takes {', '.join(self.game.wagers)})")
+        allowed = self.game.seat_wagers(spot)
+        if wager not in allowed:
+            raise WagerRefused(spot, wager, f"spot {spot} takes only {', '.join(allowed) or 'no wager'} this round")
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise WagerRefused(spot, wager, f"amount must be a whole number of cents, not {amount!r}")
         if amount:
@@ -176,6 +180,11 @@ class Round:
             except WagerRefused as exc:
                 self.emit("wager_refused", spot=spot, wager=exc.wager, amount=spot_wagers.get(exc.wager), reason=exc.reason)
                 raise
+        try:
+            self.game.check_table(self.wagers)
+        except WagerRefused as exc:
+            self.emit("wager_refused", spot=exc.spot, wager=exc.wager, amount=None, reason=exc.reason)
+            raise
         self._fire("no_more_bets")
         self.emit("no_more_bets", wagers=len(self.wagers), total=sum(self.wagers.values()))
         spots = sorted({s for s, _ in self.wagers})
@@ -328,4 +337,6 @@ class Round:
         wagered = sum(s.stake for s in house)
         paid = sum(s.returned for s in house)
         fees = sum(f.amount for f in self.fees)
-        return {"wagered": wagered, "paid": paid, "fees": fees, "house_win": wagered - paid + fees}
+        between = sum(s.stake for s in self.settlements if s.banker != "house")
+        return {"wagered": wagered, "paid": paid, "fees": fees, "house_win": wagered - paid + fees,
+                "between_players": between}
