@@ -9,8 +9,10 @@ tables are small and stay in the CPU cache. Symbol 13 sorts the joker last.
 Suits are looked up separately through 13-bit rank masks (bit ``r - 2`` for
 rank ``r``) in 8,192-entry flush tables.
 
-The tables are computed here from rank counts by code independent of the
-per-hand evaluators, and the tests check the two against each other.
+The high-poker tables (plain and with the joker) are computed here from rank
+counts, by code independent of the per-hand evaluator in ``five_card``; the
+small tables reuse the per-hand rank functions of their rankings. The tests
+check every batch function against its per-hand twin on random hands.
 """
 
 from __future__ import annotations
