@@ -204,11 +204,19 @@ def flush_values(codes: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.
     return np.asarray(np.maximum.reduce([table[m] for m in _suit_masks(cols)]), dtype=np.int64)
 
 
-def straight_flush_lengths(codes: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.uint8]:
-    """Longest straight flush of each row (High Card Flush § 678a.6(d)), ace high or low."""
-    _, cols = _prepare(codes, sizes=tuple(range(2, 8)), game="high card flush", check=check)
-    table = tables.straight_length_table()
-    return np.asarray(np.maximum.reduce([table[m] for m in _suit_masks(cols)]), dtype=np.uint8)
+def straight_flush_lengths(codes: npt.ArrayLike, *, joker: bool = False, check: bool = True) -> npt.NDArray[np.uint8]:
+    """Longest straight flush of each row (High Card Flush § 678a.6(d)), ace high or low.
+
+    With ``joker=True`` a row may hold the joker, which fills one gap or extends a run.
+    """
+    _, cols = _prepare(codes, sizes=tuple(range(2, 8)), game="straight flush", jokers=int(joker), check=check)
+    masks = _suit_masks(cols)
+    lengths = np.maximum.reduce([tables.straight_length_table()[m] for m in masks])
+    if joker:
+        has_joker = np.logical_or.reduce([c == JOKER_CODE for c in cols])
+        with_joker = np.maximum.reduce([tables.straight_length_table(1)[m] for m in masks])
+        lengths = np.where(has_joker, with_joker, lengths)
+    return np.asarray(lengths, dtype=np.uint8)
 
 
 _NO_FACE = np.isin(_ALL >> 2, (9, 10, 11), invert=True) & (_ALL != JOKER_CODE)

@@ -231,9 +231,9 @@ def hcf_table() -> npt.NDArray[np.int64]:
 
 
 @cache
-def straight_length_table() -> npt.NDArray[np.uint8]:
-    """Longest straight-flush run of each 13-bit suit mask, ace high or low."""
-    return np.array([mask_straight_length(m) for m in range(1 << 13)], dtype=np.uint8)
+def straight_length_table(jokers: int = 0) -> npt.NDArray[np.uint8]:
+    """Longest straight-flush run of each 13-bit suit mask, ace high or low, with ``jokers`` (0 or 1) added."""
+    return np.array([mask_straight_length(m, jokers) for m in range(1 << 13)], dtype=np.uint8)
 
 
 @cache

@@ -79,6 +79,12 @@ def test_high_card_flush_values_agree(size: int) -> None:
     assert batch.straight_flush_lengths(rows).tolist() == [straight_flush_length(decode(r)) for r in rows]
 
 
+def test_straight_flush_lengths_with_the_joker_agree() -> None:
+    rows = random_rows(deck_with_joker(), 7)
+    expected = [straight_flush_length(decode(r), joker=True) for r in rows]
+    assert batch.straight_flush_lengths(rows, joker=True).tolist() == expected
+
+
 def test_two_cards_high_values_agree() -> None:
     rows = random_rows(no_face_deck(), 5)
     splits = [best_split(decode(r)) for r in rows]

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 
 from controller.cards import Card, parse_cards
+from controller.evaluators.encoding import InvalidHand
 from controller.evaluators.high_card_flush import (
     compare,
     flush_cards,
@@ -83,3 +84,21 @@ def test_dealer_qualifier_three_card_flush_nine_high_reads_from_the_value() -> N
     assert qualifies("9S 5S 2S KD 3D 4C 6H")
     assert not qualifies("8S 5S 2S KD 3D 4C 6H")
     assert qualifies("6S 5S 3S 2S KD 4C 7H")
+
+
+@pytest.mark.parametrize(
+    ("hand", "length"),
+    [
+        ("4H 5H 6H JK 8H 9H TH", 7),  # seed 003 Fortune Pai Gow: "4-5-Joker-7-8-9-10 of hearts"
+        ("JK 2H 3H 4H 5H 6H KD", 6),  # the joker extends the run (as the ace or the seven)
+        ("JK QS KS 2D 3C 8H 9H", 3),
+        ("JK 2S 7D 9C QH 4H KD", 2),
+    ],
+)
+def test_straight_flush_length_with_the_joker(hand: str, length: int) -> None:
+    assert straight_flush_length(parse_cards(hand), joker=True) == length
+
+
+def test_the_joker_is_refused_in_high_card_flush() -> None:
+    with pytest.raises(InvalidHand, match="no joker"):
+        straight_flush_length(parse_cards("JK 2S 3S 4S 5S 6S 7S"))
