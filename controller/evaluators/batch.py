@@ -251,6 +251,9 @@ def _omaha_rows(hole: npt.ArrayLike, board: npt.ArrayLike) -> list[Codes]:
     if holes.ndim != 2 or boards.ndim != 2 or len(holes) != len(boards):
         raise InvalidHand(f"omaha: hole and board must be 2-D arrays with one row per hand, got {holes.shape} "
                           f"and {boards.shape}")
+    if holes.shape[1] < 2 or boards.shape[1] < 3:
+        raise InvalidHand(f"omaha: need at least two hole cards and three board cards, got {holes.shape[1]} "
+                          f"and {boards.shape[1]}")
     as_codes(np.hstack([holes, boards]), sizes=tuple(range(5, 12)), game="omaha", jokers=1)
     return [np.hstack([holes[:, list(two)], boards[:, list(three)]]).astype(np.uint8)
             for two in combinations(range(holes.shape[1]), 2)

@@ -118,6 +118,11 @@ def test_bad_arrays_are_refused_naming_the_fault(rows: list[int] | list[list[int
         batch.high_values(np.array(rows))
 
 
+def test_omaha_needs_two_hole_cards_and_three_board_cards() -> None:
+    with pytest.raises(InvalidHand, match="at least two hole cards"):
+        batch.omaha_high_values(np.array([[0]]), np.array([[1, 2, 3, 4, 5]]))
+
+
 def test_face_cards_are_refused_in_two_cards_high() -> None:
     with pytest.raises(InvalidHand, match="not in this deck"):
         batch.best_two_card_values(np.array([[0, 1, 2, 3, 44]]))  # 44 is the king of spades
