@@ -1,0 +1,63 @@
+"""Driver names, as written in a table's config, mapped to the classes that implement them.
+
+Like python-can's interface table: a plain dict of ``name -> (module, class)``,
+imported only when asked for, so a vendor adapter is one new module and one
+new line here, and the in-process simulators are just other entries.
+
+>>> sorted(SHOES)
+['reference', 'reference-usb', 'simulated']
+>>> shoe = open_shoe("simulated", decks=1, seed=3)
+>>> type(shoe).__name__
+'InProcessShoe'
+>>> open_shoe("acme")
+Traceback (most recent call last):
+...
+drivers.registry.UnknownDriver: unknown shoe driver 'acme': expected one of reference, reference-usb, simulated
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from drivers.shoe import Shoe
+from drivers.shuffler import Shuffler
+
+SHOES: dict[str, tuple[str, str]] = {
+    "simulated": ("drivers.shoe", "InProcessShoe"),
+    "reference": ("drivers.reference.shoe", "ReferenceShoe.over_serial"),
+    "reference-usb": ("drivers.reference.shoe", "ReferenceShoe.over_usb"),
+}
+
+SHUFFLERS: dict[str, tuple[str, str]] = {
+    "simulated": ("drivers.shuffler", "InProcessShuffler.from_options"),
+    "reference": ("drivers.reference.shuffler", "ReferenceShuffler.over_serial"),
+    "reference-usb": ("drivers.reference.shuffler", "ReferenceShuffler.over_usb"),
+}
+
+
+class UnknownDriver(LookupError):
+    """A driver name the registry does not know."""
+
+
+def _load(table: dict[str, tuple[str, str]], kind: str, name: str) -> Any:
+    try:
+        module_name, attr_path = table[name]
+    except KeyError:
+        raise UnknownDriver(f"unknown {kind} driver {name!r}: expected one of {', '.join(sorted(table))}") from None
+    target: Any = importlib.import_module(module_name)
+    for attr in attr_path.split("."):
+        target = getattr(target, attr)
+    return target
+
+
+def open_shoe(name: str, **options: Any) -> Shoe:
+    """The shoe named ``name`` in config, opened with ``options`` (``port=``, ``expected_serial=``, ...)."""
+    shoe: Shoe = _load(SHOES, "shoe", name)(**options)
+    return shoe
+
+
+def open_shuffler(name: str, **options: Any) -> Shuffler:
+    """The shuffler named ``name`` in config, opened with ``options`` (``port=``, ``deck=``, ``decks=``, ...)."""
+    shuffler: Shuffler = _load(SHUFFLERS, "shuffler", name)(**options)
+    return shuffler
