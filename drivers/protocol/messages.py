@@ -97,9 +97,12 @@ def _card(raw: bytes) -> Card | None:
     if raw == NO_CARD:
         return None
     try:
-        return Card.parse(raw.decode("ascii"))
+        card = Card.parse(raw.decode("ascii"))
     except (UnicodeDecodeError, UnknownCard) as exc:
         raise ProtocolError(f"bad card bytes {raw.hex(' ')}: {exc}") from None
+    if card.code.encode("ascii") != raw:
+        raise ProtocolError(f"bad card bytes {raw.hex(' ')}: card codes are sent in capitals, e.g. {card.code}")
+    return card
 
 
 def _text(s: str) -> bytes:

@@ -33,16 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cut", type=int, default=52, help="shoe: cards behind the cut card")
     parser.add_argument("--serial", default="SIM-0001", help="serial number the device reports")
     parser.add_argument("--firmware", default="1.0.0", help="firmware version the device reports")
+    parser.add_argument("--ack-timeout", type=float, default=0.05, help="seconds to wait for an ACK before resending")
     parser.add_argument("--stop-on-eof", action="store_true", help="stop when standard input closes (for test harnesses)")
 
 
 def build(args: argparse.Namespace) -> SimDevice:
     endpoint = SocketEndpoint(args.socket) if args.socket is not None else PtyEndpoint(args.link)
+    common = {"seed": args.seed, "ack_timeout": args.ack_timeout}
     if args.device == "shoe":
         ident = SimIdentity("TCS-SHOE-1", args.serial, args.firmware)
-        return ShoeSim(endpoint, decks=args.decks or 8, seed=args.seed, cut_from_end=args.cut, identity=ident)
+        return ShoeSim(endpoint, decks=args.decks or 8, cut_from_end=args.cut, identity=ident, **common)
     ident = SimIdentity("TCS-SHUF-1", args.serial, args.firmware)
-    return ShufflerSim(endpoint, deck=args.deck, decks=args.decks or 1, seed=args.seed, identity=ident)
+    return ShufflerSim(endpoint, deck=args.deck, decks=args.decks or 1, identity=ident, **common)
 
 
 def answer(device: SimDevice, line: str, out: TextIO) -> None:

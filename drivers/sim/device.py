@@ -60,8 +60,11 @@ class SimDevice:
 
     KIND: m.DeviceKind
 
-    def __init__(self, endpoint: PtyEndpoint | SocketEndpoint, identity: SimIdentity, seed: int | None) -> None:
+    def __init__(
+        self, endpoint: PtyEndpoint | SocketEndpoint, identity: SimIdentity, seed: int | None, ack_timeout: float
+    ) -> None:
         self.endpoint = endpoint
+        self.ack_timeout = ack_timeout
         self.identity = identity
         self.rng = random.Random(seed)
         self.faults = LineFaults()
@@ -120,7 +123,10 @@ class SimDevice:
             if inner is None:
                 return
             self._transport = FaultyTransport(inner, self.faults, self._line_rng)
-            link = Link(self._transport, self._commands.put, lambda exc: self._wake.set(), name=f"sim {self.url}")
+            link = Link(
+                self._transport, self._commands.put, lambda exc: self._wake.set(),
+                ack_timeout=self.ack_timeout, name=f"sim {self.url}",
+            )
             self._link = link.start()
             self._attached.set()
             while not self._stop.is_set() and link.alive and not self._unplug_for:

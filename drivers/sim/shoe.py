@@ -22,6 +22,7 @@ import threading
 from controller.cards import Card, parse_cards
 from controller.cards import shoe as make_shoe
 from drivers.protocol import messages as m
+from drivers.protocol.link import ACK_TIMEOUT
 from drivers.sim.device import SimDevice, SimIdentity
 from drivers.sim.endpoints import PtyEndpoint, SocketEndpoint
 
@@ -48,8 +49,9 @@ class ShoeSim(SimDevice):
         seed: int | None = None,
         cut_from_end: int = 52,
         identity: SimIdentity | None = None,
+        ack_timeout: float = ACK_TIMEOUT,
     ) -> None:
-        super().__init__(endpoint, identity or SimIdentity("TCS-SHOE-1"), seed)
+        super().__init__(endpoint, identity or SimIdentity("TCS-SHOE-1"), seed, ack_timeout)
         self.cards = make_shoe(decks)
         if not 0 <= cut_from_end < len(self.cards):
             raise ValueError(f"cut card position {cut_from_end} is outside a shoe of {len(self.cards)} cards")
@@ -63,7 +65,6 @@ class ShoeSim(SimDevice):
         self._top: tuple[Card, ...] = ()
         self._burn_next = False
         self._unreadable_next = False
-        self._empty_reported = False
         self._dealer_wake = threading.Condition(self.lock)
 
     def start(self) -> ShoeSim:
@@ -88,7 +89,7 @@ class ShoeSim(SimDevice):
                 self.shuffles += 1
                 self.order = shoe_order(self.cards, self.seed, self.shuffles, self._top)
                 self._top = ()
-                self.drawn, self.credit, self._empty_reported = 0, 0, False
+                self.drawn, self.credit = 0, 0
                 self.emit(m.EventType.SHUFFLED, 0)
                 self.reply(m.Result(request, command.KIND, m.Code.OK, len(self.order)))
             case m.Deal(cards):
@@ -113,9 +114,6 @@ class ShoeSim(SimDevice):
 
     def _draw_one(self) -> None:
         if self.drawn >= len(self.order):
-            if not self._empty_reported:
-                self._empty_reported = True
-                self.emit(m.EventType.SHOE_EMPTY, self.drawn)
             self.credit, self.pace = 0, None
             return
         card = self.order[self.drawn]
@@ -132,6 +130,8 @@ class ShoeSim(SimDevice):
             self.emit(m.EventType.CARD_DRAWN, self.drawn, card)
         if self.drawn == self.cut_at:
             self.emit(m.EventType.CUT_CARD, self.drawn)
+        if self.drawn == len(self.order):
+            self.emit(m.EventType.SHOE_EMPTY, self.drawn)
 
     def ctl_order(self, *codes: str) -> str:
         top = tuple(parse_cards(list(codes)))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from controller.cards import Card, deck_by_name, parse_cards
 from drivers.protocol import messages as m
+from drivers.protocol.link import ACK_TIMEOUT
 from drivers.sim.device import SimDevice, SimIdentity
 from drivers.sim.endpoints import PtyEndpoint, SocketEndpoint
 from drivers.sim.shoe import shoe_order
@@ -49,10 +50,11 @@ class ShufflerSim(SimDevice):
         decks: int = 1,
         seed: int | None = None,
         identity: SimIdentity | None = None,
+        ack_timeout: float = ACK_TIMEOUT,
     ) -> None:
         if decks not in (1, 2):
             raise ValueError(f"a shuffler holds one or two decks, not {decks}")
-        super().__init__(endpoint, identity or SimIdentity("TCS-SHUF-1"), seed)
+        super().__init__(endpoint, identity or SimIdentity("TCS-SHUF-1"), seed, ack_timeout)
         self.cards = deck_by_name(deck)
         self.seed = seed
         self.decks = [DeckState() for _ in range(decks)]
