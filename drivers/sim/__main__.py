@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="file of control commands to run at start")
     parser.add_argument("--socket", type=int, metavar="PORT", help="listen on socket://127.0.0.1:PORT (0: any) instead of a pty")
     parser.add_argument("--link", type=Path, help="path of the pty symlink (default: a new temporary directory)")
-    parser.add_argument("--cut", type=int, default=52, help="shoe: cards behind the cut card")
+    parser.add_argument("--cut", type=int, help="shoe: cards behind the cut card (default: an eighth of the shoe)")
     parser.add_argument("--serial", default="SIM-0001", help="serial number the device reports")
     parser.add_argument("--firmware", default="1.0.0", help="firmware version the device reports")
     parser.add_argument("--ack-timeout", type=float, default=0.05, help="seconds to wait for an ACK before resending")

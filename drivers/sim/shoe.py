@@ -47,12 +47,14 @@ class ShoeSim(SimDevice):
         *,
         decks: int = 8,
         seed: int | None = None,
-        cut_from_end: int = 52,
+        cut_from_end: int | None = None,
         identity: SimIdentity | None = None,
         ack_timeout: float = ACK_TIMEOUT,
     ) -> None:
         super().__init__(endpoint, identity or SimIdentity("TCS-SHOE-1"), seed, ack_timeout)
         self.cards = make_shoe(decks)
+        if cut_from_end is None:
+            cut_from_end = len(self.cards) // 8
         if not 0 <= cut_from_end < len(self.cards):
             raise ValueError(f"cut card position {cut_from_end} is outside a shoe of {len(self.cards)} cards")
         self.seed = seed

@@ -114,13 +114,14 @@ class SimulatedUsbBackend(usb.backend.IBackend):  # type: ignore[misc]
     def bulk_write(self, dev_handle: Any, ep: int, intf: int, data: array, timeout: int) -> int:
         try:
             return int(dev_handle.write(data.tobytes()))
-        except (serial.SerialException, OSError) as exc:
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
             raise _no_device(str(exc)) from exc
 
     def bulk_read(self, dev_handle: Any, ep: int, intf: int, buff: array, timeout: int) -> int:
         try:
             data = dev_handle.read(len(buff))
-        except (serial.SerialException, OSError) as exc:
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            # TypeError/AttributeError: pyserial read while another thread closes the handle.
             raise _no_device(str(exc)) from exc
         if not data:
             raise usb.core.USBTimeoutError("Operation timed out", errno=errno.ETIMEDOUT)
