@@ -8,14 +8,17 @@ from controller.config import TableConfig
 from controller.errors import ConfigError
 from controller.events import EventLog
 from controller.feeds import CardFeed, ShoeFeed, ShufflerFeed
-from drivers.shoe import InProcessShoe
+from drivers.errors import DeviceError
+from drivers.registry import SHOES, open_shoe
+from drivers.shoe import InProcessShoe, Shoe
 from drivers.shuffler import InProcessShuffler
 
 
-def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None) -> CardFeed:
+def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, shoe_port: str | None = None) -> CardFeed:
+    """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty)."""
     game = config.make_game()
     if game.device == "shoe":
-        return _shoe_feed(config, log, seed)
+        return _shoe_feed(config, log, seed, shoe_port)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
 
 
@@ -26,18 +29,31 @@ def _option(config: TableConfig, section: str, options: dict[str, Any], key: str
     return value
 
 
-def _shoe_feed(config: TableConfig, log: EventLog, seed: int | None) -> ShoeFeed:
+def _shoe_feed(config: TableConfig, log: EventLog, seed: int | None, shoe_port: str | None) -> ShoeFeed:
     options = config.shoe
     driver = _option(config, "shoe", options, "driver", str, "simulated")
     decks = _option(config, "shoe", options, "decks", int, 8)
     cut = _option(config, "shoe", options, "cut_from_end", int, 52)
     burn = _option(config, "shoe", options, "burn_after_shuffle", int, 1)
-    if driver != "simulated":
-        raise ConfigError(config.path, "shoe.driver", f"unknown shoe driver {driver!r}: expected 'simulated'")
+    if driver not in SHOES:
+        raise ConfigError(config.path, "shoe.driver", f"unknown shoe driver {driver!r}: expected one of {', '.join(sorted(SHOES))}")
+    if driver == "simulated":
+        try:
+            shoe: Shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut)
+        except ValueError as exc:
+            raise ConfigError(config.path, "shoe", str(exc)) from None
+        return ShoeFeed(shoe, log, burn_after_shuffle=burn)
+    port = shoe_port or _option(config, "shoe", options, "port", str, "")
+    if not port:
+        raise ConfigError(config.path, "shoe.port", f"the {driver!r} shoe driver needs a port")
+    expected = {
+        f"expected_{key}": _option(config, "shoe", options, f"expected_{key}", str, "") or None
+        for key in ("model", "serial", "firmware")
+    }
     try:
-        shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut)
-    except ValueError as exc:
-        raise ConfigError(config.path, "shoe", str(exc)) from None
+        shoe = open_shoe(driver, port=port, **expected)
+    except DeviceError as exc:
+        raise ConfigError(config.path, "shoe", f"cannot open the shoe: {exc}") from None
     return ShoeFeed(shoe, log, burn_after_shuffle=burn)
 
 

@@ -11,7 +11,8 @@ import abc
 
 from controller.cards import Card
 from controller.events import EventLog
-from drivers.shoe import CardDrawn, CutCardReached, Shoe, ShoeEmpty
+from drivers.errors import DeviceTimeout
+from drivers.shoe import CardBurned, CardDrawn, CutCardReached, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty
 from drivers.shuffler import Shuffler
 
 
@@ -58,7 +59,10 @@ class ShoeFeed(CardFeed):
 
     def next_card(self, round_id: str) -> Card:
         while True:
-            event = self.shoe.next_event(self.timeout)
+            try:
+                event = self.shoe.next_event(self.timeout)
+            except DeviceTimeout as exc:
+                raise FeedError(f"the shoe gave no card: {exc}") from exc
             if isinstance(event, CardDrawn):
                 return event.card
             if isinstance(event, CutCardReached):
@@ -68,6 +72,13 @@ class ShoeFeed(CardFeed):
                 self.log.emit("shoe_empty", round_id, count=event.count)
                 self.shuffle_due = True
                 raise FeedError(f"the shoe is empty after {event.count} cards")
+            elif isinstance(event, CardBurned):
+                self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
+            elif isinstance(event, DeviceFault):
+                self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
+                raise FeedError(f"shoe fault ({event.code}): {event.message}")
+            elif isinstance(event, DeviceRecovered):
+                self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
             else:
                 raise FeedError(f"unexpected shoe event {event!r}")
 

@@ -6,7 +6,7 @@ new line here, and the in-process simulators are just other entries.
 
 >>> sorted(SHOES)
 ['reference', 'reference-usb', 'simulated']
->>> shoe = open_shoe("simulated", decks=1, seed=3)
+>>> shoe = open_shoe("simulated", decks=2, seed=3)
 >>> type(shoe).__name__
 'InProcessShoe'
 >>> open_shoe("acme")

@@ -13,13 +13,12 @@ the device what happened while it was gone.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import structlog
 
 from drivers.errors import DeviceError, DeviceLost, DeviceTimeout, IdentityMismatch, ProtocolError
 from drivers.protocol import messages as m
@@ -27,7 +26,7 @@ from drivers.protocol.frame import Frame
 from drivers.protocol.link import ACK_TIMEOUT, RETRIES, Link
 from drivers.transport import Transport
 
-log = structlog.get_logger("drivers.session")
+log = logging.getLogger("drivers.session")
 
 HEARTBEAT = 0.25
 REPLY_TIMEOUT = 5.0
@@ -169,7 +168,7 @@ class Session:
             link.close()
             raise
         self._link, self.identity, self._connected = link, ident, True
-        log.info("device connected", port=self.where, model=ident.model, serial=ident.serial, firmware=ident.firmware)
+        log.info("%s connected: %s serial %s firmware %s", self.where, ident.model, ident.serial, ident.firmware)
         return ident
 
     def _on_frame(self, frame: Frame) -> None:
@@ -177,7 +176,7 @@ class Session:
             msg = m.decode(frame.kind, frame.payload)
         except ProtocolError as exc:
             self.protocol_errors += 1
-            log.warning("protocol error", port=self.where, error=str(exc))
+            log.warning("%s: protocol error: %s", self.where, exc)
             return
         if isinstance(msg, m.Event):
             self._on_event(msg)
@@ -227,7 +226,7 @@ class Session:
         self._connected = False
         if self._link is not None:
             self._link.close()
-        log.warning("device lost", port=self.where)
+        log.warning("%s: device lost, reconnecting", self.where)
         self._on_down("communication-lost", f"the {self._kind.name.lower()} stopped answering: reconnecting")
         reported = "communication-lost"
         delay = BACKOFF_FIRST
@@ -235,12 +234,12 @@ class Session:
             try:
                 ident = self._connect()
             except IdentityMismatch as exc:
-                log.error("device refused", port=self.where, error=str(exc))
+                log.error("%s: device refused: %s", self.where, exc)
                 if reported != "identity-mismatch":
                     self._on_down("identity-mismatch", str(exc))
                     reported = "identity-mismatch"
             except DeviceError as exc:
-                log.debug("reconnect failed", port=self.where, error=str(exc), retry_in=delay)
+                log.debug("%s: reconnect failed (%s), retrying in %.2f s", self.where, exc, delay)
             else:
                 self._drain_tasks()
                 self._on_up(ident)

@@ -15,13 +15,12 @@ round: ``shuffle(); alternate(); shuffle()``.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
-
-import structlog
 
 from controller.cards import Card, deck_by_name
 from drivers.errors import DeviceLost, DeviceTimeout
@@ -42,7 +41,7 @@ from drivers.shuffler import (
 from drivers.transport import Transport
 from drivers.transport.serial import SerialTransport
 
-log = structlog.get_logger("drivers.shuffler")
+log = logging.getLogger("drivers.shuffler")
 
 SHUFFLE_TIMEOUT = 60.0
 ERRORS: dict[m.Code, type[ShufflerError]] = {
@@ -206,7 +205,7 @@ class ReferenceShuffler(Shuffler):
         with self._fault_lock:
             if ev.type is m.EventType.FAULT:
                 self.fault = ev.code
-                log.warning("shuffler fault", code=ev.code.slug, message=ev.code.dealer_message)
+                log.warning("shuffler fault %s: %s", ev.code.slug, ev.code.dealer_message)
             elif ev.type is m.EventType.FAULT_CLEARED:
                 self.fault = None
-                log.info("shuffler fault cleared", code=ev.code.slug)
+                log.info("shuffler fault %s cleared", ev.code.slug)
