@@ -79,7 +79,7 @@ def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = 
     except KeyboardInterrupt:
         pass
     device.stop()
-    device.endpoint.detach()
+    device.endpoint.close()
     return 0
 
 

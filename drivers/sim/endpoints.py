@@ -98,7 +98,8 @@ class PtyEndpoint:
     """A pseudo-terminal behind a stable symlink (see module doc)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or Path(tempfile.mkdtemp(prefix="tablectl-sim-")) / "port"
+        self._own_dir = None if path else Path(tempfile.mkdtemp(prefix="tablectl-sim-"))
+        self.path = path or self._own_dir / "port"  # type: ignore[operator]
         self.url = str(self.path)
 
     def attach(self, stop: threading.Event) -> Transport | None:
@@ -113,6 +114,11 @@ class PtyEndpoint:
 
     def detach(self) -> None:
         self.path.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        self.detach()
+        if self._own_dir is not None:
+            self._own_dir.rmdir()
 
 
 class SocketEndpoint:
@@ -138,6 +144,9 @@ class SocketEndpoint:
     def detach(self) -> None:
         """Stop listening, as a device that vanished; ``attach`` listens again."""
         self._listener.close()
+
+    def close(self) -> None:
+        self.detach()
 
 
 @dataclass

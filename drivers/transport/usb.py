@@ -21,7 +21,7 @@ READ_TIMEOUT_MS = 20
 WRITE_TIMEOUT_MS = 1000
 
 
-def _serial_of(dev: usb.core.Device) -> str | None:
+def serial_of(dev: usb.core.Device) -> str | None:
     try:
         return str(dev.serial_number) if dev.iSerialNumber else None
     except (usb.core.USBError, ValueError, NotImplementedError):
@@ -32,7 +32,7 @@ def find_device(vendor_id: int, product_id: int, serial: str | None = None, back
     """The first matching device present now, or ``None``."""
     return usb.core.find(
         idVendor=vendor_id, idProduct=product_id, backend=backend,
-        custom_match=lambda d: serial is None or _serial_of(d) == serial,
+        custom_match=lambda d: serial is None or serial_of(d) == serial,
     )
 
 
