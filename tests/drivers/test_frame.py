@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from drivers.protocol.examples import section
 from drivers.protocol.frame import MAX_PAYLOAD, SYNC, Frame, FrameDecoder, crc16, encode
 
 frames = st.builds(
@@ -96,3 +99,8 @@ def test_frames_reject_oversized_payloads_with_the_limit_named() -> None:
         assert str(MAX_PAYLOAD) in str(exc)
     else:
         raise AssertionError("an oversized payload was accepted")
+
+
+def test_the_protocol_documents_byte_examples_are_what_the_codec_produces() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert section() in doc, "regenerate with: python -m drivers.protocol.examples --write docs/protocol.md"
