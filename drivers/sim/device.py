@@ -14,7 +14,7 @@ commands, one per line, from a test, a script file or a terminal:
 ``identity model=M serial=S firmware=F``
     change what the device reports (to test refusal of a swapped device).
 ``sleep SECONDS``, ``timings PATH``, ``status``
-    pause a script; write when each event was first written (``number ns`` lines); show state.
+    pause a script; write when each event was first written (``number TYPE monotonic-ns`` lines); show state.
 
 Each device kind adds its own commands (see ``drivers.sim.shoe`` and ``drivers.sim.shuffler``).
 """
@@ -257,7 +257,7 @@ class SimDevice:
 
     def ctl_timings(self, path: str) -> str:
         with open(path, "w", encoding="ascii") as out:
-            out.writelines(f"{n} {ns}\n" for n, ns in sorted(self.written_ns.items()))
+            out.writelines(f"{n} {self.log[n - 1].type.name} {ns}\n" for n, ns in sorted(self.written_ns.items()))
         return ""
 
     def ctl_status(self) -> str:
