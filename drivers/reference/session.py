@@ -223,6 +223,8 @@ class Session:
             self._on_status(status)
 
     def _recover(self) -> None:
+        if self._closed:
+            return
         self._connected = False
         if self._link is not None:
             self._link.close()

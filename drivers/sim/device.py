@@ -89,7 +89,8 @@ class SimDevice:
     def start(self) -> SimDevice:
         for target in (self._serve, self._send_loop, self._command_loop):
             threading.Thread(target=target, name=f"sim-{target.__name__}", daemon=True).start()
-        self._attached.wait(5.0)
+        if isinstance(self.endpoint, PtyEndpoint):  # a socket is ready once listening
+            self._attached.wait(5.0)
         return self
 
     def stop(self) -> None:

@@ -72,6 +72,7 @@ class SocketTransport(Transport):
         self.description = description
         self._conn = conn
         conn.settimeout(POLL)
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def read(self) -> bytes:
         try:

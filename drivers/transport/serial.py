@@ -8,6 +8,8 @@ data"); this transport turns every such error into ``DeviceLost``.
 
 from __future__ import annotations
 
+import socket
+
 import serial
 
 from drivers.errors import DeviceLost
@@ -24,6 +26,10 @@ class SerialTransport(Transport):
         try:
             self._port = serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT, write_timeout=1.0)
             self._port.reset_input_buffer()
+            sock = getattr(self._port, "_socket", None)
+            if sock is not None:
+                # pyserial leaves Nagle on: small frames would wait for the peer's delayed ACK.
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise DeviceLost(f"cannot open {url}: {exc}") from exc
 
@@ -41,7 +47,12 @@ class SerialTransport(Transport):
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def close(self) -> None:
+        # pyserial 3.5's socket:// close() skips closing the socket when shutdown() fails
+        # (the peer already hung up), leaking it: close it here as well.
+        sock = getattr(self._port, "_socket", None)
         try:
             self._port.close()
         except (serial.SerialException, OSError):
             pass
+        if sock is not None:
+            sock.close()

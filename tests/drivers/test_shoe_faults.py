@@ -194,3 +194,16 @@ def test_a_jam_or_an_open_door_holds_the_round_until_cleared_at_the_shoe(
     shoe_sim.command("clear")
     assert shoe.next_event(5.0) == DeviceRecovered(code, f"cleared: {message}")
     assert shoe.next_event(5.0) == CardDrawn(shoe_order(make_shoe(1), SEED, 1)[0], 1)
+
+
+def test_a_shoe_behind_a_socket_url_recovers_from_a_dropped_connection() -> None:
+    with SimulatorProcess("shoe", "--decks", "1", "--seed", str(SEED), "--socket", "0") as sim:
+        assert sim.port.startswith("socket://127.0.0.1:")
+        shoe = open_shoe("reference", port=sim.port, **FAST)
+        shoe.shuffle()
+        events = [shoe.next_event(5.0) for _ in range(3)]
+        sim.command("unplug 0.2")
+        events += events_until(shoe, lambda e: isinstance(e, ShoeEmpty), timeout=5.0)
+        shoe.close()
+    assert DeviceFault("communication-lost", "the shoe stopped answering: reconnecting") in events
+    assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
