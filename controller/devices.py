@@ -9,7 +9,7 @@ from controller.errors import ConfigError
 from controller.events import EventLog
 from controller.feeds import CardFeed, ShoeFeed, ShufflerFeed
 from drivers.errors import DeviceError
-from drivers.registry import SHOES, open_shoe
+from drivers.registry import SHOES, SHUFFLERS, open_shoe, open_shuffler
 from drivers.shoe import InProcessShoe, Shoe
 from drivers.shuffler import InProcessShuffler
 
@@ -60,6 +60,21 @@ def _shoe_feed(config: TableConfig, log: EventLog, seed: int | None, shoe_port: 
 def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: EventLog, seed: int | None) -> ShufflerFeed:
     options = config.shuffler
     driver = _option(config, "shuffler", options, "driver", str, "simulated")
-    if driver != "simulated":
-        raise ConfigError(config.path, "shuffler.driver", f"unknown shuffler driver {driver!r}: expected 'simulated'")
-    return ShufflerFeed(InProcessShuffler(deck, seed=seed), log, stack_size=stack)
+    if driver not in SHUFFLERS:
+        raise ConfigError(
+            config.path, "shuffler.driver", f"unknown shuffler driver {driver!r}: expected one of {', '.join(sorted(SHUFFLERS))}"
+        )
+    if driver == "simulated":
+        return ShufflerFeed(InProcessShuffler(deck, seed=seed), log, stack_size=stack)
+    port = _option(config, "shuffler", options, "port", str, "")
+    if not port:
+        raise ConfigError(config.path, "shuffler.port", f"the {driver!r} shuffler driver needs a port")
+    expected = {
+        f"expected_{key}": _option(config, "shuffler", options, f"expected_{key}", str, "") or None
+        for key in ("model", "serial", "firmware")
+    }
+    try:
+        shuffler = open_shuffler(driver, port=port, deck=deck, **expected)
+    except DeviceError as exc:
+        raise ConfigError(config.path, "shuffler", f"cannot open the shuffler: {exc}") from None
+    return ShufflerFeed(shuffler, log, stack_size=stack)

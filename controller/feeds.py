@@ -13,7 +13,7 @@ from controller.cards import Card
 from controller.events import EventLog
 from drivers.errors import DeviceTimeout
 from drivers.shoe import CardBurned, CardDrawn, CutCardReached, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty
-from drivers.shuffler import Shuffler
+from drivers.shuffler import Shuffler, ShufflerError
 
 
 class FeedError(RuntimeError):
@@ -103,6 +103,10 @@ class ShufflerFeed(CardFeed):
 
     def next_card(self, round_id: str) -> Card:
         if not self._stack:
-            self._stack = list(self.shuffler.dispense(self.stack_size))
+            try:
+                self._stack = list(self.shuffler.dispense(self.stack_size))
+            except ShufflerError as exc:
+                self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+                raise FeedError(str(exc)) from exc
             self.log.emit("stack_dispensed", round_id, cards=[c.code for c in self._stack])
         return self._stack.pop(0)

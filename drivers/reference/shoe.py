@@ -60,7 +60,7 @@ class ReferenceShoe(Shoe):
         self._replaying = False
         self._credit = 0
         self._deal_on_demand = deal_on_demand
-        self._boot: int | None = None
+        self._boot = -1
         self.duplicates_dropped = 0
         self.session = Session(
             open_transport, m.DeviceKind.SHOE, expected=expected,
@@ -216,14 +216,17 @@ class ReferenceShoe(Shoe):
         self._events.put(DeviceFault(code, message))
 
     def _on_up(self, ident: DeviceIdentity) -> None:
-        if self._boot is not None and ident.boot != self._boot:
-            self._boot = ident.boot
-            with self._lock:
-                self._last = 0
+        """Back after a loss: ask what happened meanwhile. A new ``boot`` means the shoe's memory is gone."""
+        restarted = ident.boot != self._boot
+        with self._lock:
+            self._credit = 0
+            if restarted:
+                self._boot, self._last = ident.boot, 0
+        if restarted:
             self._events.put(DeviceFault(
-                "device-restarted", "the shoe restarted while disconnected: check the cards dealt, then reshuffle"
+                "device-restarted",
+                "the shoe restarted while disconnected: the cards left in it are unknown; shuffle a new shoe",
             ))
-            return
-        self._credit = 0
         self._replay()
-        self._events.put(DeviceRecovered("communication-lost", "the shoe is back: nothing was lost"))
+        if not restarted:
+            self._events.put(DeviceRecovered("communication-lost", "the shoe is back: nothing was lost"))

@@ -67,13 +67,13 @@ class ReferenceShuffler(Shuffler):
         self,
         open_transport: Callable[[], Transport],
         *,
-        deck: str = "standard",
+        deck: str | tuple[Card, ...] = "standard",
         decks: int = 1,
         expected: Expected = Expected(),
         **session_options: Any,
     ) -> None:
-        self.deck = deck_by_name(deck)
-        self.deck_name = deck
+        self.deck = deck_by_name(deck) if isinstance(deck, str) else deck
+        self.deck_name = deck if isinstance(deck, str) else f"{len(deck)}-card"
         self.decks = decks
         self._composition = Counter(self.deck)
         self._dealt: Counter[Card] = Counter()

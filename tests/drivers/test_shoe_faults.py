@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -207,3 +208,18 @@ def test_a_shoe_behind_a_socket_url_recovers_from_a_dropped_connection() -> None
         shoe.close()
     assert DeviceFault("communication-lost", "the shoe stopped answering: reconnecting") in events
     assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
+
+
+def test_a_shoe_that_restarted_while_away_is_reported_not_silently_resumed(tmp_path: Path) -> None:
+    link = tmp_path / "shoe"
+    with SimulatorProcess("shoe", "--decks", "1", "--seed", str(SEED), "--link", str(link)) as first:
+        shoe = open_shoe("reference", port=first.port, **FAST)
+        shoe.shuffle()
+        shoe.next_event(5.0)
+    assert shoe.next_event(2.0) == DeviceFault("communication-lost", "the shoe stopped answering: reconnecting")
+    with SimulatorProcess("shoe", "--decks", "1", "--seed", str(SEED), "--link", str(link)):
+        restarted = shoe.next_event(5.0)
+        assert isinstance(restarted, DeviceFault) and restarted.code == "device-restarted"
+        shoe.shuffle()
+        assert shoe.next_event(5.0) == CardDrawn(shoe_order(make_shoe(1), SEED, 1)[0], 1)
+        shoe.close()
