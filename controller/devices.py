@@ -7,7 +7,7 @@ from typing import Any
 from controller.config import TableConfig
 from controller.errors import ConfigError
 from controller.events import EventLog
-from controller.feeds import CardFeed, ShoeFeed, ShufflerFeed
+from controller.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
 from drivers.errors import DeviceError
 from drivers.registry import SHOES, SHUFFLERS, open_shoe, open_shuffler
 from drivers.shoe import InProcessShoe, Shoe
@@ -19,6 +19,8 @@ def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, sh
     game = config.make_game()
     if game.device == "shoe":
         return _shoe_feed(config, log, seed, shoe_port)
+    if game.device == "dealer":
+        return DealerEntryFeed(game.deck(), log, seed=seed)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
 
 

@@ -24,12 +24,16 @@ from typing import Any
 from transitions import Machine, MachineError
 
 from controller.cards import Card
+from controller.tiles import Tile
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.events import EventLog
 from controller.games.base import Decision, Fee, Game, PendingDecision
 from controller.money import Cents, Rounding
 from controller.odds import PUSH
 from controller.settlement import Settlement, settle
+
+Piece = Card | Tile
+"""What is dealt: a card, or a domino in Pai Gow Tiles."""
 
 ACTIVE = ["betting", "no_more_bets", "dealing", "decisions", "reveal", "settling"]
 STATES = ["idle", *ACTIVE, "complete", "hold", "void"]
@@ -95,8 +99,8 @@ class Round:
         self.rounding = rounding
         self.burns_due = burns
         self.wagers: dict[tuple[int, str], Cents] = {}
-        self.cards: list[tuple[str, Card, str]] = []
-        self.stray_cards: list[tuple[Card, str, str]] = []
+        self.cards: list[tuple[str, Piece, str]] = []
+        self.stray_cards: list[tuple[Piece, str, str]] = []
         self.decisions: list[Decision] = []
         self.fees: list[Fee] = []
         self.settlements: list[Settlement] = []
@@ -205,7 +209,7 @@ class Round:
             return "burn"
         return self.game.next_target(self.hand)
 
-    def card(self, card: Card, source: str = "shoe") -> str:
+    def card(self, card: Piece, source: str = "shoe") -> str:
         """A card came from a device or the dealer. Returns where it went."""
         target = self.card_target()
         if target is None:

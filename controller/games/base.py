@@ -45,8 +45,11 @@ class Decision:
     spot: int
     action: str
     amount: Cents | None = None
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Any, ...] = ()
+    """Cards (or tiles) the decision names: a discard, the cards of a hand being set."""
     hand: int = 0
+    values: tuple[int, ...] = ()
+    """Numbers the decision carries, e.g. the three dice the player-dealer threw."""
 
     def as_event(self) -> dict[str, Any]:
         return {
@@ -55,6 +58,7 @@ class Decision:
             "amount": self.amount,
             "cards": [c.code for c in self.cards],
             "hand": self.hand,
+            "values": list(self.values),
         }
 
 
