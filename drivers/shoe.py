@@ -3,9 +3,10 @@
 The table asks the shoe to shuffle and then takes events from it one by one:
 each card drawn (with the running count), the cut card coming out, and the shoe
 running empty. A shoe driving real hardware also reports burn cards, device
-faults (the round goes to ``hold``) and the recovery from them. Anything that implements ``Shoe`` can stand behind a table: the
-in-process simulator below, or a driver speaking a wire protocol to real
-hardware (or to a simulator on a pseudo-terminal).
+faults (the round goes to ``hold``) and the recovery from them. Anything that
+implements ``Shoe`` can stand behind a table: the in-process simulator below,
+or a driver speaking a wire protocol to real hardware (or to a simulator on a
+pseudo-terminal, see ``drivers.reference.shoe``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ import queue
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from controller.cards import Card
 from drivers.errors import DeviceError, ProtocolError
@@ -213,10 +213,13 @@ class SimDevice:
 
     def ctl_noise(self, *args: str) -> str:
         opts = {k: float(v) for k, v in parse_options(list(args)).items()}
-        unknown = set(opts) - {"drop", "duplicate", "corrupt", "delay", "delay_seconds"}
+        names = [f.name for f in fields(LineFaults)]
+        unknown = set(opts) - set(names)
         if unknown:
-            raise ValueError(f"unknown noise option(s): {', '.join(sorted(unknown))}")
-        self.faults.__init__(**opts)  # type: ignore[misc]
+            raise ValueError(f"unknown noise option(s) {', '.join(sorted(unknown))}: one of {', '.join(names)}")
+        fresh = LineFaults(**opts)
+        for name in names:  # in place: the line's FaultyTransport holds this object
+            setattr(self.faults, name, getattr(fresh, name))
         return ""
 
     def ctl_unplug(self, seconds: str = "0.5", how: str = "") -> str:
