@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from controller.cards import Card
 from drivers.errors import ProtocolError
 from drivers.protocol import messages as m
+from drivers.protocol.frame import Frame, FrameDecoder, encode
 
 cards = st.sampled_from(sorted(Card._interned.values(), key=lambda c: c.code))
 maybe_card = st.none() | cards
@@ -75,3 +76,27 @@ def test_short_payload_error_names_the_message_and_sizes() -> None:
 
 def test_every_code_has_a_dealer_message() -> None:
     assert all(code.dealer_message for code in m.Code)
+
+
+@given(
+    st.lists(st.builds(m.Event, u32, st.just(m.EventType.CARD_DRAWN), u16, cards), min_size=1, max_size=8),
+    st.dictionaries(st.integers(0, 7), st.tuples(st.integers(0, 15), st.integers(1, 255)), max_size=4),
+    st.lists(st.binary(max_size=12), max_size=8),
+)
+def test_damaged_card_events_are_dropped_and_no_card_is_invented(
+    sent: list[m.Event], damage: dict[int, tuple[int, int]], noise: list[bytes]
+) -> None:
+    """A damaged byte anywhere in an event's frame loses that event (it is sent again); nothing else changes."""
+    wire = bytearray()
+    for i, ev in enumerate(sent):
+        frame = bytearray(encode(Frame(m.Event.KIND, i, m.encode(ev))))
+        if i in damage:
+            at, xor = damage[i]
+            frame[at % len(frame)] ^= xor
+        wire += (noise[i] if i < len(noise) else b"") + frame
+    decoder = FrameDecoder()
+    frames = decoder.feed(bytes(wire))
+    while decoder.pending:
+        frames += decoder.expire()
+    received = [m.decode(f.kind, f.payload) for f in frames]
+    assert received == [ev for i, ev in enumerate(sent) if i not in damage]
