@@ -50,11 +50,14 @@ class CardBurned:
 
 @dataclass(frozen=True, slots=True)
 class DeviceFault:
-    """The shoe cannot be trusted until a ``DeviceRecovered`` follows: put the round on hold.
+    """The shoe cannot be trusted until a ``DeviceRecovered`` with the same ``code`` follows.
 
-    ``code`` is a stable slug (``jam``, ``door-open``, ``unrecognised-card``,
-    ``communication-lost``, ``identity-mismatch``, ``device-restarted``, ...);
-    ``message`` is what the dealer is told.
+    Put the round on hold. Faults can overlap (a jam, then the cable pulled):
+    keep the set of open codes, add on ``DeviceFault``, remove on
+    ``DeviceRecovered``, and resume when it is empty. ``code`` is a stable slug
+    (``jam``, ``door-open``, ``unrecognised-card``, ``communication-lost``,
+    ``identity-mismatch``, ``device-restarted`` (recovered by the next
+    ``shuffle()``), ...); ``message`` is what the dealer is told.
     """
 
     code: str

@@ -6,9 +6,10 @@ differ: refused, never silently used). A supervisor thread then sends a
 heartbeat whenever the line has been quiet for ``heartbeat`` seconds, so a
 silent device is noticed within ``heartbeat + (retries + 1) * ack_timeout``
 (under a second by default) and a closed port or pulled cable at once. On a
-loss it tells the driver (``on_down``), reconnects with doubling backoff,
-re-identifies the device, and tells the driver again (``on_up``) so it can ask
-the device what happened while it was gone.
+loss it tells the driver (``on_down(code, message)``), reconnects with doubling
+backoff, re-identifies the device, and tells the driver again (``on_up``, with
+the codes it reported down) so it can ask the device what happened while it
+was gone.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class Session:
         on_event: Callable[[m.Event], None] = lambda ev: None,
         on_status: Callable[[m.Status], None] = lambda st: None,
         on_down: Callable[[str, str], None] = lambda code, why: None,
-        on_up: Callable[[DeviceIdentity], None] = lambda ident: None,
+        on_up: Callable[[DeviceIdentity, list[str]], None] = lambda ident, codes: None,
         heartbeat: float = HEARTBEAT,
         ack_timeout: float = ACK_TIMEOUT,
         retries: int = RETRIES,
@@ -230,21 +231,21 @@ class Session:
             self._link.close()
         log.warning("%s: device lost, reconnecting", self.where)
         self._on_down("communication-lost", f"the {self._kind.name.lower()} stopped answering: reconnecting")
-        reported = "communication-lost"
+        reported = ["communication-lost"]
         delay = BACKOFF_FIRST
         while not self._closed:
             try:
                 ident = self._connect()
             except IdentityMismatch as exc:
                 log.error("%s: device refused: %s", self.where, exc)
-                if reported != "identity-mismatch":
+                if "identity-mismatch" not in reported:
                     self._on_down("identity-mismatch", str(exc))
-                    reported = "identity-mismatch"
+                    reported.append("identity-mismatch")
             except DeviceError as exc:
                 log.debug("%s: reconnect failed (%s), retrying in %.2f s", self.where, exc, delay)
             else:
                 self._drain_tasks()
-                self._on_up(ident)
+                self._on_up(ident, reported)
                 return
             time.sleep(delay)
             delay = min(delay * 2, BACKOFF_MAX)

@@ -61,6 +61,7 @@ class ReferenceShoe(Shoe):
         self._credit = 0
         self._deal_on_demand = deal_on_demand
         self._boot = -1
+        self._restart_open = False
         self.duplicates_dropped = 0
         self.session = Session(
             open_transport, m.DeviceKind.SHOE, expected=expected,
@@ -72,6 +73,8 @@ class ReferenceShoe(Shoe):
         status = self.session.request(m.GetStatus())
         assert isinstance(status, m.Status)
         self._last = status.last_event
+        if status.state is m.State.FAULT:
+            self._events.put(DeviceFault(status.fault.slug, status.fault.dealer_message))
 
     @classmethod
     def over_serial(
@@ -128,6 +131,9 @@ class ReferenceShoe(Shoe):
         """Start a new shoe; events of the old one already queued stay queued."""
         self._check(self.session.request(m.Shuffle(), SHUFFLE_TIMEOUT), "shuffle")
         self._credit = 0
+        if self._restart_open:
+            self._restart_open = False
+            self._events.put(DeviceRecovered("device-restarted", "a new shoe is shuffled"))
 
     def deal(self, cards: int) -> None:
         """Open the gate for ``cards`` cards (replacing any earlier allowance)."""
@@ -215,18 +221,18 @@ class ReferenceShoe(Shoe):
     def _on_down(self, code: str, message: str) -> None:
         self._events.put(DeviceFault(code, message))
 
-    def _on_up(self, ident: DeviceIdentity) -> None:
+    def _on_up(self, ident: DeviceIdentity, codes: list[str]) -> None:
         """Back after a loss: ask what happened meanwhile. A new ``boot`` means the shoe's memory is gone."""
         restarted = ident.boot != self._boot
         with self._lock:
             self._credit = 0
             if restarted:
-                self._boot, self._last = ident.boot, 0
+                self._boot, self._last, self._restart_open = ident.boot, 0, True
         if restarted:
             self._events.put(DeviceFault(
                 "device-restarted",
                 "the shoe restarted while disconnected: the cards left in it are unknown; shuffle a new shoe",
             ))
         self._replay()
-        if not restarted:
-            self._events.put(DeviceRecovered("communication-lost", "the shoe is back: nothing was lost"))
+        for code in codes:
+            self._events.put(DeviceRecovered(code, f"the shoe is back ({code} is over)"))

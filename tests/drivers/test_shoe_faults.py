@@ -152,7 +152,8 @@ def test_a_device_swapped_while_unplugged_is_refused_until_the_right_one_returns
     assert isinstance(refused, DeviceFault) and refused.code == "identity-mismatch"
     assert "'EVIL-9'" in refused.message
     shoe_sim.command("identity serial=SIM-0001")
-    assert isinstance(shoe.next_event(3.0), DeviceRecovered)
+    recovered = [shoe.next_event(3.0), shoe.next_event(3.0)]
+    assert {r.code for r in recovered if isinstance(r, DeviceRecovered)} == {"communication-lost", "identity-mismatch"}
     shoe.close()
 
 
@@ -220,6 +221,44 @@ def test_a_shoe_that_restarted_while_away_is_reported_not_silently_resumed(tmp_p
     with SimulatorProcess("shoe", "--decks", "1", "--seed", str(SEED), "--link", str(link)):
         restarted = shoe.next_event(5.0)
         assert isinstance(restarted, DeviceFault) and restarted.code == "device-restarted"
+        assert isinstance(back := shoe.next_event(5.0), DeviceRecovered) and back.code == "communication-lost"
         shoe.shuffle()
+        assert shoe.next_event(5.0) == DeviceRecovered("device-restarted", "a new shoe is shuffled")
         assert shoe.next_event(5.0) == CardDrawn(shoe_order(make_shoe(1), SEED, 1)[0], 1)
         shoe.close()
+
+
+def test_overlapping_faults_each_recover_by_code_so_the_round_resumes_only_when_all_are_over(
+    shoe: ReferenceShoe, shoe_sim: SimulatorProcess
+) -> None:
+    shoe.shuffle()
+    shoe_sim.command("fault jam")
+    open_codes: set[str] = set()
+    log: list[str] = []
+
+    def take() -> None:
+        ev = shoe.next_event(5.0)
+        if isinstance(ev, DeviceFault):
+            open_codes.add(ev.code)
+        elif isinstance(ev, DeviceRecovered):
+            open_codes.discard(ev.code)
+        log.append(f"{type(ev).__name__}:{getattr(ev, 'code', '')}")
+
+    take()
+    shoe_sim.command("unplug 0.2")
+    take()
+    take()
+    assert open_codes == {"jam"}, log
+    shoe_sim.command("clear")
+    take()
+    assert open_codes == set()
+    assert log == [
+        "DeviceFault:jam", "DeviceFault:communication-lost", "DeviceRecovered:communication-lost", "DeviceRecovered:jam",
+    ]
+
+
+def test_a_shoe_already_faulted_when_opened_says_so_first(shoe_sim: SimulatorProcess) -> None:
+    shoe_sim.command("fault door-open")
+    shoe = open_shoe("reference", port=shoe_sim.port, **FAST)
+    assert shoe.next_event(1.0) == DeviceFault("door-open", "the door or lid is open: close it")
+    shoe.close()
