@@ -9,7 +9,7 @@ from controller.errors import ConfigError
 from controller.events import EventLog
 from controller.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
 from drivers.errors import DeviceError
-from drivers.registry import SHOES, SHUFFLERS, open_shoe, open_shuffler
+from drivers.registry import SHOES, SHUFFLERS, BadOptions, open_shoe, open_shuffler
 from drivers.shoe import InProcessShoe, Shoe
 from drivers.shuffler import InProcessShuffler
 
@@ -45,18 +45,25 @@ def _shoe_feed(config: TableConfig, log: EventLog, seed: int | None, shoe_port: 
         except ValueError as exc:
             raise ConfigError(config.path, "shoe", str(exc)) from None
         return ShoeFeed(shoe, log, burn_after_shuffle=burn)
-    port = shoe_port or _option(config, "shoe", options, "port", str, "")
-    if not port:
-        raise ConfigError(config.path, "shoe.port", f"the {driver!r} shoe driver needs a port")
-    expected = {
-        f"expected_{key}": _option(config, "shoe", options, f"expected_{key}", str, "") or None
-        for key in ("model", "serial", "firmware")
-    }
-    try:
-        shoe = open_shoe(driver, port=port, **expected)
-    except DeviceError as exc:
-        raise ConfigError(config.path, "shoe", f"cannot open the shoe: {exc}") from None
+    device_options = _device_options(options, ("driver", "decks", "cut_from_end", "burn_after_shuffle"))
+    if shoe_port:
+        device_options["port"] = shoe_port
+    shoe = _open_device(config, "shoe", open_shoe, driver, device_options)
     return ShoeFeed(shoe, log, burn_after_shuffle=burn)
+
+
+def _device_options(options: dict[str, Any], feed_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The config keys meant for the driver itself: ``port``, ``expected_serial``, ``vendor_id``, ..."""
+    return {key: value for key, value in options.items() if key not in feed_keys}
+
+
+def _open_device(config: TableConfig, section: str, opener: Any, driver: str, options: dict[str, Any]) -> Any:
+    try:
+        return opener(driver, **options)
+    except BadOptions as exc:
+        raise ConfigError(config.path, section, str(exc)) from None
+    except DeviceError as exc:
+        raise ConfigError(config.path, section, f"cannot open the {section}: {exc}") from None
 
 
 def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: EventLog, seed: int | None) -> ShufflerFeed:
@@ -68,15 +75,6 @@ def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: 
         )
     if driver == "simulated":
         return ShufflerFeed(InProcessShuffler(deck, seed=seed), log, stack_size=stack)
-    port = _option(config, "shuffler", options, "port", str, "")
-    if not port:
-        raise ConfigError(config.path, "shuffler.port", f"the {driver!r} shuffler driver needs a port")
-    expected = {
-        f"expected_{key}": _option(config, "shuffler", options, f"expected_{key}", str, "") or None
-        for key in ("model", "serial", "firmware")
-    }
-    try:
-        shuffler = open_shuffler(driver, port=port, deck=deck, **expected)
-    except DeviceError as exc:
-        raise ConfigError(config.path, "shuffler", f"cannot open the shuffler: {exc}") from None
+    device_options = _device_options(options, ("driver",))
+    shuffler = _open_device(config, "shuffler", open_shuffler, driver, {"deck": deck, **device_options})
     return ShufflerFeed(shuffler, log, stack_size=stack)

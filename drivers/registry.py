@@ -13,11 +13,16 @@ new line here, and the in-process simulators are just other entries.
 Traceback (most recent call last):
 ...
 drivers.registry.UnknownDriver: unknown shoe driver 'acme': expected one of reference, reference-usb, simulated
+>>> open_shoe("reference", baud=9600)
+Traceback (most recent call last):
+...
+drivers.registry.BadOptions: shoe driver 'reference': missing a required argument: 'port'
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from drivers.shoe import Shoe
@@ -40,6 +45,10 @@ class UnknownDriver(LookupError):
     """A driver name the registry does not know."""
 
 
+class BadOptions(TypeError):
+    """Options a driver does not take, or a required one missing (named in the message)."""
+
+
 def _load(table: dict[str, tuple[str, str]], kind: str, name: str) -> Any:
     try:
         module_name, attr_path = table[name]
@@ -51,13 +60,22 @@ def _load(table: dict[str, tuple[str, str]], kind: str, name: str) -> Any:
     return target
 
 
+def _open(table: dict[str, tuple[str, str]], kind: str, name: str, options: dict[str, Any]) -> Any:
+    factory = _load(table, kind, name)
+    try:
+        inspect.signature(factory).bind(**options)
+    except TypeError as exc:
+        raise BadOptions(f"{kind} driver {name!r}: {exc}") from None
+    return factory(**options)
+
+
 def open_shoe(name: str, **options: Any) -> Shoe:
     """The shoe named ``name`` in config, opened with ``options`` (``port=``, ``expected_serial=``, ...)."""
-    shoe: Shoe = _load(SHOES, "shoe", name)(**options)
+    shoe: Shoe = _open(SHOES, "shoe", name, options)
     return shoe
 
 
 def open_shuffler(name: str, **options: Any) -> Shuffler:
     """The shuffler named ``name`` in config, opened with ``options`` (``port=``, ``deck=``, ``decks=``, ...)."""
-    shuffler: Shuffler = _load(SHUFFLERS, "shuffler", name)(**options)
+    shuffler: Shuffler = _open(SHUFFLERS, "shuffler", name, options)
     return shuffler

@@ -47,6 +47,26 @@ class DeviceIdentity:
 
 
 @dataclass(frozen=True, slots=True)
+class Timing:
+    """How patient a session is (docs/protocol.md section 6)."""
+
+    heartbeat: float = HEARTBEAT
+    ack_timeout: float = ACK_TIMEOUT
+    retries: int = RETRIES
+    reply_timeout: float = REPLY_TIMEOUT
+
+    @classmethod
+    def of(
+        cls,
+        heartbeat: float = HEARTBEAT,
+        ack_timeout: float = ACK_TIMEOUT,
+        retries: int = RETRIES,
+        reply_timeout: float = REPLY_TIMEOUT,
+    ) -> Timing:
+        return cls(heartbeat, ack_timeout, retries, reply_timeout)
+
+
+@dataclass(frozen=True, slots=True)
 class Expected:
     """The configured identity; ``None`` accepts any value."""
 
@@ -77,19 +97,16 @@ class Session:
         on_status: Callable[[m.Status], None] = lambda st: None,
         on_down: Callable[[str, str], None] = lambda code, why: None,
         on_up: Callable[[DeviceIdentity, list[str]], None] = lambda ident, codes: None,
-        heartbeat: float = HEARTBEAT,
-        ack_timeout: float = ACK_TIMEOUT,
-        retries: int = RETRIES,
-        reply_timeout: float = REPLY_TIMEOUT,
+        timing: Timing = Timing(),
     ) -> None:
         self._open_transport = open_transport
         self._kind = kind
         self._expected = expected
         self._on_event, self._on_status = on_event, on_status
         self._on_down, self._on_up = on_down, on_up
-        self._heartbeat = heartbeat
-        self._ack_timeout, self._retries = ack_timeout, retries
-        self._reply_timeout = reply_timeout
+        self._heartbeat = timing.heartbeat
+        self._ack_timeout, self._retries = timing.ack_timeout, timing.retries
+        self._reply_timeout = timing.reply_timeout
         self._link: Link | None = None
         self._connected = False
         self._closed = False

@@ -22,7 +22,8 @@ from typing import Any
 
 from drivers.errors import DeviceError, DeviceLost, DeviceTimeout
 from drivers.protocol import messages as m
-from drivers.reference.session import DeviceIdentity, Expected, Session
+from drivers.protocol.link import ACK_TIMEOUT, RETRIES
+from drivers.reference.session import HEARTBEAT, REPLY_TIMEOUT, DeviceIdentity, Expected, Session, Timing
 from drivers.shoe import (
     CardBurned,
     CardDrawn,
@@ -52,7 +53,7 @@ class ReferenceShoe(Shoe):
         *,
         expected: Expected = Expected(),
         deal_on_demand: bool = True,
-        **session_options: Any,
+        timing: Timing = Timing(),
     ) -> None:
         self._events: queue.Queue[ShoeEvent] = queue.Queue()
         self._lock = threading.Lock()
@@ -66,7 +67,7 @@ class ReferenceShoe(Shoe):
         self.session = Session(
             open_transport, m.DeviceKind.SHOE, expected=expected,
             on_event=self._on_event, on_status=self._on_status,
-            on_down=self._on_down, on_up=self._on_up, **session_options,
+            on_down=self._on_down, on_up=self._on_up, timing=timing,
         )
         ident = self.session.open()
         self._boot = ident.boot
@@ -85,12 +86,17 @@ class ReferenceShoe(Shoe):
         expected_model: str | None = None,
         expected_serial: str | None = None,
         expected_firmware: str | None = None,
-        **options: Any,
+        deal_on_demand: bool = True,
+        heartbeat: float = HEARTBEAT,
+        ack_timeout: float = ACK_TIMEOUT,
+        retries: int = RETRIES,
+        reply_timeout: float = REPLY_TIMEOUT,
     ) -> ReferenceShoe:
         """The shoe at ``port`` (a device path, ``/dev/serial/by-id/...``, ``socket://host:port``)."""
         return cls(
             lambda: SerialTransport(port, baudrate=baudrate),
-            expected=Expected(expected_model, expected_serial, expected_firmware), **options,
+            expected=Expected(expected_model, expected_serial, expected_firmware),
+            deal_on_demand=deal_on_demand, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @classmethod
@@ -103,14 +109,19 @@ class ReferenceShoe(Shoe):
         backend: Any = None,
         expected_model: str | None = None,
         expected_firmware: str | None = None,
-        **options: Any,
+        deal_on_demand: bool = True,
+        heartbeat: float = HEARTBEAT,
+        ack_timeout: float = ACK_TIMEOUT,
+        retries: int = RETRIES,
+        reply_timeout: float = REPLY_TIMEOUT,
     ) -> ReferenceShoe:
         """The USB shoe with these ids (and serial number, which is then also checked in its identity)."""
         from drivers.transport.usb import UsbTransport
 
         return cls(
             lambda: UsbTransport(vendor_id, product_id, serial, backend=backend),
-            expected=Expected(expected_model, serial, expected_firmware), **options,
+            expected=Expected(expected_model, serial, expected_firmware),
+            deal_on_demand=deal_on_demand, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @property

@@ -25,7 +25,8 @@ from typing import Any
 from controller.cards import Card, deck_by_name
 from drivers.errors import DeviceLost, DeviceTimeout
 from drivers.protocol import messages as m
-from drivers.reference.session import DeviceIdentity, Expected, Session
+from drivers.protocol.link import ACK_TIMEOUT, RETRIES
+from drivers.reference.session import HEARTBEAT, REPLY_TIMEOUT, DeviceIdentity, Expected, Session, Timing
 from drivers.shuffler import (
     CountMismatch,
     DoorOpen,
@@ -70,7 +71,7 @@ class ReferenceShuffler(Shuffler):
         deck: str | tuple[Card, ...] = "standard",
         decks: int = 1,
         expected: Expected = Expected(),
-        **session_options: Any,
+        timing: Timing = Timing(),
     ) -> None:
         self.deck = deck_by_name(deck) if isinstance(deck, str) else deck
         self.deck_name = deck if isinstance(deck, str) else f"{len(deck)}-card"
@@ -80,7 +81,7 @@ class ReferenceShuffler(Shuffler):
         self._fault_lock = threading.Lock()
         self.fault: m.Code | None = None
         self.session = Session(
-            open_transport, m.DeviceKind.SHUFFLER, expected=expected, on_event=self._on_event, **session_options
+            open_transport, m.DeviceKind.SHUFFLER, expected=expected, on_event=self._on_event, timing=timing
         )
         self.session.open()
         status = self.status()
@@ -95,12 +96,18 @@ class ReferenceShuffler(Shuffler):
         expected_model: str | None = None,
         expected_serial: str | None = None,
         expected_firmware: str | None = None,
-        **options: Any,
+        deck: str | tuple[Card, ...] = "standard",
+        decks: int = 1,
+        heartbeat: float = HEARTBEAT,
+        ack_timeout: float = ACK_TIMEOUT,
+        retries: int = RETRIES,
+        reply_timeout: float = REPLY_TIMEOUT,
     ) -> ReferenceShuffler:
         """The shuffler at ``port`` (a device path, ``/dev/serial/by-id/...``, ``socket://host:port``)."""
         return cls(
             lambda: SerialTransport(port, baudrate=baudrate),
-            expected=Expected(expected_model, expected_serial, expected_firmware), **options,
+            expected=Expected(expected_model, expected_serial, expected_firmware),
+            deck=deck, decks=decks, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @classmethod
@@ -113,14 +120,20 @@ class ReferenceShuffler(Shuffler):
         backend: Any = None,
         expected_model: str | None = None,
         expected_firmware: str | None = None,
-        **options: Any,
+        deck: str | tuple[Card, ...] = "standard",
+        decks: int = 1,
+        heartbeat: float = HEARTBEAT,
+        ack_timeout: float = ACK_TIMEOUT,
+        retries: int = RETRIES,
+        reply_timeout: float = REPLY_TIMEOUT,
     ) -> ReferenceShuffler:
         """The USB shuffler with these ids (and serial number, also checked in its identity)."""
         from drivers.transport.usb import UsbTransport
 
         return cls(
             lambda: UsbTransport(vendor_id, product_id, serial, backend=backend),
-            expected=Expected(expected_model, serial, expected_firmware), **options,
+            expected=Expected(expected_model, serial, expected_firmware),
+            deck=deck, decks=decks, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @property

