@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from drivers.sim.__main__ import add_arguments, serve
+from drivers.sim.cli import add_arguments, serve
 
 
 def register(subparsers: Any) -> None:
