@@ -305,7 +305,7 @@ def decode(kind: int, payload: bytes) -> Message:
     name = cls.__name__
     if cls in (GetStatus, Shuffle, Verify, Alternate):
         _unpack("", payload, name)
-        return cls()  # type: ignore[call-arg]
+        return cls()
     if cls is Hello:
         return Hello(*_unpack(">B", payload, name))
     if cls is Replay:

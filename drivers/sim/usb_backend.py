@@ -111,13 +111,13 @@ class SimulatedUsbBackend(usb.backend.IBackend):  # type: ignore[misc]
     def is_kernel_driver_active(self, dev_handle: Any, intf: int) -> bool:
         return False
 
-    def bulk_write(self, dev_handle: Any, ep: int, intf: int, data: array, timeout: int) -> int:
+    def bulk_write(self, dev_handle: Any, ep: int, intf: int, data: array[int], timeout: int) -> int:
         try:
             return int(dev_handle.write(data.tobytes()))
         except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
             raise _no_device(str(exc)) from exc
 
-    def bulk_read(self, dev_handle: Any, ep: int, intf: int, buff: array, timeout: int) -> int:
+    def bulk_read(self, dev_handle: Any, ep: int, intf: int, buff: array[int], timeout: int) -> int:
         try:
             data = dev_handle.read(len(buff))
         except (serial.SerialException, OSError, TypeError, AttributeError) as exc:

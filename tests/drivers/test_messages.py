@@ -14,7 +14,7 @@ from drivers.protocol.frame import Frame, FrameDecoder, encode
 cards = st.sampled_from(sorted(Card._interned.values(), key=lambda c: c.code))
 maybe_card = st.none() | cards
 u8, u16, u32 = st.integers(0, 0xFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFFFFFF)
-text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=15)
+text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=15)
 
 messages = st.one_of(
     st.builds(m.Hello, u8),

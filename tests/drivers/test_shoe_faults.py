@@ -18,7 +18,7 @@ from controller.cards import shoe as make_shoe
 from drivers.errors import DeviceLost, IdentityMismatch
 from drivers.reference.shoe import ReferenceShoe
 from drivers.registry import open_shoe
-from drivers.shoe import CardBurned, CardDrawn, DeviceFault, DeviceRecovered, ShoeEmpty, ShoeEvent
+from drivers.shoe import CardBurned, CardDrawn, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty, ShoeEvent
 from drivers.sim.process import SimulatorProcess
 from drivers.sim.shoe import shoe_order
 
@@ -35,7 +35,7 @@ def shoe(shoe_sim: SimulatorProcess) -> Iterator[ReferenceShoe]:
     driver.close()
 
 
-def events_until(shoe: ReferenceShoe, done: Callable[[ShoeEvent], bool], timeout: float = 5.0) -> list[ShoeEvent]:
+def events_until(shoe: Shoe, done: Callable[[ShoeEvent], bool], timeout: float = 5.0) -> list[ShoeEvent]:
     out: list[ShoeEvent] = []
     while not out or not done(out[-1]):
         out.append(shoe.next_event(timeout))
