@@ -55,16 +55,6 @@ class Timing:
     retries: int = RETRIES
     reply_timeout: float = REPLY_TIMEOUT
 
-    @classmethod
-    def of(
-        cls,
-        heartbeat: float = HEARTBEAT,
-        ack_timeout: float = ACK_TIMEOUT,
-        retries: int = RETRIES,
-        reply_timeout: float = REPLY_TIMEOUT,
-    ) -> Timing:
-        return cls(heartbeat, ack_timeout, retries, reply_timeout)
-
 
 @dataclass(frozen=True, slots=True)
 class Expected:
@@ -134,6 +124,12 @@ class Session:
         if link is None or not self._connected:
             raise DeviceLost(f"{self.where}: not connected (reconnecting)")
         return self._request(link, command, timeout)
+
+    def status(self) -> m.Status:
+        reply = self.request(m.GetStatus())
+        if not isinstance(reply, m.Status):
+            raise ProtocolError(f"{self.where}: answered GetStatus with {type(reply).__name__}, not Status")
+        return reply
 
     def schedule(self, task: Callable[[], None]) -> None:
         """Run ``task`` on the supervisor thread (for work a reader callback must not block on)."""

@@ -71,8 +71,11 @@ class ReferenceShoe(Shoe):
         )
         ident = self.session.open()
         self._boot = ident.boot
-        status = self.session.request(m.GetStatus())
-        assert isinstance(status, m.Status)
+        try:
+            status = self.session.status()
+        except DeviceError:
+            self.session.close()
+            raise
         self._last = status.last_event
         if status.state is m.State.FAULT:
             self._events.put(DeviceFault(status.fault.slug, status.fault.dealer_message))
@@ -96,7 +99,7 @@ class ReferenceShoe(Shoe):
         return cls(
             lambda: SerialTransport(port, baudrate=baudrate),
             expected=Expected(expected_model, expected_serial, expected_firmware),
-            deal_on_demand=deal_on_demand, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
+            deal_on_demand=deal_on_demand, timing=Timing(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @classmethod
@@ -121,7 +124,7 @@ class ReferenceShoe(Shoe):
         return cls(
             lambda: UsbTransport(vendor_id, product_id, serial, backend=backend),
             expected=Expected(expected_model, serial, expected_firmware),
-            deal_on_demand=deal_on_demand, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
+            deal_on_demand=deal_on_demand, timing=Timing(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @property
@@ -134,9 +137,7 @@ class ReferenceShoe(Shoe):
         return self._last
 
     def status(self) -> m.Status:
-        reply = self.session.request(m.GetStatus())
-        assert isinstance(reply, m.Status)
-        return reply
+        return self.session.status()
 
     def shuffle(self) -> None:
         """Start a new shoe; events of the old one already queued stay queued."""

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.cards import Card, deck_by_name
-from drivers.errors import DeviceLost, DeviceTimeout
+from drivers.errors import DeviceError, DeviceLost, DeviceTimeout
 from drivers.protocol import messages as m
 from drivers.protocol.link import ACK_TIMEOUT, RETRIES
 from drivers.reference.session import HEARTBEAT, REPLY_TIMEOUT, DeviceIdentity, Expected, Session, Timing
@@ -84,7 +84,11 @@ class ReferenceShuffler(Shuffler):
             open_transport, m.DeviceKind.SHUFFLER, expected=expected, on_event=self._on_event, timing=timing
         )
         self.session.open()
-        status = self.status()
+        try:
+            status = self.status()
+        except DeviceError:
+            self.session.close()
+            raise
         self.fault = status.fault if status.state is m.State.FAULT else None
 
     @classmethod
@@ -107,7 +111,7 @@ class ReferenceShuffler(Shuffler):
         return cls(
             lambda: SerialTransport(port, baudrate=baudrate),
             expected=Expected(expected_model, expected_serial, expected_firmware),
-            deck=deck, decks=decks, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
+            deck=deck, decks=decks, timing=Timing(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @classmethod
@@ -133,7 +137,7 @@ class ReferenceShuffler(Shuffler):
         return cls(
             lambda: UsbTransport(vendor_id, product_id, serial, backend=backend),
             expected=Expected(expected_model, serial, expected_firmware),
-            deck=deck, decks=decks, timing=Timing.of(heartbeat, ack_timeout, retries, reply_timeout),
+            deck=deck, decks=decks, timing=Timing(heartbeat, ack_timeout, retries, reply_timeout),
         )
 
     @property
@@ -142,9 +146,10 @@ class ReferenceShuffler(Shuffler):
         return self.session.identity
 
     def status(self) -> m.Status:
-        reply = self._request(m.GetStatus(), None)
-        assert isinstance(reply, m.Status)
-        return reply
+        try:
+            return self.session.status()
+        except (DeviceLost, DeviceTimeout) as exc:
+            raise ShufflerOffline(f"shuffler is not answering ({exc}): check its cable and power") from exc
 
     def wait_ready(self, timeout: float) -> bool:
         """Wait until the machine reports no fault (the dealer cleared it); ``False`` on timeout."""
