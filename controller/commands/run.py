@@ -1,21 +1,27 @@
-"""``tablectl run``: a session of rounds on simulated devices and players, then its summary."""
+"""``tablectl run``: a session of rounds on simulated devices and players, then its summary.
+
+Every event is journaled first (``controller.journal``); a run started on a
+journal that holds an unfinished round recovers it before playing new ones.
+Exit codes: 0 done, 1 a round is on hold, 2 bad config or arguments, 3 the
+journal cannot be written or read (the round in progress holds).
+"""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from controller.config import DEFAULT_CONFIG, load_config
-from controller.devices import open_feed
 from controller.errors import TableError
-from controller.events import EventLog, stderr_console
+from controller.events import stderr_console
+from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
-from controller.table import Table
+from controller.round import Round
+from controller.session import log_path, open_session
 
 
 def register(subparsers: Any) -> None:
@@ -24,6 +30,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--rounds", type=_positive, default=20, help="rounds to play (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the players")
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
+    parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
+    parser.add_argument("--no-journal", action="store_true", help="play without a journal (a throwaway simulation)")
     parser.add_argument("--verbose", "-v", action="store_true", help="also show every event on the terminal")
     parser.set_defaults(func=run)
 
@@ -41,30 +49,46 @@ def run(args: argparse.Namespace) -> int:
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
-    log_path = Path(args.log or config.log.get("events", "var/log/tablectl-events.jsonl"))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    with contextlib.ExitStack() as stack:
-        events: TextIO = stack.enter_context(log_path.open("a", encoding="utf-8"))
-        log = EventLog(config.table_id, json_stream=events, console_stream=stderr_console() if args.verbose else None)
-        try:
-            feed = open_feed(config, log, seed=rng.randrange(2**32))
-        except TableError as exc:
-            print(f"tablectl: {exc}", file=sys.stderr)
-            return 2
-        table = Table(config, feed, log)
-        players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
-        print(f"{table.game.title} at table {config.table_id} ({config.path}); events to {log_path}")
-        for _ in range(args.rounds):
-            round = table.play_round(players)
-            totals = round.totals()
-            print(
-                f"{round.id}  {round.state:<8} {table.game.describe(round.hand):<40} "
-                f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
-                f"house {format_cents(totals['house_win']):>10}"
-            )
-            if round.state == "hold":
-                print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
-                return 1
+    events = Path(args.log) if args.log else None
+    journal = Path(args.journal) if args.journal else None
+    console = stderr_console() if args.verbose else None
+    round = None
+    try:
+        with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console) as session:
+            table = session.table
+            for recovered in session.recovered:
+                print(f"tablectl: {recovered.message}", file=sys.stderr)
+            players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
+            print(f"{table.game.title} at table {config.table_id} ({config.path}); "
+                  f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
+            for _ in range(args.rounds):
+                round = session.play(players)
+                totals = round.totals()
+                print(
+                    f"{round.id}  {round.state:<8} {_describe(round):<40} "
+                    f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
+                    f"house {format_cents(totals['house_win']):>10}"
+                )
+                if round.state == "hold":
+                    print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
+                    return 1
+                round = None
+            journal_meters = session.journal.meters() if session.journal else None
+    except JournalError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        if round is not None or exc.__class__ is not JournalError:
+            print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
+        return 3
+    except TableError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
     print("\n".join(["", "summary", *table.meters.summary_lines()]))
+    if journal_meters is not None:
+        print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "
+              f"house win {format_cents(journal_meters.total.house_win)}")
     return 0
+
+
+def _describe(round: Round) -> str:
+    return round.game.describe(round.hand) if round.hand is not None else "(no hand dealt)"

@@ -152,6 +152,17 @@ class Game(abc.ABC, Generic[State]):
     def settle(self, state: State, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         """Settle every wager, in the order the rules settle them."""
 
+    def misdeal_on_restart(self, state: State | None, cards_dealt: int) -> str | None:
+        """The misdeal rule for a round cut off by a restart: why it is void, or ``None`` to resume it.
+
+        By default a round resumes while no card is out, and a shoe game resumes
+        after cards are dealt (the shoe keeps its order); a shuffler game is void
+        once cards are out, because the stack in the machine is lost.
+        """
+        if cards_dealt and self.device == "shuffler":
+            return "restart after cards were dealt from the shuffler"
+        return None
+
     @abc.abstractmethod
     def describe(self, state: State) -> str:
         """One line for the dealer: the cards and the result."""

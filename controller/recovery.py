@@ -1,0 +1,197 @@
+"""Rebuilding rounds from the journal: recovery after a restart, and replay.
+
+A round is rebuilt by re-enacting it: a fresh ``Round`` on the real engine is
+given the journaled inputs (the wagers, "no more bets", each card with its
+source, each decision, holds, releases, a void) in order, and every event the
+engine emits is matched against the journaled record it must equal. Nothing
+already journaled is written again, so a settlement can never be applied
+twice; an event that does not match stops the re-enactment with
+``JournalMismatch`` (the journal was altered, or the rules changed under it).
+
+Records of the round's own engine carry a ``game`` field; device records
+(shuffles, the cut card, stacks dispensed) do not and are skipped.
+
+- ``replay``: re-enact a finished round completely; its settlement must come
+  out the same to the cent.
+- ``recover``: re-enact each round the journal holds open, then carry on
+  live: events past the journal's end are journaled as new. The round is then
+  resumed where it stopped, kept on hold if it was held (an error persists
+  across a restart until the dealer clears it), or voided with every wager
+  returned when the game's misdeal rule says so (``Game.misdeal_on_restart``).
+  The dealer is told which by a ``round_recovered`` event.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from controller.cards import Card
+from controller.errors import CardRefused, TableError
+from controller.events import EventLog, jsonable
+from controller.games import make_game
+from controller.games.base import Decision, Game
+from controller.journal import Journal, JournalError
+from controller.money import Rounding
+from controller.round import Limits, Round
+
+IGNORED = frozenset({"table", "seq", "timestamp", "prev"})
+"""Fields that differ between a journaled record and the same event emitted again."""
+INFORMATIONAL = frozenset({"wager_refused", "decision_refused"})
+"""Round records that change nothing: skipped when re-enacting."""
+
+
+class JournalMismatch(JournalError):
+    """Re-enacting a round from the journal did not give the journaled events."""
+
+
+class ReplayLog(EventLog):
+    """An event log that answers the round's events from the journal, then hands over to ``live``."""
+
+    def __init__(self, table_id: str, records: list[dict[str, Any]], live: EventLog | None) -> None:
+        super().__init__(table_id)
+        self.expected = deque(r for r in records if "game" in r)
+        self.live = live
+
+    def emit(self, event: str, round_id: str | None, **fields: Any) -> dict[str, Any]:
+        if not self.expected:
+            if self.live is None:
+                raise JournalMismatch(f"round {round_id}: the engine emits {event} where the journal ends")
+            return self.live.emit(event, round_id, **fields)
+        journaled = self.expected.popleft()
+        emitted = jsonable({"event": event, "round": round_id, **fields})
+        want = {k: v for k, v in journaled.items() if k not in IGNORED}
+        got = {k: v for k, v in emitted.items() if k not in IGNORED}
+        if want != got:
+            raise JournalMismatch(f"round {round_id} seq {journaled['seq']}: the journal has {want}, the engine gives {got}")
+        return journaled
+
+    def atomic(self) -> Any:
+        if not self.expected and self.live is not None:
+            return self.live.atomic()
+        return nullcontext()
+
+
+def _card(round: Round, record: dict[str, Any]) -> None:
+    if record["event"] == "card_burned":
+        round.burns_due = max(round.burns_due, 1)
+    try:
+        round.card(Card.parse(record["card"]), record["source"])
+    except CardRefused:
+        if record["event"] != "card_fault":
+            raise
+
+
+def _state(round: Round, record: dict[str, Any], log: ReplayLog) -> None:
+    if record["state"] == "no_more_bets":
+        round.close_betting()
+    elif record["state"] == "void":
+        voided = next((r for r in log.expected if r["event"] == "round_voided"), None)
+        if voided is None:
+            raise JournalMismatch(f"round {round.id}: the journal voids the round but records no reason")
+        round.void_round(voided["reason"])
+    else:
+        raise JournalMismatch(f"round {round.id} seq {record['seq']}: the engine did not reach {record['state']} by itself")
+
+
+def _wager(round: Round, record: dict[str, Any]) -> None:
+    if record.get("by") == "decision":
+        raise JournalMismatch(f"round {round.id} seq {record['seq']}: a wager added by a decision the engine did not make")
+    round.place_wager(record["spot"], record["wager"], record["amount"])
+
+
+def _decision(round: Round, record: dict[str, Any]) -> None:
+    cards = tuple(Card.parse(c) for c in record.get("cards") or ())
+    round.decide(Decision(record["spot"], record["action"], record.get("amount"), cards, record.get("hand", 0)))
+
+
+INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
+    "round_started": lambda round, r, log: round.start(),
+    "state_changed": _state,
+    "wager_placed": lambda round, r, log: _wager(round, r),
+    "wager_changed": lambda round, r, log: _wager(round, r),
+    "card_burned": lambda round, r, log: _card(round, r),
+    "card_dealt": lambda round, r, log: _card(round, r),
+    "card_fault": lambda round, r, log: _card(round, r),
+    "decision": lambda round, r, log: _decision(round, r),
+    "round_held": lambda round, r, log: round.put_on_hold(r["reason"]),
+    "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
+    "round_resumed": lambda round, r, log: round.release(r["by"]),
+}
+
+
+def reenact(round: Round, log: ReplayLog) -> None:
+    """Feed the journaled inputs to ``round`` until the journaled records are used up."""
+    while log.expected:
+        head = log.expected[0]
+        if head["event"] in INFORMATIONAL:
+            log.expected.popleft()
+            continue
+        step = INPUTS.get(head["event"])
+        if step is None:
+            raise JournalMismatch(f"round {round.id} seq {head['seq']}: {head['event']} is not an input this engine knows")
+        try:
+            step(round, head, log)
+        except JournalMismatch:
+            raise
+        except (TableError, ValueError) as exc:
+            raise JournalMismatch(f"round {round.id} seq {head['seq']}: re-enacting {head['event']} failed: {exc}") from exc
+        if log.expected and log.expected[0] is head:
+            raise JournalMismatch(f"round {round.id} seq {head['seq']}: re-enacting {head['event']} emitted nothing")
+
+
+def rebuild(records: list[dict[str, Any]], live: EventLog | None, *, game: Game[Any] | None = None,
+            limits: Limits | None = None) -> Round:
+    """A round re-enacted from its journaled ``records``; with ``live`` it carries on past them."""
+    started = next((r for r in records if r["event"] == "round_started"), None)
+    if started is None:
+        raise JournalMismatch("the journal holds no round_started record for this round")
+    log = ReplayLog(started["table"], records, live)
+    round = Round(
+        started["round"],
+        game or make_game(started["game"], started.get("options")),
+        log,
+        spots=started["spots"],
+        limits=limits or Limits({}),
+        rounding=Rounding.parse(started.get("rounding", "player")),
+    )
+    reenact(round, log)
+    return round
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """A round the journal held open and what recovery did: ``completed``, ``resumed``, ``held`` or ``voided``."""
+
+    round: Round
+    action: str
+    message: str
+
+
+def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) -> list[Recovered]:
+    """Re-enact every open round and decide, by the game's misdeal rule, whether it resumes or is void.
+
+    A round whose last journaled input completed it (the kill came before its
+    settlement was journaled) settles during the re-enactment.
+    """
+    results = []
+    for row in journal.open_rounds():
+        round = rebuild(journal.round_records(row.id), log, game=game, limits=limits)
+        dealt = sum(1 for target, _, _ in round.cards if target != "burn")
+        reason = None
+        if round.state in ("complete", "void"):
+            action, message = "completed", f"round {round.id} settled on restart from its journaled cards"
+        elif round.state == "hold":
+            action, message = "held", f"round {round.id} is still on hold: {round.hold_reason}"
+        elif (reason := game.misdeal_on_restart(round.hand, dealt)) is None:
+            action, message = "resumed", f"round {round.id} resumes where it stopped ({round.state}, {dealt} cards out)"
+        else:
+            action, message = "voided", f"round {round.id} is void: {reason}; every wager is returned"
+        log.emit("round_recovered", round.id, action=action, state=round.state, cards=dealt, message=message)
+        if reason is not None:
+            round.void_round(reason)
+        results.append(Recovered(round, action, message))
+    return results
