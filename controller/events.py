@@ -26,6 +26,7 @@ from typing import Any, Protocol, TextIO
 
 import structlog
 
+from controller.errors import TableError
 from controller.redact import redact, redact_secrets
 
 Sink = Callable[[dict[str, Any]], None]
@@ -60,6 +61,10 @@ def _console_logger(stream: TextIO) -> Any:
             structlog.dev.ConsoleRenderer(colors=stream.isatty()),
         ],
     )
+
+
+class LogOutputError(TableError, OSError):
+    """An event was journaled but could not be written to a log output (disk full, file-size limit)."""
 
 
 def jsonable(record: dict[str, Any]) -> dict[str, Any]:
@@ -136,8 +141,12 @@ class EventLog:
     def write_outputs(self, record: dict[str, Any]) -> None:
         """Write a record to the log outputs only (also used to catch the log up with the journal)."""
         fields = {k: v for k, v in record.items() if k != "event"}
-        for logger in self._loggers:
-            logger.info(record["event"], **fields)
+        try:
+            for logger in self._loggers:
+                logger.info(record["event"], **fields)
+        except OSError as exc:
+            raise LogOutputError(f"event log: writing seq {record['seq']} ({record['event']}) failed: {exc}; "
+                                 "it is in the journal and is written to the log on restart") from None
 
 
 def stderr_console() -> TextIO | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.config import DEFAULT_CONFIG, load_config
 from controller.errors import TableError
-from controller.events import stderr_console
+from controller.events import LogOutputError, stderr_console
 from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
@@ -53,7 +53,6 @@ def run(args: argparse.Namespace) -> int:
     events = Path(args.log) if args.log else None
     journal = Path(args.journal) if args.journal else None
     console = stderr_console() if args.verbose else None
-    round = None
     try:
         with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console) as session:
             table = session.table
@@ -73,12 +72,10 @@ def run(args: argparse.Namespace) -> int:
                 if round.state == "hold":
                     print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
                     return 1
-                round = None
             journal_meters = session.journal.meters() if session.journal else None
-    except JournalError as exc:
+    except (JournalError, LogOutputError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        if round is not None or exc.__class__ is not JournalError:
-            print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
+        print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
         return 3
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
