@@ -85,14 +85,24 @@ def _card(round: Round, record: dict[str, Any]) -> None:
             raise
 
 
+def _following(round: Round, log: ReplayLog, event: str) -> dict[str, Any]:
+    """The journaled ``event`` that completes the input at the head (its reason, who released a hold)."""
+    record = next((r for r in log.expected if r["event"] == event), None)
+    if record is None:
+        raise JournalMismatch(f"round {round.id}: the journal changes state without its {event} record")
+    return record
+
+
 def _state(round: Round, record: dict[str, Any], log: ReplayLog) -> None:
+    """The state changes the engine makes on a call from outside, not by itself."""
     if record["state"] == "no_more_bets":
         round.close_betting()
     elif record["state"] == "void":
-        voided = next((r for r in log.expected if r["event"] == "round_voided"), None)
-        if voided is None:
-            raise JournalMismatch(f"round {round.id}: the journal voids the round but records no reason")
-        round.void_round(voided["reason"])
+        round.void_round(_following(round, log, "round_voided")["reason"])
+    elif record["state"] == "hold":
+        round.put_on_hold(_following(round, log, "round_held")["reason"])
+    elif round.state == "hold":
+        round.release(_following(round, log, "round_resumed")["by"])
     else:
         raise JournalMismatch(f"round {round.id} seq {record['seq']}: the engine did not reach {record['state']} by itself")
 
@@ -117,9 +127,7 @@ INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "card_dealt": lambda round, r, log: _card(round, r),
     "card_fault": lambda round, r, log: _card(round, r),
     "decision": lambda round, r, log: _decision(round, r),
-    "round_held": lambda round, r, log: round.put_on_hold(r["reason"]),
     "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
-    "round_resumed": lambda round, r, log: round.release(r["by"]),
 }
 
 
