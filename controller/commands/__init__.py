@@ -11,4 +11,5 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.rounds",
     "controller.commands.replay",
     "controller.commands.audit",
+    "controller.commands.serve",
 )
