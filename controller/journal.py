@@ -59,6 +59,13 @@ CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NU
 """
 
 
+AFTER_THE_END_REFUSED = frozenset({
+    "state_changed", "wager_placed", "wager_changed", "wager_settled", "fee_collected", "card_dealt", "card_burned",
+    "decision", "round_complete", "round_voided",
+})
+"""What can no longer happen to a round once it is complete or void (other records, e.g. a position passed, may follow)."""
+
+
 class JournalError(TableError, OSError):
     """The journal could not take or give a record; nothing of the failed write is kept."""
 
@@ -199,7 +206,7 @@ class Journal:
         row = self._round(round_id)
         if row is None:
             raise JournalConflict(f"journal {self.path}: {event} for round {round_id}, which never started")
-        if row.ended_seq is not None:
+        if row.ended_seq is not None and event in AFTER_THE_END_REFUSED:
             raise JournalConflict(f"journal {self.path}: {event} for round {round_id}, which already ended at seq {row.ended_seq}")
         if event == "state_changed":
             self._db.execute("UPDATE rounds SET state = ? WHERE id = ?", (record["state"], round_id))
@@ -290,6 +297,11 @@ class Journal:
         """Rounds started and not ended (complete or void): the ones a restart must pick up."""
         rows = self._read("SELECT id, game, state, started_seq, ended_seq FROM rounds WHERE ended_seq IS NULL ORDER BY started_seq")
         return [RoundRow(*row) for row in rows]
+
+    def stakes(self, round_id: str) -> list[tuple[int, str, int, int]]:
+        """(spot, wager, staked, settled) of every wager of a round."""
+        return [tuple(row) for row in self._read(  # type: ignore[misc]
+            "SELECT spot, wager, staked, settled FROM wagers WHERE round = ? ORDER BY spot, wager", (round_id,))]
 
     def rounds_started(self) -> int:
         return int(self._read("SELECT COUNT(*) FROM rounds")[0][0])

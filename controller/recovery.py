@@ -9,7 +9,8 @@ twice; an event that does not match stops the re-enactment with
 ``JournalMismatch`` (the journal was altered, or the rules changed under it).
 
 Records of the round's own engine carry a ``game`` field; device records
-(shuffles, the cut card, stacks dispensed) do not and are skipped.
+(shuffles, the cut card, stacks dispensed) do not and are skipped, and so is
+whatever the table logs for the round after its end.
 
 - ``replay``: re-enact a finished round completely; its settlement must come
   out the same to the cent.
@@ -23,6 +24,7 @@ Records of the round's own engine carry a ``game`` field; device records
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -36,12 +38,17 @@ from controller.games import make_game
 from controller.games.base import Decision, Game
 from controller.journal import Journal, JournalError
 from controller.money import Rounding
+from controller.odds import PUSH
 from controller.round import Limits, Round
+from controller.settlement import settle
+from controller.tiles import Tile
 
 IGNORED = frozenset({"table", "seq", "timestamp", "prev"})
 """Fields that differ between a journaled record and the same event emitted again."""
 INFORMATIONAL = frozenset({"wager_refused", "decision_refused"})
 """Round records that change nothing: skipped when re-enacting."""
+ENDS = frozenset({"round_complete", "round_voided"})
+"""A round's last record of its own: what the table logs for it afterwards (a position passed) is not re-enacted."""
 
 
 class JournalMismatch(JournalError):
@@ -53,7 +60,9 @@ class ReplayLog(EventLog):
 
     def __init__(self, table_id: str, records: list[dict[str, Any]], live: EventLog | None) -> None:
         super().__init__(table_id)
-        self.expected = deque(r for r in records if "game" in r)
+        own = [r for r in records if "game" in r]
+        end = next((i for i, r in enumerate(own) if r["event"] in ENDS), len(own) - 1)
+        self.expected = deque(own[: end + 1])
         self.live = live
 
     def emit(self, event: str, round_id: str | None, **fields: Any) -> dict[str, Any]:
@@ -75,11 +84,16 @@ class ReplayLog(EventLog):
         return nullcontext()
 
 
+def piece(code: str) -> Card | Tile:
+    """A card (``AS``) or, in Pai Gow Tiles, a tile (``6-6``) from its code."""
+    return Tile.parse(code) if "-" in code else Card.parse(code)
+
+
 def _card(round: Round, record: dict[str, Any]) -> None:
     if record["event"] == "card_burned":
         round.burns_due = max(round.burns_due, 1)
     try:
-        round.card(Card.parse(record["card"]), record["source"])
+        round.card(piece(record["card"]), record["source"])
     except CardRefused:
         if record["event"] != "card_fault":
             raise
@@ -114,8 +128,17 @@ def _wager(round: Round, record: dict[str, Any]) -> None:
 
 
 def _decision(round: Round, record: dict[str, Any]) -> None:
-    cards = tuple(Card.parse(c) for c in record.get("cards") or ())
-    round.decide(Decision(record["spot"], record["action"], record.get("amount"), cards, record.get("hand", 0)))
+    """The ``Decision`` whose ``as_event()`` the record holds (lists back to tuples, codes back to pieces)."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(Decision):
+        if f.name in record:
+            value = record[f.name]
+            if f.name == "cards":
+                value = tuple(piece(c) for c in value or ())
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[f.name] = value
+    round.decide(Decision(**values))
 
 
 INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
@@ -158,9 +181,12 @@ def rebuild(records: list[dict[str, Any]], live: EventLog | None, *, game: Game[
     if started is None:
         raise JournalMismatch("the journal holds no round_started record for this round")
     log = ReplayLog(started["table"], records, live)
+    game = game or make_game(started["game"], started.get("options"))
+    if started.get("roles"):
+        game.restore_roles(started["roles"])
     round = Round(
         started["round"],
-        game or make_game(started["game"], started.get("options")),
+        game,
         log,
         spots=started["spots"],
         limits=limits or Limits({}),
@@ -172,22 +198,48 @@ def rebuild(records: list[dict[str, Any]], live: EventLog | None, *, game: Game[
 
 @dataclass(frozen=True)
 class Recovered:
-    """A round the journal held open and what recovery did: ``completed``, ``resumed``, ``held`` or ``voided``."""
+    """A round the journal held open and what recovery did: ``completed``, ``resumed``, ``held`` or ``voided``.
 
-    round: Round
+    ``round`` is ``None`` when the round could not be re-enacted and was voided from the journal's own stakes.
+    """
+
+    round_id: str
+    round: Round | None
     action: str
     message: str
 
 
+def last_roles(journal: Journal) -> dict[str, Any] | None:
+    """The table roles (player-dealer seat, bank button) in force after the journal's last record of them."""
+    for record in reversed(journal.records(after_seq=max(0, journal.last_seq - 5000))):
+        if record["event"] == "round_started" and record.get("roles"):
+            return dict(record["roles"])
+        if record["event"] == "position_passed" and "player_dealer" in record:
+            return {"player_dealer": record["player_dealer"], "bank_button": record.get("bank_button")}
+    return None
+
+
 def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) -> list[Recovered]:
-    """Re-enact every open round and decide, by the game's misdeal rule, whether it resumes or is void.
+    """Restore the table roles, re-enact every open round and decide, by the game's misdeal rule, whether it resumes.
 
     A round whose last journaled input completed it (the kill came before its
-    settlement was journaled) settles during the re-enactment.
+    settlement was journaled) settles during the re-enactment. A round that
+    cannot be re-enacted (``JournalMismatch``) is void with every stake the
+    journal holds for it returned.
     """
+    roles = last_roles(journal)
+    if roles:
+        game.restore_roles(roles)
     results = []
     for row in journal.open_rounds():
-        round = rebuild(journal.round_records(row.id), log, game=game, limits=limits)
+        try:
+            round = rebuild(journal.round_records(row.id), log, game=game, limits=limits)
+        except JournalMismatch as exc:
+            message = f"round {row.id} is void: it could not be re-enacted ({exc}); every wager is returned"
+            log.emit("round_recovered", row.id, action="voided", state=row.state, cards=None, message=message)
+            void_from_journal(journal, log, row.id, row.game, str(exc))
+            results.append(Recovered(row.id, None, "voided", message))
+            continue
         dealt = sum(1 for target, _, _ in round.cards if target != "burn")
         reason = None
         if round.state in ("complete", "void"):
@@ -201,5 +253,19 @@ def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) ->
         log.emit("round_recovered", round.id, action=action, state=round.state, cards=dealt, message=message)
         if reason is not None:
             round.void_round(reason)
-        results.append(Recovered(round, action, message))
+        results.append(Recovered(round.id, round, action, message))
     return results
+
+
+def void_from_journal(journal: Journal, log: EventLog, round_id: str, game_id: str, reason: str) -> None:
+    """Void a round from the stakes the journal holds for it, without the engine: every stake returned whole."""
+    rounding = Rounding.PLAYER
+    records = [settle(spot, wager, staked - settled, PUSH, rounding, reason=f"void: {reason}")
+               for spot, wager, staked, settled in journal.stakes(round_id) if staked > settled]
+    fees = sum(r["amount"] for r in journal.round_records(round_id) if r["event"] == "fee_collected")
+    wagered = sum(r.stake for r in records)
+    with log.atomic():
+        log.emit("state_changed", round_id, state="void", game=game_id)
+        for record in records:
+            log.emit("wager_settled", round_id, game=game_id, **record.as_event())
+        log.emit("round_voided", round_id, game=game_id, reason=reason, wagered=wagered, paid=wagered, fees=fees, house_win=fees)

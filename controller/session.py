@@ -86,8 +86,8 @@ def open_session(
                 log.write_outputs(record)
         table = Table(config, open_feed(config, log, seed=rng.randrange(2**32)), log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
-        pending = [r.round for r in recovered if r.action in ("resumed", "held")]
+        pending = [r.round for r in recovered if r.round is not None and r.action in ("resumed", "held")]
         for r in recovered:
-            if r.action in ("completed", "voided"):
+            if r.round is not None and r.action in ("completed", "voided"):
                 table.meters.add_round(r.round.settlements, sum(f.amount for f in r.round.fees), voided=r.round.state == "void")
         yield Session(config, store, log, table, recovered, pending)

@@ -71,3 +71,25 @@ def check_journal(path: Path, table_id: str = "TC-01") -> dict[str, Any]:
 def integrity(path: Path) -> str:
     with sqlite3.connect(path) as db:
         return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def check_any_game(path: Path, table_id: str) -> dict[str, int]:
+    """The game-independent invariants: each ended round replays to its journaled settlement, meters match."""
+    with Journal(path, table_id=table_id) as journal:
+        rows = journal.rounds()
+        meters = journal.meters()
+        ended = [row for row in rows if row.ended_seq is not None]
+        wagered = paid = 0
+        for row in ended:
+            records = journal.round_records(row.id)
+            settled = [r for r in records if r["event"] == "wager_settled"]
+            assert all(staked == done for _, _, staked, done in journal.stakes(row.id)), f"round {row.id}: a wager unsettled"
+            if not any(r["event"] == "round_recovered" and r.get("cards") is None for r in records):
+                replayed = rebuild(records, None)
+                assert [s.as_event()["returned"] for s in replayed.settlements] == [r["returned"] for r in settled]
+            house = [r for r in settled if r.get("banker", "house") == "house"]
+            wagered += sum(r["stake"] for r in house)
+            paid += sum(r["returned"] for r in house)
+    assert meters.rounds == len(ended)
+    assert meters.total.wagered == wagered and meters.total.paid == paid
+    return {"rounds": len(ended), "open": len(rows) - len(ended)}

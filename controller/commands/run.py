@@ -22,6 +22,7 @@ from controller.money import format_cents
 from controller.players import SimulatedPlayers
 from controller.round import Round
 from controller.session import log_path, open_session
+from controller.table import Table
 
 
 def register(subparsers: Any) -> None:
@@ -41,6 +42,18 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def round_line(table: Table, round: Round) -> str:
+    totals = round.totals()
+    money = (
+        f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
+        f"house {format_cents(totals['house_win']):>10}"
+    )
+    if totals["between_players"]:
+        money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
+    hand = table.game.describe(round.hand) if round.hand is not None else "no hand"
+    return f"{round.id}  {round.state:<8} {hand:<44} {money}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,15 +76,13 @@ def run(args: argparse.Namespace) -> int:
                   f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
             for _ in range(args.rounds):
                 round = session.play(players)
-                totals = round.totals()
-                print(
-                    f"{round.id}  {round.state:<8} {_describe(round):<40} "
-                    f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
-                    f"house {format_cents(totals['house_win']):>10}"
-                )
+                print(round_line(table, round))
                 if round.state == "hold":
                     print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
                     return 1
+                if table.stopped:
+                    print(f"the game stopped: {table.stopped}")
+                    break
             journal_meters = session.journal.meters() if session.journal else None
     except (JournalError, LogOutputError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
@@ -85,7 +96,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "
               f"house win {format_cents(journal_meters.total.house_win)}")
     return 0
-
-
-def _describe(round: Round) -> str:
-    return round.game.describe(round.hand) if round.hand is not None else "(no hand dealt)"
