@@ -67,6 +67,7 @@ def test_a_broken_config_opens_no_journal_and_no_log(tmp_path: Path, capsys: pyt
         (["serve", "--interval", "-1"], "--interval: must be 0 to 3600 seconds"),
         (["serve", "--rounds", "many"], "--rounds: must be a whole number of rounds"),
         (["run", "--rounds", "0"], "--rounds: must be at least 1, not 0"),
+        (["run", "--rounds", "lots"], "--rounds: must be a whole number of rounds, not 'lots'"),
         (["audit", "check", "x"], "invalid choice: 'check'"),
     ],
 )

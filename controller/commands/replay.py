@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from controller.commands.rounds import _journal_options, open_journal
+from controller.commands.rounds import journal_options, open_journal
 from controller.errors import TableError
 from controller.money import format_cents
 from controller.recovery import JournalMismatch, rebuild
@@ -21,7 +21,7 @@ from controller.recovery import JournalMismatch, rebuild
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("replay", help="re-run a round from the journal and check its settlement to the cent")
     parser.add_argument("id", help="round id, as `tablectl rounds` lists it")
-    _journal_options(parser)
+    journal_options(parser)
     parser.set_defaults(func=run)
 
 

@@ -23,11 +23,11 @@ from controller.session import journal_path
 def register(subparsers: Any) -> None:
     listing = subparsers.add_parser("rounds", help="list the last rounds in the journal")
     listing.add_argument("--last", type=_positive, default=10, help="how many rounds (default: %(default)s)")
-    _journal_options(listing)
+    journal_options(listing)
     listing.set_defaults(func=list_rounds)
     one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
     one.add_argument("id", help="round id, as `tablectl rounds` lists it")
-    _journal_options(one)
+    journal_options(one)
     one.set_defaults(func=show_round)
 
 
@@ -41,7 +41,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def _journal_options(parser: argparse.ArgumentParser) -> None:
+def journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config naming the journal; default: %(default)s")
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
