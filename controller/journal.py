@@ -13,8 +13,9 @@ record, what a regulator asks of a table:
 - ``wagers``: what each (round, spot, wager) staked and how much of it is
   settled. A settlement that would settle more than was staked, or a round
   that ends with a wager unsettled, is refused: no settlement applies twice;
-- ``meters``: rounds, voided rounds, fees and per-wager counts, wagered, paid
-  and house win, added when a round ends and never reset.
+- ``meters``: rounds, voided rounds, fees, per-wager counts, wagered, paid
+  and house win, and the action between players and a player-dealer, added
+  when a round ends and never reset.
 
 Errors (all ``JournalError``, a ``TableError`` and an ``OSError``):
 
@@ -248,18 +249,22 @@ class Journal:
             spot, wager, staked, settled = open_wagers[0]
             raise JournalConflict(f"journal {self.path}: round {round_id} cannot end: spot {spot} {wager} has {settled} of {staked} cents settled")
         self._db.execute("UPDATE rounds SET ended_seq = ? WHERE id = ?", (seq, round_id))
-        fees = 0
+        counts = {"rounds": 1, "voided": int(voided), "fees": 0, "between_count": 0, "between_wagered": 0, "between_paid": 0}
         for record in self.round_records(round_id):
             if record["event"] == "fee_collected":
-                fees += record["amount"]
-            elif record["event"] == "wager_settled" and record.get("banker", "house") == "house":
+                counts["fees"] += record["amount"]
+            elif record["event"] == "wager_settled" and record.get("banker", "house") != "house":
+                counts["between_count"] += 1
+                counts["between_wagered"] += record["stake"]
+                counts["between_paid"] += record["returned"]
+            elif record["event"] == "wager_settled":
                 for name in ("", record["wager"]):
                     self._db.execute(
                         "INSERT INTO meters VALUES (?, 1, ?, ?) ON CONFLICT (wager) DO UPDATE SET "
                         "count = count + 1, wagered = wagered + excluded.wagered, paid = paid + excluded.paid",
                         (name, record["stake"], record["returned"]),
                     )
-        for name, amount in (("rounds", 1), ("voided", int(voided)), ("fees", fees)):
+        for name, amount in counts.items():
             self._db.execute(
                 "INSERT INTO counters VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
                 (name, amount),
@@ -318,4 +323,7 @@ class Journal:
             else:
                 meters.total = meter
         meters.total.fees = counters.get("fees", 0)
+        meters.between_players = Meter(
+            wagered=counters.get("between_wagered", 0), paid=counters.get("between_paid", 0), count=counters.get("between_count", 0)
+        )
         return meters

@@ -79,7 +79,7 @@ def check_any_game(path: Path, table_id: str) -> dict[str, int]:
         rows = journal.rounds()
         meters = journal.meters()
         ended = [row for row in rows if row.ended_seq is not None]
-        wagered = paid = 0
+        wagered = paid = between = fees = 0
         for row in ended:
             records = journal.round_records(row.id)
             settled = [r for r in records if r["event"] == "wager_settled"]
@@ -90,6 +90,9 @@ def check_any_game(path: Path, table_id: str) -> dict[str, int]:
             house = [r for r in settled if r.get("banker", "house") == "house"]
             wagered += sum(r["stake"] for r in house)
             paid += sum(r["returned"] for r in house)
+            between += sum(r["stake"] for r in settled if r.get("banker", "house") != "house")
+            fees += sum(r["amount"] for r in records if r["event"] == "fee_collected")
     assert meters.rounds == len(ended)
     assert meters.total.wagered == wagered and meters.total.paid == paid
+    assert meters.between_players.wagered == between and meters.total.fees == fees
     return {"rounds": len(ended), "open": len(rows) - len(ended)}

@@ -130,6 +130,10 @@ def test_recall_lists_rounds_and_shows_cards_with_their_source(tmp_path: Path, c
     assert main(["round", "T1-R9", "--journal", str(path), "--config", config]) == 2
     assert "last rounds are: T1-R1" in capsys.readouterr().err
     assert main(["rounds", "--journal", str(tmp_path / "none.sqlite"), "--config", config]) == 2
+    capsys.readouterr()
+    assert main(["meters", "--journal", str(path), "--config", config, "--json"]) == 0
+    meters = json.loads(capsys.readouterr().out)
+    assert (meters["rounds"], meters["wagered"], meters["paid"]) == (1, 1250, 2000)
 
 
 def _config(tmp_path: Path) -> Path:

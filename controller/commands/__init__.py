@@ -10,6 +10,7 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.edge",
     "controller.commands.rounds",
     "controller.commands.replay",
+    "controller.commands.meters",
     "controller.commands.audit",
     "controller.commands.serve",
 )
