@@ -50,6 +50,10 @@ class Session:
     def play(self, players: SimulatedPlayers) -> Round:
         """Finish the next recovered round, or play a new one.
 
+        A recovered round goes through the table's loop even when recovery
+        already settled or voided it, so the table's own after-round steps
+        (meters, passing the player-dealer position) happen for it too.
+
         A new round is numbered after every round the journal has seen, so its id is unique even
         when two sessions start within the same second.
         """
@@ -86,8 +90,5 @@ def open_session(
                 log.write_outputs(record)
         table = Table(config, open_feed(config, log, seed=rng.randrange(2**32)), log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
-        pending = [r.round for r in recovered if r.round is not None and r.action in ("resumed", "held")]
-        for r in recovered:
-            if r.round is not None and r.action in ("completed", "voided"):
-                table.meters.add_round(r.round.settlements, sum(f.amount for f in r.round.fees), voided=r.round.state == "void")
+        pending = [r.round for r in recovered if r.round is not None]
         yield Session(config, store, log, table, recovered, pending)

@@ -49,7 +49,10 @@ class Table:
         )
 
     def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
-        """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands."""
+        """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
+
+        A recovered round already complete or void only gets the after-round steps.
+        """
         if round is None:
             round = self.new_round()
             round.start()
