@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.audit import GENESIS, ChainedFile, verify
 from controller.cli import main
@@ -120,3 +121,31 @@ def test_the_cli_exits_1_on_tampering_and_0_when_intact(tmp_path: Path, capsys: 
     assert main(["audit", "verify", str(path), "--journal", journal]) == 1
     assert "PROBLEM" in capsys.readouterr().out
     assert main(["audit", "verify", str(tmp_path / "absent.jsonl")]) == 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_single_tampering_is_found_against_the_journal(tmp_path: Path, data: st.DataObject) -> None:
+    if not (tmp_path / "events.jsonl").exists():
+        write_trail(tmp_path, 10)[1].close()
+    original = lines(tmp_path / "events.jsonl")
+    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+        records = journal.records()
+    text = list(original)
+    i = data.draw(st.integers(0, len(text) - 1))
+    j = data.draw(st.integers(0, len(text) - 1).filter(lambda k: text[k] != text[i]))
+    kind = data.draw(st.sampled_from(["edit", "remove", "insert", "swap", "cut"]))
+    if kind == "edit":
+        text[i] = text[i].replace('"burn": 1', '"burn": 7')
+    elif kind == "remove":
+        del text[i]
+    elif kind == "insert":
+        text.insert(i, text[j])
+    elif kind == "swap":
+        text[i], text[j] = text[j], text[i]
+    else:
+        text = text[:i]
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("".join(text))
+    assert text != original
+    assert not verify([tampered], records).ok, kind
