@@ -9,9 +9,11 @@ anchors the tail, so records cut off the end are found too.
 size (``events.jsonl`` -> ``events.jsonl.1`` -> ...), and the chain runs on
 across files: the first record of a new file carries the hash of the last
 record of the previous one. Opened on an existing file, it picks the chain up
-from the last line. A line cut short by a crash is not touched: the next
-record, ``log_tail_torn``, names its hash and length so the verifier can tell
-an honest crash from an edit.
+from the last line. A new file that continues a rotated one starts with a
+``log_rotated`` record, so a trail whose first records were cut away is told
+apart from one whose older files were deleted by retention. A line cut short
+by a crash is not touched: the next record, ``log_tail_torn``, names its hash
+and length so the verifier can tell an honest crash from an edit.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ def _tail(path: Path) -> tuple[bytes | None, bytes]:
 
 
 class ChainedFile:
-    """A JSON-lines file the event log writes through; keeps the hash chain and rotates by size."""
+    """A JSON-lines file the event log writes through; keeps the hash chain and rotates by size.
+
+    A file is rotated once it reaches ``max_bytes``, after the line that took it there.
+    """
 
     def __init__(self, path: str | Path, *, max_bytes: int | None = None, backups: int = 5) -> None:
         self.path = Path(path)
@@ -68,14 +73,17 @@ class ChainedFile:
         self._file = self.path.open("ab")
         if torn:
             self._file.write(b"\n")
-            self._write_line(self._marker(torn))
+            self._write_line(self._marker("log_tail_torn", torn_sha256=line_hash(torn), torn_bytes=len(torn)))
+        elif self._file.tell() == 0 and self.head != GENESIS:
+            self._write_line(self._marker("log_rotated"))
 
     def _backup(self, n: int) -> Path:
         return self.path.with_name(f"{self.path.name}.{n}")
 
-    def _marker(self, torn: bytes) -> bytes:
-        record = {"event": "log_tail_torn", "torn_sha256": line_hash(torn), "torn_bytes": len(torn),
-                  "timestamp": dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"), "prev": self.head}
+    def _marker(self, event: str, **fields: Any) -> bytes:
+        """A record of the trail itself: a torn line declared, or a new file continuing a rotated one."""
+        record = {"event": event, **fields, "timestamp": dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"),
+                  "prev": self.head}
         return json.dumps(record).encode()
 
     def add_prev(self, logger: Any, method_name: str, event_dict: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
@@ -88,10 +96,10 @@ class ChainedFile:
             self._write_line(line.encode())
 
     def _write_line(self, line: bytes) -> None:
-        if self.max_bytes and self._file.tell() and self._file.tell() + len(line) + 1 > self.max_bytes:
-            self._rotate()
         self._file.write(line + b"\n")
         self.head = line_hash(line)
+        if self.max_bytes and self._file.tell() >= self.max_bytes:
+            self._rotate()
 
     def _rotate(self) -> None:
         self._file.close()
@@ -100,6 +108,7 @@ class ChainedFile:
                 self._backup(n).replace(self._backup(n + 1))
         self.path.replace(self._backup(1))
         self._file = self.path.open("ab")
+        self._write_line(self._marker("log_rotated"))
 
     def flush(self) -> None:
         self._file.flush()
@@ -191,8 +200,10 @@ def _check_link(line: _Line, prev_line: _Line | None, prev_hash: str | None, see
     record = line.record or {}
     prev = record.get("prev")
     if prev_hash is None:
-        if prev != GENESIS:
+        if record.get("event") == "log_rotated":
             report.notes.append(f"{line.where}: the chain begins in an earlier (rotated) file")
+        elif prev != GENESIS:
+            report.problems.append(f"{line.where}: the trail's first records were removed (this record follows one not here)")
         return
     if prev == prev_hash:
         previous = (prev_line.record or {}) if prev_line else {}
