@@ -18,8 +18,9 @@ fault, kept in ``stray_cards``, and the round goes to ``hold`` for the dealer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from transitions import Machine, MachineError
 
@@ -53,6 +54,20 @@ TRANSITIONS: list[dict[str, Any]] = [
     ],
     {"trigger": "void", "source": [*ACTIVE, "hold"], "dest": "void"},
 ]
+
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _journaled_together(method: Method) -> Method:
+    """The events ``method`` emits are journaled in one transaction: all of them or none (``EventLog.atomic``)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Round, *args: Any, **kwargs: Any) -> Any:
+        with self.log.atomic():
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Limits:
@@ -286,6 +301,7 @@ class Round:
         self._fire("begin_reveal")
         self.emit("reveal", **self.game.reveal(self.hand))
 
+    @_journaled_together
     def _settle(self) -> None:
         self._fire("begin_settling")
         records = self.game.settle(self.hand, self.wagers, self.rounding)
@@ -325,6 +341,7 @@ class Round:
         self.hold_reason = None
         self._advance()
 
+    @_journaled_together
     def void_round(self, reason: str) -> None:
         """Misdeal: every wager is returned whole, and the round ends as void."""
         self._fire("void")
