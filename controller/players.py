@@ -31,8 +31,8 @@ class SimulatedPlayers:
             return low
         return self.rng.randrange(first, top + 1, CHIP)
 
-    def spot_wagers(self, round: Round) -> dict[str, Cents]:
-        """A random non-empty set of wagers the game accepts together, or none after 20 tries."""
+    def spot_wagers(self, round: Round, spot: int = 0) -> dict[str, Cents]:
+        """A random non-empty set of wagers the game accepts together at ``spot``, or none after 20 tries."""
         game = round.game
         for _ in range(20):
             names = [w for w in game.wagers if self.rng.random() < 0.5] or [self.rng.choice(game.wagers)]
@@ -41,7 +41,10 @@ class SimulatedPlayers:
                 low, high = round.limits.get(name) or (100, 10000)
                 wagers[name] = self.amount(low, high)
             try:
-                game.check_spot(0, wagers)
+                if spot:
+                    for name, amount in wagers.items():
+                        game.check_wager(spot, name, amount)
+                game.check_spot(spot, wagers)
             except WagerRefused:
                 continue
             return wagers
@@ -51,12 +54,15 @@ class SimulatedPlayers:
         for spot in range(1, round.spots + 1):
             if self.rng.random() >= self.sit_probability:
                 continue
-            for name, amount in self.spot_wagers(round).items():
+            for name, amount in self.spot_wagers(round, spot).items():
                 round.place_wager(spot, name, amount)
 
     def decide(self, round: Round) -> None:
         pending = round.pending_decision()
         if pending is None:
             raise RuntimeError(f"round {round.id}: no decision is pending")
-        decision: Any = round.game.strategy(round.hand, pending, round.wagers)
+        if pending.chance:
+            decision: Any = round.game.chance(round.hand, pending, self.rng)
+        else:
+            decision = round.game.strategy(round.hand, pending, round.wagers)
         round.decide(decision)

@@ -17,6 +17,7 @@ Spots are numbered from 1 at the dealer's left ("first base") clockwise.
 from __future__ import annotations
 
 import abc
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
@@ -47,15 +48,20 @@ class Decision:
     amount: Cents | None = None
     cards: tuple[Card, ...] = ()
     hand: int = 0
+    values: tuple[int, ...] = ()
+    """Numbers entered with the decision: what the dice show, the pile a player-dealer picks."""
 
     def as_event(self) -> dict[str, Any]:
-        return {
+        event = {
             "spot": self.spot,
             "action": self.action,
             "amount": self.amount,
             "cards": [c.code for c in self.cards],
             "hand": self.hand,
         }
+        if self.values:
+            event["values"] = list(self.values)
+        return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,8 @@ class PendingDecision:
     spot: int
     actions: tuple[str, ...]
     hand: int = 0
+    chance: bool = False
+    """Decided by chance (a roll of the dice): a simulated table asks ``Game.chance``, a dealer enters it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +91,20 @@ class Fee:
     spot: int
     amount: Cents
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularity:
+    """Something reported on the deal: a ``boxed`` or ``exposed`` card, or a pile with the wrong ``count``."""
+
+    kind: str
+    card: Card | None = None
+    target: str | None = None
+    count: int | None = None
+
+    def as_event(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card": self.card.code if self.card else None, "target": self.target,
+                "count": self.count}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +134,9 @@ class Game(abc.ABC, Generic[State]):
     @abc.abstractmethod
     def deck(self) -> tuple[Card, ...]:
         """Every card of one full shoe or deck this game is dealt from."""
+
+    def check_wager(self, spot: int, wager: str, amount: Cents) -> None:
+        """Raise ``WagerRefused`` for a wager this spot may not take at all now (the player-dealer's seat)."""
 
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
         """Raise ``WagerRefused`` when a spot's wagers do not go together (checked at "no more bets")."""
@@ -143,6 +168,18 @@ class Game(abc.ABC, Generic[State]):
     def strategy(self, state: State, pending: PendingDecision, wagers: Wagers) -> Decision:
         """The decision a simulated player (or the House Way) makes."""
         raise NotImplementedError(f"{self.id} takes no decisions")
+
+    def chance(self, state: State, pending: PendingDecision, rng: random.Random) -> Decision:
+        """The decision chance makes at a simulated table (``pending.chance``): a roll of the dice."""
+        raise NotImplementedError(f"{self.id} leaves nothing to chance")
+
+    def irregularity(self, state: State, report: Irregularity) -> None:
+        """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""
+        raise ValueError(f"{self.title} has no rule for a {report.kind} report")
+
+    def misdeal(self, state: State) -> str | None:
+        """Why the round is a misdeal (every wager returned), or ``None``; asked after every card and report."""
+        return None
 
     def reveal(self, state: State) -> dict[str, Any]:
         """Turn the dealer's cards; return what is announced (logged with the round)."""
