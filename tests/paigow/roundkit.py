@@ -19,6 +19,8 @@ def stacked_deck(hands: Mapping[int, str]) -> list[Card]:
     """49 cards: pile N holds the cards given for it, the other piles the rest of the deck in order."""
     fixed = {pile: parse_cards(text) for pile, text in hands.items()}
     used = {c for cards in fixed.values() for c in cards}
+    if len(used) != sum(len(cards) for cards in fixed.values()):
+        raise ValueError(f"the stacked hands repeat a card: {hands}")
     rest = [c for c in deck_with_joker() if c not in used]
     cards: list[Card] = []
     for pile in range(1, 8):
