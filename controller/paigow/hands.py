@@ -82,6 +82,10 @@ class SetHand:
     def cards(self) -> tuple[Card, ...]:
         return self.front + self.back
 
+    def same_as(self, other: SetHand) -> bool:
+        """The same cards in front (and so in back), in whatever order."""
+        return set(self.front) == set(other.front) and set(self.back) == set(other.back)
+
     def as_event(self) -> dict[str, list[str]]:
         return {"front": [c.code for c in self.front], "back": [c.code for c in self.back]}
 
