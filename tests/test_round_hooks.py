@@ -33,7 +33,7 @@ def test_reports_are_refused_when_nothing_is_being_dealt() -> None:
         round.report(Irregularity("exposed", Card.parse("AS")))
 
 
-def test_simulated_players_roll_chance_decisions_and_log_the_values() -> None:
+def test_the_simulated_dice_and_pile_come_from_the_shuffle_and_are_logged() -> None:
     round = new_round()
     for card in stacked_deck({}):
         round.card(card, "test")
@@ -43,11 +43,17 @@ def test_simulated_players_roll_chance_decisions_and_log_the_values() -> None:
     chance = round.log.named("decision")
     assert [d["action"] for d in chance] == ["first-pile", "dice"]
     assert 1 <= chance[0]["values"][0] <= 7 and len(chance[1]["values"]) == 3
+    again = new_round()
+    for card in stacked_deck({}):
+        again.card(card, "test")
+    pending = again.pending_decision()
+    assert again.game.strategy(again.hand, pending, again.wagers).values == tuple(chance[0]["values"])
 
 
-def test_simulated_players_keep_off_a_spot_the_game_refuses() -> None:
-    # the player-dealer (seat 1 here) posts a bank, not a wager
-    round = Round("T1-R9", make_game("double-hand-poker"), MemoryLog(), spots=7, limits=Limits({"bet": (1000, 50000)}))
+def test_simulated_players_post_the_bank_on_the_player_dealers_seat_and_bet_elsewhere() -> None:
+    round = Round("T1-R9", make_game("double-hand-poker"), MemoryLog(), spots=7,
+                  limits=Limits({"bet": (1000, 50000), "bank": (1000, 100000)}))
     round.start()
     SimulatedPlayers(random.Random(1), sit_probability=1.0).place_wagers(round)
-    assert {s for s, _ in round.wagers} == {2, 3, 4, 5, 6, 7}
+    assert {w for s, w in round.wagers if s == 1} == {"bank"}
+    assert {w for s, w in round.wagers if s != 1} == {"bet"}

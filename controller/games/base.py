@@ -17,8 +17,7 @@ Spots are numbered from 1 at the dealer's left ("first base") clockwise.
 from __future__ import annotations
 
 import abc
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -46,22 +45,21 @@ class Decision:
     spot: int
     action: str
     amount: Cents | None = None
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Any, ...] = ()
+    """Cards (or tiles) the decision names: a discard, the cards of a hand being set."""
     hand: int = 0
     values: tuple[int, ...] = ()
-    """Numbers entered with the decision: what the dice show, the pile a player-dealer picks."""
+    """Numbers the decision carries, e.g. the three dice the player-dealer threw."""
 
     def as_event(self) -> dict[str, Any]:
-        event = {
+        return {
             "spot": self.spot,
             "action": self.action,
             "amount": self.amount,
             "cards": [c.code for c in self.cards],
             "hand": self.hand,
+            "values": list(self.values),
         }
-        if self.values:
-            event["values"] = list(self.values)
-        return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +69,6 @@ class PendingDecision:
     spot: int
     actions: tuple[str, ...]
     hand: int = 0
-    chance: bool = False
-    """Decided by chance (a roll of the dice): a simulated table asks ``Game.chance``, a dealer enters it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +131,24 @@ class Game(abc.ABC, Generic[State]):
     def deck(self) -> tuple[Card, ...]:
         """Every card of one full shoe or deck this game is dealt from."""
 
-    def check_wager(self, spot: int, wager: str, amount: Cents) -> None:
-        """Raise ``WagerRefused`` for a wager this spot may not take at all now (the player-dealer's seat)."""
+    def seat_wagers(self, spot: int) -> tuple[str, ...]:
+        """The wagers ``spot`` may place this round (a player-dealer's spot takes only its bank)."""
+        return self.wagers
 
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
         """Raise ``WagerRefused`` when a spot's wagers do not go together (checked at "no more bets")."""
+
+    def check_table(self, wagers: Wagers) -> None:
+        """Raise ``WagerRefused`` when the table as a whole cannot start (e.g. no player-dealer bank)."""
+
+    def table_roles(self) -> dict[str, Any]:
+        """Who plays which role this round (the player-dealer's seat, the bank button); logged at the start."""
+        return {}
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """After a round: move table roles on (the player-dealer position). ``accepts(seat)`` says whether a
+        seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""
+        return {}
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collection fees due before the deal; none for house-banked games."""
@@ -168,10 +177,6 @@ class Game(abc.ABC, Generic[State]):
     def strategy(self, state: State, pending: PendingDecision, wagers: Wagers) -> Decision:
         """The decision a simulated player (or the House Way) makes."""
         raise NotImplementedError(f"{self.id} takes no decisions")
-
-    def chance(self, state: State, pending: PendingDecision, rng: random.Random) -> Decision:
-        """The decision chance makes at a simulated table (``pending.chance``): a roll of the dice."""
-        raise NotImplementedError(f"{self.id} leaves nothing to chance")
 
     def irregularity(self, state: State, report: Irregularity) -> None:
         """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""

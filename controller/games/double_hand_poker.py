@@ -26,8 +26,9 @@ A misdeal (``controller.paigow.deal``) voids the round: every wager returned.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,10 @@ from controller.banking import BankResult, Claim, PlayerDealerRotation, clockwis
 from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused, WagerRefused
 from controller.evaluators import InvalidHand
-from controller.fees import SCHEDULES, FeeError
+from controller.fees import SCHEDULES, FeeError, FeeSchedule
 from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding
+from controller import odds
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.paigow.deal import PILE_SIZE, PILES, SEATS, Deal, DiceError, action_seat, pile_order
 from controller.paigow.hands import WHEELS, Comparison, FoulHand, Outcome, SetHand, compare, set_hand
@@ -80,7 +82,8 @@ class PaiGowRound:
 class DoubleHandPoker(Game[PaiGowRound]):
     id = "double-hand-poker"
     title = "Double-Hand Poker"
-    wagers: tuple[str, ...] = ("bet",)
+    wagers: tuple[str, ...] = ("bet", "bank")
+    """A player's pai gow wager; the player-dealer's posted bank (on the player-dealer's seat only)."""
     max_spots = SEATS
     device = "shuffler"
     stack_size = 1
@@ -89,18 +92,16 @@ class DoubleHandPoker(Game[PaiGowRound]):
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
         self.wheel = self._choice("wheel", WHEELS, "lowest")
-        self.bank = self._cents("bank", 100000)
         self.house_way = self._house_way()
         seat = self.options.get("player_dealer_seat", 1)
-        if not isinstance(seat, int) or not 1 <= seat <= SEATS:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= SEATS:
             raise OptionError("player_dealer_seat", f"must be a seat from 1 to {SEATS}, not {seat!r}")
         self.rotation = PlayerDealerRotation(SEATS, seat)
-        self.declining = self._seats("declining_seats")
         self.extra_seats = self._groups("extra_seats")
-        fee_name = self.options.get("fee_schedule", "pai-gow-player")
-        if fee_name != "none" and fee_name not in SCHEDULES:
-            raise OptionError("fee_schedule", f"unknown schedule {fee_name!r}: expected 'none' or one of {', '.join(SCHEDULES)}")
-        self.fee_schedule = None if fee_name == "none" else SCHEDULES[fee_name]
+        self.fee_schedules = {"bet": self._schedule("fee_schedule", "pai-gow-player"),
+                              "bank": self._schedule("bank_fee_schedule", "pai-gow-player-dealer")}
+        self._banked = False
+        """Whether a bank was played since the position last moved (a misdeal is no bank)."""
 
     # -- options --------------------------------------------------------
 
@@ -128,11 +129,13 @@ class DoubleHandPoker(Game[PaiGowRound]):
         except ValueError as exc:
             raise OptionError("house_way", str(exc)) from None
 
-    def _seats(self, key: str) -> frozenset[int]:
-        value = self.options.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(s, int) and 1 <= s <= SEATS for s in value):
-            raise OptionError(key, f"must be a list of seats 1 to {SEATS}, not {value!r}")
-        return frozenset(value)
+    def _schedule(self, key: str, default: str) -> FeeSchedule | None:
+        name = self.options.get(key, default)
+        if name == "none":
+            return None
+        if name not in SCHEDULES:
+            raise OptionError(key, f"unknown fee schedule {name!r}: expected 'none' or one of {', '.join(SCHEDULES)}")
+        return SCHEDULES[name]
 
     def _groups(self, key: str) -> tuple[tuple[int, ...], ...]:
         value = self.options.get(key, [])
@@ -148,33 +151,48 @@ class DoubleHandPoker(Game[PaiGowRound]):
     def deck(self) -> tuple[Card, ...]:
         return deck_with_joker()
 
-    def check_wager(self, spot: int, wager: str, amount: Cents) -> None:
+    @property
+    def player_dealer(self) -> int:
         if self.rotation.seat is None:
-            raise WagerRefused(spot, wager, "the game is stopped: nobody took the player-dealer position")
-        if spot == self.rotation.seat:
-            raise WagerRefused(spot, wager, f"seat {spot} is the player-dealer's: the player-dealer posts a bank, not a wager")
-        if wager == "bet" and self.fee_schedule is not None:
-            try:
-                self.fee_schedule.fee(amount)
-            except FeeError as exc:
-                raise WagerRefused(spot, wager, f"no posted collection fee covers it: {exc}") from None
+            raise RuntimeError("the game is stopped: nobody took the player-dealer position")
+        return self.rotation.seat
+
+    def table_roles(self) -> dict[str, Any]:
+        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
+
+    def seat_wagers(self, spot: int) -> tuple[str, ...]:
+        """The player-dealer's seat posts the bank; every other seat plays."""
+        if spot == self.player_dealer:
+            return ("bank",)
+        return tuple(w for w in self.wagers if w != "bank")
+
+    def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
+        for wager, amount in wagers.items():
+            schedule = self.fee_schedules.get(wager)
+            if schedule is not None and amount:
+                try:
+                    schedule.fee(amount)
+                except FeeError as exc:
+                    raise WagerRefused(spot, wager, f"no posted collection fee covers it: {exc}") from None
+
+    def check_table(self, wagers: Wagers) -> None:
+        if (self.player_dealer, "bank") not in wagers:
+            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
-        """Seed 003 general rule 2, "Collections are taken in advance": the posted fee per wager."""
-        if self.fee_schedule is None:
-            return ()
+        """Seed 003 general rule 2, "Collections are taken in advance": the posted fee on each wager and bank."""
         fees = []
-        for spot in spots:
-            amount = wagers.get((spot, "bet"), 0)
-            fee = self.fee_schedule.fee(amount) if amount else 0
-            if fee:
-                fees.append(Fee(spot, fee, f"{self.fee_schedule.name} collection fee on a {amount}-cent wager"))
+        for (spot, wager), amount in sorted(wagers.items()):
+            schedule = self.fee_schedules.get(wager)
+            fee = schedule.fee(amount) if schedule is not None and amount else 0
+            if schedule is not None and fee:
+                fees.append(Fee(spot, fee, f"{schedule.name} collection fee on {amount} cents"))
         return tuple(fees)
 
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> PaiGowRound:
-        if self.rotation.seat is None:
-            raise RuntimeError("the game is stopped: nobody took the player-dealer position")
-        return PaiGowRound(tuple(spots), self.rotation.seat, self.bank, self._house_way_seats(spots))
+        seats = tuple(s for s in spots if (s, "bet") in wagers)
+        bank = wagers[(self.player_dealer, "bank")]
+        return PaiGowRound(seats, self.player_dealer, bank, self._house_way_seats(seats))
 
     def _house_way_seats(self, spots: Sequence[int]) -> frozenset[int]:
         """General rule 12: a player betting on several seats plays one hand; the others go House Way."""
@@ -209,9 +227,9 @@ class DoubleHandPoker(Game[PaiGowRound]):
         if state.deal.next_target() is not None:
             return None
         if state.first_pile is None:
-            return PendingDecision(state.player_dealer, ("first-pile",), chance=True)
+            return PendingDecision(state.player_dealer, ("first-pile",))
         if state.dice is None:
-            return PendingDecision(state.player_dealer, ("dice",), chance=True)
+            return PendingDecision(state.player_dealer, ("dice",))
         for seat in state.settlement_order():
             if seat not in state.set_hands:
                 actions = ("house-way",) if seat in state.house_way_seats else ("set", "house-way")
@@ -269,13 +287,14 @@ class DoubleHandPoker(Game[PaiGowRound]):
         if decision.action == "house-way":
             state.set_by_house_way.add(decision.spot)
 
-    def chance(self, state: PaiGowRound, pending: PendingDecision, rng: random.Random) -> Decision:
-        if pending.actions == ("first-pile",):
-            return Decision(pending.spot, "first-pile", values=(rng.randint(1, PILES),))
-        return Decision(pending.spot, "dice", values=tuple(rng.randint(1, 6) for _ in range(3)))
-
     def strategy(self, state: PaiGowRound, pending: PendingDecision, wagers: Wagers) -> Decision:
-        """A simulated player sets his own hand the House Way; extra seats ask for the House Way."""
+        """The simulated table: the player-dealer picks a pile and throws the dice at random (seeded by the
+        shuffle, so a session replays); players set their own hands the House Way; extra seats ask for it."""
+        if pending.actions in (("first-pile",), ("dice",)):
+            rng = random.Random(" ".join(c.code for c in state.deal.seen) + pending.actions[0])
+            if pending.actions == ("first-pile",):
+                return Decision(pending.spot, "first-pile", values=(rng.randint(1, PILES),))
+            return Decision(pending.spot, "dice", values=tuple(rng.randint(1, 6) for _ in range(3)))
         if "set" not in pending.actions:
             return Decision(pending.spot, "house-way")
         front = self.house_way.set(state.hands[pending.spot], self.wheel).hand.front
@@ -311,14 +330,34 @@ class DoubleHandPoker(Game[PaiGowRound]):
         return claims
 
     def settle(self, state: PaiGowRound, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
-        records, state.bank_result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
-        self.rotation.bank_played(lambda seat: seat not in self.declining)
+        """The players' wagers against the bank, then the bank itself: it returns the bank plus the net."""
+        records, result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
+        state.bank_result = result
+        returned = result.returned_to_player_dealer
+        won, even = odds.Outcome.WIN, odds.Outcome.PUSH
+        outcome = won if result.net > 0 else even if result.net == 0 else odds.Outcome.PARTIAL
+        records.append(Settlement(
+            spot=state.player_dealer, wager="bank", stake=state.bank, outcome=outcome, payout="bank result",
+            returned=returned, exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents",
+            banker="player-dealer"))
+        self._banked = True
         return records
 
     def settlement_summary(self, state: PaiGowRound) -> dict[str, Any]:
         assert state.bank_result is not None
-        return {"player_dealer": state.player_dealer, **state.bank_result.as_event(),
-                "next_player_dealer": self.rotation.seat}
+        return {"player_dealer": state.player_dealer, **state.bank_result.as_event()}
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """General rule 5: the position passes clockwise after every two banks; a misdeal is no bank."""
+        before = self.rotation.seat
+        if not self._banked:
+            return {"player_dealer": before, "bank_button": self.rotation.bank_button, "changed": False,
+                    "reason": "no bank was played (misdeal)"}
+        self._banked = False
+        seat = self.rotation.bank_played(accepts)
+        if seat is None:
+            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
+        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}
 
     def describe(self, state: PaiGowRound) -> str:
         if state.player_dealer_hand is None:

@@ -33,7 +33,7 @@ from controller.paigow.fortune import OVERLAPS, PAYTABLES, FortuneResult
 class FortunePaiGow(DoubleHandPoker):
     id = "fortune-pai-gow"
     title = "Fortune Pai Gow Poker"
-    wagers = ("bet", "fortune")
+    wagers = ("bet", "fortune", "bank")
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -44,14 +44,13 @@ class FortunePaiGow(DoubleHandPoker):
         self.overlap = self._choice("overlap", OVERLAPS, "higher-payout")
         self.envy_threshold = self._cents("envy_threshold", 500)
 
-    def check_wager(self, spot: int, wager: str, amount: Cents) -> None:
-        super().check_wager(spot, wager, amount)
-        if wager == "fortune" and amount % 100:
-            raise WagerRefused(spot, wager, f"the Fortune Bonus is wagered in whole dollars, not {format_cents(amount)}")
-
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
-        if wagers.get("fortune") and not wagers.get("bet"):
+        super().check_spot(spot, wagers)
+        fortune = wagers.get("fortune", 0)
+        if fortune and not wagers.get("bet"):
             raise WagerRefused(spot, "fortune", "the Fortune Bonus needs a standard pai gow wager on the same seat")
+        if fortune % 100:
+            raise WagerRefused(spot, "fortune", f"the Fortune Bonus is wagered in whole dollars, not {format_cents(fortune)}")
 
     def fortune(self, state: PaiGowRound, seat: int) -> FortuneResult:
         """The Fortune Bonus result of the seven cards a seat received."""

@@ -12,7 +12,7 @@ from controller.money import Rounding
 from controller.round import Limits, Round
 from tests.helpers import MemoryLog
 
-LIMITS = {"bet": (1000, 50000), "fortune": (100, 2000)}
+LIMITS = {"bet": (1000, 50000), "fortune": (100, 2000), "bank": (500, 500000)}
 
 
 def stacked_deck(hands: Mapping[int, str]) -> list[Card]:
@@ -29,11 +29,14 @@ def stacked_deck(hands: Mapping[int, str]) -> list[Card]:
 
 
 def new_round(game_id: str = "double-hand-poker", options: Mapping[str, Any] | None = None,
-              wagers: Mapping[tuple[int, str], int] | None = None, log: MemoryLog | None = None) -> Round:
-    game = make_game(game_id, {"fee_schedule": "pai-gow-player", **(options or {})})
+              wagers: Mapping[tuple[int, str], int] | None = None, log: MemoryLog | None = None, *,
+              bank: int = 100000, game: Any = None, round_id: str = "T1-R1") -> Round:
+    """A round past "no more bets": the given wagers, and the player-dealer's ``bank`` on its seat."""
+    game = game or make_game(game_id, options)
     limits = {w: v for w, v in LIMITS.items() if w in game.wagers}
-    round = Round("T1-R1", game, log or MemoryLog(), spots=7, limits=Limits(limits), rounding=Rounding.PLAYER)
+    round = Round(round_id, game, log or MemoryLog(), spots=7, limits=Limits(limits), rounding=Rounding.PLAYER)
     round.start()
+    round.place_wager(game.player_dealer, "bank", bank)
     for (spot, wager), amount in (wagers or {(2, "bet"): 2000}).items():
         round.place_wager(spot, wager, amount)
     round.close_betting()

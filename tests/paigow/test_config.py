@@ -21,7 +21,7 @@ def test_the_shipped_configs_load(name: str) -> None:
 
 @pytest.mark.parametrize(("old", "new", "key"), [
     ('wheel = "lowest"', 'wheel = "highest"', "game.wheel"),
-    ("bank = 60000", "bank = -5", "game.bank"),
+    ('bank_fee_schedule = "pai-gow-player-dealer"', 'bank_fee_schedule = "banker"', "game.bank_fee_schedule"),
     ("extra_seats = [[5, 6]]", "extra_seats = [[5, 5]]", "game.extra_seats"),
     ("player_dealer_seat = 1", "player_dealer_seat = 8", "game.player_dealer_seat"),
     ('fee_schedule = "pai-gow-player"', 'fee_schedule = "pai-gow"', "game.fee_schedule"),

@@ -84,17 +84,31 @@ def test_extra_seats_of_one_player_are_played_house_way() -> None:
         round.decide(Decision(6, "set", cards=round.hand.hands[6][:2]))
 
 
-def test_the_player_dealer_seat_takes_no_wager() -> None:
-    with pytest.raises(WagerRefused, match="player-dealer's"):
+def test_the_player_dealer_seat_posts_a_bank_and_takes_no_wager() -> None:
+    with pytest.raises(WagerRefused, match="spot 1 takes only bank"):
         new_round(wagers={(1, "bet"): 2000})
+    with pytest.raises(WagerRefused, match="spot 2 takes only bet"):
+        new_round(wagers={(2, "bank"): 2000})
+
+
+def test_no_round_without_the_player_dealers_bank() -> None:
+    from controller.games import make_game
+    from controller.round import Limits, Round
+
+    round = Round("T1-R1", make_game("double-hand-poker"), MemoryLog(), spots=7,
+                  limits=Limits({"bet": (1000, 50000), "bank": (500, 500000)}))
+    round.start()
+    round.place_wager(2, "bet", 2000)
+    with pytest.raises(WagerRefused, match="must post a bank"):
+        round.close_betting()
 
 
 def test_fees_are_collected_before_the_deal() -> None:
-    # general rule 2 "Collections are taken in advance"; $10-$100 pays $1, $101-$200 $2
-    round = new_round(wagers={(2, "bet"): 10000, (3, "bet"): 15000})
+    # general rule 2 "Collections are taken in advance"; $10-$100 pays $1, $101-$200 $2; the bank's fee too
+    round = new_round(wagers={(2, "bet"): 10000, (3, "bet"): 15000}, bank=5000)
     events = [r["event"] for r in round.log.records()]
     assert events.index("fee_collected") < events.index("state_changed", events.index("no_more_bets"))
-    assert [(f.spot, f.amount) for f in round.fees] == [(2, 100), (3, 200)]
+    assert [(f.spot, f.amount) for f in round.fees] == [(1, 100), (2, 100), (3, 200)]
 
 
 def test_copies_go_to_the_player_dealer() -> None:
@@ -178,14 +192,13 @@ def test_settlement_starts_at_the_action_button_and_stops_when_the_bank_is_exhau
     # dice total 4 from the player-dealer at seat 1: seat 4 gets pile 3, then 5 <- 4, ..., 1 <- 7, 2 <- 1, 3 <- 2
     hands = {7: "KS 7H 5D 4C 3S 2H 9C", 3: "AS AH KD KC QS QH 2C", 4: "JS JH TD TC 9D 9H 4D",
              1: "AD AC KH QD QC 6S 6H", 2: "JD JC TS TH 8S 8C 6D"}
-    round = new_round(options={"bank": 3000}, wagers={(2, "bet"): 2000, (3, "bet"): 2000, (4, "bet"): 2000,
-                                                      (5, "bet"): 2000})
+    round = new_round(wagers={(2, "bet"): 2000, (3, "bet"): 2000, (4, "bet"): 2000, (5, "bet"): 2000}, bank=3000)
     deal(round, stacked_deck(hands))
     play_out(round, first_pile=3, dice=(1, 2, 1))
-    order = [s.spot for s in round.settlements]
-    assert order == [4, 5, 2, 3]
+    order = [(s.spot, s.wager) for s in round.settlements]
+    assert order == [(4, "bet"), (5, "bet"), (2, "bet"), (3, "bet"), (1, "bank")]
     returned = [s.returned for s in round.settlements]
-    assert returned == [4000, 3000, 2000, 2000]
+    assert returned == [4000, 3000, 2000, 2000, 0]
     assert "bank exhausted" in round.settlements[1].reason
     summary = round.log.named("settlement_summary")[0]
     assert summary["net"] == -3000 and summary["exhausted"] is True and summary["returned_to_player_dealer"] == 0
@@ -193,36 +206,35 @@ def test_settlement_starts_at_the_action_button_and_stops_when_the_bank_is_exhau
 
 def test_the_player_dealer_position_passes_clockwise_after_two_banks() -> None:
     # general rule 5: "must pass clockwise to a different player after every two banks"
-    log = MemoryLog()
-    first = new_round(log=log)
-    game = first.game
-    seats = []
+    first = new_round()
+    game, seats = first.game, []
     for n in range(5):
-        round = first if n == 0 else _round_on(game, log, n)
+        round = first if n == 0 else new_round(game=game, wagers={(4 if game.player_dealer != 4 else 5, "bet"): 2000},
+                                               round_id=f"T1-R{n + 1}")
         seats.append(round.hand.player_dealer)
         deal(round, stacked_deck({}))
         play_out(round)
+        game.pass_position(lambda seat: True)
     assert seats == [1, 1, 2, 2, 3]
 
 
+def test_a_misdeal_is_not_a_bank() -> None:
+    round = new_round()
+    game = round.game
+    cards = stacked_deck({})
+    deal(round, cards[:5] + [cards[0]])
+    assert round.state == "void"
+    assert game.pass_position(lambda seat: True)["changed"] is False
+    assert game.rotation.bank_button == "1st bank"
+
+
 def test_the_game_stops_when_nobody_takes_the_bank() -> None:
-    round = new_round(options={"declining_seats": [2, 3, 4, 5, 6, 7]})
+    # No Bust rule 19 / DHP rule 5: the position must pass to a different player; nobody taking it stops the game
+    round = new_round()
     game = round.game
     for n in range(2):
-        round = round if n == 0 else _round_on(game, round.log, n)
+        round = round if n == 0 else new_round(game=game, round_id="T1-R2")
         deal(round, stacked_deck({}))
         play_out(round)
-    assert game.rotation.seat is None
-    with pytest.raises(WagerRefused, match="the game is stopped"):
-        _round_on(game, round.log, 3)
-
-
-def _round_on(game, log, n: int):
-    from controller.money import Rounding
-    from controller.round import Limits, Round
-
-    round = Round(f"T1-R{n + 1}", game, log, spots=7, limits=Limits({"bet": (1000, 50000)}), rounding=Rounding.PLAYER)
-    round.start()
-    round.place_wager(4, "bet", 2000)
-    round.close_betting()
-    return round
+        facts = game.pass_position(lambda seat: False)
+    assert "stopped" in facts and game.table_roles()["player_dealer"] is None

@@ -61,7 +61,7 @@ def fortune_round(fortunes: dict[int, int], hands: dict[int, str], **options):
     for seat, amount in fortunes.items():
         wagers[(seat, "bet")] = 2000
         wagers[(seat, "fortune")] = amount
-    round = new_round("fortune-pai-gow", {"bank": 1000000, **options}, wagers)
+    round = new_round("fortune-pai-gow", options, wagers, bank=500000)
     deal(round, stacked_deck(hands))
     play_out(round, first_pile=1, dice=(2, 3, 3))  # seat k receives pile k
     return round
@@ -115,4 +115,4 @@ def test_the_fortune_bonus_needs_a_standard_wager_and_whole_dollars() -> None:
 
 def test_no_collection_fee_on_the_fortune_bonus() -> None:
     round = new_round("fortune-pai-gow", wagers={(2, "bet"): 2000, (2, "fortune"): 2000})
-    assert [(f.spot, f.amount) for f in round.fees] == [(2, 100)]
+    assert [(f.spot, f.amount) for f in round.fees if f.spot != 1] == [(2, 100)]
