@@ -2,13 +2,14 @@
 
 The round, as the seed's "Game Description" and general rules give it:
 
-1. Collections are taken in advance (general rule 2): ``fees()`` by the
-   posted pai gow schedule, per wager, before the deal.
+1. The player-dealer posts a bank (the ``bank`` wager, on the player-dealer's
+   seat only); collections are taken in advance (general rule 2): ``fees()``
+   by the posted pai gow schedules, on each wager and on the bank.
 2. 53 cards from the shuffler, dealt as seven piles of seven.
 3. The player-dealer picks the first pile; three dice pick the seat that gets
    it, counting the player-dealer as 1, 8 and 15; the other piles follow
-   clockwise. At a simulated table both are chance decisions (``chance``); at a
-   real table the dealer enters them. Both are logged with the round.
+   clockwise. At a real table the dealer enters both; a simulated table draws
+   them at random, seeded by the shuffle (``strategy``). Both are logged.
 4. Each player sets his hand (two cards front, five back, never foul) or asks
    for the House Way. A player wagering on more than one seat plays one hand;
    the others are played House Way (general rule 12; ``extra_seats``).
@@ -32,6 +33,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from controller import odds
 from controller.banking import BankResult, Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
 from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused, WagerRefused
@@ -39,7 +41,6 @@ from controller.evaluators import InvalidHand
 from controller.fees import SCHEDULES, FeeError, FeeSchedule
 from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding
-from controller import odds
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.paigow.deal import PILE_SIZE, PILES, SEATS, Deal, DiceError, action_seat, pile_order
 from controller.paigow.hands import WHEELS, Comparison, FoulHand, Outcome, SetHand, compare, set_hand
@@ -82,7 +83,7 @@ class PaiGowRound:
 class DoubleHandPoker(Game[PaiGowRound]):
     id = "double-hand-poker"
     title = "Double-Hand Poker"
-    wagers: tuple[str, ...] = ("bet", "bank")
+    wagers = ("bet", "bank")
     """A player's pai gow wager; the player-dealer's posted bank (on the player-dealer's seat only)."""
     max_spots = SEATS
     device = "shuffler"

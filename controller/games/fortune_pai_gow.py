@@ -33,7 +33,7 @@ from controller.paigow.fortune import OVERLAPS, PAYTABLES, FortuneResult
 class FortunePaiGow(DoubleHandPoker):
     id = "fortune-pai-gow"
     title = "Fortune Pai Gow Poker"
-    wagers = ("bet", "fortune", "bank")
+    wagers = ("bet", "fortune", "bank")  # type: ignore[assignment]  # one more wager than the base game
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)

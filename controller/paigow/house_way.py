@@ -146,7 +146,9 @@ def _kept_group_ranks(hand: Hand) -> list[int]:
 
 
 def _best_front_from(cards: list[Card]) -> list[Card]:
-    return list(max(combinations(cards, 2), key=front_value))
+    pairs = list(combinations(cards, 2))
+    values = [front_value(pair) for pair in pairs]
+    return list(pairs[values.index(max(values))])
 
 
 def _meets(front: list[Card], needed: str) -> bool:
