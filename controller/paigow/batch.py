@@ -1,10 +1,10 @@
 """The Fortune Bonus rows over numpy arrays, and their exact counts over all 154,143,080 seven-card hands.
 
-The best five-card category comes from the shared batch evaluator
-(``controller.evaluators.batch.high_values``); this module adds what only the
-Fortune pay table asks: seven-card straight flushes with and without the
-joker, the royal flush with a royal match, three of a kind anywhere in the
-seven cards (for the three-of-a-kind-and-straight overlap) and three pair.
+The best five-card category and the straight-flush length (with and without
+the joker) come from the shared batch evaluators
+(``controller.evaluators.batch``); this module adds what only the Fortune pay
+table asks: the royal flush with a royal match, three of a kind anywhere in
+the seven cards (for the three-of-a-kind-and-straight overlap) and three pair.
 ``tests/paigow`` checks each row against the per-hand ``fortune.rows_held``.
 """
 
@@ -40,14 +40,6 @@ _ROYAL = 0b1_1111_0000_0000
 _KING_QUEEN = 0b0_1100_0000_0000
 
 
-def _seven_window_table() -> npt.NDArray[np.bool_]:
-    """For each 13-bit rank mask: do its ranks fit in seven ranks in a row (ace high or low)?"""
-    windows = [0b1_0000_0011_1111] + [0b111_1111 << lo for lo in range(7)]
-    masks = np.arange(1 << 13)
-    return np.any([(masks & ~w) == 0 for w in windows], axis=0)
-
-
-_IN_SEVEN = _seven_window_table()
 _POPCOUNT = np.bitwise_count(np.arange(1 << 13)).astype(np.uint8)
 
 
@@ -64,18 +56,15 @@ def held_rows(codes: Codes, values: npt.NDArray[np.int32] | None = None) -> dict
     b0, b1, b2 = counts & _NIBBLE_LOW, (counts >> np.uint64(1)) & _NIBBLE_LOW, (counts >> np.uint64(2)) & _NIBBLE_LOW
     three_plus = b2 | (b1 & b0)
     pairs = np.bitwise_count(b1 & ~b0 & ~b2)
-    seven = np.zeros(len(codes), dtype=bool)
-    six = np.zeros(len(codes), dtype=bool)
+    seven_long = batch.straight_flush_lengths(codes, joker=True, check=False) >= 7
     royal = [(_POPCOUNT[m & _ROYAL] == 5) | ((_POPCOUNT[m & _ROYAL] == 4) & joker) for m in suits]
     match = [(m & _KING_QUEEN) == _KING_QUEEN for m in suits]
     royal_match = np.zeros(len(codes), dtype=bool)
-    for s, m in enumerate(suits):
-        seven |= (_POPCOUNT[m] == 7) & _IN_SEVEN[m]
-        six |= (_POPCOUNT[m] == 6) & _IN_SEVEN[m] & joker
+    for s in range(4):
         for t in range(4):
             if t != s:
                 royal_match |= royal[s] & match[t]
-    held = {SEVEN_SF: seven, ROYAL_MATCH: royal_match, SEVEN_SF_JOKER: six}
+    held = {SEVEN_SF: seven_long & ~joker, ROYAL_MATCH: royal_match, SEVEN_SF_JOKER: seven_long & joker}
     by_category = {"five aces": Category.FIVE_ACES, "royal flush": Category.ROYAL_FLUSH,
                    "straight flush": Category.STRAIGHT_FLUSH, "four of a kind": Category.FOUR_OF_A_KIND,
                    "full house": Category.FULL_HOUSE, "flush": Category.FLUSH, "straight": Category.STRAIGHT}

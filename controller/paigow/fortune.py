@@ -31,6 +31,7 @@ from itertools import combinations
 from controller.cards import Card
 from controller.evaluators import evaluate, evaluate5
 from controller.evaluators.five_card import Category, category
+from controller.evaluators.high_card_flush import straight_flush_length
 from controller.money import Cents
 from controller.odds import LOSE, Payout, parse_payout
 
@@ -49,8 +50,6 @@ _BY_CATEGORY = {Category.FIVE_ACES: "five aces", Category.ROYAL_FLUSH: "royal fl
                 Category.FULL_HOUSE: "full house", Category.FLUSH: "flush", Category.STRAIGHT: "straight",
                 Category.THREE_OF_A_KIND: "three of a kind"}
 ACE = 14
-SEVEN_WINDOWS = (frozenset({ACE, 2, 3, 4, 5, 6, 7}), *(frozenset(range(lo, lo + 7)) for lo in range(2, 9)))
-"""Seven ranks in a row, the ace high or low."""
 
 
 def _rank(card: Card) -> int:
@@ -58,13 +57,10 @@ def _rank(card: Card) -> int:
 
 
 def _seven_card_straight_flush(cards: Sequence[Card]) -> str | None:
-    naturals = [c for c in cards if not c.is_joker]
-    if len({c.suit for c in naturals}) != 1:
+    """Seven suited cards in a row, the ace high or low; the joker may fill a gap or extend the run."""
+    if straight_flush_length(cards, joker=True) < 7:
         return None
-    ranks = {int(c.rank) for c in naturals}
-    if not any(ranks <= window for window in SEVEN_WINDOWS):
-        return None
-    return SEVEN_SF if len(naturals) == 7 else SEVEN_SF_JOKER
+    return SEVEN_SF_JOKER if any(c.is_joker for c in cards) else SEVEN_SF
 
 
 def _royal_match(cards: Sequence[Card]) -> bool:
