@@ -22,6 +22,9 @@ from controller.errors import GameNotAvailable
 
 EDGES: dict[str, str] = {
     "top-card": "controller.edge.top_card",
+    "top-5-poker": "controller.edge.top_5_poker",
+    "high-card-flush": "controller.edge.high_card_flush",
+    "two-cards-high": "controller.edge.two_cards_high",
 }
 
 
