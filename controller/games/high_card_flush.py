@@ -38,6 +38,7 @@ from controller.games.high_card_flush_tables import (
     LengthTable,
     ProgressiveRow,
 )
+from controller.games.high_card_flush_strategy import most_allowed
 from controller.games.progressive import ProgressiveMeter
 from controller.money import Cents, Rounding
 from controller.odds import LOSE, PUSH, Payout, parse_payout, win
@@ -47,11 +48,6 @@ ANTE, RAISE, FLUSH, STRAIGHT_FLUSH, PROGRESSIVE = "ante", "raise", "flush_bonus"
 FOLD = "fold"
 EVEN = parse_payout("1 to 1")
 QUALIFYING_LENGTH, QUALIFYING_TOP = 3, Rank.NINE
-
-
-def raise_multiple(length: int) -> int:
-    """The largest Raise, in Antes, a flush of ``length`` cards allows (rules-notes)."""
-    return 3 if length >= 6 else 2 if length == 5 else 1
 
 
 def qualifies(value: int) -> bool:
@@ -155,7 +151,7 @@ class HighCardFlush(Game[HighCardFlushHand]):
         return None
 
     def max_raise(self, state: HighCardFlushHand, spot: int, ante: Cents) -> Cents:
-        return raise_multiple(flush_length(flush_value(state.cards[spot]))) * ante
+        return most_allowed(flush_length(flush_value(state.cards[spot]))) * ante
 
     def decide(self, state: HighCardFlushHand, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
         spot, action = decision.spot, decision.action
@@ -180,10 +176,10 @@ class HighCardFlush(Game[HighCardFlushHand]):
         return (WagerChange(spot, RAISE, amount),)
 
     def strategy(self, state: HighCardFlushHand, pending: PendingDecision, wagers: Wagers) -> Decision:
-        from controller.games.high_card_flush_strategy import raises
+        from controller.games.high_card_flush_strategy import best_raise
 
         ante = wagers[(pending.spot, ANTE)]
-        multiple = raises(state.cards[pending.spot])
+        multiple = best_raise(state.cards[pending.spot])
         return Decision(pending.spot, RAISE, multiple * ante) if multiple else Decision(pending.spot, FOLD)
 
     # -- reveal and settlement -----------------------------------------
