@@ -87,7 +87,7 @@ def ante_edge() -> WagerEdge:
         f"flushes, fold the rest) gives a house edge of {-published / deals:.4%}"))
 
 
-def _length_edge(table: dict[int, Fraction], counts: Counter[int]) -> Fraction:
+def length_ev(table: dict[int, Fraction], counts: Counter[int]) -> Fraction:
     return sum((n * table.get(length, Fraction(-1)) for length, n in counts.items()), Fraction(0)) / HANDS
 
 
@@ -95,7 +95,7 @@ def progressive_ev(game: HighCardFlush, meter: int, stake: int = PROGRESSIVE_STA
     """The Progressive's expected value per unit staked with the meter at ``meter`` cents."""
     odds = {length: (row.odds.odds if row.odds else row.share * meter / stake)  # type: ignore[operator]
             for length, row in game.progressive_rows.items()}
-    return _length_edge(odds, straight_flush_lengths())
+    return length_ev(odds, straight_flush_lengths())
 
 
 def edges(paytable: str) -> dict[str, WagerEdge]:
@@ -106,10 +106,10 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
     reset = game.progressive.reset
     return {
         "ante": ante_edge(),
-        "flush_bonus": WagerEdge(_length_edge(flush_odds, flush_lengths()), "exact",
+        "flush_bonus": WagerEdge(length_ev(flush_odds, flush_lengths()), "exact",
                                  f"Flush Bonus table {flush_name}: the player's seven cards by longest flush, win, lose or fold"),
         "straight_flush_bonus": WagerEdge(
-            _length_edge(straight_odds, straight_flush_lengths()), "exact",
+            length_ev(straight_odds, straight_flush_lengths()), "exact",
             f"Straight Flush Bonus table {straight_name}: longest straight flush in the player's seven cards, "
             "ace high or low, no wrap-around"),
         "progressive": WagerEdge(

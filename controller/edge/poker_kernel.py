@@ -465,3 +465,59 @@ def _popcount(x: int) -> int:
         x &= x - 1
         n += 1
     return n
+
+
+@njit(cache=True)
+def one_pair_counts(player: np.ndarray, community: int, own_value: int) -> np.ndarray:
+    """Dealer hands whose best five is one pair no better than ``own_value`` (itself one pair): ``[below, tied]``.
+
+    Such a dealer pairs a rank no higher than the player's pair, so only hands
+    holding that pair are enumerated: one card of it when the Community Card
+    has its rank, two otherwise, and the rest of the hand from other ranks.
+    """
+    seen = np.zeros(52, np.bool_)
+    seen[community] = True
+    for c in player:
+        seen[c] = True
+    top = ((own_value >> 16) & 0xF) - 1
+    six = np.empty(6, np.int64)
+    six[5] = community
+    scratch = (np.zeros(13, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(5, np.int64))
+    out = np.zeros(2, np.int64)
+    qualify_at = 1 << 20
+    for rank in range(top + 1):
+        pair = np.array([4 * rank + s for s in range(4) if not seen[4 * rank + s]])
+        rest = np.array([c for c in range(52) if not seen[c] and c // 4 != rank])
+        need = 1 if community // 4 == rank else 2
+        for first in range(pair.shape[0]):
+            for second in range(first + 1 if need == 2 else 0, pair.shape[0] if need == 2 else 1):
+                six[0] = pair[first]
+                if need == 2:
+                    six[1] = pair[second]
+                _fill_rest(six, need, rest, own_value, qualify_at, scratch, out)
+    return out
+
+
+@njit(cache=True)
+def _fill_rest(six: np.ndarray, start: int, rest: np.ndarray, own_value: int, qualify_at: int, scratch: tuple,
+               out: np.ndarray) -> None:
+    """Complete the dealer's five with every choice of the other cards from ``rest``, counting below and tied."""
+    n = rest.shape[0]
+    idx = np.arange(5 - start)
+    k = idx.shape[0]
+    while True:
+        for i in range(k):
+            six[start + i] = rest[idx[i]]
+        v = _best_value(six, scratch[0], scratch[1], scratch[2], scratch[3])
+        if qualify_at <= v < own_value:
+            out[0] += 1
+        elif v == own_value:
+            out[1] += 1
+        i = k - 1
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            return
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1

@@ -7,8 +7,10 @@ also the best-paying one (for the Ante and Bet and for 10's or Better alike).
 
 Whether to play at all is decided exactly: the return of playing is counted
 over all 1,370,754 dealer hands of the 46 unseen cards and compared with the
-fold's loss of the Ante (a hand without a pair loses to every qualified
-dealer, so only the unqualified dealer hands are counted, by rank sets). That count is only needed for weak hands: the exact
+fold's loss of the Ante. A hand without a pair loses to every qualified
+dealer, so only the unqualified dealer hands are counted (by rank sets); a
+pair can only beat or tie a dealer holding a pair no higher, so only those
+dealer hands are enumerated. That count is only needed for weak hands: the exact
 enumeration of ``controller.edge.top_5_poker`` shows that the best hand ever
 folded is a pair of threes (with ties pushing or lost alike), so a pair of
 fours or better is played without counting (``tests/games/test_top_5_poker_edge.py``
@@ -23,6 +25,7 @@ import numpy as np
 
 from controller.cards import Card, Rank
 from controller.evaluators import Category, best_five, category
+from controller.evaluators.encoding import code_of, encode
 from controller.evaluators.five_card import unpack_ranks
 from controller.games.base import Decision
 from controller.games.top_5_poker_tables import winning_bet
@@ -31,11 +34,6 @@ ALWAYS_PLAY_PAIR = Rank.FOUR
 """The lowest pair that is always played (the best hand ever folded is a pair of threes)."""
 
 DEALER_HANDS = 1_370_754
-
-
-def kernel_code(card: Card) -> int:
-    """A card's number in the compiled kernels: ``4 * (rank - 2) + suit`` with suits S, H, D, C."""
-    return 4 * (int(card.rank) - 2) + "SHDC".index(card.suit.value)
 
 
 def best_hand(cards: Sequence[Card], community: Card) -> tuple[int, Card | None]:
@@ -53,11 +51,15 @@ def always_played(value: int) -> bool:
 
 def play_return(cards: Sequence[Card], community: Card, value: int, *, tie_loses: bool) -> int:
     """The Ante and Bet return of playing ``value``, summed over every dealer hand, per unit of Ante."""
-    from controller.edge.poker_kernel import dealer_counts, internal_value, unqualified_count
+    from controller.edge.poker_kernel import dealer_counts, internal_value, one_pair_counts, unqualified_count
 
-    player, board = np.array([kernel_code(c) for c in cards], np.int64), kernel_code(community)
-    if category(value) < Category.ONE_PAIR:
+    player, board = encode(cards).astype(np.int64), code_of(community)
+    cat = category(value)
+    if cat is Category.HIGH_CARD:
         unqualified, beaten, tied = int(unqualified_count(player, board)), 0, 0
+    elif cat is Category.ONE_PAIR:
+        unqualified = int(unqualified_count(player, board))
+        beaten, tied = (int(x) for x in one_pair_counts(player, board, internal_value(player, board)))
     else:
         unqualified, beaten, tied = (int(x) for x in dealer_counts(player, board, internal_value(player, board)))
     lost = DEALER_HANDS - unqualified - beaten - tied
