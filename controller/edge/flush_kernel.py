@@ -177,9 +177,12 @@ def _settle_class(masks: np.ndarray, weight: int, qualify_at: int, mousseau: np.
     out[4] += weight
 
 
-@njit(cache=True)
-def totals(qualify_at: int, mousseau_three: int) -> np.ndarray:
-    """Sum over every player hand of ``[optimal return, folds, raises above 1x, published-strategy return, hands]``."""
+@njit(cache=True, nogil=True)
+def totals(qualify_at: int, mousseau_three: int, part: int = 0, parts: int = 1) -> np.ndarray:
+    """Sum over every player hand of ``[optimal return, folds, raises above 1x, published-strategy return, hands]``.
+
+    ``part`` of ``parts`` takes every ``parts``-th first suit mask, so that threads can share the work.
+    """
     partitions = np.array([[7, 0, 0, 0], [6, 1, 0, 0], [5, 2, 0, 0], [5, 1, 1, 0], [4, 3, 0, 0], [4, 2, 1, 0],
                            [4, 1, 1, 1], [3, 3, 1, 0], [3, 2, 2, 0], [3, 2, 1, 1], [2, 2, 2, 1]], np.int64)
     by_size = [_masks_of_size(k) for k in range(8)]
@@ -191,7 +194,7 @@ def totals(qualify_at: int, mousseau_three: int) -> np.ndarray:
     for p in range(partitions.shape[0]):
         a = partitions[p]
         l0, l1, l2, l3 = by_size[a[0]], by_size[a[1]], by_size[a[2]], by_size[a[3]]
-        for i in range(l0.shape[0]):
+        for i in range(part, l0.shape[0], parts):
             masks[0] = l0[i]
             for j in range(i if a[1] == a[0] else 0, l1.shape[0]):
                 masks[1] = l1[j]

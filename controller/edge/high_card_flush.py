@@ -16,7 +16,9 @@ the same in both.
 from __future__ import annotations
 
 import functools
+import os
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from itertools import product
 from math import comb
@@ -65,10 +67,14 @@ def straight_flush_lengths() -> Counter[int]:
 
 @functools.cache
 def ante_totals() -> tuple[int, ...]:
+    """The kernel's sums over every player hand, computed on one thread per core (the kernel releases the GIL)."""
     from controller.edge.flush_kernel import totals
 
     minimum = (THREE_CARD_MINIMUM[0] << 8) | (THREE_CARD_MINIMUM[1] << 4) | THREE_CARD_MINIMUM[2]
-    return tuple(int(x) for x in totals(QUALIFY_AT, minimum))
+    parts = os.cpu_count() or 1
+    with ThreadPoolExecutor(parts) as pool:
+        sums = list(pool.map(lambda part: totals(QUALIFY_AT, minimum, part, parts), range(parts)))
+    return tuple(int(sum(int(s[i]) for s in sums)) for i in range(5))
 
 
 def ante_edge() -> WagerEdge:

@@ -154,7 +154,7 @@ def _others(community: int) -> np.ndarray:
     return others
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hands_with_community(community: int) -> tuple[np.ndarray, np.ndarray]:
     """Every five-card hand of the 51 other cards in colex order: its cards and its best-of-six value."""
     others = _others(community)
@@ -203,7 +203,7 @@ def _order_by_value(q: np.ndarray, levels: int) -> np.ndarray:
     return order
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dealer_tables(hands: np.ndarray, q: np.ndarray, levels: int, qualify_at: int) -> tuple:
     """Counts of hands containing each set of 0-2 cards by value, and sorted value lists for sets of 3-4."""
     binom = binom_table(51, 5)
@@ -292,20 +292,31 @@ def _bounds(row: np.ndarray, x: int) -> tuple[int, int]:
 @njit(cache=True)
 def _symmetry_weight(cards: np.ndarray, community_suit: int) -> int:
     """How many hands the suit permutations fixing the Community Card's suit map this one to, or 0 if not canonical."""
-    masks = np.zeros(4, np.int64)
+    m0 = m1 = m2 = m3 = 0
     for c in cards:
-        masks[c % 4] |= 1 << (c // 4)
-    others = np.empty(3, np.int64)
-    n = 0
-    for s in range(4):
-        if s != community_suit:
-            others[n] = masks[s]
-            n += 1
-    if not (others[0] >= others[1] >= others[2]):
+        bit = 1 << (c // 4)
+        s = c % 4
+        if s == 0:
+            m0 |= bit
+        elif s == 1:
+            m1 |= bit
+        elif s == 2:
+            m2 |= bit
+        else:
+            m3 |= bit
+    if community_suit == 0:
+        a, b, c = m1, m2, m3
+    elif community_suit == 1:
+        a, b, c = m0, m2, m3
+    elif community_suit == 2:
+        a, b, c = m0, m1, m3
+    else:
+        a, b, c = m0, m1, m2
+    if not (a >= b >= c):
         return 0
-    if others[0] == others[1] == others[2]:
+    if a == b == c:
         return 1
-    if others[0] == others[1] or others[1] == others[2]:
+    if a == b or b == c:
         return 3
     return 6
 
@@ -316,7 +327,7 @@ def play_return(unqualified: int, beaten: int, tied: int, lost: int, win: int, t
     return unqualified + beaten * (1 + win) - 2 * lost - (2 * tied if tie_loses else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ante_bet_totals(community: int, hands: np.ndarray, q: np.ndarray, values: np.ndarray,
                     bet_odds: np.ndarray, tie_loses: bool, tables: tuple) -> np.ndarray:
     """Sum over the canonical player hands (weighted) of the best decision's return, in dealer-hand units.

@@ -15,6 +15,8 @@ or Better column; the Ante/Bet table is the same in all three.
 from __future__ import annotations
 
 import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -72,27 +74,34 @@ def _tens_rows(values: np.ndarray) -> dict[str, int]:
     return rows
 
 
-@functools.cache
-def counts(tie_loses: bool = False) -> Top5Counts:
-    """One exact pass over every Community Card rank (its suit fixed: the suits are symmetric)."""
+def _one_rank(rank: int, tie_loses: bool) -> tuple[dict[str, int], np.ndarray]:
+    """Every deal with the Community Card of ``rank`` (its suit fixed): 10's or Better rows and Ante/Bet sums."""
     from controller.edge import poker_kernel as kernel
 
-    bet_odds = _bet_odds()
+    community = 4 * rank
+    hands, values = kernel.hands_with_community(community)
+    levels = np.unique(values)
+    q = np.searchsorted(levels, values).astype(np.int32)
+    qualify_at = int(np.searchsorted(levels, 1 << 20))
+    tables = kernel.dealer_tables(hands, q, len(levels), qualify_at)
+    return _tens_rows(values), kernel.ante_bet_totals(community, hands, q, values, _bet_odds(), tie_loses, tables)
+
+
+@functools.cache
+def counts(tie_loses: bool = False) -> Top5Counts:
+    """One exact pass over every Community Card rank (its suit fixed: the suits are symmetric).
+
+    The ranks are shared among one thread per core: the kernels release the GIL.
+    """
     rows = {row: 0 for row in TENS_ROWS}
     totals = np.zeros(5, np.int64)
     best_folded = -1
-    for rank in range(13):
-        community = 4 * rank
-        hands, values = kernel.hands_with_community(community)
-        levels = np.unique(values)
-        q = np.searchsorted(levels, values).astype(np.int32)
-        qualify_at = int(np.searchsorted(levels, 1 << 20))
-        tables = kernel.dealer_tables(hands, q, len(levels), qualify_at)
-        out = kernel.ante_bet_totals(community, hands, q, values, bet_odds, tie_loses, tables)
-        for row, n in _tens_rows(values).items():
-            rows[row] += n
-        totals += out
-        best_folded = max(best_folded, int(out[3]))
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        for tens, out in pool.map(lambda rank: _one_rank(rank, tie_loses), range(13)):
+            for row, n in tens.items():
+                rows[row] += n
+            totals += out
+            best_folded = max(best_folded, int(out[3]))
     return Top5Counts(rows, int(totals[0]), int(totals[1]), int(totals[2]), best_folded, int(totals[4]))
 
 
