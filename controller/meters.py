@@ -37,6 +37,8 @@ class Meters:
         self.voided = 0
         self.total = Meter()
         self.by_wager: dict[str, Meter] = defaultdict(Meter)
+        self.between_players = Meter()
+        """Action between players and a player-dealer (or a pot): the house neither wins nor pays it."""
 
     def add_round(self, settlements: list[Settlement], fees: Cents = 0, *, voided: bool = False) -> None:
         self.rounds += 1
@@ -44,6 +46,9 @@ class Meters:
         self.total.fees += fees
         for record in settlements:
             if record.banker != "house":
+                self.between_players.wagered += record.stake
+                self.between_players.paid += record.returned
+                self.between_players.count += 1
                 continue
             for meter in (self.total, self.by_wager[record.wager]):
                 meter.wagered += record.stake
@@ -60,6 +65,10 @@ class Meters:
         if t.fees:
             lines.append(f"fees        {format_cents(t.fees)}")
         lines += [f"house win   {format_cents(t.house_win)}", f"hold        {percent(t.hold)}"]
+        if self.between_players.count:
+            p = self.between_players
+            lines.append(f"between players (not house action): {p.count} wagers, staked {format_cents(p.wagered)}, "
+                         f"returned {format_cents(p.paid)}")
         for name, meter in sorted(self.by_wager.items()):
             lines.append(
                 f"  {name:<14} {meter.count:>6} wagers  wagered {format_cents(meter.wagered):>12}"

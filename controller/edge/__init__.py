@@ -24,6 +24,7 @@ EDGES: dict[str, str] = {
     "top-card": "controller.edge.top_card",
     "top-5-poker": "controller.edge.top_5_poker",
     "high-card-flush": "controller.edge.high_card_flush",
+    "three-card-poker": "controller.edge.three_card_poker",
     "two-cards-high": "controller.edge.two_cards_high",
 }
 
