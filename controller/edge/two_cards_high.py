@@ -25,7 +25,7 @@ import numpy as np
 from controller.cards import Card, Rank, Suit
 from controller.edge import WagerEdge
 from controller.evaluators import best_split, side_wager_value
-from controller.games.two_cards_high import SIDE_TABLES, TwoCardsHigh, side_row
+from controller.games.two_cards_high import TwoCardsHigh, side_row
 
 PAYTABLES = {"standard": {"pair_without_win": "1 to 1"}, "pair-3-to-2": {"pair_without_win": "3 to 2"}}
 RANKS = (Rank.ACE, *(Rank(r) for r in range(2, 11)))

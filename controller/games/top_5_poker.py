@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.cards import Card, Rank, standard_deck
+from controller.cards import Card, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.evaluators import Category, best_five, category, describe, evaluate5
 from controller.games.base import Decision, Game, OptionError, PendingDecision, WagerChange, Wagers

@@ -115,18 +115,20 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
             raise ValueError(f"Two Cards High expects a card for {self.next_target(state)}, not {target!r}")
         if card in state.dealer or any(card in cards for cards in state.cards.values()):
             raise ValueError(f"{card} was already dealt this round")
-        (state.dealer if target == "dealer" else state.cards[int(target.split()[1])]).append(card)
+        if target == "dealer":
+            state.dealer.append(card)
+            return
+        spot = int(target.split()[1])
+        state.cards[spot].append(card)
+        if len(state.cards[spot]) == 5 and not qualifying_sets(state.cards[spot]):
+            state.sets[spot] = None  # nothing to choose: the hand cannot qualify
 
     def pending_decision(self, state: TwoCardsHighHand) -> PendingDecision | None:
         if self.next_target(state) is not None:
             return None
         for spot in state.spots:
-            if spot in state.sets:
-                continue
-            if not qualifying_sets(state.cards[spot]):
-                state.sets[spot] = None  # nothing to choose: the hand cannot qualify
-                continue
-            return PendingDecision(spot, (SET,))
+            if spot not in state.sets:
+                return PendingDecision(spot, (SET,))
         return None
 
     def decide(self, state: TwoCardsHighHand, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
