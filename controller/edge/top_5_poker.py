@@ -119,7 +119,7 @@ def tens_ev(column: str, rows: dict[str, int]) -> Fraction:
 
 def edges(paytable: str) -> dict[str, WagerEdge]:
     aof, tens = COLUMNS[paytable]
-    result = counts()
+    result = counts(False)
     folded = Fraction(result.folded, DEALS)
     community = Fraction(result.community_plays, DEALS)
     return {
