@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+from controller.cards import Card, shoe as make_shoe
 from controller.config import TableConfig
 from controller.errors import ConfigError
 from controller.events import EventLog
@@ -15,7 +17,7 @@ from drivers.shuffler import InProcessShuffler
 def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None) -> CardFeed:
     game = config.make_game()
     if game.device == "shoe":
-        return _shoe_feed(config, log, seed)
+        return _shoe_feed(config, game.deck(), log, seed)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
 
 
@@ -26,18 +28,25 @@ def _option(config: TableConfig, section: str, options: dict[str, Any], key: str
     return value
 
 
-def _shoe_feed(config: TableConfig, log: EventLog, seed: int | None) -> ShoeFeed:
+def _shoe_feed(config: TableConfig, deck: tuple[Card, ...], log: EventLog, seed: int | None) -> ShoeFeed:
+    """The shoe ``[shoe]`` describes; it must hold exactly the cards the game is dealt from (``deck``)."""
     options = config.shoe
     driver = _option(config, "shoe", options, "driver", str, "simulated")
     decks = _option(config, "shoe", options, "decks", int, 8)
     cut = _option(config, "shoe", options, "cut_from_end", int, 52)
     burn = _option(config, "shoe", options, "burn_after_shuffle", int, 1)
+    jokers = _option(config, "shoe", options, "jokers_per_deck", int, 0)
+    kind = _option(config, "shoe", options, "kind", str, "standard")
     if driver != "simulated":
         raise ConfigError(config.path, "shoe.driver", f"unknown shoe driver {driver!r}: expected 'simulated'")
     try:
-        shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut)
+        shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut, jokers_per_deck=jokers, kind=kind)
     except ValueError as exc:
         raise ConfigError(config.path, "shoe", str(exc)) from None
+    if Counter(make_shoe(decks, jokers_per_deck=jokers, kind=kind)) != Counter(deck):
+        raise ConfigError(config.path, "shoe", f"the shoe holds {shoe.size} cards of {decks} {kind} decks with "
+                          f"{jokers} joker(s) per deck, but {config.game_id} is dealt from a different set of "
+                          f"{len(deck)} cards: make [shoe] decks, kind and jokers_per_deck match the game")
     return ShoeFeed(shoe, log, burn_after_shuffle=burn)
 
 
