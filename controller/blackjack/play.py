@@ -188,9 +188,13 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
     def dealer_blackjack(self, dealer_cards: Sequence[Card]) -> bool:
         """An ace with a ten or picture as the player-dealer's first two cards (Bonus Bet top row)."""
 
-    def frozen(self, state: BlackjackRound) -> bool:
-        """No options for anyone this round (No Bust: the player-dealer's first card is a joker)."""
+    def freezes(self, up: Card) -> bool:
+        """The player-dealer's first card leaves no player any option (No Bust: a joker)."""
         return False
+
+    def frozen(self, state: BlackjackRound) -> bool:
+        """No options for anyone this round."""
+        return bool(state.dealer) and self.freezes(state.dealer[0])
 
     def frozen_reason(self, state: BlackjackRound) -> str:
         return "no player has options this round"
@@ -253,9 +257,11 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         return None
 
     def _dealer_wants_card(self, state: BlackjackRound) -> bool:
-        if len(state.dealer) < 2:
-            return True
-        return dealer_draws(self.total(state.dealer, initial=len(state.dealer) == 2))
+        return self.dealer_draws_on(state.dealer)
+
+    def dealer_draws_on(self, cards: Sequence[Card]) -> bool:
+        """The player-dealer takes a card: to make two, then by the drawing rule."""
+        return len(cards) < 2 or dealer_draws(self.total(cards, initial=len(cards) == 2))
 
     def place(self, state: BlackjackRound, target: str, card: Card) -> None:
         if target != self.next_target(state):
@@ -283,11 +289,11 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
             return None
         for seat in state.seats.values():
             for index, hand in enumerate(seat.hands):
-                if not self._finished(seat, index):
+                if not self.finished(seat, index):
                     return seat, index, hand
         return None
 
-    def _finished(self, seat: Seat, index: int) -> bool:
+    def finished(self, seat: Seat, index: int) -> bool:
         hand = seat.hands[index]
         if hand.card_due or len(hand.cards) < 2:
             return False

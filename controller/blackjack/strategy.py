@@ -53,8 +53,11 @@ class InfiniteShoeStrategy:
         self.classes = card_classes(game.deck())
         self._class_of = {(points(c), c.is_joker): c for c, _ in self.classes}
         self.stand = lru_cache(maxsize=None)(self._stand)
-        self.play = lru_cache(maxsize=None)(self._play)
+        self._play_total = lru_cache(maxsize=None)(self._play)
         self.dealer = lru_cache(maxsize=None)(self._dealer)
+        self._best = lru_cache(maxsize=None)(self._best_uncached)
+        self._hands: dict[Total, tuple[Card, ...]] = {}
+        """A hand for each total met: with an infinite shoe the future depends on the total only."""
 
     def representative(self, card: Card) -> Card:
         return self._class_of[(points(card), card.is_joker)]
@@ -89,9 +92,14 @@ class InfiniteShoeStrategy:
         return sum(p * float(self.game.compare(total, d_total, d_cards)[0].odds)
                    for (d_total, d_cards), p in self.dealer(up))
 
-    def _play(self, up: Card, cards: tuple[Card, ...]) -> float:
+    def play(self, up: Card, cards: tuple[Card, ...]) -> float:
         """A hand past its first decision: hit or stand as the chart allows, best value."""
         total = self.game.total(cards, initial=False)
+        self._hands.setdefault(total, cards)
+        return self._play_total(up, total)
+
+    def _play(self, up: Card, total: Total) -> float:
+        cards = self._hands[total]
         rule = Rule.MUST_STAND if total.special else chart_row(self.game.chart, total).rule
         stand = self.stand(up, total)
         if rule is Rule.MUST_STAND:
@@ -130,5 +138,29 @@ class InfiniteShoeStrategy:
         return max(self.action_values(up, hand, allowed, initial=False).values())
 
     def best(self, up: Card, cards: Sequence[Card], actions: Sequence[str], *, initial: bool) -> str:
-        values = self.action_values(up, cards, actions, initial=initial)
+        """The legal action of highest value (the first of equals, in ``actions`` order)."""
+        return self._best(self.representative(up), self.key(cards), tuple(actions), initial)
+
+    def _best_uncached(self, up: Card, hand: tuple[Card, ...], actions: tuple[str, ...], initial: bool) -> str:
+        values = self.action_values(up, hand, actions, initial=initial)
         return max(actions, key=lambda a: values.get(a, float("-inf")))
+
+    def game_value(self) -> float:
+        """The base wager's expected value per unit under this strategy, on the infinite shoe."""
+        return sum(pu * p1 * p2 * self._initial_value(up, (c1, c2))
+                   for up, pu in self.classes for c1, p1 in self.classes for c2, p2 in self.classes)
+
+    def _initial_value(self, up: Card, cards: tuple[Card, Card]) -> float:
+        if not self.game.checks_down_card(up):
+            return self._decision_value(up, cards)
+        blackjack = sum(q for c, q in self.classes if self.game.dealer_blackjack((up, c)))
+        player_pure = self.game.total(cards, initial=True).kind is Kind.PURE_21_5
+        return blackjack * (0.0 if player_pure else -1.0) + (1 - blackjack) * self._decision_value(up, cards)
+
+    def _decision_value(self, up: Card, cards: tuple[Card, Card]) -> float:
+        from controller.blackjack.play import Hand, Seat
+
+        seat = Seat(1, [Hand(list(cards), 1)])
+        if self.game.freezes(up) or self.game.finished(seat, 0):
+            return self.stand(up, self.game.total(cards, initial=True))
+        return max(self.action_values(up, cards, self.game.legal(seat, 0), initial=True).values())

@@ -25,6 +25,7 @@ Special hands outrank every counted total:
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -56,6 +57,7 @@ class Total:
         return f"{'soft' if self.soft else 'hard'} {self.points}"
 
 
+@functools.cache
 def points(card: Card) -> int:
     """A card's count, the ace as 1; the joker counts nothing (it makes a joker hand instead)."""
     if card.is_joker:

@@ -61,8 +61,8 @@ class NoBust21(BlackjackGame):
         a, b = cards
         return not a.is_joker and not b.is_joker and (a.rank is b.rank or points(a) == points(b) == 10)
 
-    def frozen(self, state: BlackjackRound) -> bool:
-        return bool(state.dealer) and state.dealer[0].is_joker
+    def freezes(self, up: Card) -> bool:
+        return up.is_joker
 
     def frozen_reason(self, state: BlackjackRound) -> str:
         return ("hands are frozen: the player-dealer's first card is a joker "
