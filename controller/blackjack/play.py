@@ -101,10 +101,6 @@ class BlackjackRound:
     bank_result: BankResult | None = None
     announcements: list[str] = field(default_factory=list)
 
-    @property
-    def spots(self) -> list[int]:
-        return sorted(self.seats)
-
 
 class BlackjackGame(Game[BlackjackRound], abc.ABC):
     """The flow every California blackjack variant shares; subclasses give the variant's rules."""
@@ -121,7 +117,6 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
     dealer_card_in_deal: bool = False
     """Pure 21.5: the player-dealer's down card is dealt with the players' second cards."""
     double_for_less: bool = False
-    cite: str = "seed 003"
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -136,6 +131,13 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         self.bonus_paytable = BONUS_PAYTABLES[bonus]
         self.buster_paytable = self._buster()
         self._cards = frozenset(self.deck())
+
+    def post_bank(self, amount: Cents) -> None:
+        """The player-dealer posts the bank for the next hand (round of play 4); at most the posted schedule's top."""
+        top = SCHEDULES["blackjack-player-dealer"].brackets[-1].upto or 0
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= top:
+            raise OptionError("bank", f"a bank is 1 to {top} cents, not {amount!r}")
+        self.bank = amount
 
     # -- options ----------------------------------------------------------
 

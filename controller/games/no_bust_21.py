@@ -45,7 +45,6 @@ class NoBust21(BlackjackGame):
     jokers_per_deck = 1
     min_decks = 2
     default_decks = 8
-    cite = "seed 003 No Bust"
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)

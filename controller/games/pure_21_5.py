@@ -51,7 +51,6 @@ class Pure21_5(BlackjackGame):
     default_decks = 6
     dealer_card_in_deal = True
     double_for_less = True  # Double-down, split and surrender 1: "Doubling down for less is allowed."
-    cite = "seed 003 Pure 21.5"
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
