@@ -254,12 +254,9 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         if active is not None:
             seat, index, hand = active
             return f"{seat.spot}.{index}" if hand.card_due or len(hand.cards) < 2 else None
-        if state.revealed and self._dealer_wants_card(state):
+        if state.revealed and self.dealer_draws_on(state.dealer):
             return PLAYER_DEALER
         return None
-
-    def _dealer_wants_card(self, state: BlackjackRound) -> bool:
-        return self.dealer_draws_on(state.dealer)
 
     def dealer_draws_on(self, cards: Sequence[Card]) -> bool:
         """The player-dealer takes a card: to make two, then by the drawing rule."""
@@ -280,7 +277,7 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         hand = seat.hands[index]
         hand.cards.append(card)
         hand.card_due = False
-        if len(seat.first_two) < 2 and not seat.splits:
+        if len(seat.first_two) < 2:
             seat.first_two.append(card)
 
     # -- decisions --------------------------------------------------------
