@@ -26,13 +26,13 @@ from __future__ import annotations
 import abc
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from controller.banking import BankResult, Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
+from controller.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
 from controller.blackjack.side_wagers import (
     BONUS_PAYTABLES, BUSTER_PAYTABLES, BusterPaytable, bonus_bet_payout, bonus_bet_row, buster_paytable,
 )
+from controller.blackjack.state import BlackjackRound, Hand, Seat
 from controller.blackjack.strategy import InfiniteShoeStrategy
 from controller.blackjack.totals import ChartRow, Rule, Total, chart_row, dealer_draws
 from controller.cards import Card, Rank, shoe
@@ -59,47 +59,6 @@ ACTION_BUTTON: Mapping[Rank, int] = {
 def action_button(card: Card) -> int:
     """The spot where settlement starts, from the player-dealer's second card (Bonus cards by their rank)."""
     return ACTION_BUTTON[card.rank]
-
-
-@dataclass(slots=True)
-class Hand:
-    cards: list[Card]
-    stake: Cents
-    split: bool = False
-    """Made by a split: no natural, no surrender."""
-    split_aces: bool = False
-    doubled: bool = False
-    surrendered: bool = False
-    stood: bool = False
-    card_due: bool = False
-
-
-@dataclass(slots=True)
-class Seat:
-    spot: int
-    hands: list[Hand]
-    first_two: list[Card] = field(default_factory=list)
-    splits: int = 0
-    insurance: Cents = 0
-    insurance_decided: bool = False
-    even_money: bool = False
-
-
-@dataclass(slots=True)
-class BlackjackRound:
-    """The state of one round; the engine keeps it in ``Round.hand``."""
-
-    seats: dict[int, Seat]
-    plan: list[str]
-    bank: Cents
-    player_dealer_seat: int
-    bank_button: str
-    dealer: list[Card] = field(default_factory=list)
-    dealt: int = 0
-    revealed: bool = False
-    button: int | None = None
-    bank_result: BankResult | None = None
-    announcements: list[str] = field(default_factory=list)
 
 
 class BlackjackGame(Game[BlackjackRound], abc.ABC):

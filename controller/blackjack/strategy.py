@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from controller.blackjack.state import Hand, Seat
 from controller.blackjack.totals import Kind, Rule, Total, chart_row, dealer_draws, points
 from controller.cards import Card, Rank
 
@@ -158,8 +159,6 @@ class InfiniteShoeStrategy:
         return blackjack * (0.0 if player_pure else -1.0) + (1 - blackjack) * self._decision_value(up, cards)
 
     def _decision_value(self, up: Card, cards: tuple[Card, Card]) -> float:
-        from controller.blackjack.play import Hand, Seat
-
         seat = Seat(1, [Hand(list(cards), 1)])
         if self.game.freezes(up) or self.game.finished(seat, 0):
             return self.stand(up, self.game.total(cards, initial=True))

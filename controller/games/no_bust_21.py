@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from controller.blackjack.play import BlackjackGame, BlackjackRound
+from controller.blackjack.play import BlackjackGame
+from controller.blackjack.state import BlackjackRound
 from controller.blackjack.totals import ChartRow, Kind, Rule, Total, no_bust_total, points
 from controller.cards import Card
 from controller.games.base import OptionError

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from controller.blackjack.play import BlackjackGame, BlackjackRound, Seat
+from controller.blackjack.play import BlackjackGame
+from controller.blackjack.state import BlackjackRound, Seat
 from controller.blackjack.totals import ChartRow, Kind, Rule, Total, pure_total
 from controller.cards import Card, Rank, Suit
 from controller.games.base import OptionError
@@ -40,6 +41,9 @@ BLACKJACK_PAYS = ("3 to 2", "7 to 5", "6 to 5")
 RULE_888 = ("push", "win")
 """Players over 21.5 against the player-dealer's 888: push (game rule 8a) or win (the "888 Option")."""
 WIN = parse_payout("1 to 1")
+PLAYER_BONUS_HANDS: dict[tuple[Rank, ...], str] = {
+    (Rank.SEVEN, Rank.SEVEN, Rank.SEVEN): "777", (Rank.SIX, Rank.SEVEN, Rank.EIGHT): "678"}
+"""The seed's "Suited 777, Suited 678, and Unsuited 777" and "Same color 777 and same color 678" bonuses."""
 
 
 class Pure21_5(BlackjackGame):
@@ -127,8 +131,7 @@ class Pure21_5(BlackjackGame):
             found.append("player-dealer 888" + _colour_grade(state.dealer))
         for seat in state.seats.values():
             for index, hand in enumerate(seat.hands):
-                ranks = sorted(c.rank for c in hand.cards)
-                name = {(Rank.SEVEN,) * 3: "777", (Rank.SIX, Rank.SEVEN, Rank.EIGHT): "678"}.get(tuple(ranks))
+                name = PLAYER_BONUS_HANDS.get(tuple(sorted(c.rank for c in hand.cards)))
                 if name:
                     found.append(f"spot {seat.spot} hand {index}: {name}{_colour_grade(hand.cards)}")
                 if len(hand.cards) >= 7 and self.total(hand.cards, initial=False).points <= 21:

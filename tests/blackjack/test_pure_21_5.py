@@ -178,3 +178,12 @@ def test_a_card_from_another_deck_is_refused() -> None:
     state = game.new_hand([1], {(1, "base"): 1000})
     with pytest.raises(ValueError, match="not a card of the Pure 21.5 Blackjack deck"):
         game.place(state, game.next_target(state), Card.parse("KS"))
+
+
+def test_player_bonus_hands_are_announced_for_the_card_rooms_promotions() -> None:
+    # "Suited 777, Suited 678, and Unsuited 777"; "Same color 777 and same color 678"; "Seven Card Charlies"
+    log = MemoryLog()
+    play(GAME, {(1, "base"): 1000, (2, "base"): 1000}, "7S 2C 2D 7S AC 9C 7S AD AH 2H 3S TB 8D",
+         [(1, "hit"), (2, "hit"), (2, "hit"), (2, "hit"), (2, "hit"), (2, "hit")], log=log)
+    assert log.named("settlement_summary")[0]["promotions"] == [
+        "spot 1 hand 0: 777 (suited)", "spot 2 hand 0: seven card charlie"]
