@@ -57,6 +57,9 @@ SCHEDULES: Mapping[str, FeeSchedule] = {
         # Pai Gow Tiles, Pai Gow Poker, Fortune Pai Gow Poker: player fee per wager, $10-$100 $1 ... $401-$500 $5.
         schedule("pai-gow-player", "wager", 1000,
                  [(10000, 100), (20000, 200), (30000, 300), (40000, 400), (50000, 500)]),
+        # The player-dealer's column of the same schedule reads "$1 $2" beside the first two brackets (the scan
+        # loses the rest): read as $1 for a bank up to $100 and $2 above.
+        schedule("pai-gow-player-dealer", "bank", 0, [(10000, 100), (None, 200)]),
         # No Bust 21st Century Blackjack and Pure 21.5 Blackjack: players pay nothing; the player-dealer
         # pays by the action on the table, $5-50 $0.50, $51-200 $2, $201-400 $3, $401-600 $4, $601-1,000 $5.
         schedule("blackjack-player", "wager", 500, [(None, 0)]),

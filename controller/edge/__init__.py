@@ -24,6 +24,7 @@ EDGES: dict[str, str] = {
     "top-card": "controller.edge.top_card",
     "no-bust-21": "controller.edge.no_bust_21",
     "pure-21-5": "controller.edge.pure_21_5",
+    "three-card-poker": "controller.edge.three_card_poker",
 }
 
 
