@@ -1,10 +1,11 @@
 """A round of California blackjack against a player-dealer, whatever the variant.
 
-Seats: spot ``k`` is the ``k``-th seat clockwise from the player-dealer, so the
-dealing order ("the first card to the player seated to the left of the
-designated Player/Dealer, in a clock-wise fashion") is spot order and the action
-button chart names spots directly. The player-dealer's own seat at the
-eight-seat table is tracked by ``PlayerDealerRotation`` and logged each round.
+Seats: the eight seats of the table, numbered clockwise. One of them is the
+player-dealer's (``PlayerDealerRotation``): that spot takes only the ``bank``
+wager, the posted bank the player-dealer plays against everyone else; the
+others take the base game and the side wagers. Dealing starts "to the player
+seated to the left of the designated Player/Dealer, in a clock-wise fashion",
+and the action button counts seats clockwise from the player-dealer.
 
 A round (seed 003, No Bust round of play 7-17, Pure 21.5 round of play 7-12):
 
@@ -25,7 +26,8 @@ from __future__ import annotations
 
 import abc
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from controller.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
@@ -37,14 +39,15 @@ from controller.blackjack.strategy import InfiniteShoeStrategy
 from controller.blackjack.totals import ChartRow, Rule, Total, chart_row, dealer_draws
 from controller.cards import Card, Rank, shoe
 from controller.errors import DecisionRefused, WagerRefused
-from controller.fees import SCHEDULES
+from controller.fees import SCHEDULES, FeeError
 from controller.games.base import Decision, Fee, Game, OptionError, PendingDecision, Wagers, WagerChange
 from controller.money import Cents, Rounding, format_cents
-from controller.odds import HALF_RETURNED, LOSE, Payout, parse_payout
+from controller.odds import HALF_RETURNED, LOSE, Outcome, Payout, parse_payout
 from controller.settlement import Settlement
 
 PLAYER_DEALER = "player-dealer"
-SEATS = 7
+SEATS = 8
+"""An industry standard blackjack table: eight seats, the player-dealer's among them."""
 INSURANCE_ACTIONS = ("insurance", "no-insurance", "even-money")
 """Player seats counted clockwise from the player-dealer (an eight-seat table)."""
 
@@ -57,14 +60,14 @@ ACTION_BUTTON: Mapping[Rank, int] = {
 
 
 def action_button(card: Card) -> int:
-    """The spot where settlement starts, from the player-dealer's second card (Bonus cards by their rank)."""
+    """How many seats clockwise from the player-dealer settlement starts (Bonus cards by their rank)."""
     return ACTION_BUTTON[card.rank]
 
 
 class BlackjackGame(Game[BlackjackRound], abc.ABC):
     """The flow every California blackjack variant shares; subclasses give the variant's rules."""
 
-    wagers = ("base", "bonus", "buster")
+    wagers = ("base", "bonus", "buster", "bank")
     max_spots = SEATS
     device = "shoe"
 
@@ -80,23 +83,16 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
         self.decks = self._int("decks", self.default_decks, self.min_decks, 8)
-        self.bank = self._int("bank", 100000, 1, SCHEDULES["blackjack-player-dealer"].brackets[-1].upto or 0)
         self.max_splits = self._int("max_splits", 3, 0, 3)
         self.surrender = self._bool("surrender", True)
         self.double_after_split = self._bool("double_after_split", False)
-        seats = self._int("table_seats", SEATS + 1, 2, SEATS + 1)
+        seats = self._int("seats", SEATS, 2, SEATS)
         self.rotation = PlayerDealerRotation(seats, self._int("player_dealer_seat", 1, 1, seats))
+        self.proposition_players = self._seats("proposition_player_seats", seats)
         bonus = self._choice("bonus_paytable", "seed", BONUS_PAYTABLES)
         self.bonus_paytable = BONUS_PAYTABLES[bonus]
         self.buster_paytable = self._buster()
         self._cards = frozenset(self.deck())
-
-    def post_bank(self, amount: Cents) -> None:
-        """The player-dealer posts the bank for the next hand (round of play 4); at most the posted schedule's top."""
-        top = SCHEDULES["blackjack-player-dealer"].brackets[-1].upto or 0
-        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= top:
-            raise OptionError("bank", f"a bank is 1 to {top} cents, not {amount!r}")
-        self.bank = amount
 
     # -- options ----------------------------------------------------------
 
@@ -111,6 +107,12 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         if not isinstance(value, bool):
             raise OptionError(key, f"must be true or false, not {value!r}")
         return value
+
+    def _seats(self, key: str, seats: int) -> frozenset[int]:
+        value = self.options.setdefault(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, int) and 1 <= v <= seats for v in value):
+            raise OptionError(key, f"must be a list of seats from 1 to {seats}, not {value!r}")
+        return frozenset(value)
 
     def _choice(self, key: str, default: str, choices: Mapping[str, Any]) -> str:
         value = self.options.setdefault(key, default)
@@ -176,6 +178,23 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
     def deck(self) -> tuple[Card, ...]:
         return shoe(self.decks, jokers_per_deck=self.jokers_per_deck, kind=self.deck_kind)
 
+    @property
+    def player_dealer(self) -> int:
+        if self.rotation.seat is None:
+            raise RuntimeError("the game is stopped: nobody holds the player-dealer position")
+        return self.rotation.seat
+
+    def table_roles(self) -> dict[str, Any]:
+        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
+
+    def seat_wagers(self, spot: int) -> tuple[str, ...]:
+        """Round of play 4-5: the player-dealer's circle holds the bank; the others the players' wagers."""
+        return ("bank",) if spot == self.player_dealer else ("base", "bonus", "buster")
+
+    def check_table(self, wagers: Wagers) -> None:
+        if (self.player_dealer, "bank") not in wagers:
+            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
+
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
         base = wagers.get("base", 0)
         for side in ("bonus", "buster"):
@@ -185,25 +204,33 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
             raise WagerRefused(spot, "buster", f"the Buster Bet cannot exceed the base wager ({format_cents(base)})")
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
-        """The posted fees (seed 003, California collection fees): players $0, the player-dealer by the action."""
+        """The posted fees (seed 003, California collection fees): players $0, the player-dealer by the action.
+
+        The action on the table is what the bank can meet: the players' wagers, at most the bank.
+        """
         player = SCHEDULES["blackjack-player"]
         fees = [Fee(s, player.fee(wagers[(s, "base")]), "player collection fee") for s in spots
                 if (s, "base") in wagers]
-        action = min(sum(wagers.values()), self.bank)
+        pd = self.player_dealer
+        action = min(sum(a for (_, w), a in wagers.items() if w != "bank"), wagers[(pd, "bank")])
         if action:
-            amount = SCHEDULES["blackjack-player-dealer"].fee(action)
-            fees.append(Fee(0, amount, f"player-dealer collection fee, action {format_cents(action)}"))
+            try:
+                amount = SCHEDULES["blackjack-player-dealer"].fee(action)
+            except FeeError as exc:
+                raise WagerRefused(pd, "bank", str(exc)) from None
+            fees.append(Fee(pd, amount, f"player-dealer collection fee, action {format_cents(action)}"))
         return tuple(f for f in fees if f.amount)
 
     # -- dealing ------------------------------------------------------------
 
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> BlackjackRound:
-        if self.rotation.seat is None:
-            raise RuntimeError("the game is stopped: nobody took the player-dealer position")
-        seats = {s: Seat(s, [Hand([], wagers[(s, "base")])]) for s in sorted(spots) if (s, "base") in wagers}
+        pd = self.player_dealer
+        players = clockwise_from(pd % self.rotation.total_seats + 1, [s for s in spots if (s, "base") in wagers],
+                                 self.rotation.total_seats)
+        seats = {s: Seat(s, [Hand([], wagers[(s, "base")])]) for s in players}
         order = [str(s) for s in seats]
         plan = [*order, PLAYER_DEALER, *order] + ([PLAYER_DEALER] if self.dealer_card_in_deal else [])
-        return BlackjackRound(seats, plan, self.bank, self.rotation.seat, self.rotation.bank_button)
+        return BlackjackRound(seats, plan, wagers[(pd, "bank")], pd, self.rotation.bank_button)
 
     def next_target(self, state: BlackjackRound) -> str | None:
         if state.dealt < len(state.plan):
@@ -396,10 +423,11 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
 
     def claims(self, state: BlackjackRound, wagers: Wagers) -> list[Claim]:
         """What the rules give every wager, in settlement order (clockwise from the action button)."""
-        state.button = action_button(state.dealer[1])
+        total_seats = self.rotation.total_seats
+        state.button = (state.player_dealer_seat - 1 + action_button(state.dealer[1])) % total_seats + 1
         dealer = self.dealer_total(state)
         claims = []
-        for spot in clockwise_from(state.button, list(state.seats), SEATS):
+        for spot in clockwise_from(state.button, list(state.seats), total_seats):
             seat = state.seats[spot]
             for index, hand in enumerate(seat.hands):
                 claims.append(self._hand_claim(seat, index, dealer, state.dealer))
@@ -428,10 +456,28 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
                      f"hand {index} {cards} ({self.hand_total(seat, index)}) v {dealer}: {rule}")
 
     def settle(self, state: BlackjackRound, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
-        records, state.bank_result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
+        records, result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
+        state.bank_result = result
         state.announcements = self.promotions(state)
-        self.rotation.bank_played(lambda seat: True)
+        returned = result.returned_to_player_dealer
+        outcome = Outcome.WIN if result.net > 0 else Outcome.PUSH if result.net == 0 else Outcome.PARTIAL
+        records.append(Settlement(
+            spot=state.player_dealer_seat, wager="bank", stake=state.bank, outcome=outcome, payout="bank result",
+            returned=returned, exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents",
+            banker=PLAYER_DEALER))
         return records
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """Round of play 18-19: after two banks the position passes clockwise; nobody taking it stops the game.
+
+        A third-party proposition player (game rules 16-17, No Bust; 12-13, Pure 21.5) at one of
+        ``proposition_player_seats`` takes the position whenever it is offered.
+        """
+        before = self.rotation.seat
+        seat = self.rotation.bank_played(lambda s: accepts(s) or s in self.proposition_players)
+        if seat is None:
+            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
+        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}
 
     def settlement_summary(self, state: BlackjackRound) -> dict[str, Any]:
         bank = state.bank_result.as_event() if state.bank_result else {}
@@ -440,6 +486,6 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
                 "action_button": state.button, "promotions": state.announcements, **bank}
 
     def describe(self, state: BlackjackRound) -> str:
-        dealer = f"PD {' '.join(c.code for c in state.dealer)} ({self.dealer_total(state)})" if state.dealer else "PD -"
+        cards = f"{' '.join(c.code for c in state.dealer)} ({self.dealer_total(state)})" if state.dealer else "-"
         net = f" net {format_cents(state.bank_result.net)}" if state.bank_result else ""
-        return f"{dealer} button {state.button}{net}"
+        return f"P/D seat {state.player_dealer_seat} {cards} button {state.button}{net}"

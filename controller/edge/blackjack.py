@@ -111,8 +111,10 @@ def edges_for(game: BlackjackGame) -> dict[str, WagerEdge]:
 
 
 def _play_one(game: BlackjackGame, shoe: list[Card]) -> int:
-    wagers = {(1, "base"): STAKE}
-    state = game.new_hand([1], wagers)
+    pd = game.player_dealer
+    seat = pd % game.rotation.total_seats + 1
+    wagers = {(seat, "base"): STAKE, (pd, "bank"): 100 * STAKE}
+    state = game.new_hand([seat, pd], wagers)
     while True:
         target = game.next_target(state)
         if target is not None:
@@ -126,7 +128,7 @@ def _play_one(game: BlackjackGame, shoe: list[Card]) -> int:
         elif not state.revealed:
             game.reveal(state)
         else:
-            return sum(r.returned - r.stake for r in game.settle(state, wagers, Rounding.PLAYER))
+            return sum(r.returned - r.stake for r in game.settle(state, wagers, Rounding.PLAYER) if r.spot == seat)
 
 
 def _shoe(game: BlackjackGame) -> str:

@@ -4,7 +4,7 @@ import pytest
 
 from controller.config import load_config, parse_config
 from controller.devices import open_feed
-from controller.errors import ConfigError
+from controller.errors import ConfigError, WagerRefused
 from controller.games import make_game
 from controller.games.base import OptionError
 from tests.helpers import MemoryLog
@@ -33,7 +33,7 @@ def _data(config) -> dict:
 @pytest.mark.parametrize(("game", "options", "key"), [
     ("no-bust-21", {"over_above": 23}, "over_above"),
     ("no-bust-21", {"decks": 9}, "decks"),
-    ("no-bust-21", {"bank": 200000}, "bank"),
+    ("no-bust-21", {"player_dealer_seat": 9}, "player_dealer_seat"),
     ("no-bust-21", {"surrender": "yes"}, "surrender"),
     ("pure-21-5", {"rule_888": "lose"}, "rule_888"),
     ("pure-21-5", {"blackjack_pays": "2 to 1"}, "blackjack_pays"),
@@ -45,9 +45,8 @@ def test_bad_game_options_name_the_key(game, options, key) -> None:
     assert info.value.key == key
 
 
-def test_the_player_dealer_posts_a_bank_within_the_posted_schedule() -> None:
+def test_action_beyond_the_posted_fee_schedule_is_refused_at_no_more_bets() -> None:
+    # the posted schedule covers $5 to $1,000 of action on the table
     game = make_game("no-bust-21")
-    game.post_bank(25000)
-    assert game.new_hand([], {}).bank == 25000
-    with pytest.raises(OptionError, match="bank"):
-        game.post_bank(100001)
+    with pytest.raises(WagerRefused, match="above the highest posted bracket"):
+        game.fees([1, 2], {(1, "bank"): 150000, (2, "base"): 120000})

@@ -11,6 +11,7 @@ from controller.cli import main
 from controller.edge import EDGES
 from controller.edge.blackjack import base_edge, bonus_bet_edge, buster_edge
 from controller.games import make_game
+from controller.games.base import PendingDecision
 
 
 def test_bonus_bet_edge_no_bust_eight_decks_matches_a_count_by_hand() -> None:
@@ -94,10 +95,8 @@ def test_pure_21_5_strategy_is_textbook_hit_soft_17_strategy(hand, up, actions, 
 
 
 def test_strategy_offers_only_legal_actions_and_declines_insurance() -> None:
-    game = make_game("no-bust-21")
-    from controller.games.base import PendingDecision
-
-    state = game.new_hand([1], {(1, "base"): 1000})
+    game = make_game("no-bust-21", {"player_dealer_seat": 8})
+    state = game.new_hand([1, 8], {(1, "base"): 1000, (8, "bank"): 10000})
     for code in ("5S", "9D", "6H"):
         game.place(state, game.next_target(state), Card.parse(code))
     assert game.strategy(state, PendingDecision(1, ("hit",)), {}).action == "hit"

@@ -29,8 +29,10 @@ def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, 
             added_by_decision = r.get("by") == "decision"  # a double, split or insurance: ``amount`` is the addition
             placed[r["round"]] += r["amount"] if added_by_decision else r["amount"] - r["previous"]
         elif r["event"] == "wager_settled":
-            players[r["round"]] += r["returned"] - r["stake"]
             placed[r["round"]] -= r["stake"]
+            if r["wager"] == "bank":
+                continue
+            players[r["round"]] += r["returned"] - r["stake"]
             assert r["banker"] == "player-dealer"
             wagers[f"{r['wager']} {r['outcome']}"] += 1
         elif r["event"] == "fee_collected":

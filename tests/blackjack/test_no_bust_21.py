@@ -171,8 +171,8 @@ def test_round_of_play_14_a_joker_first_card_freezes_every_hand() -> None:
 
 
 def test_game_rule_10_no_double_split_or_surrender_against_a_joker() -> None:
-    game = make_game(GAME)
-    state = game.new_hand([1], {(1, "base"): 1000})
+    game = make_game(GAME, {"player_dealer_seat": 8})
+    state = game.new_hand([1, 8], {(1, "base"): 1000, (8, "bank"): 10000})
     for code in ("8S", "JK", "8H"):
         game.place(state, game.next_target(state), Card.parse(code))
     assert game.pending_decision(state) is None
@@ -247,7 +247,7 @@ def test_collection_fee_of_the_player_dealer_by_the_posted_schedule() -> None:
     log = MemoryLog()
     play(GAME, {(1, "base"): 20000, (2, "base"): 5000}, "TS TH 5D 9C 9D 8S 6C", [(1, "stand"), (2, "stand")],
          log=log)
-    assert [(f["spot"], f["amount"]) for f in log.named("fee_collected")] == [(0, 300)]
+    assert [(f["spot"], f["amount"]) for f in log.named("fee_collected")] == [(8, 300)]
 
 
 def test_side_wagers_need_a_base_wager_and_buster_at_most_the_base() -> None:
@@ -261,27 +261,49 @@ def test_side_wagers_need_a_base_wager_and_buster_at_most_the_base() -> None:
         make_game(GAME).check_spot(1, {"base": 500, "buster": 1000})
 
 
-def test_round_of_play_18_the_player_dealer_position_rotates_after_two_banks() -> None:
+def test_round_of_play_18_19_the_position_passes_clockwise_after_two_banks_or_the_game_stops() -> None:
     game = make_game(GAME, {"player_dealer_seat": 4})
-    seats = []
-    for _ in range(3):
-        state = game.new_hand([1], {(1, "base"): 1000})
-        seats.append((state.player_dealer_seat, state.bank_button))
-        for code in ("TS", "5D", "9H"):
-            game.place(state, game.next_target(state), Card.parse(code))
-        game.decide(state, Decision(1, "stand"), {})
-        game.reveal(state)
-        while (target := game.next_target(state)) is not None:
-            game.place(state, target, Card.parse("TC"))
-        game.settle(state, {(1, "base"): 1000}, Rounding.PLAYER)
-    assert seats == [(4, "1st bank"), (4, "2nd bank"), (5, "1st bank")]
+    assert game.seat_wagers(4) == ("bank",) and "bank" not in game.seat_wagers(5)
+    assert game.pass_position(lambda seat: True) == {"player_dealer": 4, "bank_button": "2nd bank", "changed": False}
+    assert game.pass_position(lambda seat: seat == 6) == {"player_dealer": 6, "bank_button": "1st bank",
+                                                         "changed": True}
+    game.pass_position(lambda seat: False)
+    assert "stopped" in game.pass_position(lambda seat: False)
+
+
+def test_round_of_play_4_the_player_dealer_must_post_a_bank_and_bets_nothing_else() -> None:
+    round = new_round(GAME)
+    round.start()
+    with pytest.raises(WagerRefused, match="takes only bank"):
+        round.place_wager(8, "base", 1000)
+    round.place_wager(1, "base", 1000)
+    with pytest.raises(WagerRefused, match="must post a bank"):
+        round.close_betting()
+
+
+def test_the_action_button_counts_seats_clockwise_from_the_player_dealer() -> None:
+    # round of play 11: with the player-dealer at seat 3, a 2 puts the button two seats on, at seat 5
+    round = play(GAME, {(1, "base"): 1000, (5, "base"): 1000, (7, "base"): 1000}, "TS 9S 8S 5D 9H 9C 7C 2D TC",
+                 [(5, "stand"), (7, "stand"), (1, "stand")], player_dealer_seat=3)
+    assert [t for t, _, _ in round.cards][:3] == ["5.0", "7.0", "1.0"]
+    assert round.hand.button == 5 and order(round) == [(5, "base"), (7, "base"), (1, "base")]
 
 
 def test_a_card_not_of_the_no_bust_deck_is_refused_and_holds_the_round() -> None:
     round = new_round(GAME)
     round.start()
+    round.place_wager(8, "bank", 10000)
     round.place_wager(1, "base", 1000)
     round.close_betting()
     with pytest.raises(ValueError, match="not a card of"):
         round.card(Card.parse("KB"), "camera")
     assert round.state == "hold"
+
+
+def test_a_proposition_player_takes_the_position_when_nobody_else_does() -> None:
+    # game rules 16-17: third-party providers of proposition player services may play
+    game = make_game(GAME, {"player_dealer_seat": 2, "proposition_player_seats": [6]})
+    game.pass_position(lambda seat: False)
+    assert game.pass_position(lambda seat: False)["player_dealer"] == 6
+    with pytest.raises(OptionError, match="proposition_player_seats"):
+        make_game(GAME, {"proposition_player_seats": [9]})

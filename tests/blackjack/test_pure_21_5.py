@@ -157,7 +157,7 @@ def test_even_money_the_player_wins_the_original_wager_either_way(down) -> None:
     # "Even Money": "The result in each case is the same as the Player wins an amount equal to the original wager"
     round = play(GAME, {(1, "base"): 1000}, f"AH AS KB {down}",
                  [(1, "even-money")])
-    assert sum(returned(round).values()) - sum(round.wagers.values()) == 1000
+    assert returned(round)[(1, "base")] + returned(round)[(1, "insurance")] - 1500 == 1000
 
 
 def test_even_money_is_offered_only_with_a_pure_21_5_blackjack() -> None:
@@ -174,8 +174,8 @@ def test_doubling_down_for_less_is_allowed() -> None:
 
 
 def test_a_card_from_another_deck_is_refused() -> None:
-    game = make_game(GAME)
-    state = game.new_hand([1], {(1, "base"): 1000})
+    game = make_game(GAME, {"player_dealer_seat": 8})
+    state = game.new_hand([1, 8], {(1, "base"): 1000, (8, "bank"): 10000})
     with pytest.raises(ValueError, match="not a card of the Pure 21.5 Blackjack deck"):
         game.place(state, game.next_target(state), Card.parse("KS"))
 
