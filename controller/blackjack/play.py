@@ -49,7 +49,6 @@ PLAYER_DEALER = "player-dealer"
 SEATS = 8
 """An industry standard blackjack table: eight seats, the player-dealer's among them."""
 INSURANCE_ACTIONS = ("insurance", "no-insurance", "even-money")
-"""Player seats counted clockwise from the player-dealer (an eight-seat table)."""
 
 ACTION_BUTTON: Mapping[Rank, int] = {
     # rules-notes: the No Bust chart, counted clockwise from the player-dealer
