@@ -10,7 +10,6 @@ from controller.cards import Card
 from controller.errors import DecisionRefused, WagerRefused
 from controller.games import make_game
 from controller.games.base import Decision, OptionError
-from controller.money import Rounding
 from tests.blackjack.table import new_round, order, play, returned
 from tests.helpers import MemoryLog
 
