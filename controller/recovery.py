@@ -210,12 +210,12 @@ class Recovered:
 
 
 def last_roles(journal: Journal) -> dict[str, Any] | None:
-    """The table roles (player-dealer seat, bank button) in force after the journal's last record of them."""
+    """The table roles (player-dealer seat, bank button, a progressive meter) after the journal's last record of them."""
     for record in reversed(journal.records(after_seq=max(0, journal.last_seq - 5000))):
         if record["event"] == "round_started" and record.get("roles"):
             return dict(record["roles"])
-        if record["event"] == "position_passed" and "player_dealer" in record:
-            return {"player_dealer": record["player_dealer"], "bank_button": record.get("bank_button")}
+        if record["event"] == "position_passed" and "stopped" not in record:
+            return {k: v for k, v in record.items() if k not in (*IGNORED, "event", "round", "game", "changed")}
     return None
 
 

@@ -22,7 +22,7 @@ Options: ``flush_bonus``, ``straight_flush_bonus`` (pay-table names), and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -94,6 +94,18 @@ class HighCardFlush(Game[HighCardFlushHand]):
         if name not in tables:
             raise OptionError(key, f"unknown pay table {name!r}: expected one of {', '.join(tables)}")
         return tables[name]
+
+    def table_roles(self) -> dict[str, Any]:
+        """The Progressive meter is table state: logged with every round, restored after a restart."""
+        return {"progressive": self.progressive.snapshot()}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        if "progressive" in roles:
+            self.progressive = ProgressiveMeter.restore(dict(roles["progressive"]))
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """No position passes in this house-banked game; the meter as the round left it is journaled."""
+        return {"progressive": self.progressive.snapshot()}
 
     @staticmethod
     def _progressive_rows(spec: object) -> dict[int, ProgressiveRow]:
