@@ -51,6 +51,9 @@ class SimulatedPlayers:
         for spot in range(1, round.spots + 1):
             if self.rng.random() >= self.sit_probability:
                 continue
+            if not round.game.wagers:
+                round.sit(spot)
+                continue
             for name, amount in self.spot_wagers(round).items():
                 round.place_wager(spot, name, amount)
 

@@ -78,11 +78,39 @@ class WagerChange:
 
 @dataclass(frozen=True, slots=True)
 class Fee:
-    """A collection fee taken by the house before the deal (California games)."""
+    """A fee the house takes: a collection before the deal (California games), or a drop out of the pot.
+
+    A drop taken out of a players' pot (``Game.drop``) has ``spot`` 0: no one
+    seat pays it, the pot does.
+    """
 
     spot: int
     amount: Cents
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularity:
+    """A dealing irregularity the dealer reports (a misdeal, a boxed or exposed card, a card turned early)."""
+
+    kind: str
+    spot: int = 0
+    cards: tuple[Card, ...] = ()
+
+    def as_event(self) -> dict[str, Any]:
+        return {"kind": self.kind, "spot": self.spot, "cards": [c.code for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class Remedy:
+    """What the rules do about an irregularity: ``void`` the round (every stake back) or ``continue`` it."""
+
+    action: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.action not in ("void", "continue"):
+            raise ValueError(f"a remedy is 'void' or 'continue', not {self.action!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +133,8 @@ class Game(abc.ABC, Generic[State]):
     """The card source the game is dealt from: ``shoe`` or ``shuffler``."""
     stack_size: ClassVar[int] = 1
     """Cards per stack when a shuffler deals (three for Three Card Poker)."""
+    banker: ClassVar[str] = "house"
+    """Who takes the other side of the wagers: ``house``; ``pot`` where players play for a pot the house does not bank."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = dict(options or {})
@@ -119,6 +149,17 @@ class Game(abc.ABC, Generic[State]):
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collection fees due before the deal; none for house-banked games."""
         return ()
+
+    def drop(self, state: State) -> tuple[Fee, ...]:
+        """Fees the house takes out of the pot during the round (card-room poker), collected at settlement.
+
+        The round checks that what the pot's settlements keep back is exactly this.
+        """
+        return ()
+
+    def irregularity(self, state: State, irregularity: Irregularity) -> Remedy:
+        """Apply the rules' remedy for a dealing irregularity; raise ``ValueError`` when it does not apply."""
+        raise ValueError(f"{self.id} has no remedy for {irregularity.kind!r}")
 
     @abc.abstractmethod
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> State:
