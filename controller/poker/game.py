@@ -55,7 +55,10 @@ class PokerGame(Game[PokerHand]):
         if self.chip <= 0:
             raise OptionError("chip", f"the smallest chip must be at least one cent, not {self.chip}")
         self.schedule = self._schedule()
-        self.kill: KillButton | None = KillButton(self._option("kill_leg", int, LEG)) if self._option("kill", bool, False) else None
+        leg = self._option("kill_leg", int, LEG)
+        if leg <= 0:
+            raise OptionError("kill_leg", f"a leg is a pot of at least some cents, not {leg}")
+        self.kill: KillButton | None = KillButton(leg) if self._option("kill", bool, False) else None
         self.last_button: int | None = None
 
     # -- options ----------------------------------------------------------

@@ -126,9 +126,10 @@ def draw_script(seats: tuple[int, ...], hand_size: int = 5) -> list[Step]:
 
 
 def open_betting(hand: PokerHand, street: int) -> BettingRound:
-    """A round of betting: before the flop (or draw) from the left of the furthest blind, then from the button's left."""
+    """A round of betting: first from the left of the furthest blind clockwise from the button (Hold-em line 1163),
+    which is the kill blind when there is one (it acts last), then from the button's left (line 1164)."""
     if street == 0 and hand.posted:
-        after = max((seat for seat, _, _ in hand.posted), key=hand.distance)
+        after = hand.killer if hand.killer is not None else max(hand.posted, key=lambda p: (p[2], hand.distance(p[0])))[0]
     else:
         after = hand.button
     order = clockwise(hand.in_pot, after)

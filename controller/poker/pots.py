@@ -82,15 +82,9 @@ def build_pots(
         stakes = tuple((s, min(c, level) - min(c, floor)) for s in order if (c := called.get(s, 0)) > floor)
         eligible = tuple(s for s in order if s in live and called.get(s, 0) >= level)
         amount = sum(a for _, a in stakes)
-        if not eligible and pots:
-            last = pots.pop()
-            merged = dict(last.stakes)
-            for s, a in stakes:
-                merged[s] = merged.get(s, 0) + a
-            pots.append(replace(last, amount=last.amount + amount, stakes=tuple(merged.items())))
-        else:
-            name = "main pot" if not pots else f"side pot {len(pots)}"
-            pots.append(Pot(name, amount, eligible, stakes))
+        if not eligible:
+            raise ValueError(f"no player still in the hand put in {level} cents: the pot cannot be awarded")
+        pots.append(Pot("main pot" if not pots else f"side pot {len(pots)}", amount, eligible, stakes))
         floor = level
     return pots, back
 
