@@ -50,10 +50,13 @@ class PokerGame(Game[PokerHand]):
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
         self.limit: str = self._option("limit", str, self.default_limit)
-        self.structure = self._structure()
         self.chip: Cents = self._option("chip", int, 100)
         if self.chip <= 0:
             raise OptionError("chip", f"the smallest chip must be at least one cent, not {self.chip}")
+        self.structure = self._structure()
+        amounts = (self.structure.small_blind, self.structure.big_blind, *self.structure.bets, self.structure.spread_min or 0)
+        if any(a % self.chip for a in amounts):
+            raise OptionError("chip", f"blinds and bets must be whole {self.chip}-cent chips: {amounts}")
         self.schedule = self._schedule()
         leg = self._option("kill_leg", int, LEG)
         if leg <= 0:
@@ -75,7 +78,7 @@ class PokerGame(Game[PokerHand]):
             low, high = (int(part) * 100 for part in self.limit.split("-"))
         except ValueError:
             raise OptionError("limit", f"must read like '3-6' (dollars), not {self.limit!r}") from None
-        small_blind = self._option("small_blind", int, low // 2)
+        small_blind = self._option("small_blind", int, low // 2 // self.chip * self.chip)
         big_blind = self._option("big_blind", int, low)
         if not 0 <= small_blind <= big_blind <= high:
             raise OptionError("big_blind", f"blinds {small_blind}/{big_blind} cents do not fit a {self.limit} game")
@@ -175,6 +178,8 @@ class PokerGame(Game[PokerHand]):
         pending = self.pending_decision(state)
         if pending is None or pending.spot != decision.spot:
             raise DecisionRefused(decision.spot, decision.action, f"no decision is due from this seat (due: {pending})")
+        if decision.amount is not None and decision.amount % self.chip:
+            raise DecisionRefused(decision.spot, decision.action, f"{decision.amount} cents is not in whole {self.chip}-cent chips")
         head = state.script[0]
         if head.kind == "post":
             chips = self._post(state, head, decision)
