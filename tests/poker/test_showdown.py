@@ -30,7 +30,7 @@ def test_holdem_best_high_hand_takes_the_pot() -> None:  # lines 1173-1175
     deal(round, "AS AD KS KD QS QD")  # seat 2 AS KD, seat 3 AD QS, seat 1 KS QD
     play_out(round, "2C 3H 7D 9C", "4C 5C", "6H TD")
     assert returned(round) == {1: 0, 2: 900, 3: 0}
-    assert round.log.named("reveal")[0]["hands"]["2"]["hand"] == "high card, A K T 9 7"
+    assert round.log.named("reveal")[0]["hands"]["2"]["hand"] == "ace high, A K T 9 7"
     assert_conserved(round.log)
 
 
