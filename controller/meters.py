@@ -1,7 +1,9 @@
 """Meters: what the table has taken in and paid out, in total and per wager.
 
 ``paid`` counts everything returned to players (stakes with winnings), so
-``wagered - paid + fees == house_win`` always, to the cent.
+``wagered - paid + fees == house_win`` always, to the cent. Chips players put
+into a pot the house does not bank (card-room poker) are no house action: they
+are counted apart, as ``pot``; the house wins only its fees from them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class Meters:
         self.rounds = 0
         self.voided = 0
         self.total = Meter()
+        self.pot: Cents = 0
         self.by_wager: dict[str, Meter] = defaultdict(Meter)
 
     def add_round(self, settlements: list[Settlement], fees: Cents = 0, *, voided: bool = False) -> None:
@@ -43,6 +46,8 @@ class Meters:
         self.voided += voided
         self.total.fees += fees
         for record in settlements:
+            if record.banker == "pot":
+                self.pot += record.stake
             if record.banker != "house":
                 continue
             for meter in (self.total, self.by_wager[record.wager]):
@@ -57,6 +62,8 @@ class Meters:
             f"wagered     {format_cents(t.wagered)}",
             f"paid        {format_cents(t.paid)}",
         ]
+        if self.pot:
+            lines.append(f"pot action  {format_cents(self.pot)}")
         if t.fees:
             lines.append(f"fees        {format_cents(t.fees)}")
         lines += [f"house win   {format_cents(t.house_win)}", f"hold        {percent(t.hold)}"]
@@ -74,6 +81,7 @@ class Meters:
             "wagered": self.total.wagered,
             "paid": self.total.paid,
             "fees": self.total.fees,
+            "pot": self.pot,
             "house_win": self.total.house_win,
             "by_wager": {
                 name: {"wagered": m.wagered, "paid": m.paid, "house_win": m.house_win, "count": m.count}

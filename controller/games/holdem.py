@@ -32,11 +32,12 @@ class Holdem(PokerGame):
         return flop_script(seats, self.hole_cards)
 
     def high_value(self, hand: PokerHand, seat: int) -> int:
-        return evaluate([*hand.holes[seat], *hand.board])
+        value: int = hand.value("high", seat, lambda: evaluate([*hand.holes[seat], *hand.board]))
+        return value
 
     def describe_value(self, hand: PokerHand, seat: int) -> str:
         cards = [*hand.holes[seat], *hand.board]
-        return describe(evaluate(cards)) if len(cards) >= 5 else " ".join(map(str, cards))
+        return describe(self.high_value(hand, seat)) if len(cards) >= 5 else " ".join(map(str, cards))
 
     def strength(self, hand: PokerHand, seat: int) -> float:
         hole = hand.holes[seat]

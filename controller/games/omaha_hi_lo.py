@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.cards import Card, deck_with_joker, standard_deck
-from controller.evaluators import category, describe, describe_low, omaha_high, omaha_low
+from controller.evaluators import describe, describe_low, omaha_high, omaha_low
 from controller.poker.game import PokerGame
 from controller.poker.hand import PokerHand, Step, flop_script
 
@@ -46,11 +46,12 @@ class OmahaHiLo(PokerGame):
         return flop_script(seats, self.hole_cards)
 
     def high_value(self, hand: PokerHand, seat: int) -> int:
-        return omaha_high(hand.holes[seat], hand.board)[0]
+        value: int = hand.value("high", seat, lambda: omaha_high(hand.holes[seat], hand.board)[0])
+        return value
 
     def low_value(self, hand: PokerHand, seat: int) -> int | None:
-        low = omaha_low(hand.holes[seat], hand.board, qualifier=self.qualifier)
-        return None if low is None else low[0]
+        low = hand.value("low", seat, lambda: omaha_low(hand.holes[seat], hand.board, qualifier=self.qualifier))
+        return None if low is None else int(low[0])
 
     def describe_value(self, hand: PokerHand, seat: int) -> str:
         if len(hand.board) < 3:
@@ -59,11 +60,14 @@ class OmahaHiLo(PokerGame):
         return f"high {describe(self.high_value(hand, seat))}; low {describe_low(low) if low is not None else 'none'}"
 
     def strength(self, hand: PokerHand, seat: int) -> float:
-        if len(hand.board) >= 3:
-            low = 0.2 if self.low_value(hand, seat) is not None else 0.0
-            return min(1.0, 0.15 + 0.18 * category(self.high_value(hand, seat)) + low)
+        """Cheap on purpose (a full Omaha evaluation per decision would dominate a simulated session):
+        the top two hole ranks, a pair in the hole, hole ranks the board pairs, and low cards for a low."""
         ranks = sorted((15 if c.is_joker else int(c.rank) for c in hand.holes[seat]), reverse=True)
-        return (ranks[0] + ranks[1]) / 30 * 0.8 + (0.15 if len(set(ranks)) < len(ranks) else 0.0)
+        board = {int(c.rank) for c in hand.board}
+        paired = sum(1 for r in set(ranks) if r in board)
+        lows = len({r for r in ranks if r <= 8 or r == 14} | {r for r in board if r <= 8 or r == 14})
+        low = 0.15 if len(hand.board) >= 3 and lows >= 5 else 0.0
+        return min(1.0, (ranks[0] + ranks[1]) / 30 * 0.6 + (0.15 if len(set(ranks)) < len(ranks) else 0.0) + 0.2 * paired + low)
 
 
 GAME = OmahaHiLo

@@ -17,6 +17,7 @@ Card targets: ``hole:S`` and ``draw:S`` for seat S, ``burn:X`` before X, ``flop`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,8 @@ class PokerHand:
     notes: list[str] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
     drop: tuple[Fee, ...] = ()
+    values: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Hand values already worked out, keyed by what they depend on (the cards)."""
 
     @property
     def in_pot(self) -> tuple[int, ...]:
@@ -81,6 +84,13 @@ class PokerHand:
     def distance(self, seat: int) -> int:
         """How far clockwise ``seat`` sits from the button (the button is 0)."""
         return 0 if seat == self.button else self.seats.index(seat) + 1
+
+    def value(self, kind: str, seat: int, evaluate: Callable[[], Any]) -> Any:
+        """``evaluate()`` for the seat's current cards, worked out once per set of cards."""
+        key = (kind, tuple(self.holes[seat]), tuple(self.board))
+        if key not in self.values:
+            self.values[key] = evaluate()
+        return self.values[key]
 
     def chips(self, seat: int, amount: Cents) -> None:
         self.put_in[seat] = self.put_in.get(seat, 0) + amount
