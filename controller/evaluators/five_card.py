@@ -194,13 +194,17 @@ def _bug_value(naturals: Sequence[Card]) -> int:
     return best
 
 
-def evaluate5(cards: Sequence[Card]) -> int:
-    """The value of exactly five cards (at most one joker, played as the bug)."""
-    check_hand(cards, sizes=(5,), game="five-card poker", jokers=1)
+def _value5(cards: Sequence[Card]) -> int:
     naturals = [c for c in cards if not c.is_joker]
     if len(naturals) == 4:
         return _bug_value(naturals)
     return value_of_ranks([int(c.rank) for c in cards], flush=len({c.suit for c in cards}) == 1)
+
+
+def evaluate5(cards: Sequence[Card]) -> int:
+    """The value of exactly five cards (at most one joker, played as the bug)."""
+    check_hand(cards, sizes=(5,), game="five-card poker", jokers=1)
+    return _value5(cards)
 
 
 def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
@@ -211,7 +215,7 @@ def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
     check_hand(cards, sizes=range(5, 10), game="best five-card hand", jokers=1)
     best_value, best_cards = -1, ()
     for five in combinations(cards, 5):
-        value = evaluate5(five)
+        value = _value5(five)
         if value > best_value:
             best_value, best_cards = value, five
     return best_value, tuple(sorted(best_cards, key=lambda c: c.rank, reverse=True))
