@@ -84,7 +84,7 @@ def _boards(board: Sequence[Card], rest: npt.NDArray[np.uint8], chunk_rows: int)
     if missing == 0:
         yield known[None, :]
         return
-    prefix = 2 if missing >= 4 else 1 if missing >= 2 else 0
+    prefix = 1 if missing == BOARD else 0  # chunks of at most C(52, 4) rows, few enough calls to keep numpy busy
     for picks in iter_combinations(len(rest), missing, prefix=prefix):
         for start in range(0, len(picks), chunk_rows):
             drawn = rest[picks[start:start + chunk_rows]]
@@ -120,8 +120,10 @@ def equities(game: str, holes: Sequence[Sequence[Card]], board: Sequence[Card] =
     boards = low_boards = 0
     for rows in _boards(board, rest, chunk_rows):
         n = len(rows)
-        highs = np.stack([_high(game, h, rows) for h in hole_codes]).astype(np.int64)
-        lows = (np.stack([omaha_low_values(np.broadcast_to(h, (n, len(h))), rows) for h in hole_codes]).astype(np.int64)
+        held = np.vstack([np.broadcast_to(h, (n, len(h))) for h in hole_codes])
+        boards_all = np.tile(rows, (len(holes), 1))
+        highs = _high(game, held, boards_all).astype(np.int64).reshape(len(holes), n)
+        lows = (omaha_low_values(held, boards_all).astype(np.int64).reshape(len(holes), n)
                 if game == "omaha-hi-lo" else np.zeros_like(highs))
         split = lows.max(axis=0) > 0
         everywhere = np.ones(n, dtype=bool)
@@ -136,8 +138,8 @@ def equities(game: str, holes: Sequence[Sequence[Card]], board: Sequence[Card] =
     return Equities(game, joker, tuple(board), boards, low_boards, players)
 
 
-def _high(game: str, hole: npt.NDArray[np.uint8], rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
-    held = np.broadcast_to(hole, (len(rows), len(hole)))
+def _high(game: str, held: npt.NDArray[np.uint8], rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
+    """High values of every player's hole cards (stacked rows) with the matching boards, in one batch call."""
     if game == "holdem":
         return high_values(np.hstack([held, rows]), check=False)
     return omaha_high_values(held, rows)
