@@ -119,8 +119,13 @@ class BettingRound:
         actions = ["check"] if to_call <= 0 else ["fold", "call"]
         if self.may_raise(seat):
             actions.append("bet" if self.level == 0 else "raise")
-        actions.append("all_in")
+        if self.most_all_in(seat) > 0:
+            actions.append("all_in")
         return tuple(actions)
+
+    def most_all_in(self, seat: int) -> Cents:
+        """The most chips an all-in may put in now: up to a full raise when raising is open, else up to a call."""
+        return self.raise_range(seat)[1] if self.may_raise(seat) else self.level - self.put_in.get(seat, 0)
 
     def raise_range(self, seat: int) -> tuple[Cents, Cents]:
         """The chips ``seat`` puts in for the smallest and largest full bet or raise."""
@@ -181,8 +186,7 @@ class BettingRound:
     def _all_in_chips(self, seat: int, amount: Cents | None) -> Cents:
         if amount is None or isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise DecisionRefused(seat, "all_in", f"needs the amount the player has left, in cents, not {amount!r}")
-        have = self.put_in.get(seat, 0)
-        most = self.raise_range(seat)[1] if self.may_raise(seat) else self.level - have
+        most = self.most_all_in(seat)
         if amount > most:
             raise DecisionRefused(seat, "all_in", f"{amount} cents is more than the limit allows now ({most} cents)")
         return amount

@@ -240,6 +240,8 @@ class PokerGame(Game[PokerHand]):
     # -- the showdown and the pot ---------------------------------------------
 
     def settle(self, state: PokerHand, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
+        if len(state.seats) < 2:
+            return []  # no hand was dealt: neither the button nor the kill button moves
         pots, back = build_pots(state.put_in, state.in_pot, state.seats)
         size = sum(p.amount for p in pots)
         state.drop = self._drop(state, size)

@@ -58,8 +58,7 @@ def _short_all_in(game: PokerGame, hand: PokerHand, seat: int, fraction: float) 
     """An all-in for part of what the limit allows now, in whole chips (at least one chip, or all that is allowed)."""
     betting = hand.betting
     assert betting is not None
-    have = betting.put_in.get(seat, 0)
-    most = betting.raise_range(seat)[1] if betting.may_raise(seat) else betting.level - have
+    most = betting.most_all_in(seat)
     if most <= 0:
         return 0
     amount = int(most * fraction) // game.chip * game.chip
