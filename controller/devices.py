@@ -7,7 +7,7 @@ from typing import Any
 from controller.config import TableConfig
 from controller.errors import ConfigError
 from controller.events import EventLog
-from controller.feeds import CardFeed, ShoeFeed, ShufflerFeed
+from controller.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
 from drivers.shoe import InProcessShoe
 from drivers.shuffler import InProcessShuffler
 
@@ -16,6 +16,8 @@ def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None) ->
     game = config.make_game()
     if game.device == "shoe":
         return _shoe_feed(config, log, seed)
+    if game.device == "dealer":
+        return DealerEntryFeed(game.deck(), log, seed=seed)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
 
 

@@ -8,6 +8,8 @@ comes out. Table-level happenings (a shuffle, the cut card) are logged here.
 from __future__ import annotations
 
 import abc
+import random
+from typing import Any
 
 from controller.cards import Card
 from controller.events import EventLog
@@ -27,8 +29,8 @@ class CardFeed(abc.ABC):
         """Get ready for a round (shuffle if due); return how many cards the round must burn first."""
 
     @abc.abstractmethod
-    def next_card(self, round_id: str) -> Card:
-        """The next card for the round."""
+    def next_card(self, round_id: str) -> Any:
+        """The next card (or tile) for the round."""
 
     def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
         """The round is over."""
@@ -70,6 +72,33 @@ class ShoeFeed(CardFeed):
                 raise FeedError(f"the shoe is empty after {event.count} cards")
             else:
                 raise FeedError(f"unexpected shoe event {event!r}")
+
+
+class DealerEntryFeed(CardFeed):
+    """Pieces the dealer enters by hand (Pai Gow Tiles: no tile shuffler or shoe exists).
+
+    Simulated here by a seeded shuffle of the whole set each round; at a real
+    table the dealer keys each tile in from the console.
+    """
+
+    source = "dealer"
+
+    def __init__(self, pieces: tuple[Any, ...], log: EventLog, *, seed: int | None = None) -> None:
+        self.pieces = pieces
+        self.log = log
+        self.rng = random.Random(seed)
+        self._order: list[Any] = []
+
+    def prepare_round(self, round_id: str) -> int:
+        self._order = list(self.pieces)
+        self.rng.shuffle(self._order)
+        self.log.emit("pieces_washed", round_id, count=len(self._order))
+        return 0
+
+    def next_card(self, round_id: str) -> Any:
+        if not self._order:
+            raise FeedError("every piece of the set is already dealt")
+        return self._order.pop(0)
 
 
 class ShufflerFeed(CardFeed):

@@ -1,9 +1,7 @@
 """Meters: what the table has taken in and paid out, in total and per wager.
 
 ``paid`` counts everything returned to players (stakes with winnings), so
-``wagered - paid + fees == house_win`` always, to the cent. Chips players put
-into a pot the house does not bank (card-room poker) are no house action: they
-are counted apart, as ``pot``; the house wins only its fees from them.
+``wagered - paid + fees == house_win`` always, to the cent.
 """
 
 from __future__ import annotations
@@ -38,17 +36,19 @@ class Meters:
         self.rounds = 0
         self.voided = 0
         self.total = Meter()
-        self.pot: Cents = 0
         self.by_wager: dict[str, Meter] = defaultdict(Meter)
+        self.between_players = Meter()
+        """Action between players and a player-dealer (or a pot): the house neither wins nor pays it."""
 
     def add_round(self, settlements: list[Settlement], fees: Cents = 0, *, voided: bool = False) -> None:
         self.rounds += 1
         self.voided += voided
         self.total.fees += fees
         for record in settlements:
-            if record.banker == "pot":
-                self.pot += record.stake
             if record.banker != "house":
+                self.between_players.wagered += record.stake
+                self.between_players.paid += record.returned
+                self.between_players.count += 1
                 continue
             for meter in (self.total, self.by_wager[record.wager]):
                 meter.wagered += record.stake
@@ -62,11 +62,13 @@ class Meters:
             f"wagered     {format_cents(t.wagered)}",
             f"paid        {format_cents(t.paid)}",
         ]
-        if self.pot:
-            lines.append(f"pot action  {format_cents(self.pot)}")
         if t.fees:
             lines.append(f"fees        {format_cents(t.fees)}")
         lines += [f"house win   {format_cents(t.house_win)}", f"hold        {percent(t.hold)}"]
+        if self.between_players.count:
+            p = self.between_players
+            lines.append(f"between players (not house action): {p.count} wagers, staked {format_cents(p.wagered)}, "
+                         f"returned {format_cents(p.paid)}")
         for name, meter in sorted(self.by_wager.items()):
             lines.append(
                 f"  {name:<14} {meter.count:>6} wagers  wagered {format_cents(meter.wagered):>12}"
@@ -81,7 +83,6 @@ class Meters:
             "wagered": self.total.wagered,
             "paid": self.total.paid,
             "fees": self.total.fees,
-            "pot": self.pot,
             "house_win": self.total.house_win,
             "by_wager": {
                 name: {"wagered": m.wagered, "paid": m.paid, "house_win": m.house_win, "count": m.count}

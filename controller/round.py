@@ -24,12 +24,16 @@ from typing import Any
 from transitions import Machine, MachineError
 
 from controller.cards import Card
+from controller.tiles import Tile
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.events import EventLog
 from controller.games.base import Decision, Fee, Game, Irregularity, PendingDecision
 from controller.money import Cents, Rounding
 from controller.odds import PUSH
 from controller.settlement import Settlement, settle
+
+Piece = Card | Tile
+"""What is dealt: a card, or a domino in Pai Gow Tiles."""
 
 ACTIVE = ["betting", "no_more_bets", "dealing", "decisions", "reveal", "settling"]
 STATES = ["idle", *ACTIVE, "complete", "hold", "void"]
@@ -96,8 +100,8 @@ class Round:
         self.burns_due = burns
         self.wagers: dict[tuple[int, str], Cents] = {}
         self.seated: set[int] = set()
-        self.cards: list[tuple[str, Card, str]] = []
-        self.stray_cards: list[tuple[Card, str, str]] = []
+        self.cards: list[tuple[str, Piece, str]] = []
+        self.stray_cards: list[tuple[Piece, str, str]] = []
         self.decisions: list[Decision] = []
         self.fees: list[Fee] = []
         self.settlements: list[Settlement] = []
@@ -136,7 +140,8 @@ class Round:
 
     def start(self) -> None:
         """Open betting."""
-        self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options)
+        self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options,
+                  roles=self.game.table_roles())
         self._fire("open_betting")
 
     def place_wager(self, spot: int, wager: str, amount: Cents) -> None:
@@ -170,6 +175,9 @@ class Round:
             raise WagerRefused(spot, wager, f"no such spot: this table has spots 1 to {self.spots}")
         if wager not in self.game.wagers:
             raise WagerRefused(spot, wager, f"{self.game.title} takes no {wager!r} wager (it takes {', '.join(self.game.wagers)})")
+        allowed = self.game.seat_wagers(spot)
+        if wager not in allowed:
+            raise WagerRefused(spot, wager, f"spot {spot} takes only {', '.join(allowed) or 'no wager'} this round")
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise WagerRefused(spot, wager, f"amount must be a whole number of cents, not {amount!r}")
         if amount:
@@ -186,6 +194,11 @@ class Round:
             except WagerRefused as exc:
                 self.emit("wager_refused", spot=spot, wager=exc.wager, amount=spot_wagers.get(exc.wager), reason=exc.reason)
                 raise
+        try:
+            self.game.check_table(self.wagers)
+        except WagerRefused as exc:
+            self.emit("wager_refused", spot=exc.spot, wager=exc.wager, amount=None, reason=exc.reason)
+            raise
         self._fire("no_more_bets")
         self.emit("no_more_bets", wagers=len(self.wagers), total=sum(self.wagers.values()))
         spots = sorted({s for s, _ in self.wagers} | self.seated)
@@ -206,7 +219,7 @@ class Round:
             return "burn"
         return self.game.next_target(self.hand)
 
-    def card(self, card: Card, source: str = "shoe") -> str:
+    def card(self, card: Piece, source: str = "shoe") -> str:
         """A card came from a device or the dealer. Returns where it went."""
         target = self.card_target()
         if target is None:
@@ -295,6 +308,9 @@ class Round:
         for record in records:
             self.settlements.append(record)
             self.emit("wager_settled", **record.as_event())
+        summary = self.game.settlement_summary(self.hand)
+        if summary:
+            self.emit("settlement_summary", **summary)
         self._fire("finish")
         self.emit("round_complete", **self.totals())
 
@@ -373,4 +389,6 @@ class Round:
         wagered = sum(s.stake for s in house)
         paid = sum(s.returned for s in house)
         fees = sum(f.amount for f in self.fees)
-        return {"wagered": wagered, "paid": paid, "fees": fees, "house_win": wagered - paid + fees}
+        between = sum(s.stake for s in self.settlements if s.banker != "house")
+        return {"wagered": wagered, "paid": paid, "fees": fees, "house_win": wagered - paid + fees,
+                "between_players": between}

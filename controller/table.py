@@ -30,6 +30,7 @@ class Table:
         self.meters = Meters()
         self.session = session or dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
         self.rounds_played = 0
+        self.stopped: str | None = None
 
     def next_round_id(self) -> str:
         return f"{self.config.table_id}-{self.session}-{self.rounds_played + 1:06d}"
@@ -63,4 +64,12 @@ class Table:
         self.rounds_played += 1
         if round.state != "hold":
             self.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
+            self._pass_position(round, players)
         return round
+
+    def _pass_position(self, round: Round, players: SimulatedPlayers) -> None:
+        facts = self.game.pass_position(players.accepts_position)
+        if facts:
+            self.log.emit("position_passed", round.id, game=self.game.id, **facts)
+        if "stopped" in facts:
+            self.stopped = str(facts["stopped"])

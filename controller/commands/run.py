@@ -15,6 +15,7 @@ from controller.errors import TableError
 from controller.events import EventLog, stderr_console
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
+from controller.round import Round
 from controller.table import Table
 
 
@@ -33,6 +34,18 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def round_line(table: Table, round: Round) -> str:
+    totals = round.totals()
+    money = (
+        f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
+        f"house {format_cents(totals['house_win']):>10}"
+    )
+    if totals["between_players"]:
+        money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
+    hand = table.game.describe(round.hand) if round.hand is not None else "no hand"
+    return f"{round.id}  {round.state:<8} {hand:<44} {money}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,14 +70,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{table.game.title} at table {config.table_id} ({config.path}); events to {log_path}")
         for _ in range(args.rounds):
             round = table.play_round(players)
-            totals = round.totals()
-            print(
-                f"{round.id}  {round.state:<8} {table.game.describe(round.hand):<40} "
-                f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
-                f"house {format_cents(totals['house_win']):>10}"
-            )
+            print(round_line(table, round))
             if round.state == "hold":
                 print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
                 return 1
+            if table.stopped:
+                print(f"the game stopped: {table.stopped}")
+                break
     print("\n".join(["", "summary", *table.meters.summary_lines()]))
     return 0

@@ -22,6 +22,7 @@ from controller.errors import GameNotAvailable
 
 EDGES: dict[str, str] = {
     "top-card": "controller.edge.top_card",
+    "three-card-poker": "controller.edge.three_card_poker",
 }
 
 

@@ -9,8 +9,10 @@ tables are small and stay in the CPU cache. Symbol 13 sorts the joker last.
 Suits are looked up separately through 13-bit rank masks (bit ``r - 2`` for
 rank ``r``) in 8,192-entry flush tables.
 
-The tables are computed here from rank counts by code independent of the
-per-hand evaluators, and the tests check the two against each other.
+The high-poker tables (plain and with the joker) are computed here from rank
+counts, by code independent of the per-hand evaluator in ``five_card``; the
+small tables reuse the per-hand rank functions of their rankings. The tests
+check every batch function against its per-hand twin on random hands.
 """
 
 from __future__ import annotations
@@ -229,9 +231,9 @@ def hcf_table() -> npt.NDArray[np.int64]:
 
 
 @cache
-def straight_length_table() -> npt.NDArray[np.uint8]:
-    """Longest straight-flush run of each 13-bit suit mask, ace high or low."""
-    return np.array([mask_straight_length(m) for m in range(1 << 13)], dtype=np.uint8)
+def straight_length_table(jokers: int = 0) -> npt.NDArray[np.uint8]:
+    """Longest straight-flush run of each 13-bit suit mask, ace high or low, with ``jokers`` (0 or 1) added."""
+    return np.array([mask_straight_length(m, jokers) for m in range(1 << 13)], dtype=np.uint8)
 
 
 @cache

@@ -17,7 +17,7 @@ Spots are numbered from 1 at the dealer's left ("first base") clockwise.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -45,8 +45,11 @@ class Decision:
     spot: int
     action: str
     amount: Cents | None = None
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Any, ...] = ()
+    """Cards (or tiles) the decision names: a discard, the cards of a hand being set."""
     hand: int = 0
+    values: tuple[int, ...] = ()
+    """Numbers the decision carries, e.g. the three dice the player-dealer threw."""
 
     def as_event(self) -> dict[str, Any]:
         return {
@@ -55,6 +58,7 @@ class Decision:
             "amount": self.amount,
             "cards": [c.code for c in self.cards],
             "hand": self.hand,
+            "values": list(self.values),
         }
 
 
@@ -143,8 +147,24 @@ class Game(abc.ABC, Generic[State]):
     def deck(self) -> tuple[Card, ...]:
         """Every card of one full shoe or deck this game is dealt from."""
 
+    def seat_wagers(self, spot: int) -> tuple[str, ...]:
+        """The wagers ``spot`` may place this round (a player-dealer's spot takes only its bank)."""
+        return self.wagers
+
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
         """Raise ``WagerRefused`` when a spot's wagers do not go together (checked at "no more bets")."""
+
+    def check_table(self, wagers: Wagers) -> None:
+        """Raise ``WagerRefused`` when the table as a whole cannot start (e.g. no player-dealer bank)."""
+
+    def table_roles(self) -> dict[str, Any]:
+        """Who plays which role this round (the player-dealer's seat, the bank button); logged at the start."""
+        return {}
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """After a round: move table roles on (the player-dealer position). ``accepts(seat)`` says whether a
+        seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""
+        return {}
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collection fees due before the deal; none for house-banked games."""
@@ -192,6 +212,10 @@ class Game(abc.ABC, Generic[State]):
     @abc.abstractmethod
     def settle(self, state: State, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         """Settle every wager, in the order the rules settle them."""
+
+    def settlement_summary(self, state: State) -> dict[str, Any]:
+        """Facts about the settlement as a whole (a player-dealer's bank result), logged after it."""
+        return {}
 
     @abc.abstractmethod
     def describe(self, state: State) -> str:

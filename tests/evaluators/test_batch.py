@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from controller.cards import deck_with_joker, no_face_deck, standard_deck
+from controller.cards import Card, deck_with_joker, no_face_deck, standard_deck
 from controller.evaluators import batch
 from controller.evaluators.encoding import InvalidHand, decode, encode
 from controller.evaluators.five_card import evaluate
@@ -21,7 +21,7 @@ from controller.evaluators.two_cards_high import best_split, side_wager_value
 SAMPLES = 1_000
 
 
-def random_rows(deck: tuple, size: int, rows: int = SAMPLES, seed: int = 5) -> npt.NDArray[np.uint8]:
+def random_rows(deck: tuple[Card, ...], size: int, rows: int = SAMPLES, seed: int = 5) -> npt.NDArray[np.uint8]:
     """``rows`` random hands of ``size`` distinct cards of ``deck``, as batch codes."""
     rng = np.random.default_rng(seed + size)
     codes = encode(deck)
@@ -31,13 +31,13 @@ def random_rows(deck: tuple, size: int, rows: int = SAMPLES, seed: int = 5) -> n
 @pytest.mark.parametrize("network", [2, 3, 4, 5, 6, 7])
 def test_sorting_networks_sort_every_zero_one_input(network: int) -> None:
     ones = np.array(list(product((0, 1), repeat=network)), dtype=np.uint8)
-    cols = batch._sorted_columns(ones)
+    cols = batch._sorted_columns(list(ones.T.copy()))
     assert (np.stack(cols, axis=1) == np.sort(ones, axis=1)).all()
 
 
 @pytest.mark.parametrize(("size", "deck"), [(5, standard_deck()), (6, standard_deck()), (7, standard_deck()),
                                             (5, deck_with_joker()), (6, deck_with_joker()), (7, deck_with_joker())])
-def test_high_values_agree_with_the_per_hand_evaluator(size: int, deck: tuple) -> None:
+def test_high_values_agree_with_the_per_hand_evaluator(size: int, deck: tuple[Card, ...]) -> None:
     rows = random_rows(deck, size)
     assert batch.high_values(rows).tolist() == [evaluate(decode(r)) for r in rows]
 
@@ -79,6 +79,12 @@ def test_high_card_flush_values_agree(size: int) -> None:
     assert batch.straight_flush_lengths(rows).tolist() == [straight_flush_length(decode(r)) for r in rows]
 
 
+def test_straight_flush_lengths_with_the_joker_agree() -> None:
+    rows = random_rows(deck_with_joker(), 7)
+    expected = [straight_flush_length(decode(r), joker=True) for r in rows]
+    assert batch.straight_flush_lengths(rows, joker=True).tolist() == expected
+
+
 def test_two_cards_high_values_agree() -> None:
     rows = random_rows(no_face_deck(), 5)
     splits = [best_split(decode(r)) for r in rows]
@@ -107,9 +113,14 @@ def test_omaha_values_agree() -> None:
         ([0, 1, 2, 3, 4], "2-D array"),
     ],
 )
-def test_bad_arrays_are_refused_naming_the_fault(rows: list, fault: str) -> None:
+def test_bad_arrays_are_refused_naming_the_fault(rows: list[int] | list[list[int]], fault: str) -> None:
     with pytest.raises(InvalidHand, match=fault):
         batch.high_values(np.array(rows))
+
+
+def test_omaha_needs_two_hole_cards_and_three_board_cards() -> None:
+    with pytest.raises(InvalidHand, match="at least two hole cards"):
+        batch.omaha_high_values(np.array([[0]]), np.array([[1, 2, 3, 4, 5]]))
 
 
 def test_face_cards_are_refused_in_two_cards_high() -> None:

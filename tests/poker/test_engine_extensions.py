@@ -50,9 +50,8 @@ def test_meters_count_pot_action_apart_from_house_action() -> None:
     act(round, (2, "check"), (3, "check"), (1, "bet"), (2, "fold"), (3, "fold"))
     meters = Meters()
     meters.add_round(round.settlements, sum(f.amount for f in round.fees))
-    assert meters.pot == 1200 and meters.total.wagered == 0
-    assert meters.total.house_win == 200
-    assert "pot action  $12.00" in meters.summary_lines()
+    assert meters.between_players.wagered == 1200 and meters.between_players.paid == 1000
+    assert meters.total.wagered == 0 and meters.total.house_win == 200
 
 
 def test_house_banked_games_are_unchanged() -> None:

@@ -27,7 +27,8 @@ def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path,
     log_file = tmp_path / "events.jsonl"
     assert main(["run", "--config", config, "--rounds", "200", "--seed", "7", "--log", str(log_file)]) == 0
     out = capsys.readouterr().out
-    summary = dict(re.findall(r"^(rounds|pot action|fees|house win)\s+(\S+)", out, re.M))
+    summary = dict(re.findall(r"^(rounds|fees|house win)\s+(\S+)", out, re.M))
+    between = re.search(r"^between players \(not house action\): \d+ wagers, staked (\S+), returned (\S+)", out, re.M)
     log = MemoryLog()
     log.stream.write(log_file.read_text())
     assert_conserved(log)
@@ -37,7 +38,9 @@ def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path,
     fees = sum(r["amount"] for r in records if r["event"] == "fee_collected")
     assert cents(summary["fees"]) == cents(summary["house win"]) == fees == sum(r["house_win"] for r in completes)
     staked = sum(v[1] for v in balance(log).values())
-    assert cents(summary["pot action"]) == staked > 0
+    returned = sum(v[2] for v in balance(log).values())
+    assert between is not None and cents(between[1]) == staked > 0
+    assert cents(between[2]) + fees == staked
     settled = [r for r in records if r["event"] == "wager_settled"]
     assert {r["banker"] for r in settled} == {"pot"}
     assert any(r["reason"].startswith("side pot") for r in settled)  # all-ins happened
