@@ -163,25 +163,24 @@ class BettingRound:
         self.full_bets += 1
 
     def _chips(self, seat: int, action: str, amount: Cents | None, have: Cents) -> Cents:
-        if action in ("fold", "check"):
-            expected: Cents | None = 0
-        elif action == "call":
-            expected = self.level - have
-        elif action in ("bet", "raise"):
-            low, high = self.raise_range(seat)
-            if self.structure.spread_min is None or amount is None:
-                expected = low if self.structure.spread_min is None else None
-            elif not low <= amount <= high:
-                raise DecisionRefused(seat, action, f"must put in {low} to {high} cents, not {amount}")
-            else:
-                expected = amount
-            if expected is None:
-                raise DecisionRefused(seat, action, f"a spread-limit {action} needs an amount of {low} to {high} cents")
-        else:
+        if action == "all_in":
             return self._all_in_chips(seat, amount)
+        if action in ("bet", "raise"):
+            return self._raise_chips(seat, action, amount)
+        expected = 0 if action in ("fold", "check") else self.level - have
         if amount is not None and amount != expected:
             raise DecisionRefused(seat, action, f"puts in exactly {expected} cents, not {amount}")
         return expected
+
+    def _raise_chips(self, seat: int, action: str, amount: Cents | None) -> Cents:
+        low, high = self.raise_range(seat)
+        if self.structure.spread_min is None:
+            if amount is not None and amount != low:
+                raise DecisionRefused(seat, action, f"puts in exactly {low} cents, not {amount}")
+            return low
+        if amount is None or not low <= amount <= high:
+            raise DecisionRefused(seat, action, f"a spread-limit {action} puts in {low} to {high} cents, not {amount}")
+        return amount
 
     def _all_in_chips(self, seat: int, amount: Cents | None) -> Cents:
         if amount is None or isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:

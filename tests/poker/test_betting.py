@@ -97,7 +97,7 @@ def test_wrong_amounts_and_turns_are_refused_with_the_reason() -> None:
 
 def test_spread_limit_bets_any_amount_in_range_and_raises_at_least_the_last() -> None:  # Low-ball "2 to 6"
     b = betting((1, 2, 3), street=1, structure=Structure(100, 200, (600, 600), spread_min=200))
-    with pytest.raises(DecisionRefused, match="200 to 600"):
+    with pytest.raises(DecisionRefused, match="puts in 200 to 600 cents, not 100"):
         b.act(1, "bet", 100)
     b.act(1, "bet", 400)
     assert b.raise_range(2) == (800, 1000)

@@ -1,6 +1,8 @@
 """Full hands to the showdown: who wins, how the pot splits (seed 003: Hold-em lines 1173-1175; Omaha Hi-Low
 rules 1-13 lines 783-805 and 1796-1818; Omaha with joker lines 1580-1651; Low-ball lines 1-10)."""
 
+import pytest
+
 from controller.cards import Card
 from controller.games import make_game
 from controller.odds import Outcome
@@ -124,3 +126,27 @@ def test_lowball_draw_replaces_the_discards_one_at_a_time() -> None:  # lines 7-
     assert round.card_target() == "draw:2"
     assert deal(round, "TD JD") == ["draw:2", "draw:2"]
     assert round.pending_decision().spot == 3
+
+
+def test_lowball_refuses_a_draw_the_stub_cannot_cover() -> None:  # 53 cards, six players; the last card is not dealt
+    from controller.cards import deck_with_joker
+    from controller.errors import DecisionRefused
+    from controller.games.base import Decision
+
+    cards = list(deck_with_joker())
+    round = poker_round("lowball", 1, 2, 3, 4, 5, 6)
+    post_blinds(round)
+    for _ in range(30):
+        round.card(cards.pop(), "test")
+    check_down(round)
+    round.card(cards.pop(), "test")  # the burn
+    for _ in range(4):
+        seat = round.pending_decision().spot
+        round.decide(Decision(seat, "draw", cards=tuple(round.hand.holes[seat])))
+        for _ in range(5):
+            round.card(cards.pop(), "test")
+    seat = round.pending_decision().spot
+    with pytest.raises(DecisionRefused, match="the stub has 1 cards to deal"):
+        round.decide(Decision(seat, "draw", cards=tuple(round.hand.holes[seat][:2])))
+    round.decide(Decision(seat, "draw", cards=tuple(round.hand.holes[seat][:1])))
+    assert round.card_target() == f"draw:{seat}"
