@@ -3,8 +3,10 @@ rules 1-13 lines 783-805 and 1796-1818; Omaha with joker lines 1580-1651; Low-ba
 
 import pytest
 
-from controller.cards import Card
+from controller.cards import Card, deck_with_joker
+from controller.errors import DecisionRefused
 from controller.games import make_game
+from controller.games.base import Decision
 from controller.odds import Outcome
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 
@@ -121,7 +123,6 @@ def test_lowball_draw_replaces_the_discards_one_at_a_time() -> None:  # lines 7-
     deal(round, "KS AS 2H QS 3H 3S 4H 4S 5H 6S 7S 7H 8S 8H 9S")
     check_down(round)
     deal(round, "9D")
-    from controller.games.base import Decision
     round.decide(Decision(2, "draw", cards=(C("KS"), C("QS"))))
     assert round.card_target() == "draw:2"
     assert deal(round, "TD JD") == ["draw:2", "draw:2"]
@@ -129,10 +130,6 @@ def test_lowball_draw_replaces_the_discards_one_at_a_time() -> None:  # lines 7-
 
 
 def test_lowball_refuses_a_draw_the_stub_cannot_cover() -> None:  # 53 cards, six players; the last card is not dealt
-    from controller.cards import deck_with_joker
-    from controller.errors import DecisionRefused
-    from controller.games.base import Decision
-
     cards = list(deck_with_joker())
     round = poker_round("lowball", 1, 2, 3, 4, 5, 6)
     post_blinds(round)
