@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from controller.cards import Card
 from controller.errors import DecisionRefused
 from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, Remedy, WagerChange, Wagers
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.poker import irregularities, strategy
 from controller.poker.betting import Structure, clockwise
 from controller.poker.fees import SCHEDULES, FeeSchedule
@@ -284,9 +284,9 @@ class PokerGame(Game[PokerHand]):
         return award(pot, high, low, chip=self.chip)
 
     def describe(self, state: PokerHand) -> str:
-        board = " ".join(map(str, state.board))
-        won = ", ".join(f"seat {s} {a}" for s, a in state.result.get("won", {}).items() if a)
-        return f"button {state.button} board [{board}] -> {won or 'no hand'}"
+        board = f" board {' '.join(map(str, state.board))}" if state.board else ""
+        won = ", ".join(f"seat {s} {format_cents(a)}" for s, a in state.result.get("won", {}).items() if a)
+        return f"button {state.button}{board} -> {won or 'no hand'}"
 
 
 def _best(seats: tuple[int, ...], value: Any) -> tuple[int, ...]:
