@@ -5,6 +5,16 @@
     before two players have acted: a misdeal, every stake returned and the hand
     dealt again with the same button. Discovered later: that player's hand is
     dead and he forfeits what he put in (line 1182-1184).
+``extra_card`` / ``missing_card`` (Omaha dealing rule 3)
+    A player dealt one card too many, found before he acts: the extra card is
+    the burn card before the flop (no other burn). One card too few (the deal
+    credited him a card he does not hold, which is dead): he gets the next card
+    from the top. Found after he acted: his hand is dead and he
+    forfeits his blinds.
+``premature_flop`` (Omaha dealing rule 5)
+    The flop turned before the betting is complete: the flop goes back into the
+    stub to be reshuffled, the burn card (the first card reported) stays burned,
+    and no new burn precedes the new flop.
 ``flop_too_many``
     The flop came with too many cards: all of them go back and are reshuffled
     into the stub, the burn card stays burned, and no new burn precedes the new
@@ -58,6 +68,59 @@ def _misdeal(hand: PokerHand, irregularity: Irregularity, deck: Sequence[Card]) 
     hand.folded.add(irregularity.spot)
     return Remedy("continue", f"seat {irregularity.spot} dealt the wrong number of cards after two players acted: "
                   "the hand is dead and forfeits what it put in")
+
+
+def _acted(hand: PokerHand, seat: int) -> bool:
+    return hand.betting is not None and seat in hand.betting.acted_at
+
+
+def _extra_card(hand: PokerHand, irregularity: Irregularity, deck: Sequence[Card]) -> Remedy:
+    seat = irregularity.spot
+    if seat not in hand.seats or len(irregularity.cards) != 1:
+        raise ValueError("name the seat and its one extra card")
+    if _acted(hand, seat):
+        hand.folded.add(seat)
+        return Remedy("continue", f"seat {seat} acted on a hand with an extra card: the hand is dead, its blinds forfeit")
+    card = irregularity.cards[0]
+    if card in hand.holes[seat]:
+        hand.holes[seat].remove(card)
+    _burn_now(hand, card, "the burn card before the next round of cards")
+    return Remedy("continue", f"seat {seat}'s extra card {card} is the burn card before the flop")
+
+
+def _missing_card(hand: PokerHand, irregularity: Irregularity, deck: Sequence[Card]) -> Remedy:
+    seat = irregularity.spot
+    if seat not in hand.seats or len(irregularity.cards) != 1 or irregularity.cards[0] not in hand.holes[seat]:
+        raise ValueError("name the seat and the card the deal credited to it that it does not hold")
+    if _acted(hand, seat):
+        hand.folded.add(seat)
+        return Remedy("continue", f"seat {seat} acted on a hand short a card: the hand is dead, its blinds forfeit")
+    card = irregularity.cards[0]
+    hand.holes[seat].remove(card)
+    hand.discards.append(card)
+    hand.script.insert(0, Step("card", target=f"hole:{seat}"))
+    return Remedy("continue", f"seat {seat} never held {card} (dead, to the discards): it receives the missing card "
+                  "from the top of the deck")
+
+
+def _premature_flop(hand: PokerHand, irregularity: Irregularity, deck: Sequence[Card]) -> Remedy:
+    head = hand.script[0] if hand.script else None
+    if head is None or head.kind != "bet" or head.street != 0 or len(irregularity.cards) < 2 or hand.board:
+        raise ValueError("applies to a burn card and flop cards turned before the first betting round is complete")
+    burn, *flop = irregularity.cards
+    _burn_now(hand, burn, "stays burned")
+    return Remedy("continue", f"flop {' '.join(map(str, flop))} turned early goes back to be reshuffled; the burn "
+                  f"card {burn} stays, no new burn before the flop")
+
+
+def _burn_now(hand: PokerHand, card: Card, why: str) -> None:
+    """``card`` is burned now in place of the next burn the script would deal."""
+    burn = next((i for i, step in enumerate(hand.script) if step.target.startswith("burn:")), None)
+    if burn is None:
+        raise ValueError("no burn card is still to come")
+    del hand.script[burn]
+    hand.burns.append(card)
+    hand.seen.add(card)
 
 
 def _flop_too_many(hand: PokerHand, irregularity: Irregularity, deck: Sequence[Card]) -> Remedy:
@@ -133,6 +196,9 @@ def _exposed_hole_card(hand: PokerHand, irregularity: Irregularity, deck: Sequen
 
 KINDS: dict[str, Callable[[PokerHand, Irregularity, Sequence[Card]], Remedy]] = {
     "misdeal": _misdeal,
+    "extra_card": _extra_card,
+    "missing_card": _missing_card,
+    "premature_flop": _premature_flop,
     "flop_too_many": _flop_too_many,
     "premature_card": _premature_card,
     "boxed_card": _boxed_card,

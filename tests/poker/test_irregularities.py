@@ -153,3 +153,36 @@ def test_top_card_has_no_remedies() -> None:
     game = make_game("top-card")
     with pytest.raises(ValueError, match="no remedy"):
         game.irregularity(None, Irregularity("misdeal"))
+
+
+def test_an_omaha_extra_card_found_before_acting_is_the_burn() -> None:  # Omaha dealing rule 3, lines 1662-1665
+    round = dealt_hand(game="omaha-hi-lo")
+    deal(round, "AS AD AC AH KS KD KC KH QS QD QC QH")
+    assert deal(round, "2S") == ["stray"]
+    round.irregularity(Irregularity("extra_card", spot=1, cards=(C("2S"),)))
+    assert round.state == "decisions" and round.hand.burns == [C("2S")]
+    check_down(round)
+    assert deal(round, "3S 4S 5S") == ["flop", "flop", "flop"]
+
+
+def test_an_omaha_card_short_is_dealt_from_the_top_and_after_acting_the_hand_is_dead() -> None:  # rule 3
+    round = dealt_hand(game="omaha-hi-lo")
+    deal(round, "AS AD AC AH KS KD KC KH QS QD QC QH")  # QH, credited to seat 1, went under the muck
+    round.irregularity(Irregularity("missing_card", spot=1, cards=(C("QH"),)))
+    assert round.card_target() == "hole:1"
+    deal(round, "2H")
+    assert round.hand.holes[1] == [C("AC"), C("KD"), C("QS"), C("2H")]
+    act(round, (1, "call"))
+    round.irregularity(Irregularity("missing_card", spot=1, cards=(C("2H"),)))
+    assert 1 in round.hand.folded
+
+
+def test_a_flop_turned_before_the_betting_ends_is_reshuffled_the_burn_stays() -> None:  # Omaha rule 5, lines 1671-1673
+    round = dealt_hand()
+    deal(round, HOLES)
+    act(round, (1, "call"))
+    assert deal(round, "2C 3H 7D 9C") == ["stray"] * 4
+    round.irregularity(Irregularity("premature_flop", cards=tuple(C(c) for c in "2C 3H 7D 9C".split())))
+    assert round.hand.burns == [C("2C")] and round.stray_cards == []
+    act(round, (2, "call"), (3, "check"))
+    assert deal(round, "9C 7D JS") == ["flop", "flop", "flop"]
