@@ -18,8 +18,9 @@ fault, kept in ``stray_cards``, and the round goes to ``hold`` for the dealer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from transitions import Machine, MachineError
 
@@ -53,6 +54,20 @@ TRANSITIONS: list[dict[str, Any]] = [
     ],
     {"trigger": "void", "source": [*ACTIVE, "hold"], "dest": "void"},
 ]
+
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _journaled_together(method: Method) -> Method:
+    """The events ``method`` emits are journaled in one transaction: all of them or none (``EventLog.atomic``)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Round, *args: Any, **kwargs: Any) -> Any:
+        with self.log.atomic():
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Limits:
@@ -272,9 +287,32 @@ class Round:
 
     # -- moving on ------------------------------------------------------
 
+    def report(self, irregularity: Irregularity) -> None:
+        """The dealer (or the camera) reports a boxed or exposed card, a wrong count or a card turned early; it may
+        void the round. A round held for stray cards resumes once every stray card has been accounted for."""
+        if self.state not in ("dealing", "decisions", "reveal", "hold"):
+            raise IllegalAction(f"round {self.id}: nothing is dealt while {self.state}")
+        try:
+            self.game.irregularity(self.hand, irregularity)
+        except ValueError as exc:
+            self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
+            raise
+        self.emit("irregularity", **irregularity.as_event())
+        if irregularity.card is not None:
+            self.stray_cards = [s for s in self.stray_cards if s[0] is not irregularity.card]
+        if self.state == "hold" and not self.stray_cards:
+            self.release(by="irregularity")
+        else:
+            self._advance()
+
     def _advance(self) -> None:
-        """Move to the next state while the game needs nothing more in this one."""
+        """Move to the next state while the game needs nothing more in this one; void it on a misdeal."""
         while True:
+            if self.state in ("dealing", "decisions", "reveal"):
+                misdeal = self.game.misdeal(self.hand)
+                if misdeal:
+                    self.void_round(f"misdeal: {misdeal}")
+                    return
             if self.card_target() is not None:
                 return
             if self.state == "dealing":
@@ -296,6 +334,7 @@ class Round:
         self._fire("begin_reveal")
         self.emit("reveal", **self.game.reveal(self.hand))
 
+    @_journaled_together
     def _settle(self) -> None:
         self._fire("begin_settling")
         records = self.game.settle(self.hand, self.wagers, self.rounding)
@@ -331,30 +370,6 @@ class Round:
 
     # -- faults and misdeals --------------------------------------------
 
-    def irregularity(self, irregularity: Irregularity) -> str:
-        """The dealer reports an irregularity; the game's remedy voids the round or lets it go on.
-
-        Cards the report names are taken out of ``stray_cards`` (the game now
-        accounts for them). A held round resumes. Returns the remedy's action.
-        """
-        if self.state not in ("dealing", "decisions", "reveal", "hold"):
-            raise IllegalAction(f"round {self.id}: no irregularity can be remedied while {self.state}")
-        try:
-            remedy = self.game.irregularity(self.hand, irregularity)
-        except ValueError as exc:
-            self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
-            raise
-        self.emit("irregularity", **irregularity.as_event(), remedy=remedy.action, reason=remedy.reason)
-        named = set(irregularity.cards)
-        self.stray_cards = [s for s in self.stray_cards if s[0] not in named]
-        if remedy.action == "void":
-            self.void_round(remedy.reason)
-        elif self.state == "hold":
-            self.release(by="irregularity")
-        else:
-            self._advance()
-        return remedy.action
-
     def put_on_hold(self, reason: str) -> None:
         if self.state == "hold":
             self.emit("hold_reason_added", reason=reason)
@@ -372,6 +387,7 @@ class Round:
         self.hold_reason = None
         self._advance()
 
+    @_journaled_together
     def void_round(self, reason: str) -> None:
         """Misdeal: every wager is returned whole, and the round ends as void."""
         self._fire("void")

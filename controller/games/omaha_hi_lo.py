@@ -32,6 +32,7 @@ class OmahaHiLo(PokerGame):
     split_low = True
     default_limit = "3-6"
     default_schedule = "omaha-hi-lo"
+    fix_counts = True  # dealing rule 3: an extra card is the burn, a missing one comes from the top
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)

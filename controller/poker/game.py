@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from controller.cards import Card
 from controller.errors import DecisionRefused
-from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, Remedy, WagerChange, Wagers
+from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding, format_cents
 from controller.poker import irregularities, strategy
 from controller.poker.betting import Structure, clockwise
@@ -46,6 +46,8 @@ class PokerGame(Game[PokerHand]):
     spread_limit: ClassVar[bool] = False
     default_limit: ClassVar[str]
     default_schedule: ClassVar[str | None] = None
+    fix_counts: ClassVar[bool] = False
+    """A wrong hole-card count: the hold'em misdeal rule, or (Omaha dealing rule 3) fix it and play on."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -232,10 +234,24 @@ class PokerGame(Game[PokerHand]):
             "kill": state.killer,
         }
 
-    def irregularity(self, state: PokerHand, irregularity: Irregularity) -> Remedy:
-        remedy = irregularities.remedy(state, irregularity, self.deck())
+    def irregularity(self, state: PokerHand, report: Irregularity) -> None:
+        irregularities.apply(state, report, self.deck(), fix_counts=self.fix_counts)
         advance(state)
-        return remedy
+
+    def misdeal(self, state: PokerHand) -> str | None:
+        return state.misdeal
+
+    def table_roles(self) -> dict[str, Any]:
+        """The dealer button and the kill button, so a restarted table deals on from where it was."""
+        roles: dict[str, Any] = {"button": self.last_button}
+        if self.kill is not None:
+            roles.update(self.kill.as_event())
+        return roles
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.last_button = roles.get("button")
+        if self.kill is not None:
+            self.kill.holder, self.kill.killer = roles.get("kill_button"), roles.get("killer")
 
     # -- the showdown and the pot ---------------------------------------------
 

@@ -66,6 +66,8 @@ class PokerHand:
     """Betting actions taken (posting a blind is not acting)."""
     last_card: tuple[str, Card] | None = None
     exposed: Card | None = None
+    misdeal: str | None = None
+    """Why the hand is a misdeal, once an irregularity makes it one."""
     notes: list[str] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
     drop: tuple[Fee, ...] = ()

@@ -1,8 +1,9 @@
 """The round engine's extensions for games the house does not bank: seats without a wager, the drop from the pot,
-the pot balance check, irregularity remedies, and meters that keep pot action apart from house action."""
+the pot balance check, reports while a round is held, and meters that keep pot action apart from house action."""
 
 import pytest
 
+from controller.cards import Card
 from controller.errors import IllegalAction, WagerRefused
 from controller.games.base import Fee, Irregularity
 from controller.games.holdem import Holdem
@@ -59,6 +60,6 @@ def test_house_banked_games_are_unchanged() -> None:
     round.start()
     round.place_wager(1, "home", 500)
     round.close_betting()
-    with pytest.raises(ValueError, match="no remedy"):
-        round.irregularity(Irregularity("misdeal"))
+    with pytest.raises(ValueError, match="no rule for a premature report"):
+        round.report(Irregularity("premature", Card.parse("AS")))
     assert round.game.drop(round.hand) == () and round.game.banker == "house"
