@@ -56,6 +56,16 @@ class Lowball(PokerGame):
         self.clock += self.minutes_per_hand
         return due
 
+    def table_roles(self) -> dict[str, Any]:
+        """The buttons, and the table clock with each seat's time paid through, so a restart collects the same time."""
+        return {**super().table_roles(), "clock": self.clock,
+                "paid_until": {str(seat): until for seat, until in sorted(self.time.paid_until.items())}}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        super().restore_roles(roles)
+        self.clock = roles.get("clock", 0.0)
+        self.time.paid_until = {int(seat): until for seat, until in roles.get("paid_until", {}).items()}
+
     def script(self, seats: tuple[int, ...]) -> list[Step]:
         return draw_script(seats, self.hole_cards)
 

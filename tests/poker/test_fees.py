@@ -95,3 +95,14 @@ def test_lowball_collects_time_from_each_seated_player_before_the_deal() -> None
     game = make_game("lowball", {"limit": "5-20", "minutes_per_hand": 10})
     paid = [[f.spot for f in poker_round(game, 1, 2, 4, round_id=f"L-{i}").fees] for i in range(4)]
     assert paid == [[1, 2, 4], [], [], [1, 2, 4]]
+
+
+def test_a_restarted_lowball_table_collects_time_as_it_would_have() -> None:  # lines 15-17, with the journal's roles
+    game = make_game("lowball", {"minutes_per_hand": 10})
+    poker_round(game, 1, 2, round_id="L-1")
+    roles = game.table_roles()
+    restarted = make_game("lowball", {"minutes_per_hand": 10})
+    restarted.restore_roles(roles)
+    for i in range(2, 5):
+        assert [f.spot for f in poker_round(game, 1, 2, 3, round_id=f"L-{i}").fees] == \
+            [f.spot for f in poker_round(restarted, 1, 2, 3, round_id=f"R-{i}").fees]
