@@ -70,6 +70,9 @@ class SimulatedPlayers:
                 continue
             if self.rng.random() >= self.sit_probability and game_needs_no_one(round, spot):
                 continue
+            if not round.game.wagers:
+                round.sit(spot)
+                continue
             for name, amount in self.spot_wagers(round, spot).items():
                 round.place_wager(spot, name, amount)
 

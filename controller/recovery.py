@@ -35,7 +35,7 @@ from controller.cards import Card
 from controller.errors import CardRefused, TableError
 from controller.events import EventLog, jsonable
 from controller.games import make_game
-from controller.games.base import Decision, Game
+from controller.games.base import Decision, Game, Irregularity
 from controller.journal import Journal, JournalError
 from controller.money import Rounding
 from controller.odds import PUSH
@@ -151,6 +151,9 @@ INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "card_fault": lambda round, r, log: _card(round, r),
     "decision": lambda round, r, log: _decision(round, r),
     "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
+    "player_seated": lambda round, r, log: round.sit(r["spot"]),
+    "irregularity": lambda round, r, log: round.report(Irregularity(
+        r["kind"], Card.parse(r["card"]) if r.get("card") else None, r.get("target"), r.get("count"))),
 }
 
 

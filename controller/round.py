@@ -114,6 +114,7 @@ class Round:
         self.rounding = rounding
         self.burns_due = burns
         self.wagers: dict[tuple[int, str], Cents] = {}
+        self.seated: set[int] = set()
         self.cards: list[tuple[str, Piece, str]] = []
         self.stray_cards: list[tuple[Piece, str, str]] = []
         self.decisions: list[Decision] = []
@@ -175,6 +176,15 @@ class Round:
         event = "wager_placed" if not previous else "wager_changed"
         self.emit(event, spot=spot, wager=wager, amount=amount, previous=previous)
 
+    def sit(self, spot: int) -> None:
+        """Deal a spot in without a wager on the layout: games whose stakes all come from decisions (poker's blinds)."""
+        if self.state != "betting":
+            raise IllegalAction(f"round {self.id}: cannot seat spot {spot} while {self.state}")
+        if not 1 <= spot <= self.spots:
+            raise WagerRefused(spot, "seat", f"no such spot: this table has spots 1 to {self.spots}")
+        self.seated.add(spot)
+        self.emit("player_seated", spot=spot)
+
     def _check_wager(self, spot: int, wager: str, amount: Cents) -> None:
         if not 1 <= spot <= self.spots:
             raise WagerRefused(spot, wager, f"no such spot: this table has spots 1 to {self.spots}")
@@ -206,7 +216,7 @@ class Round:
             raise
         self._fire("no_more_bets")
         self.emit("no_more_bets", wagers=len(self.wagers), total=sum(self.wagers.values()))
-        spots = sorted({s for s, _ in self.wagers})
+        spots = sorted({s for s, _ in self.wagers} | self.seated)
         for fee in self.game.fees(spots, self.wagers):
             self.fees.append(fee)
             self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason)
@@ -278,8 +288,9 @@ class Round:
     # -- moving on ------------------------------------------------------
 
     def report(self, irregularity: Irregularity) -> None:
-        """The dealer (or the camera) reports a boxed or exposed card or a wrong count; it may void the round."""
-        if self.state not in ("dealing", "decisions", "reveal"):
+        """The dealer (or the camera) reports a boxed or exposed card, a wrong count or a card turned early; it may
+        void the round. A round held for stray cards resumes once every stray card has been accounted for."""
+        if self.state not in ("dealing", "decisions", "reveal", "hold"):
             raise IllegalAction(f"round {self.id}: nothing is dealt while {self.state}")
         try:
             self.game.irregularity(self.hand, irregularity)
@@ -287,7 +298,12 @@ class Round:
             self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
             raise
         self.emit("irregularity", **irregularity.as_event())
-        self._advance()
+        if irregularity.card is not None:
+            self.stray_cards = [s for s in self.stray_cards if s[0] is not irregularity.card]
+        if self.state == "hold" and not self.stray_cards:
+            self.release(by="irregularity")
+        else:
+            self._advance()
 
     def _advance(self) -> None:
         """Move to the next state while the game needs nothing more in this one; void it on a misdeal."""
@@ -323,6 +339,11 @@ class Round:
         self._fire("begin_settling")
         records = self.game.settle(self.hand, self.wagers, self.rounding)
         self._check_every_wager_settled(records)
+        drop = self.game.drop(self.hand)
+        self._check_pot_balances(records, drop)
+        for fee in drop:
+            self.fees.append(fee)
+            self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason, from_pot=True)
         for record in records:
             self.settlements.append(record)
             self.emit("wager_settled", **record.as_event())
@@ -338,6 +359,14 @@ class Round:
             settled[(r.spot, r.wager)] = settled.get((r.spot, r.wager), 0) + r.stake
         if settled != self.wagers:
             raise AssertionError(f"round {self.id}: settlement does not cover the wagers exactly: {settled} != {self.wagers}")
+
+    def _check_pot_balances(self, records: list[Settlement], drop: tuple[Fee, ...]) -> None:
+        """A players' pot returns everything staked into it, less the drop the house takes, to the cent."""
+        staked = sum(r.stake for r in records if r.banker == "pot")
+        returned = sum(r.returned for r in records if r.banker == "pot")
+        if staked - returned != sum(f.amount for f in drop):
+            raise AssertionError(f"round {self.id}: the pot does not balance: staked {staked}, returned {returned}, "
+                                 f"drop {sum(f.amount for f in drop)}")
 
     # -- faults and misdeals --------------------------------------------
 
@@ -362,7 +391,8 @@ class Round:
     def void_round(self, reason: str) -> None:
         """Misdeal: every wager is returned whole, and the round ends as void."""
         self._fire("void")
-        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}") for (s, w), a in self.wagers.items()]
+        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}", banker=self.game.banker)
+                   for (s, w), a in self.wagers.items()]
         for record in records:
             self.settlements.append(record)
             self.emit("wager_settled", **record.as_event())
