@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -20,6 +20,7 @@ from controller.audit import ChainedFile
 from controller.config import TableConfig
 from controller.devices import open_feed
 from controller.events import EventLog
+from controller.feeds import ShoeFeed
 from controller.journal import Journal
 from controller.players import SimulatedPlayers
 from controller.recovery import Recovered, recover
@@ -73,8 +74,12 @@ def open_session(
     journal: Path | None = None,
     journaled: bool = True,
     console: TextIO | None = None,
+    shoe_port: Callable[[TableConfig, int, contextlib.ExitStack], str | None] | None = None,
 ) -> Iterator[Session]:
-    """Open the journal (unless ``journaled`` is false), the log, the feed and the table; recover open rounds."""
+    """Open the journal (unless ``journaled`` is false), the log, the feed and the table; recover open rounds.
+
+    ``shoe_port(config, seed, stack)`` may start a shoe simulator and give its port (``tablectl run`` does).
+    """
     max_mb = config.sections.get("journal", {}).get("max_size_mb")
     with contextlib.ExitStack() as stack:
         store = None
@@ -88,7 +93,11 @@ def open_session(
         if logged and store is not None:
             for record in store.records(after_seq=logged):
                 log.write_outputs(record)
-        table = Table(config, open_feed(config, log, seed=rng.randrange(2**32)), log)
+        seed = rng.randrange(2**32)
+        feed = open_feed(config, log, seed=seed, shoe_port=shoe_port(config, seed, stack) if shoe_port else None)
+        if isinstance(feed, ShoeFeed):
+            stack.callback(feed.shoe.close)
+        table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
         pending = [r.round for r in recovered if r.round is not None]
         yield Session(config, store, log, table, recovered, pending)

@@ -1,5 +1,9 @@
 """``tablectl run``: a session of rounds on simulated devices and players, then its summary.
 
+With ``[shoe] driver = "reference"`` and no ``port``, the shoe is the reference
+simulator in its own process on a pseudo-terminal, so the default run goes
+through the real serial path: pty, framing, acknowledgements, the driver.
+
 Every event is journaled first (``controller.journal``); a run started on a
 journal that holds an unfinished round recovers it before playing new ones.
 Exit codes: 0 done, 1 a round is on hold, 2 bad config or arguments, 3 the
@@ -14,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.errors import TableError
 from controller.events import LogOutputError, stderr_console
 from controller.journal import JournalError
@@ -23,6 +27,7 @@ from controller.players import SimulatedPlayers
 from controller.round import Round
 from controller.session import log_path, open_session
 from controller.table import Table
+from drivers.sim.process import SimulatorError, SimulatorProcess
 
 
 def register(subparsers: Any) -> None:
@@ -45,6 +50,15 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) -> str | None:
+    """A reference shoe with no ``port`` configured is the simulator, on a pseudo-terminal of its own."""
+    shoe = config.shoe
+    if shoe.get("driver") != "reference" or shoe.get("port") or config.make_game().device != "shoe":
+        return None
+    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed)]
+    return stack.enter_context(SimulatorProcess("shoe", *args)).port
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -70,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     journal = Path(args.journal) if args.journal else None
     console = stderr_console() if args.verbose else None
     try:
-        with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console) as session:
+        with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
+                          shoe_port=shoe_simulator) as session:
             table = session.table
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
@@ -91,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl: {exc}", file=sys.stderr)
         print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
         return 3
-    except TableError as exc:
+    except (TableError, SimulatorError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
     print("\n".join(["", "summary", *table.meters.summary_lines()]))
