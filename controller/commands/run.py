@@ -13,6 +13,7 @@ journal cannot be written or read (the round in progress holds).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import sys
 from pathlib import Path
