@@ -13,6 +13,7 @@ dealer's action waits. Target: p99 under 5 ms per event on the table PC.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
@@ -57,6 +58,7 @@ def main() -> int:
     parser.add_argument("--dir", default=None, help="where to put the journal (default: a temporary directory)")
     args = parser.parse_args()
     config = load_config()
+    config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})  # the in-process shoe: time the journal only
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         with Journal(Path(tmp) / "journal.sqlite", table_id=config.table_id) as journal:
             trail = ChainedFile(Path(tmp) / "events.jsonl")

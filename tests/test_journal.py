@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import resource
@@ -87,7 +88,7 @@ def test_a_journal_belongs_to_one_table(tmp_path: Path) -> None:
 
 def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_resumes(tmp_path: Path) -> None:
     """[journal] max_size_mb (PRAGMA max_page_count) reached: the failing event is not half-written."""
-    config = load_config()
+    config = dataclasses.replace(load_config(), shoe={**load_config().shoe, "driver": "simulated"})  # the in-process shoe
     path = tmp_path / "j.sqlite"
     players = SimulatedPlayers(random.Random(3))
     with Journal(path, table_id=config.table_id, max_bytes=160 * 1024) as journal:
