@@ -28,7 +28,7 @@ from controller.cards import Card
 from controller.tiles import Tile
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.events import EventLog
-from controller.games.base import Decision, Fee, Game, PendingDecision
+from controller.games.base import Decision, Fee, Game, Irregularity, PendingDecision
 from controller.money import Cents, Rounding
 from controller.odds import PUSH
 from controller.settlement import Settlement, settle
@@ -287,9 +287,26 @@ class Round:
 
     # -- moving on ------------------------------------------------------
 
+    def report(self, irregularity: Irregularity) -> None:
+        """The dealer (or the camera) reports a boxed or exposed card or a wrong count; it may void the round."""
+        if self.state not in ("dealing", "decisions", "reveal"):
+            raise IllegalAction(f"round {self.id}: nothing is dealt while {self.state}")
+        try:
+            self.game.irregularity(self.hand, irregularity)
+        except ValueError as exc:
+            self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
+            raise
+        self.emit("irregularity", **irregularity.as_event())
+        self._advance()
+
     def _advance(self) -> None:
-        """Move to the next state while the game needs nothing more in this one."""
+        """Move to the next state while the game needs nothing more in this one; void it on a misdeal."""
         while True:
+            if self.state in ("dealing", "decisions", "reveal"):
+                misdeal = self.game.misdeal(self.hand)
+                if misdeal:
+                    self.void_round(f"misdeal: {misdeal}")
+                    return
             if self.card_target() is not None:
                 return
             if self.state == "dealing":

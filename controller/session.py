@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -20,12 +20,12 @@ from controller.audit import ChainedFile
 from controller.config import TableConfig
 from controller.devices import open_feed
 from controller.events import EventLog
-from controller.feeds import ShoeFeed
 from controller.journal import Journal
 from controller.players import SimulatedPlayers
 from controller.recovery import Recovered, recover
 from controller.round import Round
 from controller.table import Table
+from drivers.sim.process import SimulatorProcess
 
 
 def journal_path(config: TableConfig) -> Path:
@@ -35,6 +35,15 @@ def journal_path(config: TableConfig) -> Path:
 
 def log_path(config: TableConfig) -> Path:
     return Path(config.log.get("events", "var/log/tablectl-events.jsonl"))
+
+
+def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) -> str | None:
+    """A reference shoe with no ``port`` configured is the simulator, on a pseudo-terminal of its own."""
+    shoe = config.shoe
+    if shoe.get("driver") != "reference" or shoe.get("port") or config.make_game().device != "shoe":
+        return None
+    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed)]
+    return str(stack.enter_context(SimulatorProcess("shoe", *args)).port)
 
 
 @dataclass
@@ -74,11 +83,12 @@ def open_session(
     journal: Path | None = None,
     journaled: bool = True,
     console: TextIO | None = None,
-    shoe_port: Callable[[TableConfig, int, contextlib.ExitStack], str | None] | None = None,
+    simulate_devices: bool = False,
 ) -> Iterator[Session]:
     """Open the journal (unless ``journaled`` is false), the log, the feed and the table; recover open rounds.
 
-    ``shoe_port(config, seed, stack)`` may start a shoe simulator and give its port (``tablectl run`` does).
+    With ``simulate_devices``, a reference shoe configured without a port is started as a simulator
+    on a pseudo-terminal of its own (``tablectl run``); a real table (``tablectl serve``) never does that.
     """
     max_mb = config.sections.get("journal", {}).get("max_size_mb")
     with contextlib.ExitStack() as stack:
@@ -94,9 +104,9 @@ def open_session(
             for record in store.records(after_seq=logged):
                 log.write_outputs(record)
         seed = rng.randrange(2**32)
-        feed = open_feed(config, log, seed=seed, shoe_port=shoe_port(config, seed, stack) if shoe_port else None)
-        if isinstance(feed, ShoeFeed):
-            stack.callback(feed.shoe.close)
+        port = shoe_simulator(config, seed, stack) if simulate_devices else None
+        feed = open_feed(config, log, seed=seed, shoe_port=port)
+        stack.callback(feed.close)
         table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
         pending = [r.round for r in recovered if r.round is not None]

@@ -8,7 +8,7 @@ from collections import defaultdict
 from hypothesis import given, settings, strategies as st
 
 from controller.cli import main
-from controller.commands.run import shoe_simulator
+from controller.session import shoe_simulator
 from controller.config import load_config
 from controller.devices import open_feed
 from controller.players import SimulatedPlayers

@@ -13,13 +13,12 @@ journal cannot be written or read (the round in progress holds).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.config import DEFAULT_CONFIG, load_config
 from controller.errors import TableError
 from controller.events import LogOutputError, stderr_console
 from controller.journal import JournalError
@@ -28,7 +27,7 @@ from controller.players import SimulatedPlayers
 from controller.round import Round
 from controller.session import log_path, open_session
 from controller.table import Table
-from drivers.sim.process import SimulatorError, SimulatorProcess
+from drivers.sim.process import SimulatorError
 
 
 def register(subparsers: Any) -> None:
@@ -51,15 +50,6 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
-
-
-def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) -> str | None:
-    """A reference shoe with no ``port`` configured is the simulator, on a pseudo-terminal of its own."""
-    shoe = config.shoe
-    if shoe.get("driver") != "reference" or shoe.get("port") or config.make_game().device != "shoe":
-        return None
-    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed)]
-    return stack.enter_context(SimulatorProcess("shoe", *args)).port
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -86,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     console = stderr_console() if args.verbose else None
     try:
         with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
-                          shoe_port=shoe_simulator) as session:
+                          simulate_devices=True) as session:
             table = session.table
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)

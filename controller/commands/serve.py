@@ -22,7 +22,6 @@ import sys
 import threading
 from typing import Any
 
-from controller.commands.run import shoe_simulator
 from controller.config import DEFAULT_CONFIG, load_config
 from controller.errors import TableError
 from controller.events import LogOutputError
@@ -30,7 +29,6 @@ from controller.journal import JournalError
 from controller.notify import Notifier
 from controller.players import SimulatedPlayers
 from controller.session import Session, open_session
-from drivers.sim.process import SimulatorError
 
 
 def register(subparsers: Any) -> None:
@@ -83,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     notifier = Notifier()
     rng = random.Random(args.seed)
     try:
-        with open_session(config, rng, shoe_port=shoe_simulator) as session:
+        with open_session(config, rng) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             notifier.ready(f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}")
@@ -92,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         notifier.stopping(f"journal failure: {exc}")
         print(f"tablectl: {exc}", file=sys.stderr)
         return 3
-    except (TableError, SimulatorError) as exc:
+    except TableError as exc:
         notifier.stopping(f"error: {exc}")
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2

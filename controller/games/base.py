@@ -90,6 +90,20 @@ class Fee:
 
 
 @dataclass(frozen=True, slots=True)
+class Irregularity:
+    """Something reported on the deal: a ``boxed`` or ``exposed`` card, or a pile with the wrong ``count``."""
+
+    kind: str
+    card: Card | None = None
+    target: str | None = None
+    count: int | None = None
+
+    def as_event(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card": self.card.code if self.card else None, "target": self.target,
+                "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
 class Paytable:
     """A named pay table a card room may select; ``rows`` map a result to its payout wording."""
 
@@ -166,6 +180,14 @@ class Game(abc.ABC, Generic[State]):
     def strategy(self, state: State, pending: PendingDecision, wagers: Wagers) -> Decision:
         """The decision a simulated player (or the House Way) makes."""
         raise NotImplementedError(f"{self.id} takes no decisions")
+
+    def irregularity(self, state: State, report: Irregularity) -> None:
+        """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""
+        raise ValueError(f"{self.title} has no rule for a {report.kind} report")
+
+    def misdeal(self, state: State) -> str | None:
+        """Why the round is a misdeal (every wager returned), or ``None``; asked after every card and report."""
+        return None
 
     def reveal(self, state: State) -> dict[str, Any]:
         """Turn the dealer's cards; return what is announced (logged with the round)."""
