@@ -186,6 +186,9 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
     def table_roles(self) -> dict[str, Any]:
         return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
+
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """Round of play 4-5: the player-dealer's circle holds the bank; the others the players' wagers."""
         return ("bank",) if spot == self.player_dealer else ("base", "bonus", "buster")
