@@ -60,7 +60,12 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 
 def _journaled_together(method: Method) -> Method:
-    """The events ``method`` emits are journaled in one transaction: all of them or none (``EventLog.atomic``)."""
+    """The events one call emits are journaled in one transaction before any of them is published.
+
+    Every input (a wager, "no more bets", a card, a decision, a hold, a void) and
+    everything it sets off (the reveal, the settlement) is durable as a whole or
+    not at all; see ``EventLog.atomic``.
+    """
 
     @functools.wraps(method)
     def wrapper(self: Round, *args: Any, **kwargs: Any) -> Any:
@@ -153,12 +158,14 @@ class Round:
 
     # -- betting --------------------------------------------------------
 
+    @_journaled_together
     def start(self) -> None:
         """Open betting."""
         self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options,
                   roles=self.game.table_roles())
         self._fire("open_betting")
 
+    @_journaled_together
     def place_wager(self, spot: int, wager: str, amount: Cents) -> None:
         """Place or correct a wager while betting is open; an amount of 0 takes it back."""
         if self.state != "betting":
@@ -198,6 +205,7 @@ class Round:
         if amount:
             self.limits.check(spot, wager, amount)
 
+    @_journaled_together
     def close_betting(self) -> None:
         """"No more bets": check each spot's wagers together, then deal."""
         if self.state != "betting":
@@ -234,6 +242,7 @@ class Round:
             return "burn"
         return self.game.next_target(self.hand)
 
+    @_journaled_together
     def card(self, card: Piece, source: str = "shoe") -> str:
         """A card came from a device or the dealer. Returns where it went."""
         target = self.card_target()
@@ -266,6 +275,7 @@ class Round:
     def pending_decision(self) -> PendingDecision | None:
         return self.game.pending_decision(self.hand) if self.state == "decisions" else None
 
+    @_journaled_together
     def decide(self, decision: Decision) -> None:
         if self.state != "decisions":
             raise IllegalAction(f"round {self.id}: no decision is taken while {self.state}")
@@ -370,6 +380,7 @@ class Round:
 
     # -- faults and misdeals --------------------------------------------
 
+    @_journaled_together
     def put_on_hold(self, reason: str) -> None:
         if self.state == "hold":
             self.emit("hold_reason_added", reason=reason)
@@ -378,6 +389,7 @@ class Round:
         self._fire("hold")
         self.emit("round_held", reason=reason, held_from=self._held_from)
 
+    @_journaled_together
     def release(self, by: str = "dealer") -> None:
         """Resume a held round where it stopped."""
         if self.state != "hold":

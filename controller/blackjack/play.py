@@ -185,6 +185,9 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
 
 
 
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
+
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """Round of play 4-5: the player-dealer's circle holds the bank; the others the players' wagers."""
         return ("bank",) if spot == self.player_dealer else ("base", "bonus", "buster")

@@ -149,7 +149,8 @@ class Game(abc.ABC, Generic[State]):
         """Raise ``WagerRefused`` when the table as a whole cannot start (e.g. no player-dealer bank)."""
 
     def table_roles(self) -> dict[str, Any]:
-        """Who plays which role this round (the player-dealer's seat, the bank button); logged at the start."""
+        """Who plays which role this round (the player-dealer's seat, the bank button), and any other state the
+        game carries from round to round (a progressive meter); logged at the start, put back after a restart."""
         return {}
 
     def restore_roles(self, roles: Mapping[str, Any]) -> None:

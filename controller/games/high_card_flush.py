@@ -22,7 +22,7 @@ Options: ``flush_bonus``, ``straight_flush_bonus`` (pay-table names), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -95,18 +95,6 @@ class HighCardFlush(Game[HighCardFlushHand]):
             raise OptionError(key, f"unknown pay table {name!r}: expected one of {', '.join(tables)}")
         return tables[name]
 
-    def table_roles(self) -> dict[str, Any]:
-        """The Progressive meter is table state: logged with every round, restored after a restart."""
-        return {"progressive": self.progressive.snapshot()}
-
-    def restore_roles(self, roles: Mapping[str, Any]) -> None:
-        if "progressive" in roles:
-            self.progressive = ProgressiveMeter.restore(dict(roles["progressive"]))
-
-    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
-        """No position passes in this house-banked game; the meter as the round left it is journaled."""
-        return {"progressive": self.progressive.snapshot()}
-
     @staticmethod
     def _progressive_rows(spec: object) -> dict[int, ProgressiveRow]:
         if isinstance(spec, str):
@@ -124,6 +112,14 @@ class HighCardFlush(Game[HighCardFlushHand]):
             except ValueError as exc:
                 raise OptionError("progressive", f"row {length}: {exc}") from None
         return rows
+
+    def table_roles(self) -> dict[str, Any]:
+        """The progressive meter is table state: logged at each round's start, put back after a restart."""
+        return {"progressive": self.progressive.snapshot()}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        if "progressive" in roles:
+            self.progressive = ProgressiveMeter.restore(dict(roles["progressive"]))
 
     def deck(self) -> tuple[Card, ...]:
         return standard_deck()
