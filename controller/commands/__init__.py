@@ -10,4 +10,9 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.edge",
     "controller.commands.simulate",
     "controller.commands.devices",
+    "controller.commands.rounds",
+    "controller.commands.replay",
+    "controller.commands.meters",
+    "controller.commands.audit",
+    "controller.commands.serve",
 )
