@@ -60,10 +60,11 @@ class Read:
 class RecognizerSettings:
     """Knobs of the recognizer; ``min_confidence`` is the line between a read and "unreadable"."""
 
-    min_confidence: float = 0.7
+    min_confidence: float = 0.75
     card_height_mm: float = 88.0
-    max_distance: float = 10.0
-    evidence_distance: float = 14.0
+    max_distance: float = 14.0
+    anchor_distance: float = 10.0
+    evidence_distance: float = 18.0
     inside_share: float = 0.9
 
 
@@ -201,7 +202,8 @@ class Recognizer:
         observation; within-card spread is whitened to unit variance, so the
         sum of squared distances is a log-likelihood up to a factor, and the
         gap between the best card's sum and the next card's is the evidence.
-        A face that confidently names another card vetoes the read.
+        At least one patch must look closely like a card (``anchor_distance``),
+        and a face that confidently names another card vetoes the read.
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
@@ -217,7 +219,8 @@ class Recognizer:
         evidence = float(totals[order[1]] - totals[order[0]]) / 2.0 if len(order) > 1 else 0.0
         conf = evidence_confidence(evidence)
         vetoed = face is not None and face.card is not card and face_confidence(face) >= 0.5
-        if conf < settings.min_confidence or vetoed:
+        anchored = float(nearest.min()) <= settings.anchor_distance
+        if conf < settings.min_confidence or vetoed or not anchored:
             return Read(None, cand.quad, visible, min(conf, settings.min_confidence))
         return Read(card, cand.quad, visible, conf)
 

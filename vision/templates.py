@@ -212,16 +212,19 @@ def _upright(w: float, h: float) -> np.ndarray:
 
 
 def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The index patch as a real frame might give it: corner off by a pixel or two, scale, angle, blur, noise."""
+    """The index patch as a real frame might give it: corner a pixel or two off, scale, angle, defocus,
+    colour smeared by JPEG's half-resolution chroma, white balance and noise."""
     w = np.linalg.norm(quad[1] - quad[0])
     angle = np.radians(rng.normal(0, 1.5))
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     scale = rng.uniform(0.95, 1.05)
     shift = rng.normal(0, 0.012 * w, 2)
     moved = (quad - quad[0]) @ rot.T * scale + quad[0] + shift
-    patch = sample_patch(face, moved, INDEX_SIZE).astype(np.float32)
-    patch = cv2.GaussianBlur(patch, (0, 0), rng.uniform(0.3, 1.2))
-    patch = patch * rng.uniform(0.8, 1.1) + rng.normal(0, rng.uniform(1, 6), patch.shape)
+    patch = cv2.GaussianBlur(sample_patch(face, moved, INDEX_SIZE), (0, 0), rng.uniform(0.3, 1.2))
+    ycc = cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb)
+    ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), rng.uniform(0.5, 1.5))
+    patch = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR).astype(np.float32)
+    patch = patch * rng.uniform(0.8, 1.1) * rng.uniform(0.92, 1.08, 3) + rng.normal(0, rng.uniform(1, 6), patch.shape)
     return _blur(np.clip(patch, 0, 255).astype(np.uint8))
 
 
