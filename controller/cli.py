@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -19,6 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if hasattr(signal, "SIGPIPE") and argv is None:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tablectl run | head` ends quietly
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -26,6 +26,8 @@ class Settlement:
     returned: Cents
     exact_returned: Fraction
     reason: str = ""
+    banker: str = "house"
+    """Who takes the other side: ``house``, or ``player-dealer`` in California games."""
 
     @property
     def house_win(self) -> Cents:
@@ -46,10 +48,20 @@ class Settlement:
             "exact_returned": str(self.exact_returned),
             "house_win": self.house_win,
             "reason": self.reason,
+            "banker": self.banker,
+            "rounded": self.rounded,
         }
 
 
-def settle(spot: int, wager: str, stake: Cents, payout: Payout, rounding: Rounding, reason: str = "") -> Settlement:
+def settle(
+    spot: int,
+    wager: str,
+    stake: Cents,
+    payout: Payout,
+    rounding: Rounding,
+    reason: str = "",
+    banker: str = "house",
+) -> Settlement:
     if stake < 0:
         raise ValueError(f"stake must not be negative: {stake}")
     exact = payout.multiplier * stake
@@ -62,4 +74,5 @@ def settle(spot: int, wager: str, stake: Cents, payout: Payout, rounding: Roundi
         returned=rounding.to_cents(exact),
         exact_returned=exact,
         reason=reason,
+        banker=banker,
     )

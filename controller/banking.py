@@ -1,0 +1,154 @@
+"""Player-dealer banking, shared by every California game (seed 003).
+
+In these games the house does not bank: one seated player, the
+player-dealer, posts a bank and plays against everyone else. The rules
+(seed 003, Double-Hand Poker general rules 5-6; Three Card Poker rules 8-10;
+No Bust 21st Century Blackjack rules 12-13 and 17-19):
+
+- the player-dealer "may only receive action on the amount wagered": wagers
+  are settled in order, starting at the action button (or left of the
+  player-dealer) and going clockwise, each taking the action it needs from
+  the bank (what the player-dealer collects from a loser or pays a winner);
+- once the bank is exhausted the hand is over: a wager may get partial action
+  or none, and what is not covered goes back to the player;
+- the player-dealer can never win or lose more than the bank;
+- the position passes clockwise to a different player after every two banks,
+  and the game stops when nobody intervenes.
+
+``settle_against_bank`` turns what the rules say each wager gets (a ``Claim``)
+into settlement records limited by the bank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from controller.money import Cents, Rounding
+from controller.odds import Outcome, Payout
+from controller.settlement import Settlement
+
+PLAYER_DEALER = "player-dealer"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What the rules give one wager before the bank limits it."""
+
+    spot: int
+    wager: str
+    stake: Cents
+    payout: Payout
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BankResult:
+    """How the player-dealer's bank fared: ``net`` is what the player-dealer won (negative: lost)."""
+
+    bank: Cents
+    action: Cents
+    net: Cents
+    exhausted: bool
+
+    @property
+    def returned_to_player_dealer(self) -> Cents:
+        return self.bank + self.net
+
+    def as_event(self) -> dict[str, object]:
+        return {"bank": self.bank, "action": self.action, "net": self.net, "exhausted": self.exhausted,
+                "returned_to_player_dealer": self.returned_to_player_dealer}
+
+
+def settle_against_bank(
+    claims: Sequence[Claim], bank: Cents, rounding: Rounding
+) -> tuple[list[Settlement], BankResult]:
+    """Settle ``claims`` in the order given, each limited by what is left of ``bank``."""
+    if bank < 0:
+        raise ValueError(f"a bank must not be negative: {bank}")
+    left = bank
+    net = 0
+    records = []
+    for claim in claims:
+        exact = claim.payout.multiplier * claim.stake
+        owed = rounding.to_cents(exact)
+        action = abs(owed - claim.stake)
+        covered = min(action, left)
+        left -= covered
+        if covered == action:
+            returned, outcome, reason, exact_returned = owed, claim.payout.outcome, claim.reason, exact
+        elif owed > claim.stake:
+            returned, exact_returned = claim.stake + covered, Fraction(claim.stake + covered)
+            outcome = Outcome.WIN if covered else Outcome.PUSH
+            reason = _uncovered(claim.reason, covered, action)
+        else:
+            returned, exact_returned = claim.stake - covered, Fraction(claim.stake - covered)
+            outcome = Outcome.PARTIAL if covered else Outcome.PUSH
+            reason = _uncovered(claim.reason, covered, action)
+        net += claim.stake - returned
+        records.append(
+            Settlement(
+                spot=claim.spot,
+                wager=claim.wager,
+                stake=claim.stake,
+                outcome=outcome,
+                payout=claim.payout.text,
+                returned=returned,
+                exact_returned=exact_returned,
+                reason=reason,
+                banker=PLAYER_DEALER,
+            )
+        )
+    return records, BankResult(bank=bank, action=bank - left, net=net, exhausted=left == 0 and bank > 0)
+
+
+def _uncovered(reason: str, covered: Cents, action: Cents) -> str:
+    note = f"bank exhausted: {covered} of {action} cents covered, the rest returned"
+    return f"{reason}; {note}" if reason else note
+
+
+def clockwise_from(first: int, seats: Sequence[int], total_seats: int) -> list[int]:
+    """``seats`` in clockwise order starting at seat ``first`` (seats numbered 1..total_seats clockwise)."""
+    return sorted(seats, key=lambda s: (s - first) % total_seats)
+
+
+class PlayerDealerRotation:
+    """Who holds the player-dealer position, and for how many banks.
+
+    The position "must pass clockwise to a different player after every two
+    banks"; when no other player takes it, the game is broken (stopped).
+    """
+
+    def __init__(self, total_seats: int, seat: int, *, banks_per_turn: int = 2) -> None:
+        if not 1 <= seat <= total_seats:
+            raise ValueError(f"seat {seat} is not at a table of {total_seats} seats")
+        self.total_seats = total_seats
+        self.seat: int | None = seat
+        self.banks_per_turn = banks_per_turn
+        self.banks_held = 0
+
+    @property
+    def bank_button(self) -> str:
+        """ "1st bank" or "2nd bank", as the button in front of the player-dealer says."""
+        return {0: "1st bank", 1: "2nd bank"}.get(self.banks_held, f"bank {self.banks_held + 1}")
+
+    def bank_played(self, accepts: Callable[[int], bool]) -> int | None:
+        """Count a bank; after ``banks_per_turn`` offer the position clockwise.
+
+        ``accepts(seat)`` says whether that seat takes the position. Returns the
+        player-dealer's seat for the next hand, or ``None`` when the game stops.
+        """
+        if self.seat is None:
+            raise RuntimeError("the game is stopped: nobody holds the player-dealer position")
+        self.banks_held += 1
+        if self.banks_held < self.banks_per_turn:
+            return self.seat
+        current = self.seat
+        for offset in range(1, self.total_seats):
+            seat = (current - 1 + offset) % self.total_seats + 1
+            if accepts(seat):
+                self.seat, self.banks_held = seat, 0
+                return seat
+        self.seat = None
+        return None

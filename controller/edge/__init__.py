@@ -1,0 +1,72 @@
+"""Expected value and house edge of every wager, per pay table: ``tablectl edge GAME --json``.
+
+The JSON shape is the contract every game follows::
+
+    [{"game": ID, "paytable": NAME,
+      "wagers": {WAGER: {"ev": float, "house_edge": float, "exact": "p/q" | null,
+                         "method": "exact" | "simulation", "stderr": float | null,
+                         "assumptions": str}}}]
+
+``ev`` is per unit wagered; ``house_edge`` is ``-ev``. Each game's module here
+exposes ``paytables()`` and ``edges(paytable) -> dict[str, WagerEdge]``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from controller.errors import GameNotAvailable
+
+EDGES: dict[str, str] = {
+    "top-card": "controller.edge.top_card",
+    "three-card-poker": "controller.edge.three_card_poker",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WagerEdge:
+    """The expected value of one wager per unit staked."""
+
+    ev: Fraction | float
+    method: str
+    assumptions: str
+    stderr: float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        exact = self.ev if isinstance(self.ev, Fraction) and self.method == "exact" else None
+        return {
+            "ev": float(self.ev),
+            "house_edge": -float(self.ev),
+            "exact": f"{exact.numerator}/{exact.denominator}" if exact is not None else None,
+            "method": self.method,
+            "stderr": self.stderr,
+            "assumptions": self.assumptions,
+        }
+
+
+def _module(game_id: str) -> Any:
+    try:
+        return importlib.import_module(EDGES[game_id])
+    except KeyError:
+        raise GameNotAvailable(f"no edge calculation for {game_id!r}: available for {', '.join(EDGES)}") from None
+
+
+def paytables(game_id: str) -> list[str]:
+    names: list[str] = _module(game_id).paytables()
+    return names
+
+
+def compute(game_id: str, paytable: str | None = None) -> list[dict[str, Any]]:
+    module = _module(game_id)
+    names = module.paytables()
+    if paytable is not None:
+        if paytable not in names:
+            raise GameNotAvailable(f"{game_id} has no pay table {paytable!r}: expected one of {', '.join(names)}")
+        names = [paytable]
+    return [
+        {"game": game_id, "paytable": name, "wagers": {w: e.as_json() for w, e in module.edges(name).items()}}
+        for name in names
+    ]

@@ -1,0 +1,126 @@
+"""Where a round's cards come from: a dealing shoe, or a shuffler's stacks.
+
+A feed wraps a device and adds the table's procedure around it: when to
+shuffle, how many cards to burn after a shuffle, what to do when the cut card
+comes out. Table-level happenings (a shuffle, the cut card) are logged here.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from typing import Any
+
+from controller.cards import Card
+from controller.events import EventLog
+from drivers.shoe import CardDrawn, CutCardReached, Shoe, ShoeEmpty
+from drivers.shuffler import Shuffler
+
+
+class FeedError(RuntimeError):
+    """The device cannot give the card the round needs (shoe empty, shuffler fault)."""
+
+
+class CardFeed(abc.ABC):
+    source: str
+
+    @abc.abstractmethod
+    def prepare_round(self, round_id: str) -> int:
+        """Get ready for a round (shuffle if due); return how many cards the round must burn first."""
+
+    @abc.abstractmethod
+    def next_card(self, round_id: str) -> Any:
+        """The next card (or tile) for the round."""
+
+    def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
+        """The round is over."""
+
+
+class ShoeFeed(CardFeed):
+    """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
+
+    source = "shoe"
+
+    def __init__(self, shoe: Shoe, log: EventLog, *, burn_after_shuffle: int = 1, timeout: float = 5.0) -> None:
+        self.shoe = shoe
+        self.log = log
+        self.burn_after_shuffle = burn_after_shuffle
+        self.timeout = timeout
+        self.shuffle_due = True
+        self.shuffles = 0
+
+    def prepare_round(self, round_id: str) -> int:
+        if not self.shuffle_due:
+            return 0
+        self.shoe.shuffle()
+        self.shuffles += 1
+        self.shuffle_due = False
+        self.log.emit("shoe_shuffled", round_id, shuffle=self.shuffles, burn=self.burn_after_shuffle)
+        return self.burn_after_shuffle
+
+    def next_card(self, round_id: str) -> Card:
+        while True:
+            event = self.shoe.next_event(self.timeout)
+            if isinstance(event, CardDrawn):
+                return event.card
+            if isinstance(event, CutCardReached):
+                self.shuffle_due = True
+                self.log.emit("cut_card_reached", round_id, count=event.count)
+            elif isinstance(event, ShoeEmpty):
+                self.log.emit("shoe_empty", round_id, count=event.count)
+                self.shuffle_due = True
+                raise FeedError(f"the shoe is empty after {event.count} cards")
+            else:
+                raise FeedError(f"unexpected shoe event {event!r}")
+
+
+class DealerEntryFeed(CardFeed):
+    """Pieces the dealer enters by hand (Pai Gow Tiles: no tile shuffler or shoe exists).
+
+    Simulated here by a seeded shuffle of the whole set each round; at a real
+    table the dealer keys each tile in from the console.
+    """
+
+    source = "dealer"
+
+    def __init__(self, pieces: tuple[Any, ...], log: EventLog, *, seed: int | None = None) -> None:
+        self.pieces = pieces
+        self.log = log
+        self.rng = random.Random(seed)
+        self._order: list[Any] = []
+
+    def prepare_round(self, round_id: str) -> int:
+        self._order = list(self.pieces)
+        self.rng.shuffle(self._order)
+        self.log.emit("pieces_washed", round_id, count=len(self._order))
+        return 0
+
+    def next_card(self, round_id: str) -> Any:
+        if not self._order:
+            raise FeedError("every piece of the set is already dealt")
+        return self._order.pop(0)
+
+
+class ShufflerFeed(CardFeed):
+    """A shuffler dealing one freshly shuffled deck per round, in stacks of ``stack_size``."""
+
+    source = "shuffler"
+
+    def __init__(self, shuffler: Shuffler, log: EventLog, *, stack_size: int) -> None:
+        self.shuffler = shuffler
+        self.log = log
+        self.stack_size = stack_size
+        self._stack: list[Card] = []
+
+    def prepare_round(self, round_id: str) -> int:
+        self.shuffler.shuffle()
+        count = self.shuffler.verify_count()
+        self._stack = []
+        self.log.emit("shuffler_shuffled", round_id, count=count)
+        return 0
+
+    def next_card(self, round_id: str) -> Card:
+        if not self._stack:
+            self._stack = list(self.shuffler.dispense(self.stack_size))
+            self.log.emit("stack_dispensed", round_id, cards=[c.code for c in self._stack])
+        return self._stack.pop(0)

@@ -1,0 +1,181 @@
+"""What a game supplies to the shared round engine.
+
+The round engine (``controller.round``) owns the state machine, the wagers,
+the event log and the money; a game owns only its rules. A game is pure: no
+devices, no logging, no clock. The engine asks it, at each step:
+
+- which wagers may be placed, and whether a spot's wagers go together;
+- where the next card goes (``next_target``), and places it there;
+- whose decision is pending and which actions are legal; applies a decision
+  (which may add a wager: a Bet, a Raise, a double);
+- what the reveal shows (the dealer's hand, whether it qualifies);
+- how every wager settles, in the order the rules settle them.
+
+Spots are numbered from 1 at the dealer's left ("first base") clockwise.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from controller.cards import Card
+from controller.money import Cents, Rounding
+from controller.settlement import Settlement
+
+State = TypeVar("State")
+Wagers = Mapping[tuple[int, str], Cents]
+"""Stakes on the layout, by (spot, wager name)."""
+
+
+class OptionError(ValueError):
+    """A game option that is missing, unknown or out of range; ``key`` names it."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        self.key, self.reason = key, reason
+        super().__init__(f"{key}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's decision as entered at the table."""
+
+    spot: int
+    action: str
+    amount: Cents | None = None
+    cards: tuple[Any, ...] = ()
+    """Cards (or tiles) the decision names: a discard, the cards of a hand being set."""
+    hand: int = 0
+    values: tuple[int, ...] = ()
+    """Numbers the decision carries, e.g. the three dice the player-dealer threw."""
+
+    def as_event(self) -> dict[str, Any]:
+        return {
+            "spot": self.spot,
+            "action": self.action,
+            "amount": self.amount,
+            "cards": [c.code for c in self.cards],
+            "hand": self.hand,
+            "values": list(self.values),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDecision:
+    """The decision the table waits for: whose, and which actions are legal."""
+
+    spot: int
+    actions: tuple[str, ...]
+    hand: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WagerChange:
+    """A wager added (or raised) by a decision, e.g. Top 5 Poker's Bet equal to the Ante."""
+
+    spot: int
+    wager: str
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class Fee:
+    """A collection fee taken by the house before the deal (California games)."""
+
+    spot: int
+    amount: Cents
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Paytable:
+    """A named pay table a card room may select; ``rows`` map a result to its payout wording."""
+
+    name: str
+    rows: Mapping[str, str] = field(default_factory=dict)
+
+
+class Game(abc.ABC, Generic[State]):
+    """The rules of one game. Subclasses set the class attributes and the rule methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    wagers: ClassVar[tuple[str, ...]]
+    """Wagers accepted while betting is open, in the order a spot's wagers settle."""
+    max_spots: ClassVar[int] = 7
+    device: ClassVar[str] = "shoe"
+    """The card source the game is dealt from: ``shoe`` or ``shuffler``."""
+    stack_size: ClassVar[int] = 1
+    """Cards per stack when a shuffler deals (three for Three Card Poker)."""
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options: dict[str, Any] = dict(options or {})
+
+    @abc.abstractmethod
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of one full shoe or deck this game is dealt from."""
+
+    def seat_wagers(self, spot: int) -> tuple[str, ...]:
+        """The wagers ``spot`` may place this round (a player-dealer's spot takes only its bank)."""
+        return self.wagers
+
+    def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
+        """Raise ``WagerRefused`` when a spot's wagers do not go together (checked at "no more bets")."""
+
+    def check_table(self, wagers: Wagers) -> None:
+        """Raise ``WagerRefused`` when the table as a whole cannot start (e.g. no player-dealer bank)."""
+
+    def table_roles(self) -> dict[str, Any]:
+        """Who plays which role this round (the player-dealer's seat, the bank button); logged at the start."""
+        return {}
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """After a round: move table roles on (the player-dealer position). ``accepts(seat)`` says whether a
+        seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""
+        return {}
+
+    def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
+        """Collection fees due before the deal; none for house-banked games."""
+        return ()
+
+    @abc.abstractmethod
+    def new_hand(self, spots: Sequence[int], wagers: Wagers) -> State:
+        """The state of a new round in which ``spots`` have wagers."""
+
+    @abc.abstractmethod
+    def next_target(self, state: State) -> str | None:
+        """Where the next card goes, or ``None`` when no card is due now."""
+
+    @abc.abstractmethod
+    def place(self, state: State, target: str, card: Card) -> None:
+        """Put a card where ``next_target`` said."""
+
+    def pending_decision(self, state: State) -> PendingDecision | None:
+        """The decision the round waits for, if any."""
+        return None
+
+    def decide(self, state: State, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
+        """Apply a legal decision; raise ``DecisionRefused`` for an illegal one."""
+        raise NotImplementedError(f"{self.id} takes no decisions")
+
+    def strategy(self, state: State, pending: PendingDecision, wagers: Wagers) -> Decision:
+        """The decision a simulated player (or the House Way) makes."""
+        raise NotImplementedError(f"{self.id} takes no decisions")
+
+    def reveal(self, state: State) -> dict[str, Any]:
+        """Turn the dealer's cards; return what is announced (logged with the round)."""
+        return {}
+
+    @abc.abstractmethod
+    def settle(self, state: State, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
+        """Settle every wager, in the order the rules settle them."""
+
+    def settlement_summary(self, state: State) -> dict[str, Any]:
+        """Facts about the settlement as a whole (a player-dealer's bank result), logged after it."""
+        return {}
+
+    @abc.abstractmethod
+    def describe(self, state: State) -> str:
+        """One line for the dealer: the cards and the result."""

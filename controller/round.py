@@ -1,0 +1,346 @@
+"""One round of any game, on a shared ``transitions`` state machine.
+
+::
+
+    idle -> betting -> no_more_bets -> dealing -> decisions -> reveal -> settling -> complete
+                                          \\___________________/^
+    any active state -> hold -> (back where it was)          any open state -> void
+
+The game supplies the rules (``controller.games.base.Game``); the round owns
+the wagers, the cards, the decisions and the money, and logs every one of them
+once. It moves on by itself when the game needs nothing more in a state:
+dealing ends when the game wants no further card, decisions end when nobody is
+left to decide, the reveal ends when the dealer's cards are in.
+
+A card that arrives when none is due is never dropped: it is logged as a
+fault, kept in ``stray_cards``, and the round goes to ``hold`` for the dealer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from transitions import Machine, MachineError
+
+from controller.cards import Card
+from controller.tiles import Tile
+from controller.errors import CardRefused, IllegalAction, WagerRefused
+from controller.events import EventLog
+from controller.games.base import Decision, Fee, Game, PendingDecision
+from controller.money import Cents, Rounding
+from controller.odds import PUSH
+from controller.settlement import Settlement, settle
+
+Piece = Card | Tile
+"""What is dealt: a card, or a domino in Pai Gow Tiles."""
+
+ACTIVE = ["betting", "no_more_bets", "dealing", "decisions", "reveal", "settling"]
+STATES = ["idle", *ACTIVE, "complete", "hold", "void"]
+
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "open_betting", "source": "idle", "dest": "betting"},
+    {"trigger": "no_more_bets", "source": "betting", "dest": "no_more_bets"},
+    {"trigger": "begin_dealing", "source": "no_more_bets", "dest": "dealing"},
+    {"trigger": "begin_decisions", "source": "dealing", "dest": "decisions"},
+    {"trigger": "begin_reveal", "source": ["dealing", "decisions"], "dest": "reveal"},
+    {"trigger": "begin_settling", "source": "reveal", "dest": "settling"},
+    {"trigger": "finish", "source": "settling", "dest": "complete"},
+    {"trigger": "hold", "source": ACTIVE, "dest": "hold", "before": "_remember_state"},
+    *[
+        {"trigger": "resume", "source": "hold", "dest": state, "conditions": f"_was_{state}"}
+        for state in ACTIVE
+    ],
+    {"trigger": "void", "source": [*ACTIVE, "hold"], "dest": "void"},
+]
+
+
+class Limits:
+    """Table limits per wager name, in cents."""
+
+    def __init__(self, limits: Mapping[str, tuple[Cents, Cents]]) -> None:
+        self._limits = dict(limits)
+
+    def check(self, spot: int, wager: str, amount: Cents) -> None:
+        if wager not in self._limits:
+            return
+        low, high = self._limits[wager]
+        if not low <= amount <= high:
+            raise WagerRefused(spot, wager, f"{amount} cents is outside the table limits {low} to {high} cents")
+
+    def __getitem__(self, wager: str) -> tuple[Cents, Cents]:
+        return self._limits[wager]
+
+    def get(self, wager: str) -> tuple[Cents, Cents] | None:
+        return self._limits.get(wager)
+
+
+class Round:
+    """A round's state machine, wagers, cards and settlement."""
+
+    state: str
+
+    def __init__(
+        self,
+        round_id: str,
+        game: Game[Any],
+        log: EventLog,
+        *,
+        spots: int,
+        limits: Limits,
+        rounding: Rounding = Rounding.PLAYER,
+        burns: int = 0,
+    ) -> None:
+        self.id = round_id
+        self.game = game
+        self.log = log
+        self.spots = spots
+        self.limits = limits
+        self.rounding = rounding
+        self.burns_due = burns
+        self.wagers: dict[tuple[int, str], Cents] = {}
+        self.cards: list[tuple[str, Piece, str]] = []
+        self.stray_cards: list[tuple[Piece, str, str]] = []
+        self.decisions: list[Decision] = []
+        self.fees: list[Fee] = []
+        self.settlements: list[Settlement] = []
+        self.hand: Any = None
+        self.hold_reason: str | None = None
+        self._held_from: str | None = None
+        self.machine = Machine(
+            model=self,
+            states=STATES,
+            transitions=TRANSITIONS,
+            initial="idle",
+            auto_transitions=False,
+            after_state_change="_log_state",
+        )
+        for state in ACTIVE:
+            setattr(self, f"_was_{state}", lambda s=state: self._held_from == s)
+
+    # -- the machine ----------------------------------------------------
+
+    def _fire(self, trigger: str, **fields: Any) -> None:
+        try:
+            getattr(self, trigger)()
+        except MachineError:
+            raise IllegalAction(f"round {self.id}: cannot {trigger.replace('_', ' ')} while {self.state}") from None
+
+    def _remember_state(self) -> None:
+        self._held_from = self.state
+
+    def _log_state(self) -> None:
+        self.log.emit("state_changed", self.id, state=self.state, game=self.game.id)
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
+        return self.log.emit(event, self.id, game=self.game.id, **fields)
+
+    # -- betting --------------------------------------------------------
+
+    def start(self) -> None:
+        """Open betting."""
+        self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options,
+                  roles=self.game.table_roles())
+        self._fire("open_betting")
+
+    def place_wager(self, spot: int, wager: str, amount: Cents) -> None:
+        """Place or correct a wager while betting is open; an amount of 0 takes it back."""
+        if self.state != "betting":
+            reason = "no more bets" if self.state in (*ACTIVE, "hold") else f"round is {self.state}"
+            self.emit("wager_refused", spot=spot, wager=wager, amount=amount, reason=reason)
+            raise WagerRefused(spot, wager, reason)
+        try:
+            self._check_wager(spot, wager, amount)
+        except WagerRefused as exc:
+            self.emit("wager_refused", spot=spot, wager=wager, amount=amount, reason=exc.reason)
+            raise
+        previous = self.wagers.pop((spot, wager), 0)
+        if amount:
+            self.wagers[(spot, wager)] = amount
+        event = "wager_placed" if not previous else "wager_changed"
+        self.emit(event, spot=spot, wager=wager, amount=amount, previous=previous)
+
+    def _check_wager(self, spot: int, wager: str, amount: Cents) -> None:
+        if not 1 <= spot <= self.spots:
+            raise WagerRefused(spot, wager, f"no such spot: this table has spots 1 to {self.spots}")
+        if wager not in self.game.wagers:
+            raise WagerRefused(spot, wager, f"{self.game.title} takes no {wager!r} wager (it takes {', '.join(self.game.wagers)})")
+        allowed = self.game.seat_wagers(spot)
+        if wager not in allowed:
+            raise WagerRefused(spot, wager, f"spot {spot} takes only {', '.join(allowed) or 'no wager'} this round")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise WagerRefused(spot, wager, f"amount must be a whole number of cents, not {amount!r}")
+        if amount:
+            self.limits.check(spot, wager, amount)
+
+    def close_betting(self) -> None:
+        """"No more bets": check each spot's wagers together, then deal."""
+        if self.state != "betting":
+            raise IllegalAction(f"round {self.id}: cannot close betting while {self.state}")
+        for spot in sorted({s for s, _ in self.wagers}):
+            spot_wagers = {w: a for (s, w), a in self.wagers.items() if s == spot}
+            try:
+                self.game.check_spot(spot, spot_wagers)
+            except WagerRefused as exc:
+                self.emit("wager_refused", spot=spot, wager=exc.wager, amount=spot_wagers.get(exc.wager), reason=exc.reason)
+                raise
+        try:
+            self.game.check_table(self.wagers)
+        except WagerRefused as exc:
+            self.emit("wager_refused", spot=exc.spot, wager=exc.wager, amount=None, reason=exc.reason)
+            raise
+        self._fire("no_more_bets")
+        self.emit("no_more_bets", wagers=len(self.wagers), total=sum(self.wagers.values()))
+        spots = sorted({s for s, _ in self.wagers})
+        for fee in self.game.fees(spots, self.wagers):
+            self.fees.append(fee)
+            self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason)
+        self.hand = self.game.new_hand(spots, self.wagers)
+        self._fire("begin_dealing")
+        self._advance()
+
+    # -- cards ----------------------------------------------------------
+
+    def card_target(self) -> str | None:
+        """Where the next card goes now, or ``None`` when the round expects none."""
+        if self.state not in ("dealing", "decisions", "reveal"):
+            return None
+        if self.burns_due:
+            return "burn"
+        return self.game.next_target(self.hand)
+
+    def card(self, card: Piece, source: str = "shoe") -> str:
+        """A card came from a device or the dealer. Returns where it went."""
+        target = self.card_target()
+        if target is None:
+            reason = f"no card is due while {self.state}"
+            self.stray_cards.append((card, source, reason))
+            self.emit("card_fault", card=card.code, source=source, reason=reason)
+            if self.state in ACTIVE:
+                self.put_on_hold(f"unexpected card {card.code} from {source}")
+            return "stray"
+        if target == "burn":
+            self.burns_due -= 1
+            self.cards.append((target, card, source))
+            self.emit("card_burned", card=card.code, source=source)
+        else:
+            try:
+                self.game.place(self.hand, target, card)
+            except ValueError as exc:
+                self.stray_cards.append((card, source, str(exc)))
+                self.emit("card_fault", card=card.code, source=source, reason=str(exc))
+                self.put_on_hold(f"card {card.code} cannot be placed: {exc}")
+                raise CardRefused(str(exc)) from exc
+            self.cards.append((target, card, source))
+            self.emit("card_dealt", card=card.code, target=target, source=source)
+        self._advance()
+        return target
+
+    # -- decisions ------------------------------------------------------
+
+    def pending_decision(self) -> PendingDecision | None:
+        return self.game.pending_decision(self.hand) if self.state == "decisions" else None
+
+    def decide(self, decision: Decision) -> None:
+        if self.state != "decisions":
+            raise IllegalAction(f"round {self.id}: no decision is taken while {self.state}")
+        if self.card_target() is not None:
+            raise IllegalAction(f"round {self.id}: a card is due at {self.card_target()} before the next decision")
+        try:
+            changes = self.game.decide(self.hand, decision, self.wagers)
+        except ValueError as exc:
+            self.emit("decision_refused", **decision.as_event(), reason=str(exc))
+            raise
+        self.decisions.append(decision)
+        self.emit("decision", **decision.as_event())
+        for change in changes:
+            previous = self.wagers.get((change.spot, change.wager), 0)
+            self.wagers[(change.spot, change.wager)] = previous + change.amount
+            self.emit("wager_placed", spot=change.spot, wager=change.wager, amount=change.amount,
+                      previous=previous, by="decision")
+        self._advance()
+
+    # -- moving on ------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Move to the next state while the game needs nothing more in this one."""
+        while True:
+            if self.card_target() is not None:
+                return
+            if self.state == "dealing":
+                if self.game.pending_decision(self.hand) is not None:
+                    self._fire("begin_decisions")
+                else:
+                    self._enter_reveal()
+            elif self.state == "decisions":
+                if self.game.pending_decision(self.hand) is not None:
+                    return
+                self._enter_reveal()
+            elif self.state == "reveal":
+                self._settle()
+                return
+            else:
+                return
+
+    def _enter_reveal(self) -> None:
+        self._fire("begin_reveal")
+        self.emit("reveal", **self.game.reveal(self.hand))
+
+    def _settle(self) -> None:
+        self._fire("begin_settling")
+        records = self.game.settle(self.hand, self.wagers, self.rounding)
+        self._check_every_wager_settled(records)
+        for record in records:
+            self.settlements.append(record)
+            self.emit("wager_settled", **record.as_event())
+        summary = self.game.settlement_summary(self.hand)
+        if summary:
+            self.emit("settlement_summary", **summary)
+        self._fire("finish")
+        self.emit("round_complete", **self.totals())
+
+    def _check_every_wager_settled(self, records: list[Settlement]) -> None:
+        settled: dict[tuple[int, str], Cents] = {}
+        for r in records:
+            settled[(r.spot, r.wager)] = settled.get((r.spot, r.wager), 0) + r.stake
+        if settled != self.wagers:
+            raise AssertionError(f"round {self.id}: settlement does not cover the wagers exactly: {settled} != {self.wagers}")
+
+    # -- faults and misdeals --------------------------------------------
+
+    def put_on_hold(self, reason: str) -> None:
+        if self.state == "hold":
+            self.emit("hold_reason_added", reason=reason)
+            return
+        self.hold_reason = reason
+        self._fire("hold")
+        self.emit("round_held", reason=reason, held_from=self._held_from)
+
+    def release(self, by: str = "dealer") -> None:
+        """Resume a held round where it stopped."""
+        if self.state != "hold":
+            raise IllegalAction(f"round {self.id}: cannot resume while {self.state}")
+        self._fire("resume")
+        self.emit("round_resumed", by=by, reason=self.hold_reason)
+        self.hold_reason = None
+        self._advance()
+
+    def void_round(self, reason: str) -> None:
+        """Misdeal: every wager is returned whole, and the round ends as void."""
+        self._fire("void")
+        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}") for (s, w), a in self.wagers.items()]
+        for record in records:
+            self.settlements.append(record)
+            self.emit("wager_settled", **record.as_event())
+        self.emit("round_voided", reason=reason, **self.totals())
+
+    # -- money ----------------------------------------------------------
+
+    def totals(self) -> dict[str, Cents]:
+        house = [s for s in self.settlements if s.banker == "house"]
+        wagered = sum(s.stake for s in house)
+        paid = sum(s.returned for s in house)
+        fees = sum(f.amount for f in self.fees)
+        between = sum(s.stake for s in self.settlements if s.banker != "house")
+        return {"wagered": wagered, "paid": paid, "fees": fees, "house_win": wagered - paid + fees,
+                "between_players": between}

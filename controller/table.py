@@ -1,0 +1,75 @@
+"""A table: one game, its devices and its players, playing rounds one after another.
+
+The table is the loop that feeds a round: it opens betting, lets the players
+wager, calls "no more bets", takes cards from the feed while the round wants
+them and decisions from the players while one is pending. The round decides
+everything else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from controller.config import TableConfig
+from controller.events import EventLog
+from controller.feeds import CardFeed
+from controller.games.base import Game
+from controller.meters import Meters
+from controller.players import SimulatedPlayers
+from controller.round import Limits, Round
+
+
+class Table:
+    def __init__(self, config: TableConfig, feed: CardFeed, log: EventLog, *, session: str | None = None) -> None:
+        self.config = config
+        self.game: Game[Any] = config.make_game()
+        self.feed = feed
+        self.log = log
+        self.limits = Limits(config.limits)
+        self.meters = Meters()
+        self.session = session or dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+        self.rounds_played = 0
+        self.stopped: str | None = None
+
+    def next_round_id(self) -> str:
+        return f"{self.config.table_id}-{self.session}-{self.rounds_played + 1:06d}"
+
+    def new_round(self) -> Round:
+        round_id = self.next_round_id()
+        burns = self.feed.prepare_round(round_id)
+        return Round(
+            round_id,
+            self.game,
+            self.log,
+            spots=self.config.spots,
+            limits=self.limits,
+            rounding=self.config.rounding,
+            burns=burns,
+        )
+
+    def play_round(self, players: SimulatedPlayers) -> Round:
+        round = self.new_round()
+        round.start()
+        players.place_wagers(round)
+        round.close_betting()
+        while round.state not in ("complete", "void", "hold"):
+            if round.card_target() is not None:
+                round.card(self.feed.next_card(round.id), self.feed.source)
+            elif round.pending_decision() is not None:
+                players.decide(round)
+            else:
+                raise RuntimeError(f"round {round.id} is stuck in {round.state}: no card due and no decision pending")
+        self.feed.end_round(round.id)
+        self.rounds_played += 1
+        if round.state != "hold":
+            self.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
+            self._pass_position(round, players)
+        return round
+
+    def _pass_position(self, round: Round, players: SimulatedPlayers) -> None:
+        facts = self.game.pass_position(players.accepts_position)
+        if facts:
+            self.log.emit("position_passed", round.id, game=self.game.id, **facts)
+        if "stopped" in facts:
+            self.stopped = str(facts["stopped"])

@@ -1,0 +1,81 @@
+"""``tablectl run``: a simulated session balances to the cent, per round and in total."""
+
+import json
+import re
+from collections import defaultdict
+
+from hypothesis import given, settings, strategies as st
+
+from controller.cli import main
+from controller.config import load_config
+from controller.devices import open_feed
+from controller.players import SimulatedPlayers
+from controller.table import Table
+from tests.helpers import MemoryLog
+
+import random
+
+
+def cents(text: str) -> int:
+    sign = -1 if text.startswith("-") else 1
+    return sign * int(re.sub(r"[^0-9]", "", text))
+
+
+def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
+    log_file = tmp_path / "events.jsonl"
+    assert main(["run", "--rounds", "1000", "--seed", "7", "--log", str(log_file)]) == 0
+    out = capsys.readouterr().out
+    summary = dict(re.findall(r"^(rounds|wagered|paid|house win)\s+(\S+)", out, re.M))
+    assert summary["rounds"] == "1000"
+
+    records = [json.loads(line) for line in log_file.read_text().splitlines()]
+    stakes: dict[str, int] = defaultdict(int)
+    returns: dict[str, int] = defaultdict(int)
+    placed: dict[str, int] = defaultdict(int)
+    for r in records:
+        if r["event"] == "wager_settled":
+            stakes[r["round"]] += r["stake"]
+            returns[r["round"]] += r["returned"]
+            assert r["stake"] - r["returned"] == r["house_win"]
+        elif r["event"] in ("wager_placed", "wager_changed"):
+            placed[r["round"]] += r["amount"] - r["previous"]
+    completes = {r["round"]: r for r in records if r["event"] == "round_complete"}
+    assert len(completes) == 1000
+    for round_id, done in completes.items():
+        assert done["wagered"] == stakes[round_id] == placed[round_id]
+        assert done["paid"] == returns[round_id]
+        assert done["wagered"] - done["paid"] == done["house_win"]
+    wagered, paid = sum(stakes.values()), sum(returns.values())
+    assert cents(summary["wagered"]) == wagered
+    assert cents(summary["paid"]) == paid
+    assert cents(summary["house win"]) == wagered - paid
+    assert sum(d["house_win"] for d in completes.values()) == wagered - paid
+
+
+def test_the_same_seed_plays_the_same_session(tmp_path, capsys) -> None:
+    outputs = []
+    for name in ("a", "b"):
+        main(["run", "--rounds", "30", "--seed", "11", "--log", str(tmp_path / f"{name}.jsonl")])
+        outputs.append(re.sub(r"-\d{8}T\d{6}-", "-", capsys.readouterr().out).split("\n", 1)[1])
+    assert outputs[0] == outputs[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rounds=st.integers(1, 40))
+def test_money_is_conserved_over_random_rounds(seed: int, rounds: int) -> None:
+    config = load_config()
+    log = MemoryLog(config.table_id)
+    table = Table(config, open_feed(config, log, seed=seed), log, session="S")
+    players = SimulatedPlayers(random.Random(seed))
+    for _ in range(rounds):
+        round = table.play_round(players)
+        assert round.state == "complete"
+        assert sum(s.stake for s in round.settlements) == sum(round.wagers.values())
+        assert round.totals()["house_win"] == sum(s.house_win for s in round.settlements)
+    meter = table.meters.total
+    settled = log.named("wager_settled")
+    assert meter.wagered == sum(r["stake"] for r in settled)
+    assert meter.paid == sum(r["returned"] for r in settled)
+    assert meter.wagered - meter.paid == meter.house_win
+    cards_dealt = [r for r in log.records() if r["event"] in ("card_dealt", "card_burned")]
+    assert len([c for c in cards_dealt if c["event"] == "card_dealt"]) == 2 * rounds
