@@ -141,11 +141,12 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float) -> list[Cor
     edges = _edges(contour, min_edge)
     polygon = contour.astype(np.float32).reshape(-1, 1, 2)
     corners = []
-    for i, first in enumerate(edges):
-        for second in edges[i + 1 :]:
-            denominator = _cross(first.direction, second.direction)
-            if abs(np.dot(first.direction, second.direction)) > 0.26:
+    for i, one in enumerate(edges):
+        for other in edges[i + 1 :]:
+            if abs(np.dot(one.direction, other.direction)) > 0.26:
                 continue
+            first, second = one, other
+            denominator = _cross(first.direction, second.direction)
             t = _cross(second.point - first.point, second.direction) / denominator
             point = first.point + t * first.direction
             if cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), True) < -0.4 * min_edge:

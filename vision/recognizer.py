@@ -130,14 +130,28 @@ class Recognizer:
             return []
         distances = self.deck.index_distances(features(blur_patches(index_patches)))
         face_matches = self.deck.match_face(features(blur_patches(face_patches))) if face_patches else []
-        reads = []
+        decided = []
         for cand in candidates:
             read = self._decide(cand, distances[cand.index_rows],
                                 face_matches[cand.face_row] if cand.face_row is not None else None)
             if read is not None:
-                center = quad_center(read.polygon)
-                reads.append(Read(read.card, read.polygon, read.visible, read.confidence, layout.zone_at(center)))
-        return reads
+                decided.append((cand.center_mm, read))
+        return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)))
+                for r in self._suppress(decided)]
+
+    def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
+        """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
+
+        Corner hypotheses built from edges of two different cards outline
+        a card that is not there, half over real ones; it is dropped here.
+        """
+        decided.sort(key=lambda cr: (cr[1].card is None, -cr[1].confidence))
+        kept: list[tuple[np.ndarray, Read]] = []
+        near = 0.45 * self.card_size.width_mm
+        for center, read in decided:
+            if all(np.linalg.norm(center - other) >= near for other, _ in kept):
+                kept.append((center, read))
+        return [read for _, read in kept]
 
     def _guess_layout(self, mask: np.ndarray) -> Layout | None:
         """Without calibration, the scale comes from cards lying alone (their long side is the card's height)."""
@@ -221,7 +235,7 @@ class Recognizer:
         vetoed = face is not None and face.card is not card and face_confidence(face) >= 0.5
         anchored = float(nearest.min()) <= settings.anchor_distance
         if conf < settings.min_confidence or vetoed or not anchored:
-            return Read(None, cand.quad, visible, min(conf, settings.min_confidence))
+            return Read(None, cand.quad, visible, conf if conf < settings.min_confidence else 0.0)
         return Read(card, cand.quad, visible, conf)
 
 

@@ -32,6 +32,8 @@ from vision.geometry import INDEX_FX, INDEX_FY, CardSize, rotate_quad
 __all__ = ["Placement", "TruthCard", "Scene", "Camera", "SceneRenderer", "SceneSource", "random_placements", "fan"]
 
 FRAME_SIZE = (1920, 1080)
+#: How far apart the simulated dealer fans a hand (mm): every index corner well clear.
+DEALER_SPREAD = (26.0, 38.0)
 TABLE_MM = (1100.0, 620.0)
 Visibility = Literal["full", "corner", "hidden"]
 
@@ -224,8 +226,18 @@ def _degrade(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else image
 
 
-def fan(cards: Sequence[Card], center: tuple[float, float], angle: float, rng: np.random.Generator | None = None) -> list[Placement]:
-    """Cards fanned as a blackjack dealer lays them: each one lower right of the last, its index clear."""
+def fan(
+    cards: Sequence[Card],
+    center: tuple[float, float],
+    angle: float,
+    rng: np.random.Generator | None = None,
+    spread: tuple[float, float] = (20.0, 28.0),
+) -> list[Placement]:
+    """Cards fanned as a blackjack dealer lays them: each one ``spread`` mm lower right of the last.
+
+    With a generator the spread and each card's angle vary a little (the
+    spread by up to 3 mm either way, the angle by up to 4 degrees).
+    """
     out = []
     a = math.radians(angle)
     ux, uy = math.cos(a), math.sin(a)
@@ -233,8 +245,8 @@ def fan(cards: Sequence[Card], center: tuple[float, float], angle: float, rng: n
     for i, card in enumerate(cards):
         jitter = rng.uniform(-4, 4) if rng is not None else 0.0
         out.append(Placement(card, (x, y), angle + jitter))
-        dx = rng.uniform(17, 23) if rng is not None else 20.0
-        dy = rng.uniform(25, 32) if rng is not None else 28.0
+        dx = spread[0] + (rng.uniform(-3, 3) if rng is not None else 0.0)
+        dy = spread[1] + (rng.uniform(-3, 3) if rng is not None else 0.0)
         x, y = x + dx * ux - dy * uy, y + dx * uy + dy * ux
     return out
 
@@ -286,7 +298,8 @@ class SceneSource:
         for name, cards in zone_cards.items():
             zone = self.layout.zone(name)
             cx, cy = zone.center
-            placements.extend(fan(cards, (cx - 10.0 * (len(cards) - 1), cy - 14.0 * (len(cards) - 1)), 0.0, self.rng))
+            start = (cx - DEALER_SPREAD[0] / 2 * (len(cards) - 1), cy - DEALER_SPREAD[1] / 2 * (len(cards) - 1))
+            placements.extend(fan(cards, start, 0.0, self.rng, DEALER_SPREAD))
         self.placements = placements
 
     def render(self) -> Scene:

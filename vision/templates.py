@@ -29,7 +29,7 @@ import numpy as np
 
 from controller.cards import Card
 
-from vision.geometry import INDEX_FX, rotate_quad, sample_patch
+from vision.geometry import INDEX_FX, INDEX_FY, rotate_quad, sample_patch
 
 __all__ = [
     "INDEX_SIZE",
@@ -46,7 +46,7 @@ __all__ = [
 INDEX_SIZE = (20, 36)
 FACE_SIZE = (30, 42)
 BACKGROUND_BGR = (60, 120, 50)
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 JITTERS_PER_CORNER = 40
 DISCRIMINANT_DIMS = 48
 SHRINKAGE = 0.05
@@ -56,9 +56,18 @@ class TemplateError(ValueError):
     """An enrolled deck file that is missing, damaged or of another format."""
 
 
+def _corner_mask(size: tuple[int, int]) -> np.ndarray:
+    """1 everywhere but the patch's very corner, where a rounded card corner shows what lies beneath."""
+    ys, xs = np.mgrid[0 : size[1], 0 : size[0]]
+    return ((xs + ys) >= 6).astype(np.float32)
+
+
 def features(patches: np.ndarray) -> np.ndarray:
     """Unit-length feature rows for a stack of BGR patches (N, h, w, 3); flat patches give zero rows."""
     stack = patches.astype(np.float32)
+    if stack.shape[1:3] == (INDEX_SIZE[1], INDEX_SIZE[0]):
+        keep = _corner_mask(INDEX_SIZE)[None, :, :, None]
+        stack = stack * keep + stack[:, -1:, -1:, :] * (1 - keep)
     grey = stack @ np.array([0.114, 0.587, 0.299], dtype=np.float32)
     red = np.clip(stack[..., 2] - np.maximum(stack[..., 0], stack[..., 1]), 0, None)
     n = stack.shape[0]
@@ -157,6 +166,7 @@ class DeckTemplates:
         np.savez_compressed(
             path,
             version=np.array(FORMAT_VERSION),
+            patch=np.array([INDEX_FX, INDEX_FY, *INDEX_SIZE, *FACE_SIZE]),
             name=np.array(self.name),
             aspect=np.array(self.aspect),
             cards=np.array([c.code for c in self.cards]),
@@ -174,6 +184,8 @@ class DeckTemplates:
                 version = int(data["version"])
                 if version != FORMAT_VERSION:
                     raise TemplateError(f"{path}: enrolled deck format {version}, expected {FORMAT_VERSION}: enrol it again")
+                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE, *FACE_SIZE]):
+                    raise TemplateError(f"{path}: enrolled with other patch sizes than this version uses: enrol it again")
                 return cls(
                     name=str(data["name"]),
                     aspect=float(data["aspect"]),

@@ -8,4 +8,5 @@ Each module defines ``register(subparsers)`` which adds its parser and sets
 COMMANDS: tuple[str, ...] = (
     "controller.commands.run",
     "controller.commands.edge",
+    "controller.commands.vision",
 )
