@@ -27,6 +27,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,7 @@ class Layout:
         img = np.array([[0, 0], [px_per_mm * 100, 0], [px_per_mm * 100, px_per_mm * 100], [0, px_per_mm * 100]])
         return cls.fit(img, img / px_per_mm, zones)
 
-    @property
+    @cached_property
     def table_to_image(self) -> np.ndarray:
         return np.linalg.inv(self.image_to_table)
 

@@ -51,9 +51,8 @@ def card_mask(frame: np.ndarray) -> np.ndarray:
     small = cv2.resize(frame, (frame.shape[1] // DOWNSCALE, frame.shape[0] // DOWNSCALE), interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     hue, sat = hsv[:, :, 0], hsv[:, :, 1]
-    saturated = sat > 80
-    hist = np.bincount(hue[saturated].ravel(), minlength=180) if saturated.any() else np.zeros(180, np.int64)
-    felt_hue = int(np.argmax(hist))
+    saturated = np.where(sat > 80, 255, 0).astype(np.uint8)
+    felt_hue = int(np.argmax(cv2.calcHist([hue], [0], saturated, [180], [0, 180])))
     distance = np.abs(hue.astype(np.int16) - felt_hue)
     distance = np.minimum(distance, 180 - distance)
     felt = (distance <= HUE_TOLERANCE) & (sat >= MIN_SATURATION)

@@ -239,13 +239,13 @@ class Recognizer:
         return Read(card, cand.quad, visible, conf)
 
 
+_GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)
+
+
 def _inside_share(quad: np.ndarray, filled: np.ndarray) -> float:
     """Share of a grid of points inside the card (inset from its edges) that lie on the filled card mask."""
-    s = np.linspace(0.1, 0.9, 6)
-    t = np.linspace(0.08, 0.92, 8)
-    ss, tt = np.meshgrid(s, t)
     o, a, b = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-    pts = o + ss.reshape(-1, 1) * a + tt.reshape(-1, 1) * b
+    pts = o + _GRID[:, :1] * a + _GRID[:, 1:] * b
     half = np.round((pts - 0.5) / 2).astype(int)
     h, w = filled.shape
     ok = (half[:, 0] >= 0) & (half[:, 0] < w) & (half[:, 1] >= 0) & (half[:, 1] < h)

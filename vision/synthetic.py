@@ -34,6 +34,8 @@ __all__ = ["Placement", "TruthCard", "Scene", "Camera", "SceneRenderer", "SceneS
 FRAME_SIZE = (1920, 1080)
 #: How far apart the simulated dealer fans a hand (mm): every index corner well clear.
 DEALER_SPREAD = (26.0, 38.0)
+#: What the simulated table's camera frames: the playing area only, about 2.3 px/mm.
+DEALER_VIEW_MM = (800.0, 450.0)
 TABLE_MM = (1100.0, 620.0)
 Visibility = Literal["full", "corner", "hidden"]
 
@@ -67,21 +69,26 @@ class Camera:
     """The table-to-image homography of an overhead camera and the layout it implies."""
 
     table_to_image: np.ndarray
+    view_mm: tuple[float, float] = TABLE_MM
 
     @classmethod
-    def overhead(cls, rng: np.random.Generator | None = None, keystone: float = 0.06) -> Camera:
-        """A camera seeing the 1100x620 mm table, tilted a little (jittered when ``rng`` is given)."""
+    def overhead(
+        cls, rng: np.random.Generator | None = None, keystone: float = 0.06, view_mm: tuple[float, float] = TABLE_MM
+    ) -> Camera:
+        """A camera seeing ``view_mm`` of the table (1100x620 mm by default), tilted a little (jittered by ``rng``)."""
         w, h = FRAME_SIZE
         inset = keystone * w / 2
         image = np.array([[60 + inset, 40], [w - 60 - inset, 40], [w - 20, h - 30], [20, h - 30]], dtype=np.float64)
         if rng is not None:
             image += rng.uniform(-30, 30, size=image.shape)
-        table = np.array([[0, 0], [TABLE_MM[0], 0], [TABLE_MM[0], TABLE_MM[1]], [0, TABLE_MM[1]]])
-        return cls(cv2.getPerspectiveTransform(table.astype(np.float32), image.astype(np.float32)).astype(np.float64))
+        table = np.array([[0, 0], [view_mm[0], 0], [view_mm[0], view_mm[1]], [0, view_mm[1]]])
+        homography = cv2.getPerspectiveTransform(table.astype(np.float32), image.astype(np.float32))
+        return cls(homography.astype(np.float64), view_mm)
 
     def layout(self, zones: Sequence[Zone] = ()) -> Layout:
         """The calibration a technician would measure for this camera (the table's corners)."""
-        table = np.array([[0, 0], [TABLE_MM[0], 0], [TABLE_MM[0], TABLE_MM[1]], [0, TABLE_MM[1]]], dtype=np.float64)
+        w, h = self.view_mm
+        table = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
         image = cv2.perspectiveTransform(table.reshape(-1, 1, 2), self.table_to_image).reshape(-1, 2)
         return Layout.fit(image, table, zones)
 
@@ -258,7 +265,7 @@ def random_placements(
     remaining = list(cards)
     groups: list[list[Card]] = []
     while remaining:
-        fanned = rng.random() < overlapped_share * 0.6 and len(remaining) >= 2
+        fanned = rng.random() < overlapped_share * 0.8 and len(remaining) >= 2
         n = int(rng.integers(2, min(4, len(remaining)) + 1)) if fanned else 1
         groups.append(remaining[:n])
         remaining = remaining[n:]
@@ -288,7 +295,7 @@ class SceneSource:
     """
 
     def __init__(self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, zones: Sequence[Zone] = (), seed: int = 0):
-        self.renderer = SceneRenderer(faces, camera)
+        self.renderer = SceneRenderer(faces, camera or Camera.overhead(view_mm=DEALER_VIEW_MM))
         self.layout = self.renderer.camera.layout(zones)
         self.rng = np.random.default_rng(seed)
         self.placements: list[Placement] = []
