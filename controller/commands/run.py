@@ -26,6 +26,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the players")
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
     parser.add_argument("--verbose", "-v", action="store_true", help="also show every event on the terminal")
+    parser.add_argument("--camera", action="store_true",
+                        help="film every round on the simulated table and hold it when camera and shoe disagree "
+                             "(also on with [vision] crosscheck = true)")
     parser.set_defaults(func=run)
 
 
@@ -34,6 +37,15 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def _camera(args: argparse.Namespace, config: Any, log: EventLog, rng: random.Random) -> Any:
+    vision = config.sections.get("vision", {})
+    if not (args.camera or vision.get("crosscheck", False)):
+        return None
+    from controller.camera import CameraWitness
+
+    return CameraWitness(vision, log, base=Path(config.path).parent, seed=rng.randrange(2**32))
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -65,7 +77,12 @@ def run(args: argparse.Namespace) -> int:
         except TableError as exc:
             print(f"tablectl: {exc}", file=sys.stderr)
             return 2
-        table = Table(config, feed, log)
+        try:
+            witness = _camera(args, config, log, rng)
+        except TableError as exc:
+            print(f"tablectl: {exc}", file=sys.stderr)
+            return 2
+        table = Table(config, feed, log, witness=witness)
         players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
         print(f"{table.game.title} at table {config.table_id} ({config.path}); events to {log_path}")
         for _ in range(args.rounds):
