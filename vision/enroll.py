@@ -59,7 +59,7 @@ def face_from_image(image: np.ndarray) -> np.ndarray:
     if contours:
         largest = max(contours, key=cv2.contourArea)
         share = cv2.contourArea(largest) / mask.size
-        if 0.02 < share < 0.8:
+        if 0.002 < share < 0.8:
             return _straighten(image, cv2.minAreaRect(largest.astype(np.float32) * 2.0))
     h, w = image.shape[:2]
     return np.ascontiguousarray(np.rot90(image)) if w > h else image
