@@ -137,12 +137,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000, help="frames in all, split evenly between the groups")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--group", choices=("both", "seen", "held-out"), default="both",
+                        help="run one group only (two processes can then share the work)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     seen, held_out = available_decks(SEEN_DECKS), available_decks(HELD_OUT_DECKS)
     if not seen or not held_out:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
-    for title, decks in (("seen decks (used while tuning)", seen), ("held-out decks (never used while tuning)", held_out)):
+    groups = {"seen": ("seen decks (used while tuning)", seen), "held-out": ("held-out decks (never used while tuning)", held_out)}
+    for key, (title, decks) in groups.items():
+        if args.group not in ("both", key):
+            continue
         tally = Tally()
         run_group(decks, args.frames // 2, args.seed, tally)
         report(title, decks, tally)

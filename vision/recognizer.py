@@ -28,12 +28,14 @@ from controller.cards import Card
 
 from vision.calibration import Layout
 from vision.detect import Blob, Corner, card_mask, find_blobs, find_corners
-from vision.geometry import CardSize, card_quad_from_corner, quad_center, rotate_quad, sample_patch
+from vision.geometry import INDEX_FX, CardSize, card_quad_from_corner, quad_center, sample_patch
 from vision.templates import FACE_SIZE, INDEX_SIZE, DeckTemplates, FaceMatch, blur_patches, features
 
 __all__ = ["Read", "RecognizerSettings", "Recognizer", "evidence_confidence", "face_confidence"]
 
 Visible = Literal["full", "corner"]
+#: Shortest straight run of outline (in card widths) that counts as a card edge.
+MIN_EDGE = 0.22
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +62,7 @@ class Read:
 class RecognizerSettings:
     """Knobs of the recognizer; ``min_confidence`` is the line between a read and "unreadable"."""
 
-    min_confidence: float = 0.75
+    min_confidence: float = 0.9
     card_height_mm: float = 88.0
     max_distance: float = 14.0
     anchor_distance: float = 10.0
@@ -113,18 +115,19 @@ class Recognizer:
         scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
         width_px = self.card_size.width_mm * scale
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale)
+        sampled, shrink = _at_patch_scale(frame, width_px)
         candidates: list[_Candidate] = []
         index_patches: list[np.ndarray] = []
         face_patches: list[np.ndarray] = []
         for blob in blobs:
-            corners = find_corners(blob.contour, 0.22 * width_px, 1.1 * width_px / self.deck.aspect)
+            corners = find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect)
             for cand, quads in self._blob_candidates(blob, corners, layout, filled, width_px):
                 for quad in quads:
                     cand.index_rows.append(len(index_patches))
-                    index_patches.append(sample_patch(frame, quad, INDEX_SIZE))
+                    index_patches.append(sample_patch(sampled, quad * shrink, INDEX_SIZE))
                 if cand.alone:
                     cand.face_row = len(face_patches)
-                    face_patches.append(sample_patch(frame, cand.quad, FACE_SIZE, 1.0, 1.0))
+                    face_patches.append(sample_patch(sampled, cand.quad * shrink, FACE_SIZE, 1.0, 1.0))
                 candidates.append(cand)
         if not candidates:
             return []
@@ -212,31 +215,53 @@ class Recognizer:
     def _decide(self, cand: _Candidate, distances: np.ndarray, face: FaceMatch | None) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
 
-        Each index patch near some card (within ``max_distance``) is one
-        observation; within-card spread is whitened to unit variance, so the
-        sum of squared distances is a log-likelihood up to a factor, and the
-        gap between the best card's sum and the next card's is the evidence.
-        At least one patch must look closely like a card (``anchor_distance``),
-        and a face that confidently names another card vetoes the read.
+        Patches that look closely like a card (nearest within ``anchor_distance``)
+        must all name the same card: pooling never settles a quarrel. Patches a
+        little further off (within ``max_distance``) add their evidence when
+        they agree and are left out when they do not (an outline from a wrong
+        corner). Within-card spread is whitened to unit variance, so the sum of
+        squared distances is a log-likelihood up to a factor, and the gap
+        between the named card's sum and the next card's is the evidence. A
+        lone card's face adds to the confidence when it names the same card
+        and vetoes the read when it confidently names another.
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
-        nearest = distances.min(axis=1) if len(distances) else np.zeros(0)
-        used = distances[nearest <= settings.max_distance]
-        if len(used) == 0:
+        if len(distances) == 0:
+            return None
+        nearest = distances.min(axis=1)
+        named = distances.argmin(axis=1)
+        strong = nearest <= settings.anchor_distance
+        if not strong.any():
             if (nearest <= settings.evidence_distance).any():
                 return Read(None, cand.quad, visible, 0.0)
             return None
+        if len(set(named[strong].tolist())) > 1:
+            return Read(None, cand.quad, visible, 0.0)
+        best = int(named[strong][0])
+        used = distances[(nearest <= settings.max_distance) & (named == best)]
         totals = (used**2).sum(axis=0)
-        order = np.argsort(totals)
-        card = self.deck.cards[int(order[0])]
-        evidence = float(totals[order[1]] - totals[order[0]]) / 2.0 if len(order) > 1 else 0.0
-        conf = evidence_confidence(evidence)
+        runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
+        conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
+        card = self.deck.cards[best]
+        if face is not None and face.card is card:
+            conf = 1.0 - (1.0 - conf) * (1.0 - face_confidence(face))
         vetoed = face is not None and face.card is not card and face_confidence(face) >= 0.5
-        anchored = float(nearest.min()) <= settings.anchor_distance
-        if conf < settings.min_confidence or vetoed or not anchored:
+        if conf < settings.min_confidence or vetoed:
             return Read(None, cand.quad, visible, conf if conf < settings.min_confidence else 0.0)
         return Read(card, cand.quad, visible, conf)
+
+
+def _at_patch_scale(frame: np.ndarray, width_px: float) -> tuple[np.ndarray, float]:
+    """The frame shrunk (area-averaged) so cards are about as wide as the templates' cards, and the factor.
+
+    Patches warped straight out of a larger image alias, and an aliased
+    index looks like no card of the deck.
+    """
+    shrink = (INDEX_SIZE[0] / INDEX_FX) / width_px
+    if shrink > 0.87:
+        return frame, 1.0
+    return cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), shrink
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)

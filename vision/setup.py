@@ -27,7 +27,7 @@ def settings_from(vision: Mapping[str, Any]) -> RecognizerSettings:
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 raise CalibrationError(f"[vision] {key} must be a number, not {value!r}")
             values[key] = float(value)
-    if not 0.0 < values.get("min_confidence", 0.75) <= 1.0:
+    if not 0.0 < values.get("min_confidence", 0.9) <= 1.0:
         raise CalibrationError("[vision] min_confidence must be above 0 and at most 1")
     return RecognizerSettings(**values)
 

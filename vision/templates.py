@@ -9,6 +9,9 @@ Enrolment needs one upright face image per card. From it:
   the spread a card shows from frame to frame and keeps the directions that
   tell cards apart. A patch is then read as the nearest card in that space,
   and its distance says how much it looks like that card at all;
+* not an index: the same patch taken at the two corners without an index
+  and at random places and angles on each face; a patch nearer to one of
+  these than to every card is not read as a card;
 * faces: the whole face, upright and turned by 180 degrees, matched by
   normalised correlation; used to double-check cards that lie alone.
 
@@ -29,7 +32,7 @@ import numpy as np
 
 from controller.cards import Card
 
-from vision.geometry import INDEX_FX, INDEX_FY, rotate_quad, sample_patch
+from vision.geometry import INDEX_FX, INDEX_FY, card_quad_from_corner, rotate_quad, sample_patch
 
 __all__ = [
     "INDEX_SIZE",
@@ -46,7 +49,7 @@ __all__ = [
 INDEX_SIZE = (20, 36)
 FACE_SIZE = (30, 42)
 BACKGROUND_BGR = (60, 120, 50)
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 JITTERS_PER_CORNER = 40
 DISCRIMINANT_DIMS = 48
 SHRINKAGE = 0.05
@@ -119,14 +122,18 @@ class DeckTemplates:
     index_centers: np.ndarray
     face_vectors: np.ndarray
     face_labels: np.ndarray
+    background: np.ndarray
 
     def index_distances(self, vectors: np.ndarray) -> np.ndarray:
-        """(N, cards) distances in the discriminant space, in units of a card's own spread; blank rows are inf."""
+        """(N, cards) distances in the discriminant space, in units of a card's own spread.
+
+        Rows of blank patches, and of patches nearer to some part of a face
+        that is not an index (``background``) than to any card, are inf.
+        """
         z = (vectors - self.index_mean) @ self.index_projection
-        centers = self.index_centers
-        d2 = (z * z).sum(axis=1, keepdims=True) - 2 * z @ centers.T + (centers * centers).sum(axis=1)
-        dist = np.sqrt(np.maximum(d2, 0.0))
-        dist[~vectors.any(axis=1)] = np.inf
+        dist = _distances(z, self.index_centers)
+        not_index = _distances(z, self.background).min(axis=1) if len(self.background) else np.full(len(z), np.inf)
+        dist[~vectors.any(axis=1) | (not_index < dist.min(axis=1))] = np.inf
         return dist
 
     def match_index(self, vectors: np.ndarray) -> list[IndexMatch]:
@@ -159,7 +166,7 @@ class DeckTemplates:
         labels = np.array([remap[int(x)] for x in self.face_labels[rows]], dtype=np.int32)
         return DeckTemplates(
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
-            self.index_centers[keep], self.face_vectors[rows], labels,
+            self.index_centers[keep], self.face_vectors[rows], labels, self.background,
         )
 
     def save(self, path: Path) -> None:
@@ -175,6 +182,7 @@ class DeckTemplates:
             index_centers=self.index_centers,
             face_vectors=self.face_vectors.astype(np.float16),
             face_labels=self.face_labels,
+            background=self.background,
         )
 
     @classmethod
@@ -195,11 +203,17 @@ class DeckTemplates:
                     index_centers=data["index_centers"].astype(np.float32),
                     face_vectors=data["face_vectors"].astype(np.float32),
                     face_labels=data["face_labels"].astype(np.int32),
+                    background=data["background"].astype(np.float32),
                 )
         except TemplateError:
             raise
         except (OSError, KeyError, ValueError) as error:
             raise TemplateError(f"{path}: not an enrolled deck file ({error})") from error
+
+
+def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:
+    d2 = (z * z).sum(axis=1, keepdims=True) - 2 * z @ points.T + (points * points).sum(axis=1)
+    return np.sqrt(np.maximum(d2, 0.0))
 
 
 def _on_background(face: np.ndarray) -> np.ndarray:
@@ -221,6 +235,21 @@ def _at_width(face: np.ndarray, width: float) -> np.ndarray:
 
 def _upright(w: float, h: float) -> np.ndarray:
     return np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+
+
+def _elsewhere(face: np.ndarray, rng: np.random.Generator, count: int = 6) -> list[np.ndarray]:
+    """Outlines that put the index patch anywhere but on an index: the two other corners, then at random."""
+    h, w = face.shape[:2]
+    quads = [
+        card_quad_from_corner(np.array([w, 0.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0]), w, h),
+        card_quad_from_corner(np.array([0.0, h]), np.array([0.0, -1.0]), np.array([1.0, 0.0]), w, h),
+    ]
+    for _ in range(count):
+        angle = rng.uniform(0, 2 * np.pi)
+        u = np.array([np.cos(angle), np.sin(angle)])
+        corner = np.array([rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h])
+        quads.append(card_quad_from_corner(corner, u, np.array([-u[1], u[0]]), w, h))
+    return quads
 
 
 def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -266,6 +295,7 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     index_labels: list[int] = []
     face_patches: list[np.ndarray] = []
     face_labels: list[int] = []
+    background_patches: list[np.ndarray] = []
     aspects = []
     for label, card in enumerate(cards):
         original = _on_background(faces[card])
@@ -276,12 +306,14 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
             for _ in range(JITTERS_PER_CORNER):
                 index_patches.append(_jittered(face, quad, rng))
                 index_labels.append(label)
+        background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng))
         small = _at_width(original, FACE_SIZE[0])
         upright = _upright(*small.shape[1::-1])
         for quad in (upright, rotate_quad(upright, 2)):
             face_patches.append(_blur(sample_patch(small, quad, FACE_SIZE, 1.0, 1.0)))
             face_labels.append(label)
     mean, projection, centers = _discriminant(features(np.stack(index_patches)), np.array(index_labels), len(cards))
+    background = (features(np.stack(background_patches)) - mean) @ projection
     return DeckTemplates(
         name=name,
         aspect=float(np.median(aspects)),
@@ -291,4 +323,5 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
         index_centers=centers,
         face_vectors=features(np.stack(face_patches)),
         face_labels=np.array(face_labels, dtype=np.int32),
+        background=background.astype(np.float32),
     )

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,6 +12,7 @@ from vision.templates import INDEX_SIZE, DeckTemplates, TemplateError, blur_patc
 
 
 def _index_patch(face: np.ndarray, corner: int) -> np.ndarray:
+    face = cv2.resize(face, None, fx=0.42, fy=0.42, interpolation=cv2.INTER_AREA)  # cards about as large as in a frame
     h, w = face.shape[:2]
     quad = rotate_quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], float), corner)
     return sample_patch(face[:, :, :3], quad, INDEX_SIZE)
