@@ -222,8 +222,9 @@ class Recognizer:
         corner). Within-card spread is whitened to unit variance, so the sum of
         squared distances is a log-likelihood up to a factor, and the gap
         between the named card's sum and the next card's is the evidence. A
-        lone card's face adds to the confidence when it names the same card
-        and vetoes the read when it confidently names another.
+        lone card's face vetoes the read when it confidently names another
+        card (faces are never trusted to name one: an ace of spades and one
+        of clubs look alike from above).
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
@@ -244,8 +245,6 @@ class Recognizer:
         runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
         card = self.deck.cards[best]
-        if face is not None and face.card is card:
-            conf = 1.0 - (1.0 - conf) * (1.0 - face_confidence(face))
         vetoed = face is not None and face.card is not card and face_confidence(face) >= 0.5
         if conf < settings.min_confidence or vetoed:
             return Read(None, cand.quad, visible, conf if conf < settings.min_confidence else 0.0)
