@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from controller.cards import UnknownCard, deck_by_name
+
 from vision.calibration import CalibrationError, Layout
 from vision.enroll import load_deck
 from vision.recognizer import Recognizer, RecognizerSettings
@@ -38,4 +40,11 @@ def layout_from(vision: Mapping[str, Any]) -> Layout | None:
 
 
 def build_recognizer(vision: Mapping[str, Any], base: Path | None = None) -> Recognizer:
-    return Recognizer(load_deck(vision, base), layout_from(vision), settings_from(vision))
+    """The recognizer a ``[vision]`` table describes; ``cards = "no-face"`` (a deck kind) limits what it may read."""
+    deck = load_deck(vision, base)
+    if "cards" in vision:
+        try:
+            deck = deck.restricted_to(set(deck_by_name(str(vision["cards"]))))
+        except UnknownCard as error:
+            raise CalibrationError(f"[vision] cards: {error}") from None
+    return Recognizer(deck, layout_from(vision), settings_from(vision))
