@@ -13,8 +13,9 @@ from typing import Any
 
 from controller.cards import Card
 from controller.events import EventLog
-from drivers.shoe import CardDrawn, CutCardReached, Shoe, ShoeEmpty
-from drivers.shuffler import Shuffler
+from drivers.errors import DeviceTimeout
+from drivers.shoe import CardBurned, CardDrawn, CutCardReached, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty
+from drivers.shuffler import Shuffler, ShufflerError
 
 
 class FeedError(RuntimeError):
@@ -35,6 +36,9 @@ class CardFeed(abc.ABC):
     def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
         """The round is over."""
 
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release the device behind the feed."""
+
 
 class ShoeFeed(CardFeed):
     """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
@@ -49,6 +53,9 @@ class ShoeFeed(CardFeed):
         self.shuffle_due = True
         self.shuffles = 0
 
+    def close(self) -> None:
+        self.shoe.close()
+
     def prepare_round(self, round_id: str) -> int:
         if not self.shuffle_due:
             return 0
@@ -60,7 +67,10 @@ class ShoeFeed(CardFeed):
 
     def next_card(self, round_id: str) -> Card:
         while True:
-            event = self.shoe.next_event(self.timeout)
+            try:
+                event = self.shoe.next_event(self.timeout)
+            except DeviceTimeout as exc:
+                raise FeedError(f"the shoe gave no card: {exc}") from exc
             if isinstance(event, CardDrawn):
                 return event.card
             if isinstance(event, CutCardReached):
@@ -70,6 +80,13 @@ class ShoeFeed(CardFeed):
                 self.log.emit("shoe_empty", round_id, count=event.count)
                 self.shuffle_due = True
                 raise FeedError(f"the shoe is empty after {event.count} cards")
+            elif isinstance(event, CardBurned):
+                self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
+            elif isinstance(event, DeviceFault):
+                self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
+                raise FeedError(f"shoe fault ({event.code}): {event.message}")
+            elif isinstance(event, DeviceRecovered):
+                self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
             else:
                 raise FeedError(f"unexpected shoe event {event!r}")
 
@@ -112,6 +129,9 @@ class ShufflerFeed(CardFeed):
         self.stack_size = stack_size
         self._stack: list[Card] = []
 
+    def close(self) -> None:
+        self.shuffler.close()
+
     def prepare_round(self, round_id: str) -> int:
         self.shuffler.shuffle()
         count = self.shuffler.verify_count()
@@ -121,6 +141,10 @@ class ShufflerFeed(CardFeed):
 
     def next_card(self, round_id: str) -> Card:
         if not self._stack:
-            self._stack = list(self.shuffler.dispense(self.stack_size))
+            try:
+                self._stack = list(self.shuffler.dispense(self.stack_size))
+            except ShufflerError as exc:
+                self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+                raise FeedError(str(exc)) from exc
             self.log.emit("stack_dispensed", round_id, cards=[c.code for c in self._stack])
         return self._stack.pop(0)

@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.config import TableConfig
 from controller.events import EventLog
-from controller.feeds import CardFeed
+from controller.feeds import CardFeed, FeedError
 from controller.games.base import Game
 from controller.meters import Meters
 from controller.players import SimulatedPlayers
@@ -60,14 +60,27 @@ class Table:
         round.witness = self.witness
         return round
 
-    def play_round(self, players: SimulatedPlayers) -> Round:
-        round = self.new_round()
-        round.start()
-        players.place_wagers(round)
-        round.close_betting()
+    def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
+        """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
+
+        A recovered round already complete or void only gets the after-round steps.
+        """
+        if round is None:
+            round = self.new_round()
+            round.start()
+        elif round.state not in ("complete", "void", "hold"):
+            round.burns_due += self.feed.prepare_round(round.id)
+        if round.state == "betting":
+            players.place_wagers(round)
+            round.close_betting()
         while round.state not in ("complete", "void", "hold"):
             if round.card_target() is not None:
-                round.card(self.feed.next_card(round.id), self.feed.source)
+                try:
+                    card = self.feed.next_card(round.id)
+                except FeedError as exc:
+                    round.put_on_hold(str(exc))
+                    break
+                round.card(card, self.feed.source)
             elif round.pending_decision() is not None:
                 players.decide(round)
             else:

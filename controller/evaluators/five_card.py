@@ -80,9 +80,9 @@ class Category(enum.IntEnum):
 def pack(cat: Category | int, ranks: Sequence[int] = ()) -> int:
     """A hand value from its category and up to five ranks in order of significance."""
     value = int(cat)
-    for i in range(5):
-        value = (value << 4) | (ranks[i] if i < len(ranks) else 0)
-    return value
+    for rank in ranks:
+        value = (value << 4) | rank
+    return value << 4 * (5 - len(ranks))
 
 
 def unpack_ranks(value: int) -> tuple[int, ...]:
@@ -143,6 +143,14 @@ def _straight_top(distinct: Sequence[int], ace_low: bool) -> int:
     return 0
 
 
+_BY_SHAPE = {(3, 1, 1): Category.THREE_OF_A_KIND, (2, 2, 1): Category.TWO_PAIR,
+             (2, 1, 1, 1): Category.ONE_PAIR, (1, 1, 1, 1, 1): Category.HIGH_CARD}
+
+
+def _by_count_then_rank(rank_count: tuple[int, int]) -> tuple[int, int]:
+    return rank_count[1], rank_count[0]
+
+
 def value_of_ranks(ranks: Sequence[int], *, flush: bool, ace_low: bool = False) -> int:
     """The value of five cards given their ranks and whether they are all one suit.
 
@@ -152,8 +160,7 @@ def value_of_ranks(ranks: Sequence[int], *, flush: bool, ace_low: bool = False) 
     >>> describe(value_of_ranks([9, 9, 4, 4, 13], flush=False))
     'two pair, nines and fours, king kicker'
     """
-    counts = Counter(ranks)
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    groups = sorted(Counter(ranks).items(), key=_by_count_then_rank, reverse=True)
     shape = tuple(c for _, c in groups)
     order = [r for r, _ in groups]
     if shape == (5,):
@@ -172,35 +179,46 @@ def value_of_ranks(ranks: Sequence[int], *, flush: bool, ace_low: bool = False) 
         return pack(Category.FLUSH, order)
     if top:
         return pack(Category.STRAIGHT, [top])
-    by_shape = {(3, 1, 1): Category.THREE_OF_A_KIND, (2, 2, 1): Category.TWO_PAIR,
-                (2, 1, 1, 1): Category.ONE_PAIR, (1, 1, 1, 1, 1): Category.HIGH_CARD}
-    return pack(by_shape[shape], order)
+    return pack(_BY_SHAPE[shape], order)
+
+
+def _could_straighten(ranks: Sequence[int]) -> bool:
+    """Whether one more rank can make a straight of four distinct ranks (the ace high or low)."""
+    if len(set(ranks)) != 4:
+        return False
+    low_aces = [1 if r == _ACE else r for r in ranks]
+    return max(ranks) - min(ranks) <= 4 or max(low_aces) - min(low_aces) <= 4
 
 
 def _bug_value(naturals: Sequence[Card]) -> int:
     """The best value of four natural cards and the joker under the bug rule."""
     ranks = [int(c.rank) for c in naturals]
     best = value_of_ranks(ranks + [_ACE], flush=False)
+    straight = _could_straighten(ranks)
     suited = len({c.suit for c in naturals}) == 1
+    if not (straight or suited):
+        return best
     for extra in range(2, _ACE + 1):
         if extra in ranks:
             continue
         five = ranks + [extra]
-        straight = value_of_ranks(five, flush=False)
-        if category(straight) is Category.STRAIGHT:
-            best = max(best, straight)
-        if suited:
-            best = max(best, value_of_ranks(five, flush=True))
+        value = value_of_ranks(five, flush=suited)
+        if suited or category(value) is Category.STRAIGHT:
+            best = max(best, value)
     return best
+
+
+def _value5(cards: Sequence[Card]) -> int:
+    naturals = [c for c in cards if not c.is_joker]
+    if len(naturals) == 4:
+        return _bug_value(naturals)
+    return value_of_ranks([int(c.rank) for c in cards], flush=len({c.suit for c in cards}) == 1)
 
 
 def evaluate5(cards: Sequence[Card]) -> int:
     """The value of exactly five cards (at most one joker, played as the bug)."""
     check_hand(cards, sizes=(5,), game="five-card poker", jokers=1)
-    naturals = [c for c in cards if not c.is_joker]
-    if len(naturals) == 4:
-        return _bug_value(naturals)
-    return value_of_ranks([int(c.rank) for c in cards], flush=len({c.suit for c in cards}) == 1)
+    return _value5(cards)
 
 
 def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
@@ -209,9 +227,10 @@ def best_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
     The five cards are listed from the highest rank down, the joker first.
     """
     check_hand(cards, sizes=range(5, 10), game="best five-card hand", jokers=1)
-    best_value, best_cards = -1, ()
+    best_value = -1
+    best_cards: tuple[Card, ...] = ()
     for five in combinations(cards, 5):
-        value = evaluate5(five)
+        value = _value5(five)
         if value > best_value:
             best_value, best_cards = value, five
     return best_value, tuple(sorted(best_cards, key=lambda c: c.rank, reverse=True))

@@ -38,6 +38,7 @@ __all__ = [
     "flush_cards",
     "flush_value",
     "flush_length",
+    "flush_ranks",
     "compare",
     "straight_flush_length",
     "mask_flush_value",
@@ -57,19 +58,33 @@ def mask_flush_value(mask: int) -> int:
     return value
 
 
-def mask_straight_length(mask: int) -> int:
-    """The longest run of consecutive ranks in ``mask``, the ace counting high or low."""
-    with_low_ace = (mask << 1) | (mask >> 12 & 1)
+def _longest_run(bits: int) -> int:
     best = run = 0
     for bit in range(14):
-        run = run + 1 if with_low_ace >> bit & 1 else 0
+        run = run + 1 if bits >> bit & 1 else 0
         best = max(best, run)
     return best
+
+
+def mask_straight_length(mask: int, jokers: int = 0) -> int:
+    """The longest run of consecutive ranks in ``mask``, the ace counting high or low.
+
+    With a joker (``jokers=1``) the run may have one missing rank filled in.
+
+    >>> mask_straight_length(0b0000000011011), mask_straight_length(0b0000000011011, jokers=1)
+    (2, 5)
+    """
+    with_low_ace = (mask << 1) | (mask >> 12 & 1)
+    if jokers:
+        return max(_longest_run(with_low_ace | 1 << position) for position in range(14))
+    return _longest_run(with_low_ace)
 
 
 def _suit_masks(cards: Sequence[Card]) -> dict[Suit, int]:
     masks: dict[Suit, int] = {}
     for card in cards:
+        if card.is_joker:
+            continue
         masks[card.suit] = masks.get(card.suit, 0) | 1 << (int(card.rank) - 2)
     return masks
 
@@ -89,6 +104,16 @@ def flush_length(value: int) -> int:
     return value >> _LENGTH_SHIFT
 
 
+def flush_ranks(value: int) -> tuple[int, ...]:
+    """The ranks (2..14) of the counted flush, highest first.
+
+    >>> flush_ranks(mask_flush_value(0b1000000100001))
+    (14, 7, 2)
+    """
+    count = flush_length(value)
+    return tuple((value >> (24 - 4 * i)) & 0xF for i in range(count))
+
+
 def flush_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     """The cards of the counted flush, highest first."""
     _check(cards)
@@ -103,7 +128,12 @@ def compare(first: Sequence[Card], second: Sequence[Card]) -> int:
     return (a > b) - (a < b)
 
 
-def straight_flush_length(cards: Sequence[Card]) -> int:
-    """The longest straight flush in the hand, § 678a.6(d) (1 when no two suited cards are consecutive)."""
-    _check(cards)
-    return max(mask_straight_length(m) for m in _suit_masks(cards).values())
+def straight_flush_length(cards: Sequence[Card], *, joker: bool = False) -> int:
+    """The longest straight flush in the hand, § 678a.6(d) (1 when no two suited cards are consecutive).
+
+    With ``joker=True`` the hand may hold the joker, which fills one gap or extends a run in any suit
+    (Fortune Pai Gow's seven-card straight flush with the joker).
+    """
+    check_hand(cards, sizes=range(1, 14), game="straight flush", jokers=1 if joker else 0)
+    jokers = sum(c.is_joker for c in cards)
+    return max((mask_straight_length(m, jokers) for m in _suit_masks(cards).values()), default=jokers)

@@ -80,7 +80,8 @@ def low_value(cards: Sequence[Card]) -> int:
 def best_low(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
     """The best low five of five to nine cards: its value and cards (highest first, joker first)."""
     check_hand(cards, sizes=range(5, 10), game="ace-to-five low", jokers=1)
-    best_value, best_cards = -1, ()
+    best_value = -1
+    best_cards: tuple[Card, ...] = ()
     for five in combinations(cards, 5):
         value = low_value(five)
         if value > best_value:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -113,7 +115,7 @@ def test_two_jokers_are_refused() -> None:
 
 
 @given(hands(7, WITH_JOKER), st.randoms(use_true_random=False))
-def test_a_hands_value_does_not_depend_on_card_order(cards: list[Card], rnd: st.Random) -> None:
+def test_a_hands_value_does_not_depend_on_card_order(cards: list[Card], rnd: random.Random) -> None:
     shuffled = list(cards)
     rnd.shuffle(shuffled)
     assert evaluate5(cards[:5]) == evaluate5([c for c in shuffled if c in cards[:5]])

@@ -6,10 +6,12 @@ import pytest
 from hypothesis import given
 
 from controller.cards import Card, parse_cards
+from controller.evaluators.encoding import InvalidHand
 from controller.evaluators.high_card_flush import (
     compare,
     flush_cards,
     flush_length,
+    flush_ranks,
     flush_value,
     straight_flush_length,
 )
@@ -65,3 +67,38 @@ def test_value_does_not_depend_on_card_order(cards: list[Card]) -> None:
 def test_seven_cards_always_hold_at_least_a_two_card_flush(cards: list[Card]) -> None:
     assert 2 <= flush_length(flush_value(cards)) <= 7
     assert flush_length(flush_value(cards)) >= straight_flush_length(cards)
+
+
+@given(hands(7))
+def test_flush_ranks_read_back_the_counted_flush(cards: list[Card]) -> None:
+    ranks = flush_ranks(flush_value(cards))
+    assert ranks == tuple(int(c.rank) for c in flush_cards(cards))
+
+
+def test_dealer_qualifier_three_card_flush_nine_high_reads_from_the_value() -> None:
+    # rules-notes: the dealer qualifies with a three-card flush, nine-high or better
+    def qualifies(hand: str) -> bool:
+        value = flush_value(parse_cards(hand))
+        return flush_length(value) > 3 or (flush_length(value) == 3 and flush_ranks(value)[0] >= 9)
+
+    assert qualifies("9S 5S 2S KD 3D 4C 6H")
+    assert not qualifies("8S 5S 2S KD 3D 4C 6H")
+    assert qualifies("6S 5S 3S 2S KD 4C 7H")
+
+
+@pytest.mark.parametrize(
+    ("hand", "length"),
+    [
+        ("4H 5H 6H JK 8H 9H TH", 7),  # seed 003 Fortune Pai Gow: "4-5-Joker-7-8-9-10 of hearts"
+        ("JK 2H 3H 4H 5H 6H KD", 6),  # the joker extends the run (as the ace or the seven)
+        ("JK QS KS 2D 3C 8H 9H", 3),
+        ("JK 2S 7D 9C QH 4H KD", 2),
+    ],
+)
+def test_straight_flush_length_with_the_joker(hand: str, length: int) -> None:
+    assert straight_flush_length(parse_cards(hand), joker=True) == length
+
+
+def test_the_joker_is_refused_in_high_card_flush() -> None:
+    with pytest.raises(InvalidHand, match="no joker"):
+        straight_flush_length(parse_cards("JK 2S 3S 4S 5S 6S 7S"))
