@@ -151,6 +151,7 @@ INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "card_fault": lambda round, r, log: _card(round, r),
     "decision": lambda round, r, log: _decision(round, r),
     "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
+    "player_seated": lambda round, r, log: round.sit(r["spot"]),
 }
 
 
