@@ -9,7 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
+from controller.console.server import console_settings
+from controller.console.session import TableLoop
 from controller.devices import open_feed
 from controller.errors import TableError
 from controller.events import EventLog, stderr_console
@@ -26,6 +29,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the players")
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
     parser.add_argument("--verbose", "-v", action="store_true", help="also show every event on the terminal")
+    parser.add_argument("--console", action="store_true", help="serve the dealer console and pit view while playing")
+    parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
+    parser.add_argument("--pace", type=float, default=None, help="with --console: seconds between dealt cards (default: [console] pace, else 1)")
+    console_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -67,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         table = Table(config, feed, log)
         players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
+        if args.console:
+            return run_console(args, config, table, players)
         print(f"{table.game.title} at table {config.table_id} ({config.path}); events to {log_path}")
         for _ in range(args.rounds):
             round = table.play_round(players)
@@ -77,5 +86,19 @@ def run(args: argparse.Namespace) -> int:
             if table.stopped:
                 print(f"the game stopped: {table.stopped}")
                 break
+    print("\n".join(["", "summary", *table.meters.summary_lines()]))
+    return 0
+
+
+def run_console(args: argparse.Namespace, config: TableConfig, table: Table, players: SimulatedPlayers) -> int:
+    """Play with the console served: simulated players for ``--rounds`` rounds, or the dealer from the page."""
+    try:
+        settings = with_overrides(console_settings(config), args.host, args.port, args.pace)
+        loop = TableLoop(table, players=None if args.dealer else players, pace=settings.pace,
+                         rounds=0 if args.dealer else args.rounds)
+        serve_until_stopped(loop, settings, allow_remote=args.allow_remote)
+    except (TableError, OSError) as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
     print("\n".join(["", "summary", *table.meters.summary_lines()]))
     return 0
