@@ -59,7 +59,7 @@ def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
         "roles": game.table_roles(),
         "layout": [spot_view(round, spot) for spot in range(1, round.spots + 1)],
         "cards": cards_view(loop, round),
-        "card_due": round.card_target(),
+        "card_due": card_due(round),
         "stray_cards": [{"card": c.code, "source": s, "reason": r} for c, s, r in round.stray_cards],
         "pending": {"spot": pending.spot, "actions": list(pending.actions), "hand": pending.hand} if pending else None,
         "decisions": [d.as_event() for d in round.decisions],
@@ -70,6 +70,15 @@ def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
         "totals_text": totals_text(round) if round.state in ("complete", "void") else None,
         "result": game.describe(round.hand) if round.state == "complete" and round.hand is not None else None,
     }
+
+
+def card_due(round: Round) -> str | None:
+    """Where the next card goes; on hold, where it will go once the round resumes."""
+    if round.state != "hold":
+        return round.card_target()
+    if round.hand is None:
+        return None
+    return "burn" if round.burns_due else round.game.next_target(round.hand)
 
 
 def totals_text(round: Round) -> str:

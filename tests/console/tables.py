@@ -36,9 +36,9 @@ def table_loop(game: str, *, seed: int = 7, simulated: bool = False) -> tuple[Ta
 
 
 @contextlib.contextmanager
-def served(game: str, *, seed: int = 7, simulated: bool = False) -> Iterator[Console]:
+def served(game: str, *, seed: int = 7, simulated: bool = False, supervisor_token: str | None = SUPERVISOR_TOKEN) -> Iterator[Console]:
     loop, log = table_loop(game, seed=seed, simulated=simulated)
-    server = ConsoleServer(loop, ConsoleSettings(port=0, supervisor_token=SUPERVISOR_TOKEN, pace=0.0))
+    server = ConsoleServer(loop, ConsoleSettings(port=0, supervisor_token=supervisor_token, pace=0.0))
     loop.start()
     try:
         yield Console(server.start(), loop, log)
