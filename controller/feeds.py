@@ -13,8 +13,9 @@ from typing import Any
 
 from controller.cards import Card
 from controller.events import EventLog
-from drivers.shoe import CardDrawn, CutCardReached, Shoe, ShoeEmpty
-from drivers.shuffler import Shuffler
+from drivers.errors import DeviceTimeout
+from drivers.shoe import CardBurned, CardDrawn, CutCardReached, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty
+from drivers.shuffler import Shuffler, ShufflerError
 
 
 class FeedError(RuntimeError):
@@ -60,7 +61,10 @@ class ShoeFeed(CardFeed):
 
     def next_card(self, round_id: str) -> Card:
         while True:
-            event = self.shoe.next_event(self.timeout)
+            try:
+                event = self.shoe.next_event(self.timeout)
+            except DeviceTimeout as exc:
+                raise FeedError(f"the shoe gave no card: {exc}") from exc
             if isinstance(event, CardDrawn):
                 return event.card
             if isinstance(event, CutCardReached):
@@ -70,6 +74,13 @@ class ShoeFeed(CardFeed):
                 self.log.emit("shoe_empty", round_id, count=event.count)
                 self.shuffle_due = True
                 raise FeedError(f"the shoe is empty after {event.count} cards")
+            elif isinstance(event, CardBurned):
+                self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
+            elif isinstance(event, DeviceFault):
+                self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
+                raise FeedError(f"shoe fault ({event.code}): {event.message}")
+            elif isinstance(event, DeviceRecovered):
+                self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
             else:
                 raise FeedError(f"unexpected shoe event {event!r}")
 
@@ -121,6 +132,10 @@ class ShufflerFeed(CardFeed):
 
     def next_card(self, round_id: str) -> Card:
         if not self._stack:
-            self._stack = list(self.shuffler.dispense(self.stack_size))
+            try:
+                self._stack = list(self.shuffler.dispense(self.stack_size))
+            except ShufflerError as exc:
+                self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+                raise FeedError(str(exc)) from exc
             self.log.emit("stack_dispensed", round_id, cards=[c.code for c in self._stack])
         return self._stack.pop(0)

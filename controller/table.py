@@ -13,7 +13,7 @@ from typing import Any
 
 from controller.config import TableConfig
 from controller.events import EventLog
-from controller.feeds import CardFeed
+from controller.feeds import CardFeed, FeedError
 from controller.games.base import Game
 from controller.meters import Meters
 from controller.players import SimulatedPlayers
@@ -55,7 +55,12 @@ class Table:
         round.close_betting()
         while round.state not in ("complete", "void", "hold"):
             if round.card_target() is not None:
-                round.card(self.feed.next_card(round.id), self.feed.source)
+                try:
+                    card = self.feed.next_card(round.id)
+                except FeedError as exc:
+                    round.put_on_hold(str(exc))
+                    break
+                round.card(card, self.feed.source)
             elif round.pending_decision() is not None:
                 players.decide(round)
             else:

@@ -2,9 +2,11 @@
 
 The table asks the shoe to shuffle and then takes events from it one by one:
 each card drawn (with the running count), the cut card coming out, and the shoe
-running empty. Anything that implements ``Shoe`` can stand behind a table: the
-in-process simulator below, or a driver speaking a wire protocol to real
-hardware (or to a simulator on a pseudo-terminal).
+running empty. A shoe driving real hardware also reports burn cards, device
+faults (the round goes to ``hold``) and the recovery from them. Anything that
+implements ``Shoe`` can stand behind a table: the in-process simulator below,
+or a driver speaking a wire protocol to real hardware (or to a simulator on a
+pseudo-terminal, see ``drivers.reference.shoe``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,39 @@ class ShoeEmpty:
     count: int
 
 
-ShoeEvent = CardDrawn | CutCardReached | ShoeEmpty
+@dataclass(frozen=True, slots=True)
+class CardBurned:
+    """A card left the shoe face down to the discard rack: it counts but is dealt to no one."""
+
+    card: Card
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFault:
+    """The shoe cannot be trusted until a ``DeviceRecovered`` with the same ``code`` follows.
+
+    Put the round on hold. Faults can overlap (a jam, then the cable pulled):
+    keep the set of open codes, add on ``DeviceFault``, remove on
+    ``DeviceRecovered``, and resume when it is empty. ``code`` is a stable slug
+    (``jam``, ``door-open``, ``unrecognised-card``, ``communication-lost``,
+    ``identity-mismatch``, ``device-restarted`` (recovered by the next
+    ``shuffle()``), ...); ``message`` is what the dealer is told.
+    """
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRecovered:
+    """The fault named by ``code`` is over; events continue with nothing lost or repeated."""
+
+    code: str
+    message: str
+
+
+ShoeEvent = CardDrawn | CardBurned | CutCardReached | ShoeEmpty | DeviceFault | DeviceRecovered
 
 
 class Shoe(abc.ABC):
@@ -48,7 +82,8 @@ class Shoe(abc.ABC):
     def shuffle(self) -> None: ...
 
     @abc.abstractmethod
-    def next_event(self, timeout: float | None = None) -> ShoeEvent: ...
+    def next_event(self, timeout: float | None = None) -> ShoeEvent:
+        """The next event, waiting at most ``timeout`` seconds (``DeviceTimeout`` after that)."""
 
     def close(self) -> None:  # noqa: B027 - optional for shoes that hold nothing
         """Release the device."""

@@ -4,6 +4,18 @@ A Shuffle Master style machine shuffles a deck, verifies the card count, and
 dispenses hands in stacks (three for Three Card Poker, seven for pai gow),
 reading each card's identity as it goes. Some games alternate two decks: one
 is dealt while the machine shuffles the other.
+
+Errors, each with a message for the dealer, each mixing in the builtin it resembles::
+
+    ShufflerError (drivers.errors.DeviceError, a RuntimeError)
+    ├── ShufflerJam
+    ├── DoorOpen
+    ├── CountMismatch (ValueError)       the deck does not hold the game's number of cards
+    ├── ShufflerEmpty (IndexError)       fewer cards left than the stack asked for
+    ├── DuplicateCard (ValueError)       one card read twice since the shuffle
+    ├── RecognitionFailure (ValueError)  a card the reader could not identify
+    ├── ShufflerNotReady                 e.g. dispensing before any shuffle
+    └── ShufflerOffline (DeviceLost)     the machine does not answer or was unplugged
 """
 
 from __future__ import annotations
@@ -11,11 +23,50 @@ from __future__ import annotations
 import abc
 import random
 
-from controller.cards import Card
+from controller.cards import Card, deck_by_name
+from drivers.errors import DeviceError, DeviceLost
 
 
-class ShufflerError(RuntimeError):
-    """A fault the shuffler reports (jam, door open, count mismatch, empty, ...)."""
+class ShufflerError(DeviceError):
+    """A fault the shuffler reports (jam, door open, count mismatch, empty, ...).
+
+    ``code`` is a stable slug for logs and the round engine; ``str(error)`` is
+    the message for the dealer.
+    """
+
+    code = "shuffler-error"
+
+
+class ShufflerJam(ShufflerError):
+    code = "jam"
+
+
+class DoorOpen(ShufflerError):
+    code = "door-open"
+
+
+class CountMismatch(ShufflerError, ValueError):
+    code = "count-mismatch"
+
+
+class ShufflerEmpty(ShufflerError, IndexError):
+    code = "empty"
+
+
+class DuplicateCard(ShufflerError, ValueError):
+    code = "duplicate-card"
+
+
+class RecognitionFailure(ShufflerError, ValueError):
+    code = "unrecognised-card"
+
+
+class ShufflerNotReady(ShufflerError):
+    code = "not-ready"
+
+
+class ShufflerOffline(ShufflerError, DeviceLost):
+    code = "communication-lost"
 
 
 class Shuffler(abc.ABC):
@@ -33,6 +84,10 @@ class Shuffler(abc.ABC):
     def dispense(self, n: int) -> tuple[Card, ...]:
         """Deliver the next stack of ``n`` cards, in the order they are dealt."""
 
+    def alternate(self) -> None:
+        """Two-deck machines: deal from the deck just shuffled and take the other back to shuffle."""
+        raise ShufflerNotReady("this shuffler holds one deck: there is no other deck to alternate to")
+
     def close(self) -> None:  # noqa: B027 - optional for shufflers that hold nothing
         """Release the device."""
 
@@ -46,6 +101,11 @@ class InProcessShuffler(Shuffler):
         self._order: list[Card] = list(deck)
         self._next = 0
 
+    @classmethod
+    def from_options(cls, deck: str = "standard", seed: int | None = None) -> InProcessShuffler:
+        """The in-process shuffler as config names it: a deck kind (see ``controller.cards.DECKS``)."""
+        return cls(deck_by_name(deck), seed=seed)
+
     def shuffle(self) -> None:
         self._order = list(self._deck)
         self._rng.shuffle(self._order)
@@ -58,7 +118,7 @@ class InProcessShuffler(Shuffler):
         if n < 1:
             raise ValueError(f"a stack holds at least one card, not {n}")
         if self._next + n > len(self._order):
-            raise ShufflerError(f"empty: {len(self._order) - self._next} cards left, {n} asked for")
+            raise ShufflerEmpty(f"empty: {len(self._order) - self._next} cards left, {n} asked for")
         stack = tuple(self._order[self._next : self._next + n])
         self._next += n
         return stack

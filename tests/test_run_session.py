@@ -1,5 +1,6 @@
 """``tablectl run``: a simulated session balances to the cent, per round and in total."""
 
+import contextlib
 import json
 import re
 from collections import defaultdict
@@ -7,6 +8,7 @@ from collections import defaultdict
 from hypothesis import given, settings, strategies as st
 
 from controller.cli import main
+from controller.commands.run import shoe_simulator
 from controller.config import load_config
 from controller.devices import open_feed
 from controller.players import SimulatedPlayers
@@ -65,13 +67,16 @@ def test_the_same_seed_plays_the_same_session(tmp_path, capsys) -> None:
 def test_money_is_conserved_over_random_rounds(seed: int, rounds: int) -> None:
     config = load_config()
     log = MemoryLog(config.table_id)
-    table = Table(config, open_feed(config, log, seed=seed), log, session="S")
-    players = SimulatedPlayers(random.Random(seed))
-    for _ in range(rounds):
-        round = table.play_round(players)
-        assert round.state == "complete"
-        assert sum(s.stake for s in round.settlements) == sum(round.wagers.values())
-        assert round.totals()["house_win"] == sum(s.house_win for s in round.settlements)
+    with contextlib.ExitStack() as stack:  # the default shoe: the reference simulator on a pty
+        feed = open_feed(config, log, seed=seed, shoe_port=shoe_simulator(config, seed, stack))
+        stack.callback(feed.shoe.close)  # type: ignore[attr-defined]
+        table = Table(config, feed, log, session="S")
+        players = SimulatedPlayers(random.Random(seed))
+        for _ in range(rounds):
+            round = table.play_round(players)
+            assert round.state == "complete"
+            assert sum(s.stake for s in round.settlements) == sum(round.wagers.values())
+            assert round.totals()["house_win"] == sum(s.house_win for s in round.settlements)
     meter = table.meters.total
     settled = log.named("wager_settled")
     assert meter.wagered == sum(r["stake"] for r in settled)

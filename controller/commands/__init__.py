@@ -8,4 +8,6 @@ Each module defines ``register(subparsers)`` which adds its parser and sets
 COMMANDS: tuple[str, ...] = (
     "controller.commands.run",
     "controller.commands.edge",
+    "controller.commands.simulate",
+    "controller.commands.devices",
 )

@@ -1,4 +1,9 @@
-"""``tablectl run``: a session of rounds on simulated devices and players, then its summary."""
+"""``tablectl run``: a session of rounds on simulated devices and players, then its summary.
+
+With ``[shoe] driver = "reference"`` and no ``port``, the shoe is the reference
+simulator in its own process on a pseudo-terminal, so the default run goes
+through the real serial path: pty, framing, acknowledgements, the driver.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +21,12 @@ from controller.console.session import TableLoop
 from controller.devices import open_feed
 from controller.errors import TableError
 from controller.events import EventLog, stderr_console
+from controller.feeds import ShoeFeed
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
 from controller.round import Round
 from controller.table import Table
+from drivers.sim.process import SimulatorError, SimulatorProcess
 
 
 def register(subparsers: Any) -> None:
@@ -41,6 +48,15 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) -> str | None:
+    """A reference shoe with no ``port`` configured is the simulator, on a pseudo-terminal of its own."""
+    shoe = config.shoe
+    if shoe.get("driver") != "reference" or shoe.get("port") or config.make_game().device != "shoe":
+        return None
+    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed)]
+    return stack.enter_context(SimulatorProcess("shoe", *args)).port
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -67,11 +83,14 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         events: TextIO = stack.enter_context(log_path.open("a", encoding="utf-8"))
         log = EventLog(config.table_id, json_stream=events, console_stream=stderr_console() if args.verbose else None)
+        seed = rng.randrange(2**32)
         try:
-            feed = open_feed(config, log, seed=rng.randrange(2**32))
-        except TableError as exc:
+            feed = open_feed(config, log, seed=seed, shoe_port=shoe_simulator(config, seed, stack))
+        except (TableError, SimulatorError) as exc:
             print(f"tablectl: {exc}", file=sys.stderr)
             return 2
+        if isinstance(feed, ShoeFeed):
+            stack.callback(feed.shoe.close)
         table = Table(config, feed, log)
         players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
         if args.console:

@@ -29,6 +29,7 @@ class Console:
 
 def table_loop(game: str, *, seed: int = 7, simulated: bool = False) -> tuple[TableLoop, MemoryLog]:
     config = load_config(CONFIG / f"{game}.toml")
+    config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})  # in-process: fast and seeded
     log = MemoryLog(config.table_id)
     table = Table(config, open_feed(config, log, seed=seed), log, session="TEST")
     players = SimulatedPlayers(random.Random(seed)) if simulated else None

@@ -1,0 +1,1 @@
+"""The reference protocol: frames (``frame``), messages (``messages``) and the reliable link (``link``)."""

@@ -1,0 +1,174 @@
+"""The reliable link: acknowledged, retransmitted, de-duplicated frames over a transport.
+
+Both ends of the reference protocol run the same ``Link``. It is stop-and-wait:
+``send`` writes a frame and waits up to ``ack_timeout`` for an ``ACK`` frame
+carrying the same sequence number, retransmitting up to ``retries`` times. The
+receiving side acknowledges every frame with a good CRC (duplicates too, since
+the duplicate means its earlier ACK was lost) and delivers a frame only if its
+sequence number differs from the last one delivered. A ``SYNC`` frame resets
+that memory; the host sends one first on every (re)connection.
+
+A reader thread owns the transport's input. ``on_frame`` runs on that thread
+and must not block (hand work to another thread); ``on_lost`` runs once, on
+whichever thread first saw the transport fail.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from drivers.errors import DeviceLost, DeviceTimeout
+from drivers.protocol.frame import ACK, SYNC_LINK, Frame, FrameDecoder, encode
+from drivers.transport import Transport
+
+ACK_TIMEOUT = 0.05
+RETRIES = 8
+STALE_AFTER = 0.02
+
+
+@dataclass
+class LinkStats:
+    sent: int = 0
+    retransmits: int = 0
+    received: int = 0
+    duplicates: int = 0
+
+
+class Link:
+    """Stop-and-wait delivery of frames over one transport (see module doc)."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        on_frame: Callable[[Frame], None],
+        on_lost: Callable[[DeviceLost], None] = lambda exc: None,
+        *,
+        ack_timeout: float = ACK_TIMEOUT,
+        retries: int = RETRIES,
+        name: str = "link",
+    ) -> None:
+        self.transport = transport
+        self.decoder = FrameDecoder()
+        self.stats = LinkStats()
+        self.last_rx = time.monotonic()
+        self._on_frame = on_frame
+        self._on_lost = on_lost
+        self._ack_timeout = ack_timeout
+        self._retries = retries
+        self._name = name
+        self._tx_seq = random.randrange(256)
+        self._rx_last: int | None = None
+        self._send_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._acked = threading.Condition()
+        self._waiting: int | None = None
+        self._ack_seen = False
+        self._lost: DeviceLost | None = None
+        self._closed = False
+        self._reader = threading.Thread(target=self._read_loop, name=f"{name}-reader", daemon=True)
+
+    def start(self) -> Link:
+        self._reader.start()
+        return self
+
+    @property
+    def alive(self) -> bool:
+        return self._lost is None and not self._closed
+
+    def send(self, kind: int, payload: bytes = b"") -> int:
+        """Deliver one frame; returns its sequence number once acknowledged.
+
+        Raises ``DeviceTimeout`` when no ACK came after every retry and
+        ``DeviceLost`` when the transport failed.
+        """
+        with self._send_lock:
+            seq = self._tx_seq
+            self._tx_seq = (seq + 1) & 0xFF
+            wire = encode(Frame(kind, seq, payload))
+            with self._acked:
+                self._waiting, self._ack_seen = seq, False
+            for attempt in range(self._retries + 1):
+                if attempt:
+                    self.stats.retransmits += 1
+                self._write(wire)
+                with self._acked:
+                    self._acked.wait_for(lambda: self._ack_seen or self._lost is not None, self._ack_timeout)
+                    if self._ack_seen:
+                        self.stats.sent += 1
+                        return seq
+                    if self._lost is not None:
+                        raise DeviceLost(str(self._lost))
+            raise DeviceTimeout(
+                f"{self._name}: frame {seq} not acknowledged after {self._retries + 1} tries "
+                f"({self._ack_timeout * 1000:.0f} ms apart)"
+            )
+
+    def sync(self) -> None:
+        """Make the peer forget the last sequence number it delivered (first thing after connecting)."""
+        self.send(SYNC_LINK)
+
+    def close(self) -> None:
+        self._closed = True
+        self.transport.close()
+        if self._reader.is_alive() and self._reader is not threading.current_thread():
+            self._reader.join(timeout=1.0)
+
+    def _write(self, data: bytes) -> None:
+        try:
+            with self._write_lock:
+                self.transport.write(data)
+        except DeviceLost as exc:
+            self._lose(exc)
+            raise
+
+    def _lose(self, exc: DeviceLost) -> None:
+        with self._acked:
+            if self._lost is not None or self._closed:
+                return
+            self._lost = exc
+            self._acked.notify_all()
+        self._on_lost(exc)
+
+    def _read_loop(self) -> None:
+        while not self._closed:
+            try:
+                data = self.transport.read()
+            except DeviceLost as exc:
+                if not self._closed:
+                    self._lose(exc)
+                return
+            now = time.monotonic()
+            if data:
+                self.last_rx = now
+                frames = self.decoder.feed(data)
+            elif self.decoder.pending and now - self.last_rx > STALE_AFTER:
+                frames = self.decoder.expire()
+            else:
+                continue
+            for frame in frames:
+                try:
+                    self._handle(frame)
+                except DeviceLost:
+                    return
+
+    def _handle(self, frame: Frame) -> None:
+        if frame.kind == ACK:
+            with self._acked:
+                if frame.seq == self._waiting:
+                    self._ack_seen = True
+                    self._acked.notify_all()
+            return
+        self._write(encode(Frame(ACK, frame.seq)))
+        if frame.kind == SYNC_LINK:
+            self._rx_last = frame.seq
+            return
+        if frame.seq == self._rx_last:
+            self.stats.duplicates += 1
+            return
+        self._rx_last = frame.seq
+        self.stats.received += 1
+        self._on_frame(frame)

@@ -1,0 +1,1 @@
+"""Drivers for devices speaking the reference protocol (docs/protocol.md)."""

@@ -1,0 +1,92 @@
+"""The simulator's command line, shared by ``python -m drivers.sim`` and ``tablectl simulate``.
+
+Runs a simulated device until killed: ``python -m drivers.sim shoe|shuffler [options]``.
+
+The first line printed is ``PORT <url>``; then every control command read from
+standard input (see ``drivers.sim.device``) is answered with one line,
+``ok [text]`` or ``error: <what was wrong>``. ``--script FILE`` runs control
+commands from a file first, one per line (``#`` starts a comment).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from drivers.sim.device import SimDevice, SimIdentity
+from drivers.sim.endpoints import PtyEndpoint, SocketEndpoint
+from drivers.sim.shoe import ShoeSim
+from drivers.sim.shuffler import ShufflerSim
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("device", choices=("shoe", "shuffler"), help="which device to simulate")
+    parser.add_argument("--decks", type=int, help="shoe: decks in the shoe (8); shuffler: decks alternated (1 or 2)")
+    parser.add_argument("--deck", default="standard", help="shuffler: deck kind (standard, standard+joker, no-face, pure-21.5)")
+    parser.add_argument("--seed", type=int, help="seed of the shuffles and line faults (random when omitted)")
+    parser.add_argument("--script", type=Path, help="file of control commands to run at start")
+    parser.add_argument("--socket", type=int, metavar="PORT", help="listen on socket://127.0.0.1:PORT (0: any) instead of a pty")
+    parser.add_argument("--link", type=Path, help="path of the pty symlink (default: a new temporary directory)")
+    parser.add_argument("--cut", type=int, help="shoe: cards behind the cut card (default: an eighth of the shoe)")
+    parser.add_argument("--serial", default="SIM-0001", help="serial number the device reports")
+    parser.add_argument("--firmware", default="1.0.0", help="firmware version the device reports")
+    parser.add_argument("--ack-timeout", type=float, default=0.05, help="seconds to wait for an ACK before resending")
+    parser.add_argument("--stop-on-eof", action="store_true", help="stop when standard input closes (for test harnesses)")
+
+
+def build(args: argparse.Namespace) -> SimDevice:
+    endpoint = SocketEndpoint(args.socket) if args.socket is not None else PtyEndpoint(args.link)
+    common = {"seed": args.seed, "ack_timeout": args.ack_timeout}
+    if args.device == "shoe":
+        ident = SimIdentity("TCS-SHOE-1", args.serial, args.firmware)
+        return ShoeSim(endpoint, decks=args.decks or 8, cut_from_end=args.cut, identity=ident, **common)
+    ident = SimIdentity("TCS-SHUF-1", args.serial, args.firmware)
+    return ShufflerSim(endpoint, deck=args.deck, decks=args.decks or 1, identity=ident, **common)
+
+
+def answer(device: SimDevice, line: str, out: TextIO) -> None:
+    try:
+        text = device.control(line)
+    except (ValueError, TypeError) as exc:
+        print(f"error: {exc}", file=out, flush=True)
+    else:
+        print(f"ok {text}".rstrip(), file=out, flush=True)
+
+
+def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    device = build(args).start()
+    print(f"PORT {device.url}", file=stdout, flush=True)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    if args.script is not None:
+        for line in args.script.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                answer(device, line, sys.stderr)
+
+    def read_controls() -> None:
+        for line in stdin:
+            if line.strip():
+                answer(device, line, stdout)
+        if args.stop_on_eof:
+            done.set()
+
+    threading.Thread(target=read_controls, name="sim-control", daemon=True).start()
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        pass
+    device.stop()
+    device.endpoint.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m drivers.sim", description=__doc__)
+    add_arguments(parser)
+    return serve(parser.parse_args(argv))
+

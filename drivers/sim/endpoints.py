@@ -1,0 +1,203 @@
+"""The device end of a simulated port, and the line faults a simulator can inject.
+
+``PtyEndpoint`` plugs the simulator into a fresh pseudo-terminal each time and
+points a stable symlink at it, the way udev's ``/dev/serial/by-id/...`` names
+follow a USB adapter; unplugging closes the pseudo-terminal (the driver's next
+read fails with EIO, as with a pulled adapter) and removes the symlink until
+the device comes back. ``SocketEndpoint`` listens on ``socket://127.0.0.1:PORT``.
+
+Pseudo-terminals model no baud rate, line noise or control lines, so
+``FaultyTransport`` injects what a real line does: dropped, duplicated,
+corrupted and delayed bytes, in both directions.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import socket
+import tempfile
+import threading
+import time
+import tty
+from dataclasses import dataclass
+from pathlib import Path
+
+from drivers.errors import DeviceLost
+from drivers.transport import Transport
+
+POLL = 0.02
+
+
+class FdTransport(Transport):
+    """The master side of a pseudo-terminal. Writes nobody reads are dropped, not blocked on."""
+
+    def __init__(self, master: int, slave: int, description: str) -> None:
+        self.description = description
+        self._master, self._slave = master, slave
+        self._closed = False
+
+    def read(self) -> bytes:
+        try:
+            ready, _, _ = select.select([self._master], [], [], POLL)
+            return os.read(self._master, 4096) if ready else b""
+        except (OSError, ValueError) as exc:
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self._master, view) :]
+        except BlockingIOError:
+            return
+        except (OSError, ValueError) as exc:
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            for fd in (self._master, self._slave):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+
+class SocketTransport(Transport):
+    """One accepted TCP connection."""
+
+    def __init__(self, conn: socket.socket, description: str) -> None:
+        self.description = description
+        self._conn = conn
+        conn.settimeout(POLL)
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def read(self) -> bytes:
+        try:
+            data = self._conn.recv(4096)
+        except TimeoutError:
+            return b""
+        except OSError as exc:
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+        if not data:
+            raise DeviceLost(f"{self.description}: the host closed the connection")
+        return data
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._conn.sendall(data)
+        except OSError as exc:
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class PtyEndpoint:
+    """A pseudo-terminal behind a stable symlink (see module doc)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._own_dir = None if path else Path(tempfile.mkdtemp(prefix="tablectl-sim-"))
+        self.path = path or self._own_dir / "port"  # type: ignore[operator]
+        self.url = str(self.path)
+
+    def attach(self, stop: threading.Event) -> Transport | None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        staging = self.path.with_name(self.path.name + ".new")
+        staging.unlink(missing_ok=True)
+        os.symlink(os.ttyname(slave), staging)
+        os.replace(staging, self.path)
+        return FdTransport(master, slave, self.url)
+
+    def detach(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        self.detach()
+        if self._own_dir is not None:
+            self._own_dir.rmdir()
+
+
+class SocketEndpoint:
+    """A TCP listener; each connection a host makes replaces the previous one."""
+
+    def __init__(self, port: int = 0) -> None:
+        self._listener = socket.create_server(("127.0.0.1", port))
+        self.port = self._listener.getsockname()[1]
+        self.url = f"socket://127.0.0.1:{self.port}"
+
+    def attach(self, stop: threading.Event) -> Transport | None:
+        if self._listener.fileno() < 0:
+            self._listener = socket.create_server(("127.0.0.1", self.port))
+        self._listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            return SocketTransport(conn, self.url)
+        return None
+
+    def detach(self) -> None:
+        """Stop listening, as a device that vanished; ``attach`` listens again."""
+        self._listener.close()
+
+    def close(self) -> None:
+        self.detach()
+
+
+@dataclass
+class LineFaults:
+    """Probabilities per byte (``drop``, ``duplicate``, ``corrupt``) and per write (``delay``)."""
+
+    drop: float = 0.0
+    duplicate: float = 0.0
+    corrupt: float = 0.0
+    delay: float = 0.0
+    delay_seconds: float = 0.005
+
+    @property
+    def any(self) -> bool:
+        return bool(self.drop or self.duplicate or self.corrupt or self.delay)
+
+
+class FaultyTransport(Transport):
+    """Wraps a transport and damages bytes both ways as ``faults`` says."""
+
+    def __init__(self, inner: Transport, faults: LineFaults, rng: random.Random) -> None:
+        self.description = inner.description
+        self._inner, self._faults, self._rng = inner, faults, rng
+
+    def _mangle(self, data: bytes) -> bytes:
+        f, rng = self._faults, self._rng
+        if not data or not (f.drop or f.duplicate or f.corrupt):
+            return data
+        out = bytearray()
+        for byte in data:
+            roll = rng.random()
+            if roll < f.drop:
+                continue
+            if roll < f.drop + f.corrupt:
+                byte ^= rng.randrange(1, 256)
+            out.append(byte)
+            if rng.random() < f.duplicate:
+                out.append(byte)
+        return bytes(out)
+
+    def read(self) -> bytes:
+        return self._mangle(self._inner.read())
+
+    def write(self, data: bytes) -> None:
+        if self._faults.delay and self._rng.random() < self._faults.delay:
+            time.sleep(self._faults.delay_seconds)
+        self._inner.write(self._mangle(data))
+
+    def write_raw(self, data: bytes) -> None:
+        self._inner.write(data)
+
+    def close(self) -> None:
+        self._inner.close()

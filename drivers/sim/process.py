@@ -1,0 +1,80 @@
+"""Start a simulator as a separate process and drive its control channel::
+
+    with SimulatorProcess("shoe", "--seed", "1") as sim:
+        shoe = open_shoe("reference", port=sim.port)
+        sim.command("fault jam")
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from types import TracebackType
+
+
+class SimulatorError(RuntimeError):
+    """The simulator process failed to start or refused a control command."""
+
+
+class SimulatorProcess:
+    """``python -m drivers.sim DEVICE ARGS...`` in a child process; ``port`` is where it listens."""
+
+    def __init__(self, device: str, *args: str, start_timeout: float = 10.0) -> None:
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "drivers.sim", device, "--stop-on-eof", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, bufsize=1,
+        )
+        self._lock = threading.Lock()
+        first = self._readline(start_timeout)
+        if not first.startswith("PORT "):
+            self.close()
+            raise SimulatorError(f"simulator did not start: {first!r}")
+        self.port = first.split(" ", 1)[1].strip()
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def _readline(self, timeout: float) -> str:
+        assert self._proc.stdout is not None
+        result: list[str] = []
+        reader = threading.Thread(target=lambda: result.append(self._proc.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+        reader.start()
+        reader.join(timeout)
+        if not result:
+            raise SimulatorError(f"simulator silent for {timeout} s")
+        return result[0]
+
+    def command(self, line: str, timeout: float = 10.0) -> str:
+        """Run one control command; returns its text, ``SimulatorError`` if refused."""
+        with self._lock:
+            assert self._proc.stdin is not None
+            self._proc.stdin.write(line.strip() + "\n")
+            self._proc.stdin.flush()
+            answer = self._readline(timeout).strip()
+        if answer.startswith("error:"):
+            raise SimulatorError(f"{line!r}: {answer}")
+        return answer[2:].strip()
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+
+    def __enter__(self) -> SimulatorProcess:
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self.close()

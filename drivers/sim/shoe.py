@@ -1,0 +1,168 @@
+"""The simulated dealing shoe: a seeded shoe, a gate, a dealer who draws what the gate allows.
+
+The shoe deals nothing until shuffled. ``Deal n`` from the host opens the gate
+for ``n`` cards and the simulated dealer draws them at once; ``auto PACE``
+makes the dealer draw one card every PACE seconds regardless of the gate.
+The order of shuffle number ``k`` (1, 2, ...) is ``shoe_order(cards, seed, k)``,
+so a test can predict every card.
+
+Control commands beyond the common ones (``drivers.sim.device``):
+
+``order CODES...``  the next shuffle puts these cards on top, in this order.
+``burn``            the next card drawn is burned.
+``unreadable``      the next card drawn cannot be read (fault until ``clear``).
+``auto [PACE]`` / ``gate``  draw continuously / only what the gate allows.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from controller.cards import Card, parse_cards
+from controller.cards import shoe as make_shoe
+from drivers.protocol import messages as m
+from drivers.protocol.link import ACK_TIMEOUT
+from drivers.sim.device import SimDevice, SimIdentity
+from drivers.sim.endpoints import PtyEndpoint, SocketEndpoint
+
+
+def shoe_order(cards: tuple[Card, ...], seed: int | None, shuffle_number: int, top: tuple[Card, ...] = ()) -> list[Card]:
+    """The order the simulator deals after its ``shuffle_number``-th shuffle."""
+    rest = list(cards)
+    for card in top:
+        rest.remove(card)
+    random.Random(None if seed is None else f"{seed}:{shuffle_number}").shuffle(rest)
+    return list(top) + rest
+
+
+class ShoeSim(SimDevice):
+    """See module doc."""
+
+    KIND = m.DeviceKind.SHOE
+
+    def __init__(
+        self,
+        endpoint: PtyEndpoint | SocketEndpoint,
+        *,
+        decks: int = 8,
+        seed: int | None = None,
+        cut_from_end: int | None = None,
+        identity: SimIdentity | None = None,
+        ack_timeout: float = ACK_TIMEOUT,
+    ) -> None:
+        super().__init__(endpoint, identity or SimIdentity("TCS-SHOE-1"), seed, ack_timeout)
+        self.cards = make_shoe(decks)
+        if cut_from_end is None:
+            cut_from_end = len(self.cards) // 8
+        if not 0 <= cut_from_end < len(self.cards):
+            raise ValueError(f"cut card position {cut_from_end} is outside a shoe of {len(self.cards)} cards")
+        self.seed = seed
+        self.cut_at = len(self.cards) - cut_from_end
+        self.order: list[Card] = []
+        self.drawn = 0
+        self.shuffles = 0
+        self.credit = 0
+        self.pace: float | None = None
+        self._top: tuple[Card, ...] = ()
+        self._burn_next = False
+        self._unreadable_next = False
+        self._dealer_wake = threading.Condition(self.lock)
+
+    def start(self) -> ShoeSim:
+        threading.Thread(target=self._dealer, name="sim-dealer", daemon=True).start()
+        super().start()
+        return self
+
+    def stop(self) -> None:
+        super().stop()
+        with self.lock:
+            self._dealer_wake.notify_all()
+
+    def status(self, request: int) -> m.Status:
+        state = m.State.FAULT if self.fault else m.State.READY
+        return m.Status(request, state, self.fault or m.Code.OK, self.drawn, len(self.order) - self.drawn, len(self.log), 0)
+
+    def handle(self, request: int, command: m.Message) -> None:
+        match command:
+            case m.Shuffle() if self.fault:
+                self.reply(m.Result(request, command.KIND, self.fault))
+            case m.Shuffle():
+                self.shuffles += 1
+                self.order = shoe_order(self.cards, self.seed, self.shuffles, self._top)
+                self._top = ()
+                self.drawn, self.credit = 0, 0
+                self.emit(m.EventType.SHUFFLED, 0)
+                self.reply(m.Result(request, command.KIND, m.Code.OK, len(self.order)))
+            case m.Deal(cards):
+                self.credit = cards
+                self.reply(m.Result(request, command.KIND, m.Code.OK, cards))
+                self._dealer_wake.notify_all()
+            case _:
+                super().handle(request, command)
+
+    def _can_draw(self) -> bool:
+        return bool(self.order) and not self.fault and (self.credit > 0 or self.pace is not None)
+
+    def _dealer(self) -> None:
+        with self.lock:
+            while not self._stop.is_set():
+                if not self._can_draw():
+                    self._dealer_wake.wait(0.1)
+                    continue
+                self._draw_one()
+                if self.pace:
+                    self._dealer_wake.wait(self.pace)
+
+    def _draw_one(self) -> None:
+        if self.drawn >= len(self.order):
+            self.credit, self.pace = 0, None
+            return
+        card = self.order[self.drawn]
+        self.drawn += 1
+        if self._unreadable_next:
+            self._unreadable_next = False
+            self.credit -= 1
+            self.raise_fault(m.Code.UNRECOGNISED_CARD, self.drawn)
+        elif self._burn_next:
+            self._burn_next = False
+            self.emit(m.EventType.CARD_BURNED, self.drawn, card)
+        else:
+            self.credit = max(0, self.credit - 1)
+            self.emit(m.EventType.CARD_DRAWN, self.drawn, card)
+        if self.drawn == self.cut_at:
+            self.emit(m.EventType.CUT_CARD, self.drawn)
+        if self.drawn == len(self.order):
+            self.emit(m.EventType.SHOE_EMPTY, self.drawn)
+
+    def ctl_order(self, *codes: str) -> str:
+        top = tuple(parse_cards(list(codes)))
+        for card in set(top):
+            if top.count(card) > self.cards.count(card):
+                raise ValueError(f"the shoe holds {self.cards.count(card)} of {card}, the order asks for {top.count(card)}")
+        self._top = top
+        return ""
+
+    def ctl_burn(self) -> str:
+        self._burn_next = True
+        return ""
+
+    def ctl_unreadable(self) -> str:
+        self._unreadable_next = True
+        return ""
+
+    def ctl_auto(self, pace: str = "0") -> str:
+        with self.lock:
+            self.pace = float(pace)
+            self._dealer_wake.notify_all()
+        return ""
+
+    def ctl_gate(self) -> str:
+        self.pace = None
+        return ""
+
+    def ctl_clear(self) -> str:
+        super().ctl_clear()
+        with self.lock:
+            self._dealer_wake.notify_all()
+        return ""

@@ -1,0 +1,154 @@
+"""The simulated card shuffler: one deck, or two decks dealt alternately.
+
+With two decks, ``Shuffle`` shuffles the deck not being dealt and
+``Alternate`` swaps them; with one, ``Shuffle`` reshuffles the only deck.
+``Verify`` counts the deck shuffled last. ``Dispense n`` deals a stack from
+the deck being dealt. A fault (``fault jam``, ``fault door-open``, or one the
+commands below provoke) makes every command fail with its code until ``clear``.
+
+Control commands beyond the common ones (``drivers.sim.device``):
+
+``miscount N``        the next ``Verify`` counts N cards.
+``duplicate``         the next stack repeats a card; the machine notices (fault).
+``duplicate silent``  the next stack repeats a card and the machine does not notice.
+``unreadable``        the next stack holds a card the reader cannot identify (fault).
+``order CODES...``    the next shuffle puts these cards on top, in this order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controller.cards import Card, deck_by_name, parse_cards
+from drivers.protocol import messages as m
+from drivers.protocol.link import ACK_TIMEOUT
+from drivers.sim.device import SimDevice, SimIdentity
+from drivers.sim.endpoints import PtyEndpoint, SocketEndpoint
+from drivers.sim.shoe import shoe_order
+
+
+@dataclass
+class DeckState:
+    order: list[Card] = field(default_factory=list)
+    dealt: int = 0
+
+    @property
+    def shuffled(self) -> bool:
+        return bool(self.order)
+
+
+class ShufflerSim(SimDevice):
+    """See module doc."""
+
+    KIND = m.DeviceKind.SHUFFLER
+
+    def __init__(
+        self,
+        endpoint: PtyEndpoint | SocketEndpoint,
+        *,
+        deck: str = "standard",
+        decks: int = 1,
+        seed: int | None = None,
+        identity: SimIdentity | None = None,
+        ack_timeout: float = ACK_TIMEOUT,
+    ) -> None:
+        if decks not in (1, 2):
+            raise ValueError(f"a shuffler holds one or two decks, not {decks}")
+        super().__init__(endpoint, identity or SimIdentity("TCS-SHUF-1"), seed, ack_timeout)
+        self.cards = deck_by_name(deck)
+        self.seed = seed
+        self.decks = [DeckState() for _ in range(decks)]
+        self.active = 0
+        self.last_shuffled = 0
+        self.shuffles = 0
+        self._miscount: int | None = None
+        self._duplicate: str | None = None
+        self._unreadable = False
+        self._top: tuple[Card, ...] = ()
+
+    @property
+    def idle(self) -> int:
+        return (self.active + 1) % len(self.decks)
+
+    def status(self, request: int) -> m.Status:
+        deck = self.decks[self.active]
+        state = m.State.FAULT if self.fault else m.State.READY
+        remaining = len(deck.order) - deck.dealt
+        return m.Status(request, state, self.fault or m.Code.OK, deck.dealt, remaining, len(self.log), self.active)
+
+    def handle(self, request: int, command: m.Message) -> None:
+        kind = getattr(command, "KIND", 0)
+        if self.fault and isinstance(command, m.Shuffle | m.Verify | m.Dispense | m.Alternate):
+            self.reply(m.Result(request, kind, self.fault))
+            return
+        match command:
+            case m.Shuffle():
+                self.shuffles += 1
+                target = self.idle
+                self.decks[target] = DeckState(shoe_order(self.cards, self.seed, self.shuffles, self._top))
+                self._top, self.last_shuffled = (), target
+                self.emit(m.EventType.SHUFFLED, 0)
+                self.reply(m.Result(request, kind, m.Code.OK, len(self.cards)))
+            case m.Verify():
+                counted = len(self.decks[self.last_shuffled].order)
+                if self._miscount is not None:
+                    counted, self._miscount = self._miscount, None
+                self.reply(m.Result(request, kind, m.Code.OK, counted))
+            case m.Dispense(n):
+                self._dispense(request, n)
+            case m.Alternate() if len(self.decks) == 1:
+                self.reply(m.Result(request, kind, m.Code.UNSUPPORTED))
+            case m.Alternate() if not self.decks[self.idle].shuffled:
+                self.reply(m.Result(request, kind, m.Code.NOT_READY))
+            case m.Alternate():
+                self.decks[self.active] = DeckState()
+                self.active = self.idle
+                self.reply(m.Result(request, kind, m.Code.OK, self.active))
+            case _:
+                super().handle(request, command)
+
+    def _dispense(self, request: int, n: int) -> None:
+        deck = self.decks[self.active]
+        if not deck.shuffled:
+            self.reply(m.Result(request, m.Dispense.KIND, m.Code.NOT_READY))
+            return
+        if n < 1 or deck.dealt + n > len(deck.order):
+            code = m.Code.BAD_REQUEST if n < 1 else m.Code.EMPTY
+            self.reply(m.Result(request, m.Dispense.KIND, code, len(deck.order) - deck.dealt))
+            return
+        stack: list[Card | None] = list(deck.order[deck.dealt : deck.dealt + n])
+        deck.dealt += n
+        if self._unreadable:
+            self._unreadable = False
+            self._fail(request, m.Code.UNRECOGNISED_CARD, deck.dealt)
+            return
+        if self._duplicate is not None:
+            silent, self._duplicate = self._duplicate == "silent", None
+            if not silent:
+                self._fail(request, m.Code.DUPLICATE_CARD, deck.dealt)
+                return
+            stack[-1] = stack[0] if n > 1 else deck.order[0]
+        self.reply(m.Stack(request, tuple(stack)))
+
+    def _fail(self, request: int, code: m.Code, count: int) -> None:
+        self.raise_fault(code, count)
+        self.reply(m.Result(request, m.Dispense.KIND, code))
+
+    def ctl_miscount(self, n: str) -> str:
+        self._miscount = int(n)
+        return ""
+
+    def ctl_duplicate(self, how: str = "") -> str:
+        self._duplicate = how or "flagged"
+        return ""
+
+    def ctl_unreadable(self) -> str:
+        self._unreadable = True
+        return ""
+
+    def ctl_order(self, *codes: str) -> str:
+        top = tuple(parse_cards(list(codes)))
+        if sorted(top) != sorted(set(top)) or not set(top) <= set(self.cards):
+            raise ValueError("the order must name distinct cards of the deck")
+        self._top = top
+        return ""

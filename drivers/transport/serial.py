@@ -1,0 +1,58 @@
+"""Serial transport: any port ``serial.serial_for_url`` opens.
+
+``/dev/ttyUSB0``, ``/dev/serial/by-id/...``, a pseudo-terminal, ``socket://host:port``
+and ``loop://`` all work the same. pyserial reports an unplugged adapter as a
+``SerialException`` (on Linux: "device reports readiness to read but returned no
+data"); this transport turns every such error into ``DeviceLost``.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import serial
+
+from drivers.errors import DeviceLost
+from drivers.transport import Transport
+
+READ_TIMEOUT = 0.02
+
+
+class SerialTransport(Transport):
+    """Bytes through pyserial. Opening a port that is not there raises ``DeviceLost``."""
+
+    def __init__(self, url: str, *, baudrate: int = 115200) -> None:
+        self.description = url
+        try:
+            self._port = serial.serial_for_url(url, baudrate=baudrate, timeout=READ_TIMEOUT, write_timeout=1.0)
+            self._port.reset_input_buffer()
+            sock = getattr(self._port, "_socket", None)
+            if sock is not None:
+                # pyserial leaves Nagle on: small frames would wait for the peer's delayed ACK.
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise DeviceLost(f"cannot open {url}: {exc}") from exc
+
+    def read(self) -> bytes:
+        try:
+            return bytes(self._port.read(max(1, self._port.in_waiting)))
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            # TypeError/AttributeError: pyserial's read after close() from another thread.
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._port.write(data)
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+
+    def close(self) -> None:
+        # pyserial 3.5's socket:// close() skips closing the socket when shutdown() fails
+        # (the peer already hung up), leaking it: close it here as well.
+        sock = getattr(self._port, "_socket", None)
+        try:
+            self._port.close()
+        except (serial.SerialException, OSError):
+            pass
+        if sock is not None:
+            sock.close()

@@ -1,0 +1,78 @@
+"""``tablectl simulate`` serves a device on a pty until killed; ``tablectl devices`` matches what is plugged in."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from drivers.discovery import Found, Wanted, usb_devices
+from drivers.registry import open_shoe
+from drivers.shoe import CardDrawn
+from drivers.sim.process import SimulatorProcess
+from drivers.sim.usb_backend import SimulatedUsbBackend, SimulatedUsbDevice
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_simulate_prints_its_port_runs_a_script_and_serves_until_killed(tmp_path: Path) -> None:
+    script = tmp_path / "order.txt"
+    script.write_text("# the first two cards of the next shuffle\norder AS KD\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "simulate", "shoe", "--decks", "2", "--seed", "1", "--script", str(script)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("PORT ")
+        shoe = open_shoe("reference", port=line.split()[1])
+        shoe.shuffle()
+        first, second = shoe.next_event(5.0), shoe.next_event(5.0)
+        shoe.close()
+        assert (first, second) == (CardDrawn(first.card, 1), CardDrawn(second.card, 2))  # type: ignore[union-attr]
+        assert [str(first.card), str(second.card)] == ["AS", "KD"]  # type: ignore[union-attr]
+        assert proc.poll() is None, "stdin closed, but the simulator must serve until killed"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(5) == 0
+        proc.stdout.close()  # type: ignore[union-attr]
+
+
+def test_a_wrong_control_command_is_answered_with_what_was_wrong() -> None:
+    with SimulatorProcess("shoe") as sim:
+        with pytest.raises(Exception, match="unknown control command 'jump'"):
+            sim.command("jump")
+        with pytest.raises(Exception, match="unknown fault 'fire'"):
+            sim.command("fault fire")
+
+
+def test_a_port_matches_by_path_or_by_id_link_and_usb_by_ids_and_serial() -> None:
+    port = Found("serial", "/dev/ttyUSB0", "CP2102", 0x10C4, 0xEA60, "0001", ("/dev/serial/by-id/usb-shoe-if00",))
+    assert Wanted("shoe", "reference", port="/dev/ttyUSB0").matches(port)
+    assert Wanted("shoe", "reference", port="/dev/serial/by-id/usb-shoe-if00").matches(port)
+    assert not Wanted("shoe", "reference", port="/dev/ttyUSB1").matches(port)
+    assert Wanted("shoe", "reference-usb", vendor_id=0x10C4, product_id=0xEA60, serial="0001").matches(port)
+    assert not Wanted("shoe", "reference-usb", vendor_id=0x10C4, product_id=0xEA60, serial="0002").matches(port)
+
+
+def test_usb_devices_are_listed_with_ids_serial_and_names(shoe_sim: SimulatorProcess) -> None:
+    found = usb_devices(SimulatedUsbBackend(SimulatedUsbDevice(shoe_sim.port)))
+    assert [(f.ids, f.serial, f.description) for f in found] == [("1209:7ab1", "SIM-0001", "tablectl TCS-SHOE-1")]
+
+
+def test_devices_says_where_each_configured_device_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = (ROOT / "config" / "top-card.toml").read_text()
+    config = config.replace('driver = "reference"', 'driver = "reference"\nport = "/dev/serial/by-id/nothing-here"')
+    path = tmp_path / "table.toml"
+    path.write_text(config)
+    assert main(["devices", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "serial ports:" in out and "usb devices:" in out
+    assert "shoe: reference at /dev/serial/by-id/nothing-here: NOT FOUND" in out

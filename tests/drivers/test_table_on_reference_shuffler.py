@@ -1,0 +1,62 @@
+"""Three Card Poker on the reference shuffler over a pty: each shuffler error puts the round on hold.
+
+Issue 3, "Done when": each shuffler error drives the round to ``hold`` with a
+clear message for the dealer. The fault is injected once the wagers are down,
+so it strikes while the shuffler dispenses the round's stacks of three
+(seed 003, Three Card Poker "Dealing procedures" 1).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from controller.config import load_config
+from controller.devices import open_feed
+from controller.players import SimulatedPlayers
+from controller.round import Round
+from controller.table import Table
+from drivers.sim.process import SimulatorProcess
+from tests.helpers import MemoryLog
+
+CONFIG = Path(__file__).resolve().parents[2] / "config" / "three-card-poker.toml"
+
+
+class PlayersThenFault(SimulatedPlayers):
+    """Players who place their wagers, after which the shuffler develops a fault."""
+
+    def __init__(self, sim: SimulatorProcess, fault: str) -> None:
+        super().__init__(random.Random(3))
+        self.sim, self.fault = sim, fault
+
+    def place_wagers(self, round: Round) -> None:
+        super().place_wagers(round)
+        self.sim.command(self.fault)
+
+
+@pytest.mark.parametrize(
+    ("fault", "code", "message"),
+    [
+        ("fault jam", "jam", "a card is jammed: open the lid, clear the card path, close the lid"),
+        ("fault door-open", "door-open", "the door or lid is open: close it"),
+        ("duplicate", "duplicate-card", "a card was seen twice: call the supervisor to inspect the deck"),
+        ("duplicate silent", "duplicate-card", "more often than the deck holds"),
+        ("unreadable", "unrecognised-card", "a card could not be read: call the supervisor to inspect it"),
+    ],
+)
+def test_each_shuffler_error_puts_the_round_on_hold_with_the_dealers_message(
+    tmp_path: Path, fault: str, code: str, message: str
+) -> None:
+    with SimulatorProcess("shuffler", "--seed", "3") as sim:
+        path = tmp_path / "table.toml"
+        path.write_text(CONFIG.read_text().replace('driver = "simulated"', f'driver = "reference"\nport = "{sim.port}"'))
+        config = load_config(path)
+        log = MemoryLog(config.table_id)
+        feed = open_feed(config, log, seed=3)
+        held = Table(config, feed, log, session="S").play_round(PlayersThenFault(sim, fault))
+        feed.shuffler.close()  # type: ignore[attr-defined]
+    assert held.state == "hold"
+    assert message in (held.hold_reason or "")
+    assert log.named("shuffler_fault")[0]["code"] == code
