@@ -8,6 +8,7 @@ Each module defines ``register(subparsers)`` which adds its parser and sets
 COMMANDS: tuple[str, ...] = (
     "controller.commands.run",
     "controller.commands.edge",
+    "controller.commands.serve",
     "controller.commands.simulate",
     "controller.commands.devices",
 )

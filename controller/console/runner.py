@@ -34,11 +34,12 @@ def serve_until_stopped(
     *,
     allow_remote: bool,
     stop: threading.Event | None = None,
-    tick: Callable[[], None] | None = None,
+    ready: Callable[[str], None] | None = None,
 ) -> None:
     """Start the table loop and the console; block until SIGINT/SIGTERM (or ``stop``); stop both.
 
-    ``tick`` is called about once a second from this thread while serving (``serve`` feeds the watchdog from it).
+    ``ready(url)`` is called once the console listens. A failure of the table loop (its heartbeat
+    raised, or a bug) is raised here.
     """
     stop = stop or threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -48,11 +49,13 @@ def serve_until_stopped(
     try:
         url = server.start()
         print(f"console: {url}/  (pit view {url}/pit)", file=sys.stderr, flush=True)
-        while not stop.wait(1.0):
+        if ready is not None:
+            ready(url)
+        while not stop.wait(0.2):
             if not loop.alive:
+                if loop.failure is not None:
+                    raise loop.failure
                 raise RuntimeError("the table loop stopped unexpectedly")
-            if tick is not None:
-                tick()
     finally:
         server.stop()
         loop.stop()

@@ -124,7 +124,10 @@ class TableLoop:
     ``players`` (simulated) place the wagers and take the decisions when given;
     without them the dealer enters both from the page. ``pace`` is the pause in
     seconds between the loop's own steps (a card, a simulated decision, the next
-    round), so a person can watch a simulated table.
+    round), so a person can watch a simulated table. ``heartbeat`` is called
+    from the loop's own thread at least twice a second (``tablectl serve``
+    checks the table's health and feeds the systemd watchdog there); if it
+    raises, the loop stops and ``failure`` says why.
     """
 
     def __init__(
@@ -137,12 +140,15 @@ class TableLoop:
         journal: Any = None,
         pending: list[Round] | None = None,
         accepts_position: Callable[[int], bool] | None = None,
+        heartbeat: Callable[[], None] | None = None,
     ) -> None:
         self.table = table
         self.log = table.log
         self.players = players
         self.pace = pace
         self.rounds_limit = rounds
+        self.heartbeat = heartbeat
+        self.failure: Exception | None = None
         self.journal = journal
         self.pending = list(pending or [])
         self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: True))
@@ -201,7 +207,15 @@ class TableLoop:
     # -- the loop -------------------------------------------------------
 
     def _run(self) -> None:
+        try:
+            self._serve_commands()
+        except Exception as exc:  # noqa: BLE001 - handed to the thread that started the loop
+            self.failure = exc
+
+    def _serve_commands(self) -> None:
         while True:
+            if self.heartbeat is not None:
+                self.heartbeat()
             try:
                 command, future = self._queue.get(timeout=self._wait())
             except queue.Empty:
