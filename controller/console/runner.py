@@ -36,26 +36,20 @@ def serve_until_stopped(
     stop: threading.Event | None = None,
     ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Start the table loop and the console; block until SIGINT/SIGTERM (or ``stop``); stop both.
+    """Serve the console on a thread, run the table loop on this thread until SIGINT/SIGTERM (or ``stop``).
 
-    ``ready(url)`` is called once the console listens. A failure of the table loop (its heartbeat
-    raised, or a bug) is raised here.
+    ``ready(url)`` is called once the console listens. An error that ends the table loop is raised here
+    after the console has stopped.
     """
     stop = stop or threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     server = ConsoleServer(loop, settings, allow_remote=allow_remote)
-    loop.start()
+    url = server.start()
     try:
-        url = server.start()
         print(f"console: {url}/  (pit view {url}/pit)", file=sys.stderr, flush=True)
         if ready is not None:
             ready(url)
-        while not stop.wait(0.2):
-            if not loop.alive:
-                if loop.failure is not None:
-                    raise loop.failure
-                raise RuntimeError("the table loop stopped unexpectedly")
+        loop.run(stop)
     finally:
         server.stop()
-        loop.stop()

@@ -16,6 +16,7 @@ carries the engine's own reason.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -99,15 +100,12 @@ class CorrectCard:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Stop:
-    pass
-
-
-Command = OpenRound | PlaceWager | CloseBetting | Decide | DeviceFault | Resume | VoidRound | CorrectCard | _Stop
+Command = OpenRound | PlaceWager | CloseBetting | Decide | DeviceFault | Resume | VoidRound | CorrectCard
 
 SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard)
 FINISHED = ("complete", "void")
+IDLE_WAIT = 0.2
+"""Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
 
 
 @dataclass
@@ -125,7 +123,7 @@ class TableLoop:
     without them the dealer enters both from the page. ``pace`` is the pause in
     seconds between the loop's own steps (a card, a simulated decision, the next
     round), so a person can watch a simulated table. ``heartbeat`` is called
-    from the loop's own thread at least twice a second (``tablectl serve``
+    from the loop's own thread several times a second (``tablectl serve``
     checks the table's health and feeds the systemd watchdog there); if it
     raises, the loop stops and ``failure`` says why.
     """
@@ -168,9 +166,11 @@ class TableLoop:
         self._listeners: list[Listener] = []
         self._next_step = 0.0
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
         self._snapshot: dict[str, Any] = {}
         self._lock = threading.Lock()
         self.log.subscribe(self._on_event)
+        self._snapshot = table_view(self)
 
     # -- outside world --------------------------------------------------
 
@@ -188,15 +188,29 @@ class TableLoop:
         self._queue.put((command, future))
         return future
 
-    def start(self) -> None:
+    def run(self, stop: threading.Event) -> None:
+        """Run the loop on the calling thread until ``stop`` is set (``tablectl serve`` runs it on the main thread).
+
+        An error that ends the loop is kept in ``failure`` and raised.
+        """
         self._publish()
-        self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        try:
+            while not stop.is_set():
+                self._turn()
+        except Exception as exc:
+            self.failure = exc
+            raise
+
+    def start(self) -> None:
+        """Run the loop on a thread of its own (``tablectl run --console``, the tests)."""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run_quietly, args=(self._stop,), name="table-loop", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 10.0) -> None:
         if self._thread is None:
             return
-        self.submit(_Stop())
+        self._stop.set()
         self._thread.join(timeout)
         self._thread = None
 
@@ -206,37 +220,32 @@ class TableLoop:
 
     # -- the loop -------------------------------------------------------
 
-    def _run(self) -> None:
-        try:
-            self._serve_commands()
-        except Exception as exc:  # noqa: BLE001 - handed to the thread that started the loop
-            self.failure = exc
+    def _run_quietly(self, stop: threading.Event) -> None:
+        with contextlib.suppress(Exception):  # kept in ``failure`` for the thread that started the loop
+            self.run(stop)
 
-    def _serve_commands(self) -> None:
-        while True:
-            if self.heartbeat is not None:
-                self.heartbeat()
-            try:
-                command, future = self._queue.get(timeout=self._wait())
-            except queue.Empty:
-                command = None
-            if isinstance(command, _Stop):
-                future.set_result("stopped")
-                return
-            changed = command is not None
-            if command is not None:
-                self._execute(command, future)
-            while self._step():
-                changed = True
-                if self.pace:
-                    break
-            if changed:
-                self._publish()
+    def _turn(self) -> None:
+        """One command (or a short wait for one), then the steps due; publish the view if anything changed."""
+        if self.heartbeat is not None:
+            self.heartbeat()
+        try:
+            command, future = self._queue.get(timeout=self._wait())
+        except queue.Empty:
+            command = None
+        changed = command is not None
+        if command is not None:
+            self._execute(command, future)
+        while self._step():
+            changed = True
+            if self.pace:
+                break
+        if changed:
+            self._publish()
 
     def _wait(self) -> float:
         if not self._step_possible():
-            return 0.5
-        return max(0.0, self._next_step - time.monotonic())
+            return IDLE_WAIT
+        return min(IDLE_WAIT, max(0.0, self._next_step - time.monotonic()))
 
     def _execute(self, command: Command, future: Future[str]) -> None:
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from controller.meters import Meters
 from controller.money import format_cents
 from controller.round import Round
 from controller.settlement import Settlement
@@ -159,21 +160,26 @@ def settlement_view(record: Settlement) -> dict[str, Any]:
 
 
 def meters_view(loop: TableLoop) -> dict[str, Any]:
-    meters = loop.journal.meters() if loop.journal is not None and hasattr(loop.journal, "meters") else loop.table.meters
-    data = meters.as_dict()
-    money = ("wagered", "paid", "fees", "house_win")
+    """The table's meters: the journal's (kept across restarts) when there is one, else this process's."""
+    meters: Meters = loop.journal.meters() if loop.journal is not None else loop.table.meters
+    total = meters.total
     return {
-        **{k: data[k] for k in ("rounds", "voided")},
-        **{k: format_cents(int(data[k])) for k in money},  # type: ignore[call-overload]
-        "by_wager": {name: {"count": m["count"], **{k: format_cents(m[k]) for k in ("wagered", "paid", "house_win")}}
-                     for name, m in data["by_wager"].items()},  # type: ignore[attr-defined]
+        "rounds": meters.rounds,
+        "voided": meters.voided,
+        "wagered": format_cents(total.wagered),
+        "paid": format_cents(total.paid),
+        "fees": format_cents(total.fees),
+        "house_win": format_cents(total.house_win),
+        "between_players": format_cents(meters.between_players.wagered),
+        "by_wager": {name: {"count": m.count, "wagered": format_cents(m.wagered), "paid": format_cents(m.paid),
+                            "house_win": format_cents(m.house_win)} for name, m in sorted(meters.by_wager.items())},
     }
 
 
 def recent_rounds(loop: TableLoop) -> list[dict[str, Any]]:
     """The last rounds: from the journal when the table keeps one, else the rounds this process played."""
     rows = []
-    if loop.journal is not None and hasattr(loop.journal, "rounds"):
+    if loop.journal is not None:
         for row in loop.journal.rounds(last=10):
             rows.append({"id": row.id, "state": row.state, "describe": getattr(row, "game", ""), "source": "journal"})
         return rows

@@ -9,8 +9,8 @@ function rows(table, header, data) {
 function render(view) {
   renderHeader(view);
   const m = view.meters;
-  rows(document.getElementById("meters"), ["rounds", "void", "wagered", "paid", "fees", "house win"],
-    [[m.rounds, m.voided, m.wagered, m.paid, m.fees, m.house_win]]);
+  rows(document.getElementById("meters"), ["rounds", "void", "wagered", "paid", "fees", "house win", "between players"],
+    [[m.rounds, m.voided, m.wagered, m.paid, m.fees, m.house_win, m.between_players]]);
   rows(document.getElementById("meters-by-wager"), ["wager", "count", "wagered", "paid", "house win"],
     Object.entries(m.by_wager).map(([name, w]) => [name, w.count, w.wagered, w.paid, w.house_win]));
   rows(document.getElementById("recent"), ["round", "state", "result", "wagered", "paid", "house win"],
