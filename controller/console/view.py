@@ -104,6 +104,7 @@ def spot_view(round: Round, spot: int) -> dict[str, Any]:
             "name": name,
             "amount": amount,
             "text": format_cents(amount) if amount else "",
+            "entry": f"{amount // 100}.{amount % 100:02d}" if amount else "",
             "open": name in allowed,
             "limits": format_limits(limits) if limits else None,
         })

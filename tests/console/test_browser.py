@@ -89,7 +89,12 @@ def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shot
         expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
         shots(page, "refused")
         assert console.log.named("wager_refused")[-1]["reason"] == "200 cents is outside the table limits 500 to 100000 cents"
-        enter(page, 2, "home", "5")
+        # keyboard only: focus the wager, Enter selects it, type the amount, Enter places it
+        wager(page, 2, "home").focus()
+        page.keyboard.press("Enter")
+        expect_text(page, "#entry-label", "Spot 2 · home")
+        page.keyboard.type("5")
+        page.keyboard.press("Enter")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$5\.00")
         assert page.locator("#message").is_hidden()
 

@@ -10,7 +10,7 @@ function spotOf(target) {
   return match ? Number(match[1]) : null;
 }
 
-function label(name) { return name.replace(/_/g, " "); }
+function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/_/g, " "); }
 
 const STATUS = {
   betting: "Betting is open: tap a wager on a spot, enter the amount, Place. Then No more bets.",
@@ -138,7 +138,7 @@ function renderLayout(round) {
           class: "wager" + (isSelected ? " selected" : "") + (w.amount ? " staked" : ""),
           "data-spot": spot.spot, "data-wager": w.name, disabled: !(betting && w.open),
           "aria-pressed": isSelected ? "true" : "false",
-          onclick: () => { selected = { spot: spot.spot, wager: w.name }; render(view); document.getElementById("amount").focus(); },
+          onclick: () => select(spot.spot, w),
         }, el("span", { class: "name", text: label(w.name) }), el("span", { class: "amount", text: w.text || "\u2014" }));
       })),
       el("div", { class: "cardrow" }, cards.map(cardNode)));
@@ -158,6 +158,15 @@ function renderSettlement(round) {
       el("td", { text: s.stake }), el("td", { text: s.outcome }), el("td", { class: "instruction", text: s.instruction }),
       el("td", { class: "muted", text: s.reason }))));
   document.getElementById("totals").textContent = round.totals_text || "";
+}
+
+function select(spot, wager) {
+  selected = { spot, wager: wager.name };
+  render(view);
+  const amount = document.getElementById("amount");
+  amount.value = wager.entry;  // the wager as it stands, selected, so typing replaces it
+  amount.focus();
+  amount.select();
 }
 
 async function place(amount) {
