@@ -12,6 +12,10 @@ After every command or step the loop builds the page's view
 (``controller.console.view``) and hands it to the listeners (the web app).
 A command's outcome comes back on a ``concurrent.futures.Future``: a refusal
 carries the engine's own reason.
+
+A shoe is polled briefly (``IDLE_WAIT``): at a real table the dealer draws at
+a person's pace, so a shoe with no card yet is waited for, not a fault, and
+commands keep flowing meanwhile. Any other device error holds the round.
 """
 
 from __future__ import annotations
@@ -29,11 +33,13 @@ from typing import Any
 from controller.cards import Card
 from controller.console.view import table_view
 from controller.errors import CardRefused, TableError, WagerRefused
+from controller.feeds import FeedError, ShoeFeed
 from controller.games.base import Decision
 from controller.money import Cents
 from controller.players import SimulatedPlayers
 from controller.round import Round
 from controller.table import Table
+from drivers.errors import DeviceTimeout
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -169,6 +175,8 @@ class TableLoop:
         self._stop = threading.Event()
         self._snapshot: dict[str, Any] = {}
         self._lock = threading.Lock()
+        if isinstance(table.feed, ShoeFeed):
+            table.feed.timeout = min(table.feed.timeout, IDLE_WAIT)
         self.log.subscribe(self._on_event)
         self._snapshot = table_view(self)
 
@@ -360,7 +368,7 @@ class TableLoop:
                     self.message = str(exc)
             return True
         if round.card_target() is not None:
-            self._deal(round)
+            return self._deal(round)
         elif round.state == "betting" and self.players is not None:
             self._simulated_betting(round)
         elif self.players is not None:
@@ -378,17 +386,24 @@ class TableLoop:
             self.message = str(exc)
             round.void_round(f"the table cannot start: {exc.reason}")
 
-    def _deal(self, round: Round) -> None:
+    def _deal(self, round: Round) -> bool:
+        """Take the next card from the feed; False while the shoe has none yet (the dealer has not drawn it)."""
         feed = self.table.feed
         try:
             card = feed.next_card(round.id)
+        except FeedError as exc:
+            if isinstance(exc.__cause__, DeviceTimeout):
+                return False
+            self._fault(feed.source, str(exc))
+            return True
         except (RuntimeError, OSError) as exc:
             self._fault(feed.source, str(exc) or type(exc).__name__)
-            return
+            return True
         try:
             round.card(card, feed.source)
         except CardRefused:
             pass  # the round logged the fault and is on hold
+        return True
 
     # -- faults and the supervisor --------------------------------------
 

@@ -12,6 +12,7 @@ from controller.config import load_config
 from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.console.session import TableLoop
 from controller.devices import open_feed
+from controller.feeds import ShoeFeed
 from controller.players import SimulatedPlayers
 from controller.table import Table
 from tests.helpers import MemoryLog
@@ -27,18 +28,23 @@ class Console:
     log: MemoryLog
 
 
-def table_loop(game: str, *, seed: int = 7, simulated: bool = False) -> tuple[TableLoop, MemoryLog]:
+def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None) -> tuple[TableLoop, MemoryLog]:
+    """A table loop on the game's config; the shoe is in-process unless ``shoe_port`` names a reference simulator."""
     config = load_config(CONFIG / f"{game}.toml")
-    config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})  # in-process: fast and seeded
+    if shoe_port is None:
+        config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})
     log = MemoryLog(config.table_id)
-    table = Table(config, open_feed(config, log, seed=seed), log, session="TEST")
+    table = Table(config, open_feed(config, log, seed=seed, shoe_port=shoe_port), log, session="TEST")
     players = SimulatedPlayers(random.Random(seed)) if simulated else None
     return TableLoop(table, players=players, pace=0.0, rounds=3 if simulated else 0), log
 
 
 @contextlib.contextmanager
-def served(game: str, *, seed: int = 7, simulated: bool = False, supervisor_token: str | None = SUPERVISOR_TOKEN) -> Iterator[Console]:
-    loop, log = table_loop(game, seed=seed, simulated=simulated)
+def served(
+    game: str, *, seed: int = 7, simulated: bool = False, supervisor_token: str | None = SUPERVISOR_TOKEN,
+    shoe_port: str | None = None,
+) -> Iterator[Console]:
+    loop, log = table_loop(game, seed=seed, simulated=simulated, shoe_port=shoe_port)
     server = ConsoleServer(loop, ConsoleSettings(port=0, supervisor_token=supervisor_token, pace=0.0))
     loop.start()
     try:
@@ -46,3 +52,6 @@ def served(game: str, *, seed: int = 7, simulated: bool = False, supervisor_toke
     finally:
         server.stop()
         loop.stop()
+        feed = loop.table.feed
+        if isinstance(feed, ShoeFeed):
+            feed.shoe.close()

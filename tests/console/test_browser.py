@@ -13,6 +13,7 @@ from typing import Any
 
 from controller.console.session import DeviceFault
 from controller.money import format_cents
+from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR_TOKEN, served
 
 
@@ -172,6 +173,22 @@ def test_a_device_fault_puts_the_page_on_the_hold_screen_within_a_second(page: A
         action = console.log.named("supervisor_action")[-1]
         assert (action["action"], action["reason"]) == ("resume", "door closed, shoe checked")
         assert SUPERVISOR_TOKEN not in console.log.stream.getvalue()
+
+
+def test_a_jammed_shoe_on_its_serial_line_puts_the_page_on_hold_within_a_second(page: Any, shots: Any) -> None:
+    with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        enter(page, 1, "home", "50")
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$50\.00")
+        sim.command("fault jam")
+        started = time.monotonic()
+        page.click("#no-more-bets")
+        page.locator("#hold-screen").wait_for(state="visible", timeout=1000)
+        assert time.monotonic() - started < 1.0
+        expect_text(page, "#hold-reason", "shoe: shoe fault")
+        shots(page, "jam-hold")
+        assert console.loop.snapshot()["devices"]["shoe"].startswith("fault: shoe fault")
 
 
 def test_a_supervisor_voids_a_held_round_and_the_page_lists_every_wager_to_return(page: Any, shots: Any) -> None:
