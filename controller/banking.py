@@ -21,9 +21,10 @@ into settlement records limited by the bank.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from controller.money import Cents, Rounding
 from controller.odds import Outcome, Payout
@@ -131,7 +132,19 @@ class PlayerDealerRotation:
     @property
     def bank_button(self) -> str:
         """ "1st bank" or "2nd bank", as the button in front of the player-dealer says."""
-        return {0: "1st bank", 1: "2nd bank"}.get(self.banks_held, f"bank {self.banks_held + 1}")
+        return self._button(self.banks_held)
+
+    def restore(self, roles: Mapping[str, Any]) -> None:
+        """Back to the seat and bank button ``table_roles()`` reported (after a restart)."""
+        seat = roles.get("player_dealer")
+        if isinstance(seat, int) and 1 <= seat <= self.total_seats:
+            self.seat = seat
+            button = str(roles.get("bank_button", ""))
+            self.banks_held = next((n for n in range(self.banks_per_turn + 1) if self._button(n) == button), 0)
+
+    @staticmethod
+    def _button(banks_held: int) -> str:
+        return {0: "1st bank", 1: "2nd bank"}.get(banks_held, f"bank {banks_held + 1}")
 
     def bank_played(self, accepts: Callable[[int], bool]) -> int | None:
         """Count a bank; after ``banks_per_turn`` offer the position clockwise.

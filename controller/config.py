@@ -111,6 +111,8 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> TableConfig
     except ValueError as exc:
         raise table.fail("rounding", str(exc)) from None
     limits = _limits(root.section("limits"), cls)
+    _check_keys(root.section("journal"), {"path": (str, None), "max_size_mb": (int, (1, 1 << 20))})
+    _check_keys(root.section("log"), {"events": (str, None), "max_bytes": (int, (4096, 1 << 40)), "backups": (int, (1, 99))})
     config = TableConfig(
         path=file,
         table_id=table_id,
@@ -126,6 +128,19 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> TableConfig
     )
     config.make_game()
     return config
+
+
+def _check_keys(section: _Reader, keys: Mapping[str, tuple[type, tuple[int, int] | None]]) -> None:
+    """Each key known, of its type, and (for numbers) within its range; paths not empty."""
+    for key in section.data:
+        if key not in keys:
+            raise section.fail(key, f"unknown key: expected one of {', '.join(keys)}")
+        kind, bounds = keys[key]
+        value = section.get(key, kind)
+        if bounds and not bounds[0] <= value <= bounds[1]:
+            raise section.fail(key, f"must be {bounds[0]} to {bounds[1]}, not {value}")
+        if kind is str and not value.strip():
+            raise section.fail(key, "must not be empty")
 
 
 def _limits(section: _Reader, cls: type[Game[Any]]) -> dict[str, tuple[Cents, Cents]]:

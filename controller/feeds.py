@@ -36,6 +36,9 @@ class CardFeed(abc.ABC):
     def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
         """The round is over."""
 
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release the device behind the feed."""
+
 
 class ShoeFeed(CardFeed):
     """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
@@ -49,6 +52,9 @@ class ShoeFeed(CardFeed):
         self.timeout = timeout
         self.shuffle_due = True
         self.shuffles = 0
+
+    def close(self) -> None:
+        self.shoe.close()
 
     def prepare_round(self, round_id: str) -> int:
         if not self.shuffle_due:
@@ -122,6 +128,9 @@ class ShufflerFeed(CardFeed):
         self.log = log
         self.stack_size = stack_size
         self._stack: list[Card] = []
+
+    def close(self) -> None:
+        self.shuffler.close()
 
     def prepare_round(self, round_id: str) -> int:
         self.shuffler.shuffle()

@@ -18,8 +18,9 @@ fault, kept in ``stray_cards``, and the round goes to ``hold`` for the dealer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from transitions import Machine, MachineError
 
@@ -27,7 +28,7 @@ from controller.cards import Card
 from controller.tiles import Tile
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.events import EventLog
-from controller.games.base import Decision, Fee, Game, PendingDecision
+from controller.games.base import Decision, Fee, Game, Irregularity, PendingDecision
 from controller.money import Cents, Rounding
 from controller.odds import PUSH
 from controller.settlement import Settlement, settle
@@ -53,6 +54,20 @@ TRANSITIONS: list[dict[str, Any]] = [
     ],
     {"trigger": "void", "source": [*ACTIVE, "hold"], "dest": "void"},
 ]
+
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _journaled_together(method: Method) -> Method:
+    """The events ``method`` emits are journaled in one transaction: all of them or none (``EventLog.atomic``)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Round, *args: Any, **kwargs: Any) -> Any:
+        with self.log.atomic():
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Limits:
@@ -262,9 +277,26 @@ class Round:
 
     # -- moving on ------------------------------------------------------
 
+    def report(self, irregularity: Irregularity) -> None:
+        """The dealer (or the camera) reports a boxed or exposed card or a wrong count; it may void the round."""
+        if self.state not in ("dealing", "decisions", "reveal"):
+            raise IllegalAction(f"round {self.id}: nothing is dealt while {self.state}")
+        try:
+            self.game.irregularity(self.hand, irregularity)
+        except ValueError as exc:
+            self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
+            raise
+        self.emit("irregularity", **irregularity.as_event())
+        self._advance()
+
     def _advance(self) -> None:
-        """Move to the next state while the game needs nothing more in this one."""
+        """Move to the next state while the game needs nothing more in this one; void it on a misdeal."""
         while True:
+            if self.state in ("dealing", "decisions", "reveal"):
+                misdeal = self.game.misdeal(self.hand)
+                if misdeal:
+                    self.void_round(f"misdeal: {misdeal}")
+                    return
             if self.card_target() is not None:
                 return
             if self.state == "dealing":
@@ -286,6 +318,7 @@ class Round:
         self._fire("begin_reveal")
         self.emit("reveal", **self.game.reveal(self.hand))
 
+    @_journaled_together
     def _settle(self) -> None:
         self._fire("begin_settling")
         records = self.game.settle(self.hand, self.wagers, self.rounding)
@@ -325,6 +358,7 @@ class Round:
         self.hold_reason = None
         self._advance()
 
+    @_journaled_together
     def void_round(self, reason: str) -> None:
         """Misdeal: every wager is returned whole, and the round ends as void."""
         self._fire("void")

@@ -48,11 +48,19 @@ class Table:
             burns=burns,
         )
 
-    def play_round(self, players: SimulatedPlayers) -> Round:
-        round = self.new_round()
-        round.start()
-        players.place_wagers(round)
-        round.close_betting()
+    def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
+        """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
+
+        A recovered round already complete or void only gets the after-round steps.
+        """
+        if round is None:
+            round = self.new_round()
+            round.start()
+        elif round.state not in ("complete", "void", "hold"):
+            round.burns_due += self.feed.prepare_round(round.id)
+        if round.state == "betting":
+            players.place_wagers(round)
+            round.close_betting()
         while round.state not in ("complete", "void", "hold"):
             if round.card_target() is not None:
                 try:

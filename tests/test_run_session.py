@@ -8,7 +8,7 @@ from collections import defaultdict
 from hypothesis import given, settings, strategies as st
 
 from controller.cli import main
-from controller.commands.run import shoe_simulator
+from controller.session import shoe_simulator
 from controller.config import load_config
 from controller.devices import open_feed
 from controller.players import SimulatedPlayers
@@ -25,7 +25,7 @@ def cents(text: str) -> int:
 
 def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
-    assert main(["run", "--rounds", "1000", "--seed", "7", "--log", str(log_file)]) == 0
+    assert main(["run", "--rounds", "1000", "--seed", "7", "--log", str(log_file), "--no-journal"]) == 0
     out = capsys.readouterr().out
     summary = dict(re.findall(r"^(rounds|wagered|paid|house win)\s+(\S+)", out, re.M))
     assert summary["rounds"] == "1000"
@@ -57,7 +57,8 @@ def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
 def test_the_same_seed_plays_the_same_session(tmp_path, capsys) -> None:
     outputs = []
     for name in ("a", "b"):
-        main(["run", "--rounds", "30", "--seed", "11", "--log", str(tmp_path / f"{name}.jsonl")])
+        main(["run", "--rounds", "30", "--seed", "11", "--log", str(tmp_path / f"{name}.jsonl"),
+              "--journal", str(tmp_path / f"{name}.sqlite")])
         outputs.append(re.sub(r"-\d{8}T\d{6}-", "-", capsys.readouterr().out).split("\n", 1)[1])
     assert outputs[0] == outputs[1]
 

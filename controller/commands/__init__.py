@@ -8,7 +8,11 @@ Each module defines ``register(subparsers)`` which adds its parser and sets
 COMMANDS: tuple[str, ...] = (
     "controller.commands.run",
     "controller.commands.edge",
-    "controller.commands.serve",
     "controller.commands.simulate",
     "controller.commands.devices",
+    "controller.commands.rounds",
+    "controller.commands.replay",
+    "controller.commands.meters",
+    "controller.commands.audit",
+    "controller.commands.serve",
 )

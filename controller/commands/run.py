@@ -3,30 +3,38 @@
 With ``[shoe] driver = "reference"`` and no ``port``, the shoe is the reference
 simulator in its own process on a pseudo-terminal, so the default run goes
 through the real serial path: pty, framing, acknowledgements, the driver.
+
+Every event is journaled first (``controller.journal``); a run started on a
+journal that holds an unfinished round recovers it before playing new ones.
+With ``--console`` the session is served on the dealer console (``controller.console``):
+simulated players play ``--rounds`` rounds while a person watches, or with ``--dealer``
+the person enters every wager and decision; it runs until interrupted.
+
+Exit codes: 0 done, 1 a round is on hold, 2 bad config or arguments, 3 the
+journal cannot be written or read (the round in progress holds).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from controller.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.config import DEFAULT_CONFIG, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
-from controller.devices import open_feed
 from controller.errors import TableError
-from controller.events import EventLog, stderr_console
-from controller.feeds import ShoeFeed
+from controller.events import LogOutputError, stderr_console
+from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
 from controller.round import Round
+from controller.session import Session, log_path, open_session
 from controller.table import Table
-from drivers.sim.process import SimulatorError, SimulatorProcess
+from drivers.sim.process import SimulatorError
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +43,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--rounds", type=_positive, default=20, help="rounds to play (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the players")
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
+    parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
+    parser.add_argument("--no-journal", action="store_true", help="play without a journal (a throwaway simulation)")
     parser.add_argument("--verbose", "-v", action="store_true", help="also show every event on the terminal")
     parser.add_argument("--console", action="store_true", help="serve the dealer console and pit view while playing")
     parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
@@ -44,19 +54,13 @@ def register(subparsers: Any) -> None:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of rounds, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
-
-
-def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) -> str | None:
-    """A reference shoe with no ``port`` configured is the simulator, on a pseudo-terminal of its own."""
-    shoe = config.shoe
-    if shoe.get("driver") != "reference" or shoe.get("port") or config.make_game().device != "shoe":
-        return None
-    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed)]
-    return stack.enter_context(SimulatorProcess("shoe", *args)).port
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -77,47 +81,48 @@ def run(args: argparse.Namespace) -> int:
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
-    log_path = Path(args.log or config.log.get("events", "var/log/tablectl-events.jsonl"))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    with contextlib.ExitStack() as stack:
-        events: TextIO = stack.enter_context(log_path.open("a", encoding="utf-8"))
-        log = EventLog(config.table_id, json_stream=events, console_stream=stderr_console() if args.verbose else None)
-        seed = rng.randrange(2**32)
-        try:
-            feed = open_feed(config, log, seed=seed, shoe_port=shoe_simulator(config, seed, stack))
-        except (TableError, SimulatorError) as exc:
-            print(f"tablectl: {exc}", file=sys.stderr)
-            return 2
-        if isinstance(feed, ShoeFeed):
-            stack.callback(feed.shoe.close)
-        table = Table(config, feed, log)
-        players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
-        if args.console:
-            return run_console(args, config, table, players)
-        print(f"{table.game.title} at table {config.table_id} ({config.path}); events to {log_path}")
-        for _ in range(args.rounds):
-            round = table.play_round(players)
-            print(round_line(table, round))
-            if round.state == "hold":
-                print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
-                return 1
-            if table.stopped:
-                print(f"the game stopped: {table.stopped}")
-                break
-    print("\n".join(["", "summary", *table.meters.summary_lines()]))
-    return 0
-
-
-def run_console(args: argparse.Namespace, config: TableConfig, table: Table, players: SimulatedPlayers) -> int:
-    """Play with the console served: simulated players for ``--rounds`` rounds, or the dealer from the page."""
+    events = Path(args.log) if args.log else None
+    journal = Path(args.journal) if args.journal else None
+    console = stderr_console() if args.verbose else None
     try:
-        settings = with_overrides(console_settings(config), args.host, args.port, args.pace)
-        loop = TableLoop(table, players=None if args.dealer else players, pace=settings.pace,
-                         rounds=0 if args.dealer else args.rounds)
-        serve_until_stopped(loop, settings, allow_remote=args.allow_remote)
-    except (TableError, OSError) as exc:
+        with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
+                          simulate_devices=True) as session:
+            table = session.table
+            for recovered in session.recovered:
+                print(f"tablectl: {recovered.message}", file=sys.stderr)
+            players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
+            if args.console:
+                serve_console(args, session, players)
+            print(f"{table.game.title} at table {config.table_id} ({config.path}); "
+                  f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
+            for _ in range(0 if args.console else args.rounds):
+                round = session.play(players)
+                print(round_line(table, round))
+                if round.state == "hold":
+                    print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
+                    return 1
+                if table.stopped:
+                    print(f"the game stopped: {table.stopped}")
+                    break
+            journal_meters = session.journal.meters() if session.journal else None
+    except (JournalError, LogOutputError) as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
+        return 3
+    except (TableError, SimulatorError, OSError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
     print("\n".join(["", "summary", *table.meters.summary_lines()]))
+    if journal_meters is not None:
+        print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "
+              f"house win {format_cents(journal_meters.total.house_win)}")
     return 0
+
+
+def serve_console(args: argparse.Namespace, session: Session, players: SimulatedPlayers) -> None:
+    """The session on the dealer console until interrupted: simulated players for ``--rounds``, or ``--dealer``."""
+    settings = with_overrides(console_settings(session.config), args.host, args.port, args.pace)
+    loop = TableLoop(session.table, players=None if args.dealer else players, pace=settings.pace,
+                     rounds=0 if args.dealer else args.rounds, journal=session.journal, pending=session.pending)
+    serve_until_stopped(loop, settings, allow_remote=args.allow_remote)

@@ -1,65 +1,142 @@
-"""``tablectl serve``: run the configured table with its dealer console until stopped.
+"""``tablectl serve``: run the configured table with its dealer console until stopped (what the systemd unit runs).
 
-The devices come from the config (a reference shoe with no ``port`` is the
-simulator on a pseudo-terminal, as in ``tablectl run``), the dealer enters
-wagers and decisions on the console page, and the pit view shows meters,
-rounds and faults. SIGTERM or SIGINT stops it. Exit codes: 0 stopped, 2 bad
-config or a port that cannot be opened.
+Start-up opens the journal, the event log and the devices and recovers any
+round cut off by the last stop, then starts the console (``controller.console``)
+on 127.0.0.1 (another address only with ``--allow-remote``); only then is
+systemd told ``READY=1``. The table loop runs on the main thread: it takes the
+dealer's wagers and decisions from the page and the cards from the devices,
+and between commands checks the table's health and feeds the watchdog only
+when it passes, so a hung loop or a failing journal gets the service
+restarted. SIGTERM or SIGINT stops it; a round in play stays in the journal
+and resumes on restart. A round on hold stays on hold (across restarts too)
+until a supervisor clears it on the console.
+
+``--simulated-players`` makes a demonstration table: simulated players wager
+and decide (``--rounds`` of them, ``--interval`` seconds between steps), and a
+reference shoe configured without a port is its simulator on a pseudo-terminal;
+``--no-console`` serves no page and listens on nothing.
+Exit codes: 0 stopped, 2 bad config, 3 the journal cannot be written or read.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
+import signal
 import sys
-from pathlib import Path
+import threading
 from typing import Any
 
-from controller.commands.run import shoe_simulator
 from controller.config import DEFAULT_CONFIG, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
-from controller.devices import open_feed
 from controller.errors import TableError
-from controller.events import EventLog
-from controller.feeds import ShoeFeed
+from controller.events import LogOutputError
+from controller.journal import JournalError
+from controller.notify import Notifier
 from controller.players import SimulatedPlayers
-from controller.table import Table
-from drivers.sim.process import SimulatorError
+from controller.session import Session, open_session
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("serve", help="run the table with its dealer console until stopped")
+    parser = subparsers.add_parser("serve", help="run the table with its dealer console until stopped (systemd service, Type=notify)")
     parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config (TOML); default: %(default)s")
-    parser.add_argument("--seed", type=int, default=None, help="seed for simulated devices and players")
-    parser.add_argument("--simulated-players", action="store_true", help="simulated players wager and decide (a demonstration table)")
+    parser.add_argument("--simulated-players", action="store_true", help="a demonstration table: simulated players, and the shoe simulator when no port is configured")
+    parser.add_argument("--rounds", type=_count, default=0, help="with --simulated-players: stop after N rounds (default: 0, no limit)")
+    parser.add_argument("--interval", type=_seconds, default=1.0, help="with --simulated-players: seconds between steps (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the simulated devices and players")
+    parser.add_argument("--no-console", action="store_true", help="serve no console page: listen on nothing")
     console_arguments(parser)
     parser.set_defaults(func=run)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number of rounds (0 for no limit), not {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be 0 to 3600 seconds, not {value}")
+    return value
+
+
+def unhealthy(session: Session) -> str | None:
+    """Why the table cannot go on, or ``None``: the journal is readable and has every event the log has."""
+    if session.journal is None:
+        return None
+    try:
+        session.journal.rounds_started()
+    except JournalError as exc:
+        return str(exc)
+    if session.journal.last_seq != session.log.last_seq:
+        return f"journal at seq {session.journal.last_seq}, event log at seq {session.log.last_seq}"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
-        settings = with_overrides(console_settings(config), args.host, args.port)
+        settings = with_overrides(console_settings(config), args.host, args.port, args.interval)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    notifier = Notifier()
     rng = random.Random(args.seed)
-    log_path = Path(config.log.get("events", "var/log/tablectl-events.jsonl"))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        log = EventLog(config.table_id, json_stream=stack.enter_context(log_path.open("a", encoding="utf-8")))
-        seed = rng.randrange(2**32)
-        try:
-            feed = open_feed(config, log, seed=seed, shoe_port=shoe_simulator(config, seed, stack))
-            if isinstance(feed, ShoeFeed):
-                stack.callback(feed.shoe.close)
+    try:
+        with open_session(config, rng, simulate_devices=args.simulated_players) as session:
+            for recovered in session.recovered:
+                print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
-            loop = TableLoop(Table(config, feed, log), players=players, pace=settings.pace)
-            serve_until_stopped(loop, settings, allow_remote=args.allow_remote)
-        except (TableError, SimulatorError, OSError) as exc:
-            print(f"tablectl: {exc}", file=sys.stderr)
-            return 2
+            loop = TableLoop(session.table, players=players, pace=settings.pace, rounds=args.rounds,
+                             journal=session.journal, pending=session.pending,
+                             heartbeat=lambda: heartbeat.beat(loop))
+            heartbeat = Heartbeat(session, notifier, stop, args.rounds)
+            up = f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}"
+            if args.no_console:
+                notifier.ready(up)
+                loop.run(stop)
+            else:
+                serve_until_stopped(loop, settings, allow_remote=args.allow_remote, stop=stop,
+                                    ready=lambda url: notifier.ready(f"{up}; console {url}/"))
+    except (JournalError, LogOutputError) as exc:
+        notifier.stopping(f"journal failure: {exc}")
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 3
+    except (TableError, OSError) as exc:
+        notifier.stopping(f"error: {exc}")
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
+    notifier.stopping("stopped")
     return 0
+
+
+class Heartbeat:
+    """Called on the table loop's thread between commands: the health check, then the watchdog."""
+
+    def __init__(self, session: Session, notifier: Notifier, stop: threading.Event, rounds: int) -> None:
+        self.session, self.notifier, self.stop, self.rounds = session, notifier, stop, rounds
+        self.status = ""
+
+    def beat(self, loop: TableLoop) -> None:
+        problem = unhealthy(self.session)
+        if problem:
+            raise JournalError(f"health check failed: {problem}")
+        self.notifier.watchdog()
+        round = loop.round
+        status = (f"round {round.id} on hold: {round.hold_reason}; waiting for a supervisor" if round is not None and round.state == "hold"
+                  else f"{loop.rounds_finished} rounds played" + (f"; round {round.id} {round.state}" if round is not None else ""))
+        if status != self.status:
+            self.status = status
+            self.notifier.status(status)
+        if self.rounds and loop.players is not None and loop.rounds_finished >= self.rounds:
+            self.stop.set()

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.cards import Card
+from controller.commands.rounds import recall
 from controller.console.view import table_view
 from controller.errors import CardRefused, TableError, WagerRefused
 from controller.feeds import FeedError, ShoeFeed
@@ -158,6 +159,8 @@ class TableLoop:
         self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: True))
         self.round: Round | None = None
         self.finalized = True
+        self.rounds_finished = 0
+        """Rounds this loop saw to their end (``rounds`` limits it when simulated players play)."""
         self.faults: list[Fault] = []
         self.table_fault: str | None = None
         self.devices: dict[str, str] = {self.table.feed.source: "ok"}
@@ -173,6 +176,7 @@ class TableLoop:
         self._next_step = 0.0
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._closing = False
         self._snapshot: dict[str, Any] = {}
         self._lock = threading.Lock()
         if isinstance(table.feed, ShoeFeed):
@@ -199,12 +203,23 @@ class TableLoop:
     def run(self, stop: threading.Event) -> None:
         """Run the loop on the calling thread until ``stop`` is set (``tablectl serve`` runs it on the main thread).
 
+        Simulated players then finish the round in play; a round the dealer is running stays as it
+        is (journaled, it resumes on restart).
+
         An error that ends the loop is kept in ``failure`` and raised.
         """
+        if self.journal is not None:
+            self._recall()
+        if self.pending and self.round is None:
+            self.message = self._take_pending()
         self._publish()
         try:
             while not stop.is_set():
                 self._turn()
+            self._closing = True
+            while self.players is not None and self._in_play():
+                self._turn()  # simulated players finish the round in play; a dealer's round waits in the journal
+            self._finalize()
         except Exception as exc:
             self.failure = exc
             raise
@@ -303,9 +318,7 @@ class TableLoop:
             raise CommandRefused(f"the game has stopped: {self.table.stopped}")
         self._finalize()
         if self.pending:
-            self.round = self.pending.pop(0)
-            self.finalized = False
-            return f"round {self.round.id} recovered"
+            return self._take_pending()
         if self.journal is not None:
             self.table.rounds_played = self.journal.rounds_started()
         try:
@@ -318,12 +331,22 @@ class TableLoop:
         round.start()
         return f"round {round.id}: betting is open"
 
+    def _take_pending(self) -> str:
+        """Carry on with a round recovered from the journal, where it stood (burns due if the shoe was reshuffled)."""
+        round = self.pending.pop(0)
+        if round.state not in (*FINISHED, "hold"):
+            round.burns_due += self.table.feed.prepare_round(round.id)
+        self.round = round
+        self.finalized = False
+        return f"round {round.id} recovered: {round.state}"
+
     def _finalize(self) -> None:
         """After a round ends: the table's bookkeeping, once."""
         round = self.round
         if round is None or self.finalized or round.state not in FINISHED:
             return
         self.finalized = True
+        self.rounds_finished += 1
         self.table.feed.end_round(round.id)
         self.table.rounds_played += 1
         self.table.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
@@ -332,8 +355,22 @@ class TableLoop:
             self.log.emit("position_passed", round.id, game=self.table.game.id, **facts)
         if "stopped" in facts:
             self.table.stopped = str(facts["stopped"])
-        describe = self.table.game.describe(round.hand) if round.hand is not None and round.state == "complete" else round.state
-        self.recent.appendleft({"id": round.id, "state": round.state, "describe": describe, **round.totals()})
+        self._recall()
+
+    def _recall(self) -> None:
+        """The last rounds for the pit view: the journal's when there is one, else this process's."""
+        if self.journal is not None:
+            self.recent.clear()
+            for row in reversed(self.journal.rounds(10)):
+                summary = recall(self.journal.round_records(row.id))
+                totals = summary["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
+                cards = " ".join(c["card"] for c in summary["cards"] if c["target"] != "burn")
+                self.recent.append({"id": row.id, "state": row.state, "describe": cards, **totals})
+            return
+        round = self.round
+        if round is not None:
+            describe = self.table.game.describe(round.hand) if round.hand is not None and round.state == "complete" else round.state
+            self.recent.appendleft({"id": round.id, "state": round.state, "describe": describe, **round.totals()})
 
     # -- the loop's own steps -------------------------------------------
 
@@ -349,9 +386,12 @@ class TableLoop:
             return False
         return round.state == "betting" or round.pending_decision() is not None
 
+    def _in_play(self) -> bool:
+        return self.round is not None and self.round.state not in (*FINISHED, "hold") and not self.table_fault
+
     def _auto_open(self) -> bool:
-        limit_reached = bool(self.rounds_limit) and self.table.rounds_played >= self.rounds_limit
-        return self.players is not None and not self.table.stopped and not limit_reached
+        limit_reached = bool(self.rounds_limit) and self.rounds_finished >= self.rounds_limit
+        return self.players is not None and not self.table.stopped and not limit_reached and not self._closing
 
     def _step(self) -> bool:
         """Do one step of the table's own if one is due now; False when there is nothing to do."""

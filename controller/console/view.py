@@ -178,12 +178,8 @@ def meters_view(loop: TableLoop) -> dict[str, Any]:
 
 
 def recent_rounds(loop: TableLoop) -> list[dict[str, Any]]:
-    """The last rounds: from the journal when the table keeps one, else the rounds this process played."""
+    """The last rounds: from the journal when the table keeps one (across restarts), else the rounds this process played."""
     rows = []
-    if loop.journal is not None:
-        for row in loop.journal.rounds(last=10):
-            rows.append({"id": row.id, "state": row.state, "describe": getattr(row, "game", ""), "source": "journal"})
-        return rows
     for item in list(loop.recent)[:10]:
-        rows.append({**item, **{k: format_cents(item[k]) for k in ("wagered", "paid", "house_win")}, "source": "session"})
+        rows.append({**item, **{k: format_cents(item[k]) for k in ("wagered", "paid", "house_win")}})
     return rows

@@ -23,6 +23,8 @@ from controller.errors import GameNotAvailable
 EDGES: dict[str, str] = {
     "top-card": "controller.edge.top_card",
     "three-card-poker": "controller.edge.three_card_poker",
+    "double-hand-poker": "controller.edge.double_hand_poker",
+    "fortune-pai-gow": "controller.edge.fortune_pai_gow",
 }
 
 

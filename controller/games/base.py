@@ -90,6 +90,20 @@ class Fee:
 
 
 @dataclass(frozen=True, slots=True)
+class Irregularity:
+    """Something reported on the deal: a ``boxed`` or ``exposed`` card, or a pile with the wrong ``count``."""
+
+    kind: str
+    card: Card | None = None
+    target: str | None = None
+    count: int | None = None
+
+    def as_event(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card": self.card.code if self.card else None, "target": self.target,
+                "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
 class Paytable:
     """A named pay table a card room may select; ``rows`` map a result to its payout wording."""
 
@@ -131,6 +145,9 @@ class Game(abc.ABC, Generic[State]):
         """Who plays which role this round (the player-dealer's seat, the bank button); logged at the start."""
         return {}
 
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        """Put the table roles back as ``table_roles()`` last reported them (after a restart)."""
+
     def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
         """After a round: move table roles on (the player-dealer position). ``accepts(seat)`` says whether a
         seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""
@@ -164,6 +181,14 @@ class Game(abc.ABC, Generic[State]):
         """The decision a simulated player (or the House Way) makes."""
         raise NotImplementedError(f"{self.id} takes no decisions")
 
+    def irregularity(self, state: State, report: Irregularity) -> None:
+        """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""
+        raise ValueError(f"{self.title} has no rule for a {report.kind} report")
+
+    def misdeal(self, state: State) -> str | None:
+        """Why the round is a misdeal (every wager returned), or ``None``; asked after every card and report."""
+        return None
+
     def reveal(self, state: State) -> dict[str, Any]:
         """Turn the dealer's cards; return what is announced (logged with the round)."""
         return {}
@@ -171,6 +196,17 @@ class Game(abc.ABC, Generic[State]):
     @abc.abstractmethod
     def settle(self, state: State, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         """Settle every wager, in the order the rules settle them."""
+
+    def misdeal_on_restart(self, state: State | None, cards_dealt: int) -> str | None:
+        """The misdeal rule for a round cut off by a restart: why it is void, or ``None`` to resume it.
+
+        By default a round resumes while no card is out, and a shoe game resumes
+        after cards are dealt (the shoe keeps its order); a shuffler game is void
+        once cards are out, because the stack in the machine is lost.
+        """
+        if cards_dealt and self.device == "shuffler":
+            return "restart after cards were dealt from the shuffler"
+        return None
 
     def settlement_summary(self, state: State) -> dict[str, Any]:
         """Facts about the settlement as a whole (a player-dealer's bank result), logged after it."""

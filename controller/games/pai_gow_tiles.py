@@ -86,6 +86,9 @@ class PaiGowTiles(Game[TilesHand]):
     def table_roles(self) -> dict[str, Any]:
         return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
+
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         return ("bank",) if spot == self.player_dealer else ("main",)
 

@@ -104,6 +104,9 @@ class ThreeCardPoker(Game[TcpHand]):
     def table_roles(self) -> dict[str, Any]:
         return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
+
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         return ("bank",) if spot == self.player_dealer else ("ante", "pair_plus")
 

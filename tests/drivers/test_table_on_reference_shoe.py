@@ -6,7 +6,7 @@ import contextlib
 import os
 import random
 
-from controller.commands.run import shoe_simulator
+from controller.session import shoe_simulator
 from controller.config import load_config
 from controller.devices import open_feed
 from controller.players import SimulatedPlayers

@@ -1,0 +1,143 @@
+"""``tablectl rounds [--last N]`` and ``tablectl round ID``: recall past rounds from the journal.
+
+A round is shown with its wagers, each card with where it went and where it
+came from (shoe, shuffler, camera, dealer), the decisions, holds, the
+settlement of every wager and the round's totals, as text or ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller.config import DEFAULT_CONFIG, load_config
+from controller.errors import TableError
+from controller.journal import Journal
+from controller.money import format_cents
+from controller.session import journal_path
+
+
+def register(subparsers: Any) -> None:
+    listing = subparsers.add_parser("rounds", help="list the last rounds in the journal")
+    listing.add_argument("--last", type=_positive, default=10, help="how many rounds (default: %(default)s)")
+    journal_options(listing)
+    listing.set_defaults(func=list_rounds)
+    one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
+    one.add_argument("id", help="round id, as `tablectl rounds` lists it")
+    journal_options(one)
+    one.set_defaults(func=show_round)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of rounds, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def journal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config naming the journal; default: %(default)s")
+    parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def open_journal(args: argparse.Namespace) -> Journal:
+    """The journal named by ``--journal`` or the config; refuses to create one that does not exist."""
+    config = load_config(args.config)
+    path = Path(args.journal) if args.journal else journal_path(config)
+    if not path.exists():
+        raise TableError(f"no journal at {path}: pass --journal FILE or the --config of the table that wrote it")
+    return Journal(path, table_id=config.table_id)
+
+
+def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """One round's journal records, gathered for a person or a program."""
+    summary: dict[str, Any] = {"id": None, "game": None, "state": None, "wagers": {}, "cards": [], "decisions": [],
+                               "settlements": [], "holds": [], "faults": [], "recovery": [], "totals": None}
+    for r in records:
+        event = r["event"]
+        if event == "round_started":
+            summary.update(id=r["round"], game=r["game"], started=r["timestamp"], options=r.get("options", {}))
+        elif event == "state_changed":
+            summary["state"] = r["state"]
+        elif event in ("wager_placed", "wager_changed"):
+            key = f"{r['spot']}:{r['wager']}"
+            total = r["previous"] + r["amount"] if r.get("by") == "decision" else r["amount"]
+            summary["wagers"][key] = {"spot": r["spot"], "wager": r["wager"], "amount": total}
+        elif event in ("card_dealt", "card_burned"):
+            summary["cards"].append({"card": r["card"], "target": r.get("target", "burn"), "source": r["source"], "seq": r["seq"]})
+        elif event == "decision":
+            summary["decisions"].append({k: r[k] for k in ("spot", "action", "amount", "cards", "hand")})
+        elif event == "wager_settled":
+            summary["settlements"].append({k: r[k] for k in ("spot", "wager", "stake", "outcome", "payout", "returned", "house_win")})
+        elif event in ("round_held", "hold_reason_added"):
+            summary["holds"].append(r["reason"])
+        elif event == "card_fault":
+            summary["faults"].append({"card": r["card"], "source": r["source"], "reason": r["reason"]})
+        elif event == "round_recovered":
+            summary["recovery"].append(r["message"])
+        elif event in ("round_complete", "round_voided"):
+            summary["totals"] = {k: r[k] for k in ("wagered", "paid", "fees", "house_win")}
+            summary["ended"] = r["timestamp"]
+            if event == "round_voided":
+                summary["void_reason"] = r["reason"]
+    summary["wagers"] = [w for w in summary["wagers"].values() if w["amount"]]
+    return summary
+
+
+def _text(summary: dict[str, Any]) -> list[str]:
+    lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}"]
+    lines += [f"  recovery: {m}" for m in summary["recovery"]]
+    lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10}" for w in summary["wagers"]]
+    lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}" for c in summary["cards"]]
+    lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")
+              for d in summary["decisions"]]
+    lines += [f"  fault    {f['card']} from {f['source']}: {f['reason']}" for f in summary["faults"]]
+    lines += [f"  hold     {h}" for h in summary["holds"]]
+    lines += [f"  paid     spot {s['spot']} {s['wager']:<10} stake {format_cents(s['stake']):>10}  {s['outcome']:<5} "
+              f"{s['payout']:<14} returned {format_cents(s['returned']):>10}" for s in summary["settlements"]]
+    if summary.get("void_reason"):
+        lines.append(f"  void     {summary['void_reason']}")
+    if summary["totals"]:
+        t = summary["totals"]
+        lines.append(f"  totals   wagered {format_cents(t['wagered'])}  paid {format_cents(t['paid'])}  house win {format_cents(t['house_win'])}")
+    return lines
+
+
+def list_rounds(args: argparse.Namespace) -> int:
+    try:
+        with open_journal(args) as journal:
+            rows = journal.rounds(args.last)
+            summaries = [recall(journal.round_records(row.id)) for row in rows]
+    except TableError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summaries, indent=2))
+        return 0
+    for s in summaries:
+        totals = s["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
+        cards = " ".join(c["card"] for c in s["cards"] if c["target"] != "burn")
+        print(f"{s['id']}  {s['state']:<8} {cards:<24} wagered {format_cents(totals['wagered']):>10}  "
+              f"paid {format_cents(totals['paid']):>10}  house {format_cents(totals['house_win']):>10}")
+    return 0
+
+
+def show_round(args: argparse.Namespace) -> int:
+    try:
+        with open_journal(args) as journal:
+            if journal.round(args.id) is None:
+                recent = ", ".join(row.id for row in journal.rounds(3)) or "none yet"
+                raise TableError(f"no round {args.id!r} in {journal.path} (the last rounds are: {recent})")
+            summary = recall(journal.round_records(args.id))
+    except TableError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=2) if args.json else "\n".join(_text(summary)))
+    return 0

@@ -1,0 +1,39 @@
+"""``tablectl edge`` for Double-Hand Poker and Fortune Pai Gow Poker."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from controller.cli import main
+from controller.edge import EDGES
+from controller.edge.double_hand_poker import simulate
+from controller.paigow.batch import exhaustive_counts
+from controller.paigow.fortune import PAYTABLES
+
+
+def test_both_games_are_registered() -> None:
+    assert EDGES["double-hand-poker"] and EDGES["fortune-pai-gow"]
+
+
+def test_the_house_way_simulation_gives_a_mean_and_its_standard_error() -> None:
+    mean, stderr = simulate(rounds=400, seed=1)
+    assert -1 <= mean <= 1 and 0 < stderr < 0.1
+    assert simulate(rounds=400, seed=1) == (mean, stderr)
+
+
+@pytest.mark.exhaustive
+def test_tablectl_edge_fortune_pai_gow_counts_every_hand(capsys) -> None:
+    assert main(["edge", "fortune-pai-gow", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    fortune = table["wagers"]["fortune"]
+    assert fortune["method"] == "exact"
+    counts = exhaustive_counts("FPG-04").rows["higher-payout"]
+    rows = PAYTABLES["FPG-04"].rows
+    ev = (sum((n * rows[r].payout.odds for r, n in counts.items() if r), Fraction(0)) - counts[None]) / 154_143_080
+    assert Fraction(fortune["exact"]) == ev
+    assert 0 < fortune["house_edge"] < 0.2
+    bet = table["wagers"]["bet"]
+    assert bet["method"] == "simulation" and bet["stderr"] < 0.01 and "20,000" in bet["assumptions"]

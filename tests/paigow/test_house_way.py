@@ -1,0 +1,110 @@
+"""The House Way chart (seed 003 "HOUSE WAY", shared/notes/house-way.md): every example, loading, never foul."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.cards import JOKER, Card, deck_with_joker
+from controller.errors import ConfigError
+from controller.paigow.hands import foul_reason
+from controller.paigow.house_way import DEFAULT_FILE, load_house_way, parse_example
+
+WAY = load_house_way()
+SUITS = "SHDC"
+
+
+def cards_of(ranks: list[str]) -> list[Card]:
+    """Suits dealt round S H D C, never repeating a card and never making an accidental flush."""
+    used: Counter[str] = Counter()
+    cards = []
+    for i, word in enumerate(ranks):
+        if word == "JK":
+            cards.append(JOKER)
+            continue
+        suit = SUITS[(i + used[word]) % 4]
+        while Card.parse(word + suit) in cards:
+            suit = SUITS[(SUITS.index(suit) + 1) % 4]
+        used[word] += 1
+        cards.append(Card.parse(word + suit))
+    return cards
+
+
+def rank_words(cards: tuple[Card, ...]) -> Counter[str]:
+    return Counter("JK" if c.is_joker else c.rank.char for c in cards)
+
+
+EXAMPLES = [(row.hand, example) for row in WAY.rows for example in row.examples]
+
+
+@pytest.mark.parametrize(("kind", "example"), EXAMPLES, ids=[e for _, e in EXAMPLES])
+def test_every_house_way_example_is_set_as_the_chart_shows(kind: str, example: str) -> None:
+    # seed 003 "HOUSE WAY": the chart's own examples, front / back
+    front, back = parse_example(example)
+    setting = WAY.set(cards_of(front + back))
+    assert setting.reset is None
+    assert rank_words(setting.hand.front) == Counter(front), str(setting.hand)
+    assert rank_words(setting.hand.back) == Counter(back), str(setting.hand)
+
+
+def test_the_chart_has_an_example_for_every_row_and_twenty_seven_in_all() -> None:
+    assert all(row.examples for row in WAY.rows)
+    assert len(EXAMPLES) == 27
+
+
+def test_a_flush_is_kept_over_a_pair_in_front_when_the_chart_says_complete_back() -> None:
+    # "Straight or flush with one pair": the highest two cards that leave the flush complete
+    hand = [Card.parse(c) for c in ("AH", "9H", "7H", "4H", "2H", "KS", "KD")]
+    setting = WAY.set(hand)
+    assert {c.code for c in setting.hand.front} == {"KS", "KD"}
+
+
+def test_a_two_pair_with_a_joker_in_front_counts_the_joker_as_an_ace() -> None:
+    # Two pair, big pair J T 9: "both pairs in back if an ace or the joker can go in front"
+    hand = [Card.parse(c) for c in ("JS", "JH", "4D", "4C", "JK", "7S", "2H")]
+    setting = WAY.set(hand)
+    assert {c.code for c in setting.hand.front} == {"JK", "7S"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(deck_with_joker()), min_size=7, max_size=7, unique=True))
+def test_the_house_way_never_sets_a_foul_hand(cards: list[Card]) -> None:
+    setting = WAY.set(cards)
+    assert setting.reset is None, f"{cards}: {setting.reset}"
+    assert foul_reason(setting.hand.front, setting.hand.back) is None
+    assert sorted(setting.hand.cards, key=str) == sorted(cards, key=str)
+
+
+def test_a_chart_missing_a_kind_of_hand_is_refused_naming_it(tmp_path: Path) -> None:
+    text = DEFAULT_FILE.read_text().replace('hand = "three-pair"', 'hand = "one-pair"')
+    broken = tmp_path / "way.toml"
+    broken.write_text(text)
+    with pytest.raises(ConfigError, match="no House Way row for three-pair"):
+        load_house_way(broken)
+
+
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ('rule = "split"', 'rule = "spilt"', "row[3].rule"),
+    ('front_at_least = "K"', 'front_at_least = "X"', "row[5].front_at_least"),
+    ('examples = ["K Q / A T 8 7 2"]', 'examples = ["K Q A / T 8 7 2"]', "row[1].examples"),
+])
+def test_a_broken_chart_names_the_row_and_key(tmp_path: Path, old: str, new: str, key: str) -> None:
+    broken = tmp_path / "way.toml"
+    broken.write_text(DEFAULT_FILE.read_text().replace(old, new, 1))
+    with pytest.raises(ConfigError) as info:
+        load_house_way(broken)
+    assert info.value.key == key
+
+
+def test_a_card_room_can_load_its_own_way(tmp_path: Path) -> None:
+    # Two pair with kings: this room keeps them together when an ace can go in front
+    text = DEFAULT_FILE.read_text().replace('ranks = ["A", "K", "Q"]\nrule = "split"\nexamples = ["8 8 / Q Q 9 7 3"]',
+                                            'ranks = ["A", "K", "Q"]\nrule = "together-if-front"\nfront_at_least = "A"')
+    own = tmp_path / "own.toml"
+    own.write_text(text)
+    hand = cards_of(["A", "5", "K", "K", "6", "6", "3"])
+    assert rank_words(load_house_way(own).set(hand).hand.front) == Counter(["A", "5"])
+    assert rank_words(WAY.set(hand).hand.front) == Counter(["6", "6"])

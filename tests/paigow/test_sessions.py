@@ -1,0 +1,114 @@
+"""``tablectl run`` for Double-Hand Poker and Fortune Pai Gow Poker: full rounds that balance to the cent.
+
+Money moves only between the players, the player-dealer and the house's
+collection fees, so for every round: what the players win is exactly what the
+player-dealer's bank loses (the bank's own settlement returns the bank plus its
+net), the player-dealer never wins or loses more than the posted bank, and the
+fees are the house's only take: players + player-dealer + house = 0 to the cent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+CONFIGS = ["config/double-hand-poker.toml", "config/fortune-pai-gow.toml"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_session(tmp_path: Path, config: Path | str, rounds: int = 200, seed: int = 7) -> list[dict]:
+    log = tmp_path / "events.jsonl"
+    assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log)]) == 0
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def by_round(records: list[dict]) -> dict[str, list[dict]]:
+    rounds: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        if r.get("round"):
+            rounds[r["round"]].append(r)
+    return rounds
+
+
+def check_balances(records: list[dict]) -> dict[str, int]:
+    """Check every round to the cent; return session totals."""
+    totals: dict[str, int] = defaultdict(int)
+    for round_id, events in by_round(records).items():
+        placed = sum(e["amount"] - e["previous"] for e in events if e["event"] in ("wager_placed", "wager_changed"))
+        settled = [e for e in events if e["event"] == "wager_settled"]
+        fees = sum(e["amount"] for e in events if e["event"] == "fee_collected")
+        assert sum(e["stake"] for e in settled) == placed, round_id
+        players = [e for e in settled if e["wager"] != "bank"]
+        bank = [e for e in settled if e["wager"] == "bank"]
+        players_net = sum(e["returned"] - e["stake"] for e in players)
+        player_dealer_net = sum(e["returned"] - e["stake"] for e in bank)
+        if any(e["event"] == "round_voided" for e in events):
+            assert players_net == player_dealer_net == 0
+        else:
+            (summary,) = [e for e in events if e["event"] == "settlement_summary"]
+            assert all(e["banker"] == "player-dealer" for e in settled)
+            assert player_dealer_net == summary["net"] and bank[0]["stake"] == summary["bank"]
+            assert abs(summary["net"]) <= summary["bank"] and summary["action"] <= summary["bank"]
+            seat = next(e for e in events if e["event"] == "reveal")["player_dealer"]
+            assert bank[0]["spot"] == seat and all(e["spot"] != seat for e in players)
+            totals["exhausted"] += summary["exhausted"]
+        assert players_net + player_dealer_net == 0, round_id
+        player_dealer_fee = sum(e["amount"] for e in events if e["event"] == "fee_collected" and e["spot"] == bank[0]["spot"])
+        totals["players"] += players_net - (fees - player_dealer_fee)
+        totals["player_dealer"] += player_dealer_net - player_dealer_fee
+        totals["fees"] += fees
+        totals["rounds"] += 1
+    return totals
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_two_hundred_rounds_balance_to_the_cent(tmp_path: Path, config: str, capsys) -> None:
+    records = run_session(tmp_path, ROOT / config)
+    totals = check_balances(records)
+    assert totals["players"] + totals["player_dealer"] + totals["fees"] == 0
+    out = capsys.readouterr().out
+    played = int(re.search(r"^rounds\s+(\d+)", out, re.M)[1])
+    assert played == totals["rounds"] > 50
+    if played < 200:  # general rule 5: nobody took the player-dealer position when it was offered
+        assert "the game stopped: no player intervened" in out
+        assert "stopped" in [r for r in records if r["event"] == "position_passed"][-1]
+    fee_line = re.search(r"^fees\s+\$([\d,]+)\.(\d\d)$", out, re.M)
+    assert fee_line and int(fee_line[1].replace(",", "")) * 100 + int(fee_line[2]) == totals["fees"]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_banks_run_out_mid_settlement_and_the_rest_is_returned(tmp_path: Path, config: str) -> None:
+    # general rule 6: "Once the Player/Dealer's wager is depleted, the hand is over"
+    small = tmp_path / "small-bank.toml"
+    small.write_text((ROOT / config).read_text().replace("bank = [1000, 200000]", "bank = [1000, 2500]"))
+    records = run_session(tmp_path, small, rounds=120, seed=3)
+    totals = check_balances(records)
+    assert totals["exhausted"] > 10
+    for events in by_round(records).values():
+        settled = [e for e in events if e["event"] == "wager_settled" and e["wager"] != "bank"]
+        cut = next((i for i, e in enumerate(settled) if "bank exhausted" in e["reason"]), None)
+        if cut is not None:
+            assert all(e["returned"] == e["stake"] for e in settled[cut + 1:]), "no action is left after the cut"
+
+
+def test_the_same_seed_plays_the_same_session(tmp_path: Path, capsys) -> None:
+    outputs = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        run_session(tmp_path / name, ROOT / CONFIGS[0], rounds=15, seed=11)
+        outputs.append(re.sub(r"-\d{8}T\d{6}-", "-", capsys.readouterr().out).split("\n", 1)[1])
+    assert outputs[0] == outputs[1]
+
+
+def test_dice_and_the_first_pile_are_logged_with_every_round(tmp_path: Path) -> None:
+    records = run_session(tmp_path, ROOT / CONFIGS[0], rounds=10)
+    dice = [r for r in records if r["event"] == "decision" and r["action"] == "dice"]
+    piles = [r for r in records if r["event"] == "decision" and r["action"] == "first-pile"]
+    assert len(dice) == len(piles) == 10
+    assert all(len(r["values"]) == 3 and all(1 <= v <= 6 for v in r["values"]) for r in dice)

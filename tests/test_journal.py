@@ -1,0 +1,162 @@
+"""The journal: durable records, meters that never double count, and storage failures that lose nothing."""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cards import Card
+from controller.config import load_config
+from controller.devices import open_feed
+from controller.events import EventLog
+from controller.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
+from controller.players import SimulatedPlayers
+from controller.recovery import recover
+from controller.table import Table
+from tests.helpers import MemoryLog, top_card_round
+from tests.journal_checks import check_journal
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def journaled_round(journal: Journal, round_id: str = "T1-R1"):
+    log = EventLog("T1", journal=journal)
+    return top_card_round(log, round_id=round_id), log  # type: ignore[arg-type]
+
+
+def play(round, *cards: str) -> None:
+    round.start()
+    round.place_wager(1, "home", 1000)
+    round.place_wager(2, "tie", 125)
+    round.close_betting()
+    for code in cards:
+        round.card(Card.parse(code))
+
+
+def test_every_event_is_journaled_before_it_is_logged(tmp_path: Path) -> None:
+    seen_in_journal = []
+    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+        log = MemoryLog("T1")
+        log.journal = journal
+        log.subscribe(lambda record: seen_in_journal.append(journal.last_seq >= record["seq"]))
+        round = top_card_round(log)
+        play(round, "KS", "2D")
+        assert all(seen_in_journal) and len(seen_in_journal) == len(log.records())
+        assert [r["seq"] for r in journal.records()] == [r["seq"] for r in log.records()]
+
+
+def test_meters_are_kept_in_the_journal_and_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path, table_id="T1") as journal:
+        for n, cards in enumerate((("KS", "2D"), ("5H", "5C"), ("2S", "AS"))):
+            round, _ = journaled_round(journal, f"T1-R{n}")
+            play(round, *cards)
+    with Journal(path, table_id="T1") as journal:
+        meters = journal.meters()
+    # home 1000 wins, then pushes half (500 back) on the tie, then loses; tie 125 loses, wins 11 to 1, loses
+    assert meters.rounds == 3
+    assert meters.by_wager["home"].wagered == 3000 and meters.by_wager["home"].paid == 2000 + 500
+    assert meters.by_wager["tie"].paid == 125 * 12
+    assert meters.total.house_win == 3375 - (2500 + 1500)
+
+
+def test_a_round_cannot_start_twice_nor_a_wager_settle_twice(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+        round, log = journaled_round(journal)
+        play(round, "KS", "2D")
+        settled = next(r for r in journal.records() if r["event"] == "wager_settled")
+        with pytest.raises(JournalConflict, match="already ended"):
+            journal.append([{**settled, "seq": journal.last_seq + 1}])
+        with pytest.raises(JournalConflict, match="already started"):
+            round2, _ = journaled_round(journal)
+            round2.start()
+        assert journal.meters().rounds == 1
+
+
+def test_a_journal_belongs_to_one_table(tmp_path: Path) -> None:
+    Journal(tmp_path / "j.sqlite", table_id="T1").close()
+    with pytest.raises(JournalConflict, match="belongs to table 'T1'"):
+        Journal(tmp_path / "j.sqlite", table_id="T2")
+
+
+def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_resumes(tmp_path: Path) -> None:
+    """[journal] max_size_mb (PRAGMA max_page_count) reached: the failing event is not half-written."""
+    config = load_config()
+    path = tmp_path / "j.sqlite"
+    players = SimulatedPlayers(random.Random(3))
+    with Journal(path, table_id=config.table_id, max_bytes=160 * 1024) as journal:
+        log = EventLog(config.table_id, journal=journal)
+        table = Table(config, open_feed(config, log, seed=3), log, session="S")
+        with pytest.raises(JournalFull, match="no space left"):
+            for _ in range(500):
+                table.rounds_played = journal.rounds_started()
+                table.play_round(players)
+        last = journal.last_seq
+        assert log.last_seq == last and [r["seq"] for r in journal.records()][-1] == last
+        assert len(journal.open_rounds()) == 1
+    with Journal(path, table_id=config.table_id) as journal:
+        log = EventLog(config.table_id, journal=journal)
+        table = Table(config, open_feed(config, log, seed=4), log, session="S")
+        [recovered] = recover(journal, log, table.game, table.limits)
+        if recovered.action == "resumed":
+            table.play_round(players, recovered.round)
+        assert recovered.round.state == "complete"
+    counts = check_journal(path)
+    assert counts["open"] == 0 and counts["rounds"] >= 2
+
+
+def test_a_file_size_limit_stops_the_run_cleanly_and_a_restart_finishes_the_round(tmp_path: Path) -> None:
+    """A real write failure (RLIMIT_FSIZE, as a full disk): exit 3 with a message, no traceback, nothing lost."""
+    journal, log = tmp_path / "j.sqlite", tmp_path / "events.jsonl"
+    args = [sys.executable, "-m", "controller.cli", "run", "--rounds", "400", "--seed", "5",
+            "--journal", str(journal), "--log", str(log)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (400 * 1024, 400 * 1024))
+
+    full = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, preexec_fn=limit, check=False)
+    assert full.returncode == 3, full.stderr
+    assert full.stdout.count(" complete ") >= 1
+    assert "Traceback" not in full.stderr and "holds at its last journaled event" in full.stderr
+    again = subprocess.run([*args[:5], "3", *args[6:]], env=env, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stderr
+    counts = check_journal(journal)
+    assert counts["open"] == 0 and counts["rounds"] >= full.stdout.count(" complete ") + 3 - 1
+
+
+def test_a_corrupted_page_is_found_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path, table_id="T1") as journal:
+        for n in range(30):
+            round, _ = journaled_round(journal, f"T1-R{n}")
+            play(round, "KS", "2D")
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 6 * page
+    data[4 * page + 8 : 5 * page - 8] = os.urandom(page - 16)
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalCorrupt, match="restore it from the last backup"):
+        Journal(path, table_id="T1")
+
+
+def test_a_file_that_is_not_a_journal_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"this is not a database" * 400)
+    with pytest.raises(JournalCorrupt):
+        Journal(path, table_id="T1")
+
+
+def test_the_cli_refuses_to_run_on_a_damaged_journal(tmp_path: Path, capsys) -> None:
+    from controller.cli import main
+
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"garbage" * 2000)
+    assert main(["run", "--rounds", "1", "--journal", str(path), "--log", str(tmp_path / "e.jsonl")]) == 3
+    assert "damaged" in capsys.readouterr().err
