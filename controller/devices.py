@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+from controller.cards import Card, shoe as make_shoe
 from controller.config import TableConfig
 from controller.errors import ConfigError
 from controller.events import EventLog
@@ -18,7 +20,7 @@ def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, sh
     """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty)."""
     game = config.make_game()
     if game.device == "shoe":
-        return _shoe_feed(config, log, seed, shoe_port)
+        return _shoe_feed(config, game.deck(), log, seed, shoe_port)
     if game.device == "dealer":
         return DealerEntryFeed(game.deck(), log, seed=seed)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
@@ -31,21 +33,31 @@ def _option(config: TableConfig, section: str, options: dict[str, Any], key: str
     return value
 
 
-def _shoe_feed(config: TableConfig, log: EventLog, seed: int | None, shoe_port: str | None) -> ShoeFeed:
+def _shoe_feed(
+    config: TableConfig, deck: tuple[Card, ...], log: EventLog, seed: int | None, shoe_port: str | None
+) -> ShoeFeed:
+    """The shoe ``[shoe]`` describes; a simulated one must hold exactly the cards the game is dealt from."""
     options = config.shoe
     driver = _option(config, "shoe", options, "driver", str, "simulated")
     decks = _option(config, "shoe", options, "decks", int, 8)
     cut = _option(config, "shoe", options, "cut_from_end", int, 52)
     burn = _option(config, "shoe", options, "burn_after_shuffle", int, 1)
+    jokers = _option(config, "shoe", options, "jokers_per_deck", int, 0)
+    kind = _option(config, "shoe", options, "kind", str, "standard")
     if driver not in SHOES:
         raise ConfigError(config.path, "shoe.driver", f"unknown shoe driver {driver!r}: expected one of {', '.join(sorted(SHOES))}")
     if driver == "simulated":
         try:
-            shoe: Shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut)
+            shoe: Shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut, jokers_per_deck=jokers, kind=kind)
         except ValueError as exc:
             raise ConfigError(config.path, "shoe", str(exc)) from None
+        if Counter(make_shoe(decks, jokers_per_deck=jokers, kind=kind)) != Counter(deck):
+            raise ConfigError(config.path, "shoe", f"the shoe holds {decks} {kind} decks with {jokers} joker(s) "
+                              f"per deck, but {config.game_id} is dealt from a different set of {len(deck)} cards: "
+                              "make [shoe] decks, kind and jokers_per_deck match the game")
         return ShoeFeed(shoe, log, burn_after_shuffle=burn)
-    device_options = _device_options(options, ("driver", "decks", "cut_from_end", "burn_after_shuffle"))
+    feed_keys = ("driver", "decks", "cut_from_end", "burn_after_shuffle", "jokers_per_deck", "kind")
+    device_options = _device_options(options, feed_keys)
     if shoe_port:
         device_options["port"] = shoe_port
     shoe = _open_device(config, "shoe", open_shoe, driver, device_options)

@@ -40,3 +40,13 @@ def top_card_round(
         rounding=rounding,
         burns=burns,
     )
+
+
+def in_process_config(path: str | None = None) -> "TableConfig":
+    """A table config with its shoe simulated in this process (no pseudo-terminal), for engine-level tests."""
+    import dataclasses
+
+    from controller.config import DEFAULT_CONFIG, TableConfig, load_config
+
+    config: TableConfig = load_config(path or DEFAULT_CONFIG)
+    return dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})

@@ -19,7 +19,7 @@ from controller.journal import Journal, JournalConflict, JournalCorrupt, Journal
 from controller.players import SimulatedPlayers
 from controller.recovery import recover
 from controller.table import Table
-from tests.helpers import MemoryLog, top_card_round
+from tests.helpers import MemoryLog, top_card_round, in_process_config
 from tests.journal_checks import check_journal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +87,7 @@ def test_a_journal_belongs_to_one_table(tmp_path: Path) -> None:
 
 def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_resumes(tmp_path: Path) -> None:
     """[journal] max_size_mb (PRAGMA max_page_count) reached: the failing event is not half-written."""
-    config = load_config()
+    config = in_process_config()
     path = tmp_path / "j.sqlite"
     players = SimulatedPlayers(random.Random(3))
     with Journal(path, table_id=config.table_id, max_bytes=160 * 1024) as journal:

@@ -100,7 +100,7 @@ def listening_sockets(pid: int) -> list[str]:
 
 def test_serve_without_its_console_says_ready_feeds_the_watchdog_listens_on_nothing_and_stops_on_sigterm(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
-    config.write_text(DEFAULT_CONFIG.read_text().replace(
+    config.write_text(DEFAULT_CONFIG.read_text().replace('driver = "reference"', 'driver = "simulated"').replace(
         '[log]\nevents = "var/log/tablectl-events.jsonl"',
         f'[log]\nevents = "{tmp_path}/events.jsonl"\n\n[journal]\npath = "{tmp_path}/journal.sqlite"'))
     address = str(tmp_path / "notify")

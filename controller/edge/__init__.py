@@ -22,9 +22,14 @@ from controller.errors import GameNotAvailable
 
 EDGES: dict[str, str] = {
     "top-card": "controller.edge.top_card",
+    "top-5-poker": "controller.edge.top_5_poker",
+    "high-card-flush": "controller.edge.high_card_flush",
+    "no-bust-21": "controller.edge.no_bust_21",
+    "pure-21-5": "controller.edge.pure_21_5",
     "three-card-poker": "controller.edge.three_card_poker",
     "double-hand-poker": "controller.edge.double_hand_poker",
     "fortune-pai-gow": "controller.edge.fortune_pai_gow",
+    "two-cards-high": "controller.edge.two_cards_high",
 }
 
 

@@ -161,6 +161,9 @@ class DoubleHandPoker(Game[PaiGowRound]):
     def table_roles(self) -> dict[str, Any]:
         return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
+
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """The player-dealer's seat posts the bank; every other seat plays."""
         if spot == self.player_dealer:

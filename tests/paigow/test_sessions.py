@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_session(tmp_path: Path, config: Path | str, rounds: int = 200, seed: int = 7) -> list[dict]:
     log = tmp_path / "events.jsonl"
-    assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log)]) == 0
+    assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log),
+                 "--journal", str(tmp_path / "journal.sqlite")]) == 0
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 

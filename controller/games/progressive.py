@@ -1,0 +1,60 @@
+"""A progressive jackpot meter: what it holds, what feeds it, what it has paid.
+
+The table owns the meter (through its game); the round only reads it and
+records what it paid. Amounts are kept exactly (a contribution of 12.5 % of a
+$1 wager is 12.5 cents) and shown in whole cents. The meter never resets
+except by paying the whole jackpot, when it goes back to its reset amount.
+Persisting it across restarts is the operations side's job: :meth:`snapshot`
+and :meth:`restore` are the seam.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from controller.money import Cents
+
+
+@dataclass
+class ProgressiveMeter:
+    """The jackpot: ``amount`` in exact cents, fed by ``rate`` of every Progressive wager."""
+
+    reset: Cents
+    rate: Fraction
+    amount: Fraction = field(default=Fraction(0))
+    contributed: Fraction = field(default=Fraction(0))
+    paid: Fraction = field(default=Fraction(0))
+
+    def __post_init__(self) -> None:
+        if self.reset < 0 or not 0 <= self.rate < 1:
+            raise ValueError(f"a meter needs a reset amount >= 0 and a rate in [0, 1), not {self.reset}, {self.rate}")
+        if not self.amount:
+            self.amount = Fraction(self.reset)
+
+    @property
+    def cents(self) -> Cents:
+        """The amount shown on the meter, in whole cents (rounded down)."""
+        return int(self.amount)
+
+    def contribute(self, stake: Cents) -> None:
+        share = self.rate * stake
+        self.amount += share
+        self.contributed += share
+
+    def pay(self, share: Fraction) -> Fraction:
+        """Take ``share`` of the meter for a winner; the whole meter resets it."""
+        won = share * self.amount
+        self.paid += won
+        self.amount = Fraction(self.reset) if share == 1 else self.amount - won
+        return won
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"amount": str(self.amount), "reset": self.reset, "rate": str(self.rate),
+                "contributed": str(self.contributed), "paid": str(self.paid)}
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> ProgressiveMeter:
+        return cls(int(data["reset"]), Fraction(data["rate"]), Fraction(data["amount"]),
+                   Fraction(data["contributed"]), Fraction(data["paid"]))
