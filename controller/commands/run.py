@@ -92,10 +92,10 @@ def run(args: argparse.Namespace) -> int:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
-            if args.console:
-                serve_console(args, session, players)
             print(f"{table.game.title} at table {config.table_id} ({config.path}); "
                   f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
+            if args.console:
+                serve_console(args, session, players)
             for _ in range(0 if args.console else args.rounds):
                 round = session.play(players)
                 print(round_line(table, round))

@@ -35,17 +35,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.console.session import (
-    CloseBetting,
-    Command,
-    CorrectCard,
-    Decide,
-    OpenRound,
-    PlaceWager,
-    Resume,
-    TableLoop,
-    VoidRound,
-)
+from controller.console.commands import CloseBetting, Command, CorrectCard, Decide, OpenRound, PlaceWager, Resume, VoidRound
+from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.money import parse_money
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import signal
 import sys
 import threading
@@ -11,9 +12,9 @@ from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.console.session import TableLoop
 
 
-def console_arguments(parser: object) -> None:
+def console_arguments(parser: argparse.ArgumentParser) -> None:
     """The listening options both commands take."""
-    add = parser.add_argument  # type: ignore[attr-defined]
+    add = parser.add_argument
     add("--host", default=None, help="address to listen on (default: [console] host, else 127.0.0.1)")
     add("--port", type=int, default=None, help="port to listen on (default: [console] port, else 8470; 0 picks a free one)")
     add("--allow-remote", action="store_true", help="allow listening on an address other than this machine's loopback")

@@ -32,11 +32,23 @@ from typing import Any
 
 from controller.cards import Card
 from controller.commands.rounds import recall
+from controller.console.commands import (
+    CloseBetting,
+    Command,
+    CommandRefused,
+    CorrectCard,
+    Decide,
+    DeviceFault,
+    OpenRound,
+    PlaceWager,
+    Resume,
+    VoidRound,
+)
 from controller.console.view import table_view
 from controller.errors import CardRefused, TableError, WagerRefused
 from controller.feeds import FeedError, ShoeFeed
 from controller.games.base import Decision
-from controller.money import Cents
+from controller.journal import Journal
 from controller.players import SimulatedPlayers
 from controller.round import Round
 from controller.table import Table
@@ -44,70 +56,6 @@ from drivers.errors import DeviceTimeout
 
 Listener = Callable[[dict[str, Any]], None]
 
-
-class CommandRefused(TableError, ValueError):
-    """A console command the table cannot carry out now; the message says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class OpenRound:
-    """Start the next round (betting opens)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlaceWager:
-    """Place or correct a wager; 0 takes it back."""
-
-    spot: int
-    wager: str
-    amount: Cents
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting:
-    """ "No more bets"."""
-
-
-@dataclass(frozen=True, slots=True)
-class Decide:
-    """A player's decision, tapped in by the dealer."""
-
-    spot: int
-    action: str
-    hand: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceFault:
-    """A device reports a fault (door open, jam, lost link): the round in play goes on hold."""
-
-    device: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Resume:
-    """Supervisor: the fault is dealt with, resume the held round where it stopped."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class VoidRound:
-    """Supervisor: misdeal, every wager is returned."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectCard:
-    """Supervisor: a card that could not be placed was misread; this is the card really dealt."""
-
-    card: str
-    reason: str
-
-
-Command = OpenRound | PlaceWager | CloseBetting | Decide | DeviceFault | Resume | VoidRound | CorrectCard
 
 SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard)
 FINISHED = ("complete", "void")
@@ -124,7 +72,7 @@ class Fault:
 
 
 class TableLoop:
-    """Runs ``table`` on a thread of its own; ``submit`` is the only way in.
+    """Runs ``table``: ``submit`` is the only way in, ``run`` (or ``start`` for a thread of its own) the loop.
 
     ``players`` (simulated) place the wagers and take the decisions when given;
     without them the dealer enters both from the page. ``pace`` is the pause in
@@ -142,7 +90,7 @@ class TableLoop:
         players: SimulatedPlayers | None = None,
         pace: float = 0.0,
         rounds: int = 0,
-        journal: Any = None,
+        journal: Journal | None = None,
         pending: list[Round] | None = None,
         accepts_position: Callable[[int], bool] | None = None,
         heartbeat: Callable[[], None] | None = None,

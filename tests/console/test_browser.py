@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from controller.console.session import DeviceFault
+from controller.console.commands import DeviceFault
 from controller.money import format_cents
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR_TOKEN, served

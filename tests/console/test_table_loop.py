@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.config import load_config
-from controller.console.session import (
+from controller.console.commands import (
     CloseBetting,
     CommandRefused,
     CorrectCard,
@@ -19,9 +19,9 @@ from controller.console.session import (
     OpenRound,
     PlaceWager,
     Resume,
-    TableLoop,
     VoidRound,
 )
+from controller.console.session import TableLoop
 from controller.errors import DecisionRefused, WagerRefused
 from controller.feeds import ShoeFeed
 from controller.players import SimulatedPlayers

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from controller.console.session import CloseBetting, OpenRound, PlaceWager, TableLoop
+from controller.console.commands import CloseBetting, OpenRound, PlaceWager
+from controller.console.session import TableLoop
 from controller.console.view import settlement_view, table_view
 from controller.money import Rounding
 from controller.odds import parse_payout
