@@ -196,37 +196,46 @@ class TableLoop:
             self.run(stop)
 
     def _turn(self) -> None:
-        """One command (or a short wait for one), then the steps due; publish the view if anything changed."""
+        """One command (or a short wait for one), then the steps due; publish the view if anything changed.
+
+        The command is answered only after the view is published, so whoever submitted it finds
+        its effect in ``snapshot()`` (and the page gets the new view before the answer).
+        """
         if self.heartbeat is not None:
             self.heartbeat()
         try:
             command, future = self._queue.get(timeout=self._wait())
         except queue.Empty:
             command = None
+        answer = self._execute(command) if command is not None else None
         changed = command is not None
-        if command is not None:
-            self._execute(command, future)
         while self._step():
             changed = True
             if self.pace:
                 break
         if changed:
             self._publish()
+        if answer is not None:
+            result, error = answer
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
 
     def _wait(self) -> float:
         if not self._step_possible():
             return IDLE_WAIT
         return min(IDLE_WAIT, max(0.0, self._next_step - time.monotonic()))
 
-    def _execute(self, command: Command, future: Future[str]) -> None:
+    def _execute(self, command: Command) -> tuple[str, Exception | None]:
+        """Carry out ``command``: its result, or the refusal to answer it with."""
         try:
             result = self._handle(command)
         except (TableError, ValueError) as exc:
             self.message = str(getattr(exc, "reason", None) or exc)
-            future.set_exception(exc)
-        else:
-            self.message = None
-            future.set_result(result)
+            return "", exc
+        self.message = None
+        return result, None
 
     def _handle(self, command: Command) -> str:
         if isinstance(command, OpenRound):
