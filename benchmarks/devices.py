@@ -16,6 +16,7 @@ device that stops answering with its port open.
 from __future__ import annotations
 
 import argparse
+import logging
 import resource
 import statistics
 import tempfile
@@ -83,6 +84,7 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=10_000)
     parser.add_argument("--trials", type=int, default=10, help="unplugs and silences to time")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)  # the loss trials would log each loss
     with tempfile.TemporaryDirectory() as tmp:
         timings = Path(tmp) / "timings"
         with SimulatorProcess("shoe", "--decks", "8", "--seed", "1") as sim:

@@ -1,9 +1,11 @@
 """How much the journal adds to a round: events journaled per second and latency per event.
 
 Plays Top Card rounds on simulated devices with a journal (SQLite, WAL,
-synchronous=FULL, one transaction per event and one per settlement) and a
-hash-chained event log, timing every ``EventLog.emit`` and every atomic
-settlement batch. Target: p99 under 5 ms per event on the table PC.
+synchronous=FULL, one transaction per dealer action: a wager, a card, and
+everything the action sets off) and a hash-chained event log, timing each
+commit (journal transaction plus the log lines after it). Per-event latency
+is a commit's time shared among its events; per-commit latency is what the
+dealer's action waits. Target: p99 under 5 ms per event on the table PC.
 
     python benchmarks/journal.py [--rounds 300] [--dir DIR]
 """
@@ -11,13 +13,12 @@ settlement batch. Target: p99 under 5 ms per event on the table PC.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,32 +34,22 @@ from controller.table import Table  # noqa: E402
 
 
 class TimedLog(EventLog):
-    """An event log that records how long each event (or atomic batch, per event in it) took to journal and write."""
+    """An event log that times each commit: the journal transaction and the log lines written after it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.latencies: list[float] = []
-        self._in_batch = False
+        self.commits: list[tuple[float, int]] = []
 
-    def emit(self, event: str, round_id: str | None, **fields: Any) -> dict[str, Any]:
-        if self._in_batch:
-            return super().emit(event, round_id, **fields)
+    def _commit(self, records: list[dict[str, Any]]) -> None:
         start = time.perf_counter()
-        record = super().emit(event, round_id, **fields)
-        self.latencies.append(time.perf_counter() - start)
-        return record
+        super()._commit(records)
+        if records:
+            self.commits.append((time.perf_counter() - start, len(records)))
 
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
-        start, first = time.perf_counter(), self.last_seq
-        self._in_batch = True
-        try:
-            with super().atomic():
-                yield
-        finally:
-            self._in_batch = False
-        events = max(1, self.last_seq - first)
-        self.latencies += [(time.perf_counter() - start) / events] * events
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def main() -> int:
@@ -67,6 +58,7 @@ def main() -> int:
     parser.add_argument("--dir", default=None, help="where to put the journal (default: a temporary directory)")
     args = parser.parse_args()
     config = load_config()
+    config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})  # the in-process shoe: time the journal only
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         with Journal(Path(tmp) / "journal.sqlite", table_id=config.table_id) as journal:
             trail = ChainedFile(Path(tmp) / "events.jsonl")
@@ -78,14 +70,18 @@ def main() -> int:
                 table.play_round(players)
             elapsed = time.perf_counter() - start
             trail.close()
-    lat = sorted(log.latencies)
-    p99 = lat[int(len(lat) * 0.99)]
-    print(f"journal: {len(lat)} events in {args.rounds} rounds, {elapsed:.2f} s")
-    print(f"  events journaled per second  {len(lat) / sum(lat):10.0f}")
+    commits = [t for t, _ in log.commits]
+    per_event = [t / n for t, n in log.commits for _ in range(n)]
+    events = len(per_event)
+    print(f"journal: {events} events in {len(commits)} commits, {args.rounds} rounds, {elapsed:.2f} s")
+    print(f"  events journaled per second  {events / sum(commits):10.0f}")
     print(f"  rounds per second            {args.rounds / elapsed:10.1f}")
-    print(f"  latency per event  median    {statistics.median(lat) * 1e3:8.3f} ms")
-    print(f"  latency per event  p99       {p99 * 1e3:8.3f} ms   (target < 5 ms: {'met' if p99 < 0.005 else 'NOT met'})")
-    print(f"  latency per event  max       {lat[-1] * 1e3:8.3f} ms")
+    print(f"  latency per event  median    {statistics.median(per_event) * 1e3:8.3f} ms")
+    print(f"  latency per event  p99       {percentile(per_event, 0.99) * 1e3:8.3f} ms   "
+          f"(target < 5 ms: {'met' if percentile(per_event, 0.99) < 0.005 else 'NOT met'})")
+    print(f"  latency per commit median    {statistics.median(commits) * 1e3:8.3f} ms   (one dealer action and all it sets off)")
+    print(f"  latency per commit p99       {percentile(commits, 0.99) * 1e3:8.3f} ms")
+    print(f"  latency per commit max       {max(commits) * 1e3:8.3f} ms")
     return 0
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from controller.errors import WagerRefused
 from controller.money import Cents, Rounding
 from controller.odds import Outcome, Payout
 from controller.settlement import Settlement
@@ -165,3 +166,46 @@ class PlayerDealerRotation:
                 return seat
         self.seat = None
         return None
+
+
+def bank_record(seat: int, result: BankResult) -> Settlement:
+    """The player-dealer's own bank, settled last: it returns the bank plus what the player-dealer won."""
+    returned = result.returned_to_player_dealer
+    outcome = Outcome.WIN if result.net > 0 else Outcome.PUSH if result.net == 0 else Outcome.PARTIAL
+    return Settlement(
+        spot=seat, wager="bank", stake=result.bank, outcome=outcome, payout="bank result", returned=returned,
+        exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents", banker=PLAYER_DEALER,
+    )
+
+
+class PlayerDealerPosition:
+    """The table-role hooks every player-dealer game shares; mix in before ``Game``.
+
+    The game sets ``self.rotation``; the player-dealer's spot posts a ``bank`` wager.
+    """
+
+    rotation: PlayerDealerRotation
+
+    @property
+    def player_dealer(self) -> int:
+        if self.rotation.seat is None:
+            raise RuntimeError("the game is stopped: nobody holds the player-dealer position")
+        return self.rotation.seat
+
+    def table_roles(self) -> dict[str, Any]:
+        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
+
+    def check_table(self, wagers: Mapping[tuple[int, str], Cents]) -> None:
+        if (self.player_dealer, "bank") not in wagers:
+            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """After two banks the position is offered clockwise; nobody taking it stops the game."""
+        before = self.rotation.seat
+        seat = self.rotation.bank_played(accepts)
+        if seat is None:
+            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
+        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}

@@ -8,8 +8,9 @@ console page) receive the same dict the log writes.
 
 With a journal (``controller.journal``) an event is written there first, and
 only once it is durable does it reach the sinks and the log outputs: what the
-dealer sees has always been journaled. Events emitted inside ``atomic()`` (a
-settlement, a void) are journaled in one transaction: all of them or none.
+dealer sees has always been journaled. Events emitted inside ``atomic()`` (one
+input to a round and all it sets off) are journaled in one transaction: all of
+them or none.
 Secret-looking fields are redacted before anything is written
 (``controller.redact``). A JSON stream that keeps a hash chain
 (``controller.audit.ChainedFile``) gets each record linked to the previous one.
@@ -114,7 +115,9 @@ class EventLog:
     def atomic(self) -> Iterator[None]:
         """Journal the events emitted inside in one transaction; publish them only once it commits.
 
-        If the block raises, none of its events is journaled or published.
+        Blocks nest (the outermost commits). If the block raises, the events it
+        emitted before (a refusal, a fault) still describe what happened: they
+        are committed, then the exception goes on.
         """
         if self._batch is not None:
             yield
@@ -122,10 +125,9 @@ class EventLog:
         self._batch = []
         try:
             yield
-            batch = self._batch
         finally:
-            self._batch = None
-        self._commit(batch)
+            batch, self._batch = self._batch, None
+            self._commit(batch)
 
     def _commit(self, records: list[dict[str, Any]]) -> None:
         if not records:

@@ -116,7 +116,7 @@ class Journal:
         self.table_id = table_id
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
             raise _storage_error(self.path, exc, "opening") from None
         try:

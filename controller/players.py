@@ -63,8 +63,15 @@ class SimulatedPlayers:
         return {}
 
     def place_wagers(self, round: Round) -> None:
+        """Wager on the spots that have none yet (a round resumed in betting keeps what was placed)."""
+        taken = {spot for spot, _ in round.wagers}
         for spot in range(1, round.spots + 1):
+            if spot in taken:
+                continue
             if self.rng.random() >= self.sit_probability and game_needs_no_one(round, spot):
+                continue
+            if not round.game.wagers:
+                round.sit(spot)
                 continue
             for name, amount in self.spot_wagers(round, spot).items():
                 round.place_wager(spot, name, amount)

@@ -209,27 +209,42 @@ class Recovered:
     message: str
 
 
-def last_roles(journal: Journal) -> dict[str, Any] | None:
-    """The table roles (player-dealer seat, bank button) in force after the journal's last record of them."""
-    for record in reversed(journal.records(after_seq=max(0, journal.last_seq - 5000))):
-        if record["event"] == "round_started" and record.get("roles"):
-            return dict(record["roles"])
-        if record["event"] == "position_passed" and "player_dealer" in record:
-            return {"player_dealer": record["player_dealer"], "bank_button": record.get("bank_button")}
-    return None
+def restore_table(journal: Journal, game: Game[Any]) -> None:
+    """Bring the game's table-level state (``table_roles``: the player-dealer, a progressive meter) up to date.
+
+    The roles recorded when the last round started are put back, and if that
+    round ended, it is re-enacted on the game so that what its settlement did to
+    that state (a meter fed or paid) is done again; a position passed after it
+    is put back last. An open round is left to ``recover``, which re-enacts it.
+    """
+    last = journal.rounds(1)
+    if not last:
+        return
+    records = journal.round_records(last[0].id)
+    started = next((r for r in records if r["event"] == "round_started"), None)
+    if started is None:
+        return
+    if last[0].ended_seq is not None:
+        rebuild(records, None, game=game)
+    elif started.get("roles"):
+        game.restore_roles(started["roles"])
+    passed = [r for r in records if r["event"] == "position_passed" and "player_dealer" in r]
+    if passed:
+        game.restore_roles({"player_dealer": passed[-1]["player_dealer"], "bank_button": passed[-1].get("bank_button")})
 
 
 def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) -> list[Recovered]:
-    """Restore the table roles, re-enact every open round and decide, by the game's misdeal rule, whether it resumes.
+    """Restore the table's state, re-enact every open round and decide, by the game's misdeal rule, whether it resumes.
 
     A round whose last journaled input completed it (the kill came before its
     settlement was journaled) settles during the re-enactment. A round that
     cannot be re-enacted (``JournalMismatch``) is void with every stake the
     journal holds for it returned.
     """
-    roles = last_roles(journal)
-    if roles:
-        game.restore_roles(roles)
+    try:
+        restore_table(journal, game)
+    except JournalMismatch as exc:
+        log.emit("table_state_not_restored", None, reason=str(exc))
     results = []
     for row in journal.open_rounds():
         try:

@@ -60,7 +60,12 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 
 def _journaled_together(method: Method) -> Method:
-    """The events ``method`` emits are journaled in one transaction: all of them or none (``EventLog.atomic``)."""
+    """The events one call emits are journaled in one transaction before any of them is published.
+
+    Every input (a wager, "no more bets", a card, a decision, a hold, a void) and
+    everything it sets off (the reveal, the settlement) is durable as a whole or
+    not at all; see ``EventLog.atomic``.
+    """
 
     @functools.wraps(method)
     def wrapper(self: Round, *args: Any, **kwargs: Any) -> Any:
@@ -114,6 +119,7 @@ class Round:
         self.rounding = rounding
         self.burns_due = burns
         self.wagers: dict[tuple[int, str], Cents] = {}
+        self.seated: set[int] = set()
         self.cards: list[tuple[str, Piece, str]] = []
         self.stray_cards: list[tuple[Piece, str, str]] = []
         self.decisions: list[Decision] = []
@@ -152,12 +158,14 @@ class Round:
 
     # -- betting --------------------------------------------------------
 
+    @_journaled_together
     def start(self) -> None:
         """Open betting."""
         self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options,
                   roles=self.game.table_roles())
         self._fire("open_betting")
 
+    @_journaled_together
     def place_wager(self, spot: int, wager: str, amount: Cents) -> None:
         """Place or correct a wager while betting is open; an amount of 0 takes it back."""
         if self.state != "betting":
@@ -175,6 +183,15 @@ class Round:
         event = "wager_placed" if not previous else "wager_changed"
         self.emit(event, spot=spot, wager=wager, amount=amount, previous=previous)
 
+    def sit(self, spot: int) -> None:
+        """Deal a spot in without a wager on the layout: games whose stakes all come from decisions (poker's blinds)."""
+        if self.state != "betting":
+            raise IllegalAction(f"round {self.id}: cannot seat spot {spot} while {self.state}")
+        if not 1 <= spot <= self.spots:
+            raise WagerRefused(spot, "seat", f"no such spot: this table has spots 1 to {self.spots}")
+        self.seated.add(spot)
+        self.emit("player_seated", spot=spot)
+
     def _check_wager(self, spot: int, wager: str, amount: Cents) -> None:
         if not 1 <= spot <= self.spots:
             raise WagerRefused(spot, wager, f"no such spot: this table has spots 1 to {self.spots}")
@@ -188,6 +205,7 @@ class Round:
         if amount:
             self.limits.check(spot, wager, amount)
 
+    @_journaled_together
     def close_betting(self) -> None:
         """"No more bets": check each spot's wagers together, then deal."""
         if self.state != "betting":
@@ -206,7 +224,7 @@ class Round:
             raise
         self._fire("no_more_bets")
         self.emit("no_more_bets", wagers=len(self.wagers), total=sum(self.wagers.values()))
-        spots = sorted({s for s, _ in self.wagers})
+        spots = sorted({s for s, _ in self.wagers} | self.seated)
         for fee in self.game.fees(spots, self.wagers):
             self.fees.append(fee)
             self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason)
@@ -224,6 +242,7 @@ class Round:
             return "burn"
         return self.game.next_target(self.hand)
 
+    @_journaled_together
     def card(self, card: Piece, source: str = "shoe") -> str:
         """A card came from a device or the dealer. Returns where it went."""
         target = self.card_target()
@@ -256,6 +275,7 @@ class Round:
     def pending_decision(self) -> PendingDecision | None:
         return self.game.pending_decision(self.hand) if self.state == "decisions" else None
 
+    @_journaled_together
     def decide(self, decision: Decision) -> None:
         if self.state != "decisions":
             raise IllegalAction(f"round {self.id}: no decision is taken while {self.state}")
@@ -278,8 +298,9 @@ class Round:
     # -- moving on ------------------------------------------------------
 
     def report(self, irregularity: Irregularity) -> None:
-        """The dealer (or the camera) reports a boxed or exposed card or a wrong count; it may void the round."""
-        if self.state not in ("dealing", "decisions", "reveal"):
+        """The dealer (or the camera) reports a boxed or exposed card, a wrong count or a card turned early; it may
+        void the round. A round held for stray cards resumes once every stray card has been accounted for."""
+        if self.state not in ("dealing", "decisions", "reveal", "hold"):
             raise IllegalAction(f"round {self.id}: nothing is dealt while {self.state}")
         try:
             self.game.irregularity(self.hand, irregularity)
@@ -287,7 +308,12 @@ class Round:
             self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
             raise
         self.emit("irregularity", **irregularity.as_event())
-        self._advance()
+        if irregularity.card is not None:
+            self.stray_cards = [s for s in self.stray_cards if s[0] is not irregularity.card]
+        if self.state == "hold" and not self.stray_cards:
+            self.release(by="irregularity")
+        else:
+            self._advance()
 
     def _advance(self) -> None:
         """Move to the next state while the game needs nothing more in this one; void it on a misdeal."""
@@ -323,6 +349,11 @@ class Round:
         self._fire("begin_settling")
         records = self.game.settle(self.hand, self.wagers, self.rounding)
         self._check_every_wager_settled(records)
+        drop = self.game.drop(self.hand)
+        self._check_pot_balances(records, drop)
+        for fee in drop:
+            self.fees.append(fee)
+            self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason, from_pot=True)
         for record in records:
             self.settlements.append(record)
             self.emit("wager_settled", **record.as_event())
@@ -339,8 +370,17 @@ class Round:
         if settled != self.wagers:
             raise AssertionError(f"round {self.id}: settlement does not cover the wagers exactly: {settled} != {self.wagers}")
 
+    def _check_pot_balances(self, records: list[Settlement], drop: tuple[Fee, ...]) -> None:
+        """A players' pot returns everything staked into it, less the drop the house takes, to the cent."""
+        staked = sum(r.stake for r in records if r.banker == "pot")
+        returned = sum(r.returned for r in records if r.banker == "pot")
+        if staked - returned != sum(f.amount for f in drop):
+            raise AssertionError(f"round {self.id}: the pot does not balance: staked {staked}, returned {returned}, "
+                                 f"drop {sum(f.amount for f in drop)}")
+
     # -- faults and misdeals --------------------------------------------
 
+    @_journaled_together
     def put_on_hold(self, reason: str) -> None:
         if self.state == "hold":
             self.emit("hold_reason_added", reason=reason)
@@ -349,6 +389,7 @@ class Round:
         self._fire("hold")
         self.emit("round_held", reason=reason, held_from=self._held_from)
 
+    @_journaled_together
     def release(self, by: str = "dealer") -> None:
         """Resume a held round where it stopped."""
         if self.state != "hold":
@@ -362,7 +403,8 @@ class Round:
     def void_round(self, reason: str) -> None:
         """Misdeal: every wager is returned whole, and the round ends as void."""
         self._fire("void")
-        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}") for (s, w), a in self.wagers.items()]
+        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}", banker=self.game.banker)
+                   for (s, w), a in self.wagers.items()]
         for record in records:
             self.settlements.append(record)
             self.emit("wager_settled", **record.as_event())

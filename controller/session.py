@@ -42,7 +42,8 @@ def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) 
     shoe = config.shoe
     if shoe.get("driver") != "reference" or shoe.get("port") or config.make_game().device != "shoe":
         return None
-    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed)]
+    args = ["--decks", str(shoe.get("decks", 8)), "--cut", str(shoe.get("cut_from_end", 52)), "--seed", str(seed),
+            "--deck", str(shoe.get("kind", "standard")), "--jokers", str(shoe.get("jokers_per_deck", 0))]
     return str(stack.enter_context(SimulatorProcess("shoe", *args)).port)
 
 

@@ -58,6 +58,8 @@ class Table:
             round.start()
         elif round.state not in ("complete", "void", "hold"):
             round.burns_due += self.feed.prepare_round(round.id)
+            for spot, wager in list(round.wagers) if round.state == "betting" else ():
+                round.place_wager(spot, wager, 0)  # the simulated players bet again from scratch
         if round.state == "betting":
             players.place_wagers(round)
             round.close_betting()

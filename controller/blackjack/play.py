@@ -27,10 +27,16 @@ from __future__ import annotations
 import abc
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
-from controller.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
+from controller.banking import (
+    Claim,
+    PlayerDealerPosition,
+    PlayerDealerRotation,
+    bank_record,
+    clockwise_from,
+    settle_against_bank,
+)
 from controller.blackjack.side_wagers import (
     BONUS_PAYTABLES, BUSTER_PAYTABLES, BusterPaytable, bonus_bet_payout, bonus_bet_row, buster_paytable,
 )
@@ -42,7 +48,7 @@ from controller.errors import DecisionRefused, WagerRefused
 from controller.fees import SCHEDULES, FeeError
 from controller.games.base import Decision, Fee, Game, OptionError, PendingDecision, Wagers, WagerChange
 from controller.money import Cents, Rounding, format_cents
-from controller.odds import HALF_RETURNED, LOSE, Outcome, Payout, parse_payout
+from controller.odds import HALF_RETURNED, LOSE, Payout, parse_payout
 from controller.settlement import Settlement
 
 PLAYER_DEALER = "player-dealer"
@@ -63,7 +69,7 @@ def action_button(card: Card) -> int:
     return ACTION_BUTTON[card.rank]
 
 
-class BlackjackGame(Game[BlackjackRound], abc.ABC):
+class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     """The flow every California blackjack variant shares; subclasses give the variant's rules."""
 
     wagers = ("base", "bonus", "buster", "bank")
@@ -177,22 +183,15 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
     def deck(self) -> tuple[Card, ...]:
         return shoe(self.decks, jokers_per_deck=self.jokers_per_deck, kind=self.deck_kind)
 
-    @property
-    def player_dealer(self) -> int:
-        if self.rotation.seat is None:
-            raise RuntimeError("the game is stopped: nobody holds the player-dealer position")
-        return self.rotation.seat
 
-    def table_roles(self) -> dict[str, Any]:
-        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        self.rotation.restore(roles)
 
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """Round of play 4-5: the player-dealer's circle holds the bank; the others the players' wagers."""
         return ("bank",) if spot == self.player_dealer else ("base", "bonus", "buster")
 
-    def check_table(self, wagers: Wagers) -> None:
-        if (self.player_dealer, "bank") not in wagers:
-            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
 
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
         base = wagers.get("base", 0)
@@ -458,12 +457,7 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         records, result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
         state.bank_result = result
         state.announcements = self.promotions(state)
-        returned = result.returned_to_player_dealer
-        outcome = Outcome.WIN if result.net > 0 else Outcome.PUSH if result.net == 0 else Outcome.PARTIAL
-        records.append(Settlement(
-            spot=state.player_dealer_seat, wager="bank", stake=state.bank, outcome=outcome, payout="bank result",
-            returned=returned, exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents",
-            banker=PLAYER_DEALER))
+        records.append(bank_record(state.player_dealer_seat, result))
         return records
 
     def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
@@ -472,11 +466,7 @@ class BlackjackGame(Game[BlackjackRound], abc.ABC):
         A third-party proposition player (game rules 16-17, No Bust; 12-13, Pure 21.5) at one of
         ``proposition_player_seats`` takes the position whenever it is offered.
         """
-        before = self.rotation.seat
-        seat = self.rotation.bank_played(lambda s: accepts(s) or s in self.proposition_players)
-        if seat is None:
-            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
-        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}
+        return super().pass_position(lambda s: accepts(s) or s in self.proposition_players)
 
     def settlement_summary(self, state: BlackjackRound) -> dict[str, Any]:
         bank = state.bank_result.as_event() if state.bank_result else {}

@@ -15,4 +15,5 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.meters",
     "controller.commands.audit",
     "controller.commands.serve",
+    "controller.commands.odds",
 )

@@ -71,7 +71,7 @@ def round_line(table: Table, round: Round) -> str:
     )
     if totals["between_players"]:
         money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
-    hand = table.game.describe(round.hand) if round.hand is not None else "no hand"
+    hand = table.game.describe(round.hand) if round.state == "complete" else f"({round.state}, {len(round.cards)} cards out)"
     return f"{round.id}  {round.state:<8} {hand:<44} {money}"
 
 

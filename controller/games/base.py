@@ -82,7 +82,11 @@ class WagerChange:
 
 @dataclass(frozen=True, slots=True)
 class Fee:
-    """A collection fee taken by the house before the deal (California games)."""
+    """A fee the house takes: a collection before the deal (California games), or a drop out of the pot.
+
+    A drop taken out of a players' pot (``Game.drop``) has ``spot`` 0: no one
+    seat pays it, the pot does.
+    """
 
     spot: int
     amount: Cents
@@ -91,7 +95,8 @@ class Fee:
 
 @dataclass(frozen=True, slots=True)
 class Irregularity:
-    """Something reported on the deal: a ``boxed`` or ``exposed`` card, or a pile with the wrong ``count``."""
+    """Something reported on the deal: a ``boxed`` or ``exposed`` card, a pile with the wrong ``count``, or a
+    card turned up before its time (``premature``, card-room poker)."""
 
     kind: str
     card: Card | None = None
@@ -123,6 +128,8 @@ class Game(abc.ABC, Generic[State]):
     """The card source the game is dealt from: ``shoe`` or ``shuffler``."""
     stack_size: ClassVar[int] = 1
     """Cards per stack when a shuffler deals (three for Three Card Poker)."""
+    banker: ClassVar[str] = "house"
+    """Who takes the other side of the wagers: ``house``; ``pot`` where players play for a pot the house does not bank."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = dict(options or {})
@@ -142,7 +149,8 @@ class Game(abc.ABC, Generic[State]):
         """Raise ``WagerRefused`` when the table as a whole cannot start (e.g. no player-dealer bank)."""
 
     def table_roles(self) -> dict[str, Any]:
-        """Who plays which role this round (the player-dealer's seat, the bank button); logged at the start."""
+        """Who plays which role this round (the player-dealer's seat, the bank button), and any other state the
+        game carries from round to round (a progressive meter); logged at the start, put back after a restart."""
         return {}
 
     def restore_roles(self, roles: Mapping[str, Any]) -> None:
@@ -155,6 +163,13 @@ class Game(abc.ABC, Generic[State]):
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collection fees due before the deal; none for house-banked games."""
+        return ()
+
+    def drop(self, state: State) -> tuple[Fee, ...]:
+        """Fees the house takes out of the pot during the round (card-room poker), collected at settlement.
+
+        The round checks that what the pot's settlements keep back is exactly this.
+        """
         return ()
 
     @abc.abstractmethod

@@ -29,12 +29,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from controller import odds
-from controller.banking import BankResult, Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
+from controller.banking import (
+    BankResult,
+    Claim,
+    PlayerDealerPosition,
+    PlayerDealerRotation,
+    bank_record,
+    clockwise_from,
+    settle_against_bank,
+)
 from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused, WagerRefused
 from controller.evaluators import InvalidHand
@@ -80,7 +86,7 @@ class PaiGowRound:
         return clockwise_from(first, self.seats, SEATS)
 
 
-class DoubleHandPoker(Game[PaiGowRound]):
+class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
     id = "double-hand-poker"
     title = "Double-Hand Poker"
     wagers = ("bet", "bank")
@@ -152,17 +158,8 @@ class DoubleHandPoker(Game[PaiGowRound]):
     def deck(self) -> tuple[Card, ...]:
         return deck_with_joker()
 
-    @property
-    def player_dealer(self) -> int:
-        if self.rotation.seat is None:
-            raise RuntimeError("the game is stopped: nobody took the player-dealer position")
-        return self.rotation.seat
 
-    def table_roles(self) -> dict[str, Any]:
-        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
-    def restore_roles(self, roles: Mapping[str, Any]) -> None:
-        self.rotation.restore(roles)
 
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """The player-dealer's seat posts the bank; every other seat plays."""
@@ -179,9 +176,6 @@ class DoubleHandPoker(Game[PaiGowRound]):
                 except FeeError as exc:
                     raise WagerRefused(spot, wager, f"no posted collection fee covers it: {exc}") from None
 
-    def check_table(self, wagers: Wagers) -> None:
-        if (self.player_dealer, "bank") not in wagers:
-            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Seed 003 general rule 2, "Collections are taken in advance": the posted fee on each wager and bank."""
@@ -337,13 +331,7 @@ class DoubleHandPoker(Game[PaiGowRound]):
         """The players' wagers against the bank, then the bank itself: it returns the bank plus the net."""
         records, result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
         state.bank_result = result
-        returned = result.returned_to_player_dealer
-        won, even = odds.Outcome.WIN, odds.Outcome.PUSH
-        outcome = won if result.net > 0 else even if result.net == 0 else odds.Outcome.PARTIAL
-        records.append(Settlement(
-            spot=state.player_dealer, wager="bank", stake=state.bank, outcome=outcome, payout="bank result",
-            returned=returned, exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents",
-            banker="player-dealer"))
+        records.append(bank_record(state.player_dealer, result))
         self._banked = True
         return records
 
@@ -358,10 +346,7 @@ class DoubleHandPoker(Game[PaiGowRound]):
             return {"player_dealer": before, "bank_button": self.rotation.bank_button, "changed": False,
                     "reason": "no bank was played (misdeal)"}
         self._banked = False
-        seat = self.rotation.bank_played(accepts)
-        if seat is None:
-            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
-        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}
+        return super().pass_position(accepts)
 
     def describe(self, state: PaiGowRound) -> str:
         if state.player_dealer_hand is None:

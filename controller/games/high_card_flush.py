@@ -113,6 +113,14 @@ class HighCardFlush(Game[HighCardFlushHand]):
                 raise OptionError("progressive", f"row {length}: {exc}") from None
         return rows
 
+    def table_roles(self) -> dict[str, Any]:
+        """The progressive meter is table state: logged at each round's start, put back after a restart."""
+        return {"progressive": self.progressive.snapshot()}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        if "progressive" in roles:
+            self.progressive = ProgressiveMeter.restore(dict(roles["progressive"]))
+
     def deck(self) -> tuple[Card, ...]:
         return standard_deck()
 

@@ -15,17 +15,23 @@ through the player-dealer's bank; collection fees are the posted pai gow ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from controller.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
+from controller.banking import (
+    Claim,
+    PlayerDealerPosition,
+    PlayerDealerRotation,
+    bank_record,
+    clockwise_from,
+    settle_against_bank,
+)
 from controller.errors import DecisionRefused, WagerRefused
 from controller.fees import SCHEDULES, FeeError
 from controller.games.base import Decision, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
-from controller.money import Cents, Rounding
-from controller.odds import LOSE, PUSH, Outcome, parse_payout
+from controller.money import Rounding
+from controller.odds import LOSE, PUSH, parse_payout
 from controller.settlement import Settlement
 from controller.tiles import TILE_SET, Tile
 from controller.tiles.house_way import Setting, house_way, load_house_way
@@ -59,7 +65,7 @@ class TilesHand:
         return (*clockwise_from(self.action, self.players, POSITIONS), self.player_dealer)
 
 
-class PaiGowTiles(Game[TilesHand]):
+class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
     id = "pai-gow-tiles"
     title = "Pai Gow Tiles (player-dealer)"
     wagers = ("main", "bank")
@@ -77,24 +83,12 @@ class PaiGowTiles(Game[TilesHand]):
     def deck(self) -> tuple[Tile, ...]:  # type: ignore[override]
         return TILE_SET
 
-    @property
-    def player_dealer(self) -> int:
-        if self.rotation.seat is None:
-            raise RuntimeError("the game is stopped: nobody holds the player-dealer position")
-        return self.rotation.seat
 
-    def table_roles(self) -> dict[str, Any]:
-        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
-    def restore_roles(self, roles: Mapping[str, Any]) -> None:
-        self.rotation.restore(roles)
 
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         return ("bank",) if spot == self.player_dealer else ("main",)
 
-    def check_table(self, wagers: Wagers) -> None:
-        if (self.player_dealer, "bank") not in wagers:
-            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collections are taken in advance (Double-Hand Poker general rule 2): per wager, and the bank's."""
@@ -200,25 +194,13 @@ class PaiGowTiles(Game[TilesHand]):
     def settle(self, state: TilesHand, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         bank = wagers[(state.player_dealer, "bank")]
         records, result = settle_against_bank(self.claims(state, wagers) if state.players else [], bank, rounding)
-        returned = result.returned_to_player_dealer
-        outcome = Outcome.WIN if result.net > 0 else Outcome.PUSH if result.net == 0 else Outcome.PARTIAL
-        records.append(Settlement(
-            spot=state.player_dealer, wager="bank", stake=bank, outcome=outcome, payout="bank result",
-            returned=returned, exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents",
-            banker="player-dealer",
-        ))
+        records.append(bank_record(state.player_dealer, result))
         state.bank_result = result.as_event()
         return records
 
     def settlement_summary(self, state: TilesHand) -> dict[str, Any]:
         return {"player_dealer": state.player_dealer, **state.bank_result}
 
-    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
-        before = self.rotation.seat
-        seat = self.rotation.bank_played(accepts)
-        if seat is None:
-            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
-        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}
 
     def describe(self, state: TilesHand) -> str:
         if not state.players:

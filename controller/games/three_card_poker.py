@@ -15,19 +15,25 @@ exhausted; uncovered wagers are returned (General 8-10).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from controller.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
+from controller.banking import (
+    Claim,
+    PlayerDealerPosition,
+    PlayerDealerRotation,
+    bank_record,
+    clockwise_from,
+    settle_against_bank,
+)
 from controller.cards import Card, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.evaluators.three_card import Category3, category3, describe3, evaluate3, value_of_ranks3
 from controller.fees import SCHEDULES, FeeError
 from controller.games.base import Decision, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding
-from controller.odds import LOSE, PUSH, Outcome, Payout, parse_payout
+from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.settlement import Settlement
 
 PAIR_PLUS: dict[str, dict[Category3, Payout]] = {
@@ -72,7 +78,7 @@ class TcpHand:
         return evaluate3(self.cards[seat])
 
 
-class ThreeCardPoker(Game[TcpHand]):
+class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
     id = "three-card-poker"
     title = "Three Card Poker (player-dealer)"
     wagers = ("ante", "pair_plus", "bank")
@@ -95,17 +101,8 @@ class ThreeCardPoker(Game[TcpHand]):
     def deck(self) -> tuple[Card, ...]:
         return standard_deck()  # "standard decks of 52 cards. No jokers"
 
-    @property
-    def player_dealer(self) -> int:
-        if self.rotation.seat is None:
-            raise RuntimeError("the game is stopped: nobody holds the player-dealer position")
-        return self.rotation.seat
 
-    def table_roles(self) -> dict[str, Any]:
-        return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
 
-    def restore_roles(self, roles: Mapping[str, Any]) -> None:
-        self.rotation.restore(roles)
 
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         return ("bank",) if spot == self.player_dealer else ("ante", "pair_plus")
@@ -115,9 +112,6 @@ class ThreeCardPoker(Game[TcpHand]):
             # Bonus/Pair Plus 1: only with an Ante
             raise WagerRefused(spot, "pair_plus", "a Pair Plus wager needs an Ante wager on the same spot")
 
-    def check_table(self, wagers: Wagers) -> None:
-        if (self.player_dealer, "bank") not in wagers:
-            raise WagerRefused(self.player_dealer, "bank", "the player-dealer must post a bank before no more bets")
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Player fee $0 per bet; the player-dealer's fee per hand by the total action on the table."""
@@ -221,26 +215,13 @@ class ThreeCardPoker(Game[TcpHand]):
     def settle(self, state: TcpHand, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         bank = wagers[(state.player_dealer, "bank")]
         records, result = settle_against_bank(self.claims(state, wagers), bank, rounding)
-        returned = result.returned_to_player_dealer
-        outcome = Outcome.WIN if result.net > 0 else Outcome.PUSH if result.net == 0 else Outcome.PARTIAL
-        records.append(Settlement(
-            spot=state.player_dealer, wager="bank", stake=bank, outcome=outcome, payout="bank result",
-            returned=returned, exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents",
-            banker="player-dealer",
-        ))
+        records.append(bank_record(state.player_dealer, result))
         state.bank_result = result.as_event()
         return records
 
     def settlement_summary(self, state: TcpHand) -> dict[str, Any]:
         return {"player_dealer": state.player_dealer, **state.bank_result}
 
-    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
-        """The position is offered clockwise after two banks (Standards of play); nobody taking it stops the game."""
-        before = self.rotation.seat
-        seat = self.rotation.bank_played(accepts)
-        if seat is None:
-            return {"stopped": f"no player intervened to take the player-dealer position from seat {before}"}
-        return {"player_dealer": seat, "bank_button": self.rotation.bank_button, "changed": seat != before}
 
     def describe(self, state: TcpHand) -> str:
         if not state.players:

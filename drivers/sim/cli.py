@@ -27,7 +27,8 @@ from drivers.sim.shuffler import ShufflerSim
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("device", choices=("shoe", "shuffler"), help="which device to simulate")
     parser.add_argument("--decks", type=int, help="shoe: decks in the shoe (8); shuffler: decks alternated (1 or 2)")
-    parser.add_argument("--deck", default="standard", help="shuffler: deck kind (standard, standard+joker, no-face, pure-21.5)")
+    parser.add_argument("--deck", default="standard", help="deck kind: standard, standard+joker, no-face, pure-21.5")
+    parser.add_argument("--jokers", type=int, default=0, help="shoe: jokers added per deck (0 or 1)")
     parser.add_argument("--seed", type=int, help="seed of the shuffles and line faults (random when omitted)")
     parser.add_argument("--script", type=Path, help="file of control commands to run at start")
     parser.add_argument("--socket", type=int, metavar="PORT", help="listen on socket://127.0.0.1:PORT (0: any) instead of a pty")
@@ -44,7 +45,10 @@ def build(args: argparse.Namespace) -> SimDevice:
     common = {"seed": args.seed, "ack_timeout": args.ack_timeout}
     if args.device == "shoe":
         ident = SimIdentity("TCS-SHOE-1", args.serial, args.firmware)
-        return ShoeSim(endpoint, decks=args.decks or 8, cut_from_end=args.cut, identity=ident, **common)
+        return ShoeSim(
+            endpoint, decks=args.decks or 8, kind=args.deck, jokers_per_deck=args.jokers,
+            cut_from_end=args.cut, identity=ident, **common,
+        )
     ident = SimIdentity("TCS-SHUF-1", args.serial, args.firmware)
     return ShufflerSim(endpoint, deck=args.deck, decks=args.decks or 1, identity=ident, **common)
 

@@ -79,6 +79,7 @@ class SimDevice:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._unplug_for = 0.0
+        self._unplugged = threading.Event()
         self._attached = threading.Event()
         self._line_rng = random.Random(None if seed is None else seed + 1)
 
@@ -137,6 +138,7 @@ class SimDevice:
             link.close()
             self.endpoint.detach()
             if self._unplug_for:
+                self._unplugged.set()
                 time.sleep(self._unplug_for)
                 self._unplug_for = 0.0
 
@@ -229,8 +231,11 @@ class SimDevice:
                 self._transport.write_raw(wire[: len(wire) // 2])
             except DeviceError:
                 pass
+        self._unplugged.clear()
         self._unplug_for = max(float(seconds), 0.01)
         self._wake.set()
+        if not self._unplugged.wait(5.0):  # answer once the port is really gone
+            raise ValueError("the device could not be unplugged (is its port attached?)")
         return ""
 
     def ctl_fault(self, code: str) -> str:

@@ -46,13 +46,15 @@ class ShoeSim(SimDevice):
         endpoint: PtyEndpoint | SocketEndpoint,
         *,
         decks: int = 8,
+        kind: str = "standard",
+        jokers_per_deck: int = 0,
         seed: int | None = None,
         cut_from_end: int | None = None,
         identity: SimIdentity | None = None,
         ack_timeout: float = ACK_TIMEOUT,
     ) -> None:
         super().__init__(endpoint, identity or SimIdentity("TCS-SHOE-1"), seed, ack_timeout)
-        self.cards = make_shoe(decks)
+        self.cards = make_shoe(decks, jokers_per_deck=jokers_per_deck, kind=kind)
         if cut_from_end is None:
             cut_from_end = len(self.cards) // 8
         if not 0 <= cut_from_end < len(self.cards):

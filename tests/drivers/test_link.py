@@ -36,8 +36,8 @@ def test_both_directions_deliver_every_frame_exactly_once_in_order_through_noise
     noisy = FaultyTransport(device_end, LineFaults(drop=0.003, duplicate=0.003, corrupt=0.003), random.Random(5))
     got_by_host: list[bytes] = []
     got_by_device: list[bytes] = []
-    host = Link(host_end, lambda f: got_by_host.append(f.payload), ack_timeout=0.02, retries=12).start()
-    device = Link(noisy, lambda f: got_by_device.append(f.payload), ack_timeout=0.02, retries=12).start()
+    host = Link(host_end, lambda f: got_by_host.append(f.payload), ack_timeout=0.05, retries=20).start()
+    device = Link(noisy, lambda f: got_by_device.append(f.payload), ack_timeout=0.05, retries=20).start()
     sent = [i.to_bytes(2, "big") * 3 for i in range(300)]
     talker = threading.Thread(target=lambda: [device.send(0x84, p) for p in sent])
     talker.start()

@@ -73,3 +73,17 @@ def test_simulated_one_deck_shoe_deals_its_seeded_order_then_cut_card_then_empty
     assert cards == shoe_order(make_shoe(1), 7, 1)
     assert events[42] == CutCardReached(42)  # cut card 10 cards from the end of 52
     assert events[-1] == ShoeEmpty(52)
+
+
+def test_the_simulated_shoe_holds_the_decks_and_jokers_it_is_told() -> None:
+    with SimulatorProcess("shoe", "--decks", "2", "--jokers", "1", "--seed", "1", "--cut", "5") as sim:
+        shoe = open_shoe("reference", port=sim.port, deal_on_demand=False)
+        assert isinstance(shoe, ReferenceShoe)
+        shoe.shuffle()
+        shoe.deal(106)
+        cards = []
+        while not isinstance(event := shoe.next_event(5.0), ShoeEmpty):
+            if isinstance(event, CardDrawn):
+                cards.append(event.card)
+        shoe.close()
+    assert Counter(cards) == Counter(make_shoe(2, jokers_per_deck=1))

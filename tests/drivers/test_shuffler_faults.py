@@ -8,6 +8,7 @@ and that the machine stays faulted until cleared at the machine.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -128,10 +129,11 @@ def test_an_unplugged_shuffler_is_offline_then_resumes_its_deck(
     shuffler: ReferenceShuffler, shuffler_sim: SimulatorProcess
 ) -> None:
     before = shuffler.dispense(3)
-    shuffler_sim.command("unplug 0.3")
+    shuffler_sim.command("unplug 1.0")
     with pytest.raises(ShufflerOffline, match="check its cable and power") as caught:
-        for _ in range(40):
-            shuffler.dispense(1)
+        for _ in range(500):  # the driver notices the closed port within a few reads
+            shuffler.status()
+            time.sleep(0.01)
     assert isinstance(caught.value, ConnectionError) and isinstance(caught.value, DeviceError)
     assert shuffler.wait_ready(3.0)
     after = shuffler.dispense(3)
