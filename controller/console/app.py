@@ -58,8 +58,11 @@ class BadRequest(ValueError):
 
 @dataclass
 class PendingAction:
+    """A supervisor action asked for once, waiting for its confirmation."""
+
     command: Command
-    question: str
+    round_id: str | None
+    """The round the supervisor was looking at: a confirmation after it changed is refused."""
     expires: float
 
 
@@ -138,7 +141,7 @@ def create_app(table: TableLoop, *, supervisor_token: str | None = None) -> Star
         now = time.monotonic()
         for key in [k for k, p in pending.items() if p.expires < now]:
             del pending[key]
-        pending[nonce] = PendingAction(cmd, question, now + CONFIRM_SECONDS)
+        pending[nonce] = PendingAction(cmd, table.round.id if table.round else None, now + CONFIRM_SECONDS)
         return JSONResponse({"ok": True, "confirm": nonce, "question": question})
 
     async def confirm(request: Request) -> Response:
@@ -151,6 +154,8 @@ def create_app(table: TableLoop, *, supervisor_token: str | None = None) -> Star
         action = pending.pop(str(body.get("confirm")), None)
         if action is None or action.expires < time.monotonic():
             return JSONResponse({"ok": False, "reason": "nothing to confirm (or it expired): start the action again"}, 409)
+        if action.round_id != (table.round.id if table.round else None):
+            return JSONResponse({"ok": False, "reason": "the round changed since the action was asked for: start it again"}, 409)
         return await outcome(table, action.command)
 
     async def state(request: Request) -> Response:

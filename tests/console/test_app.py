@@ -98,6 +98,12 @@ def test_a_supervisor_action_needs_the_token_twice_and_is_logged_without_it(app:
     assert loop.snapshot()["round"]["state"] == "void"
     assert log.named("supervisor_action")[-1]["action"] == "void"
     assert SUPERVISOR_TOKEN not in log.stream.getvalue()
+    # a confirmation for a round that has since ended is refused, never applied to the next round
+    stale = client.post("/api/supervisor", json={"action": "void", "token": SUPERVISOR_TOKEN, "reason": "late"}, headers=headers)
+    client.post("/api/command", json={"command": "open_round"}, headers=headers)
+    late = client.post("/api/supervisor/confirm", json={"confirm": stale.json()["confirm"], "token": SUPERVISOR_TOKEN}, headers=headers)
+    assert late.status_code == 409 and "the round changed" in late.json()["reason"]
+    assert loop.snapshot()["round"]["state"] == "betting"
 
 
 def test_without_a_configured_supervisor_token_no_supervisor_action_is_possible() -> None:
