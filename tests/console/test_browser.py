@@ -196,6 +196,7 @@ def test_a_supervisor_voids_a_held_round_and_the_page_lists_every_wager_to_retur
         page.goto(console.url)
         page.click("#open-round")
         enter(page, 2, "away", "40")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="away"]', r"\$40\.00")
         console.loop.submit(DeviceFault("shoe", "card jam"))
         page.locator("#hold-screen").wait_for(state="visible")
         page.fill("#hold-supervisor-token", "not-the-token-at-all")
