@@ -54,7 +54,9 @@ def test_the_unit_is_notify_watchdogged_restarted_and_keeps_devices_visible() ->
     assert {"dialout", "plugdev", "video"} <= set(s["SupplementaryGroups"][0].split())
     assert s["User"] == ["tablectl"]
     families = s["RestrictAddressFamilies"][0].split()
-    assert "AF_INET" not in families and "AF_INET6" not in families and "AF_UNIX" in families
+    assert "AF_UNIX" in families and "AF_PACKET" not in families
+    # IP only for the dealer console, and only to and from loopback
+    assert s["IPAddressDeny"] == ["any"] and s["IPAddressAllow"] == ["localhost"]
 
 
 def test_the_udev_rules_give_each_device_a_stable_name_and_the_service_group() -> None:
@@ -96,7 +98,7 @@ def listening_sockets(pid: int) -> list[str]:
     return found
 
 
-def test_serve_says_ready_feeds_the_watchdog_listens_on_nothing_and_stops_on_sigterm(tmp_path: Path) -> None:
+def test_serve_without_its_console_says_ready_feeds_the_watchdog_listens_on_nothing_and_stops_on_sigterm(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
     config.write_text(DEFAULT_CONFIG.read_text().replace('driver = "reference"', 'driver = "simulated"').replace(
         '[log]\nevents = "var/log/tablectl-events.jsonl"',
@@ -107,7 +109,7 @@ def test_serve_says_ready_feeds_the_watchdog_listens_on_nothing_and_stops_on_sig
     listener.settimeout(20)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--config", str(config), "--interval", "0.05",
-                             "--seed", "3"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--seed", "3", "--no-console", "--simulated-players"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         messages = [listener.recv(4096).decode()]
         assert "READY=1" in messages[0].split("\n")

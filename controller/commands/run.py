@@ -6,6 +6,10 @@ through the real serial path: pty, framing, acknowledgements, the driver.
 
 Every event is journaled first (``controller.journal``); a run started on a
 journal that holds an unfinished round recovers it before playing new ones.
+With ``--console`` the session is served on the dealer console (``controller.console``):
+simulated players play ``--rounds`` rounds while a person watches, or with ``--dealer``
+the person enters every wager and decision; it runs until interrupted.
+
 Exit codes: 0 done, 1 a round is on hold, 2 bad config or arguments, 3 the
 journal cannot be written or read (the round in progress holds).
 """
@@ -19,13 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import DEFAULT_CONFIG, load_config
+from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
+from controller.console.server import console_settings
+from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.events import EventLog, LogOutputError, stderr_console
 from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
 from controller.round import Round
-from controller.session import log_path, open_session
+from controller.session import Session, log_path, open_session
 from controller.table import Table
 from drivers.sim.process import SimulatorError
 
@@ -42,6 +49,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--camera", action="store_true",
                         help="film every round on the simulated table and hold it when camera and shoe disagree "
                              "(also on with [vision] crosscheck = true)")
+    parser.add_argument("--console", action="store_true", help="serve the dealer console and pit view while playing")
+    parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
+    parser.add_argument("--pace", type=float, default=None, help="with --console: seconds between dealt cards (default: [console] pace, else 1)")
+    console_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -96,7 +107,9 @@ def run(args: argparse.Namespace) -> int:
             players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
             print(f"{table.game.title} at table {config.table_id} ({config.path}); "
                   f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
-            for _ in range(args.rounds):
+            if args.console:
+                serve_console(args, session, players)
+            for _ in range(0 if args.console else args.rounds):
                 round = session.play(players)
                 print(round_line(table, round))
                 if round.state == "hold":
@@ -110,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl: {exc}", file=sys.stderr)
         print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
         return 3
-    except (TableError, SimulatorError) as exc:
+    except (TableError, SimulatorError, OSError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
     print("\n".join(["", "summary", *table.meters.summary_lines()]))
@@ -118,3 +131,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "
               f"house win {format_cents(journal_meters.total.house_win)}")
     return 0
+
+
+def serve_console(args: argparse.Namespace, session: Session, players: SimulatedPlayers) -> None:
+    """The session on the dealer console until interrupted: simulated players for ``--rounds``, or ``--dealer``."""
+    settings = with_overrides(console_settings(session.config), args.host, args.port, args.pace)
+    loop = TableLoop(session.table, players=None if args.dealer else players, pace=settings.pace,
+                     rounds=0 if args.dealer else args.rounds, journal=session.journal, pending=session.pending)
+    serve_until_stopped(loop, settings, allow_remote=args.allow_remote)

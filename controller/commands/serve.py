@@ -1,15 +1,20 @@
-"""``tablectl serve``: run the configured table on its devices until stopped (what the systemd unit runs).
+"""``tablectl serve``: run the configured table with its dealer console until stopped (what the systemd unit runs).
 
 Start-up opens the journal, the event log and the devices and recovers any
-round cut off by the last stop; only then is systemd told ``READY=1``. The
-main loop checks the table's health before every round and feeds the
-watchdog only when it passes, so a hung loop or a failing journal gets the
-service restarted. SIGTERM or SIGINT finishes the round in play, then stops.
-A round on hold stays on hold (across restarts too) until the dealer clears
-it; the loop keeps the watchdog fed meanwhile and deals no further round.
+round cut off by the last stop, then starts the console (``controller.console``)
+on 127.0.0.1 (another address only with ``--allow-remote``); only then is
+systemd told ``READY=1``. The table loop runs on the main thread: it takes the
+dealer's wagers and decisions from the page and the cards from the devices,
+and between commands checks the table's health and feeds the watchdog only
+when it passes, so a hung loop or a failing journal gets the service
+restarted. SIGTERM or SIGINT stops it; a round in play stays in the journal
+and resumes on restart. A round on hold stays on hold (across restarts too)
+until a supervisor clears it on the console.
 
-The controller listens on nothing: no TCP, UDP or listening unix socket. Until
-the dealer console exists, rounds are played by simulated players.
+``--simulated-players`` makes a demonstration table: simulated players wager
+and decide (``--rounds`` of them, ``--interval`` seconds between steps), and a
+reference shoe configured without a port is its simulator on a pseudo-terminal;
+``--no-console`` serves no page and listens on nothing.
 Exit codes: 0 stopped, 2 bad config, 3 the journal cannot be written or read.
 """
 
@@ -23,6 +28,9 @@ import threading
 from typing import Any
 
 from controller.config import DEFAULT_CONFIG, load_config
+from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
+from controller.console.server import console_settings
+from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.events import LogOutputError
 from controller.journal import JournalError
@@ -32,11 +40,14 @@ from controller.session import Session, open_session
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("serve", help="run the table until stopped (systemd service, Type=notify)")
+    parser = subparsers.add_parser("serve", help="run the table with its dealer console until stopped (systemd service, Type=notify)")
     parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config (TOML); default: %(default)s")
-    parser.add_argument("--rounds", type=_count, default=0, help="stop after N rounds (default: 0, run until stopped)")
-    parser.add_argument("--interval", type=_seconds, default=1.0, help="seconds between rounds (default: %(default)s)")
+    parser.add_argument("--simulated-players", action="store_true", help="a demonstration table: simulated players, and the shoe simulator when no port is configured")
+    parser.add_argument("--rounds", type=_count, default=0, help="with --simulated-players: stop after N rounds (default: 0, no limit)")
+    parser.add_argument("--interval", type=_seconds, default=1.0, help="with --simulated-players: seconds between steps (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the simulated devices and players")
+    parser.add_argument("--no-console", action="store_true", help="serve no console page: listen on nothing")
+    console_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -72,6 +83,7 @@ def unhealthy(session: Session) -> str | None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
+        settings = with_overrides(console_settings(config), args.host, args.port, args.interval)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
@@ -81,16 +93,26 @@ def run(args: argparse.Namespace) -> int:
     notifier = Notifier()
     rng = random.Random(args.seed)
     try:
-        with open_session(config, rng) as session:
+        with open_session(config, rng, simulate_devices=args.simulated_players) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
-            notifier.ready(f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}")
-            _loop(session, SimulatedPlayers(random.Random(rng.randrange(2**32))), notifier, stop, args)
+            players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
+            loop = TableLoop(session.table, players=players, pace=settings.pace, rounds=args.rounds,
+                             journal=session.journal, pending=session.pending,
+                             heartbeat=lambda: heartbeat.beat(loop))
+            heartbeat = Heartbeat(session, notifier, stop, args.rounds)
+            up = f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}"
+            if args.no_console:
+                notifier.ready(up)
+                loop.run(stop)
+            else:
+                serve_until_stopped(loop, settings, allow_remote=args.allow_remote, stop=stop,
+                                    ready=lambda url: notifier.ready(f"{up}; console {url}/"))
     except (JournalError, LogOutputError) as exc:
         notifier.stopping(f"journal failure: {exc}")
         print(f"tablectl: {exc}", file=sys.stderr)
         return 3
-    except TableError as exc:
+    except (TableError, OSError) as exc:
         notifier.stopping(f"error: {exc}")
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
@@ -98,20 +120,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _loop(session: Session, players: SimulatedPlayers, notifier: Notifier, stop: threading.Event, args: argparse.Namespace) -> None:
-    played = 0
-    held = None
-    while not stop.is_set() and not (args.rounds and played >= args.rounds):
-        problem = unhealthy(session)
+class Heartbeat:
+    """Called on the table loop's thread between commands: the health check, then the watchdog."""
+
+    def __init__(self, session: Session, notifier: Notifier, stop: threading.Event, rounds: int) -> None:
+        self.session, self.notifier, self.stop, self.rounds = session, notifier, stop, rounds
+        self.status = ""
+
+    def beat(self, loop: TableLoop) -> None:
+        problem = unhealthy(self.session)
         if problem:
             raise JournalError(f"health check failed: {problem}")
-        notifier.watchdog()
-        if held is None:
-            round = session.play(players)
-            played += 1
-            if round.state == "hold":
-                held = round
-                notifier.status(f"round {round.id} on hold: {round.hold_reason}; waiting for the dealer")
-            else:
-                notifier.status(f"{played} rounds played; last {round.id} {round.state}")
-        stop.wait(args.interval if held is None else min(args.interval or 1.0, 1.0))
+        self.notifier.watchdog()
+        round = loop.round
+        status = (f"round {round.id} on hold: {round.hold_reason}; waiting for a supervisor" if round is not None and round.state == "hold"
+                  else f"{loop.rounds_finished} rounds played" + (f"; round {round.id} {round.state}" if round is not None else ""))
+        if status != self.status:
+            self.status = status
+            self.notifier.status(status)
+        if self.rounds and loop.players is not None and loop.rounds_finished >= self.rounds:
+            self.stop.set()

@@ -1,0 +1,77 @@
+"""The commands the console's table loop takes from its queue: from the page, the devices and the supervisor.
+
+Each is a frozen record; the loop carries them out one at a time, in the
+order they arrived, and answers each on its ``Future``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.errors import TableError
+from controller.money import Cents
+
+
+class CommandRefused(TableError, ValueError):
+    """A console command the table cannot carry out now; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRound:
+    """Start the next round (betting opens)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceWager:
+    """Place or correct a wager; 0 takes it back."""
+
+    spot: int
+    wager: str
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBetting:
+    """ "No more bets"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """A player's decision, tapped in by the dealer."""
+
+    spot: int
+    action: str
+    hand: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFault:
+    """A device reports a fault (door open, jam, lost link): the round in play goes on hold."""
+
+    device: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Supervisor: the fault is dealt with, resume the held round where it stopped."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    """Supervisor: misdeal, every wager is returned."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectCard:
+    """Supervisor: a card that could not be placed was misread; this is the card really dealt."""
+
+    card: str
+    reason: str
+
+
+Command = OpenRound | PlaceWager | CloseBetting | Decide | DeviceFault | Resume | VoidRound | CorrectCard

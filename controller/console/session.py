@@ -1,0 +1,481 @@
+"""The table loop behind the console: one thread runs the round engine, fed from one queue.
+
+Everything that changes the table arrives as a command on one queue: wagers,
+"no more bets" and decisions from the page, faults from the devices, and the
+supervisor's resume, void and card correction. The loop takes them one at a
+time, and between commands it does the table's own steps: the next card from
+the feed when one is due, the simulated players' wagers and decisions when
+they play, and the after-round bookkeeping (meters, the player-dealer
+position). So the round engine is only ever called from this thread.
+
+After every command or step the loop builds the page's view
+(``controller.console.view``) and hands it to the listeners (the web app).
+A command's outcome comes back on a ``concurrent.futures.Future``: a refusal
+carries the engine's own reason.
+
+A shoe is polled briefly (``IDLE_WAIT``): at a real table the dealer draws at
+a person's pace, so a shoe with no card yet is waited for, not a fault, and
+commands keep flowing meanwhile. Any other device error holds the round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from controller.cards import Card
+from controller.commands.rounds import recall
+from controller.console.commands import (
+    CloseBetting,
+    Command,
+    CommandRefused,
+    CorrectCard,
+    Decide,
+    DeviceFault,
+    OpenRound,
+    PlaceWager,
+    Resume,
+    VoidRound,
+)
+from controller.console.view import table_view
+from controller.errors import CardRefused, TableError, WagerRefused
+from controller.feeds import FeedError, ShoeFeed
+from controller.games.base import Decision
+from controller.journal import Journal
+from controller.players import SimulatedPlayers
+from controller.round import Round
+from controller.table import Table
+from drivers.errors import DeviceTimeout
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard)
+FINISHED = ("complete", "void")
+IDLE_WAIT = 0.2
+"""Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
+
+
+@dataclass
+class Fault:
+    device: str
+    reason: str
+    round_id: str | None
+    at: float
+
+
+class TableLoop:
+    """Runs ``table``: ``submit`` is the only way in, ``run`` (or ``start`` for a thread of its own) the loop.
+
+    ``players`` (simulated) place the wagers and take the decisions when given;
+    without them the dealer enters both from the page. ``pace`` is the pause in
+    seconds between the loop's own steps (a card, a simulated decision, the next
+    round), so a person can watch a simulated table. ``heartbeat`` is called
+    from the loop's own thread several times a second (``tablectl serve``
+    checks the table's health and feeds the systemd watchdog there); if it
+    raises, the loop stops and ``failure`` says why.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        players: SimulatedPlayers | None = None,
+        pace: float = 0.0,
+        rounds: int = 0,
+        journal: Journal | None = None,
+        pending: list[Round] | None = None,
+        accepts_position: Callable[[int], bool] | None = None,
+        heartbeat: Callable[[], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.log = table.log
+        self.players = players
+        self.pace = pace
+        self.rounds_limit = rounds
+        self.heartbeat = heartbeat
+        self.failure: Exception | None = None
+        self.journal = journal
+        self.pending = list(pending or [])
+        self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: True))
+        self.round: Round | None = None
+        self.finalized = True
+        self.rounds_finished = 0
+        """Rounds this loop saw to their end (``rounds`` limits it when simulated players play)."""
+        self.faults: list[Fault] = []
+        self.table_fault: str | None = None
+        self.devices: dict[str, str] = {self.table.feed.source: "ok"}
+        self.recent: deque[dict[str, Any]] = deque(maxlen=20)
+        self.events: deque[dict[str, Any]] = deque(maxlen=40)
+        self.reveals: dict[str, dict[str, Any]] = {}
+        self.camera: dict[str, dict[str, Any]] = {}
+        self.void_reasons: dict[str, str] = {}
+        self.message: str | None = None
+        self.version = 0
+        self._queue: queue.Queue[tuple[Command, Future[str]]] = queue.Queue()
+        self._listeners: list[Listener] = []
+        self._next_step = 0.0
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._closing = False
+        self._snapshot: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        if isinstance(table.feed, ShoeFeed):
+            table.feed.timeout = min(table.feed.timeout, IDLE_WAIT)
+        self.log.subscribe(self._on_event)
+        self._snapshot = table_view(self)
+
+    # -- outside world --------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(view)`` is called from the loop thread after every change."""
+        self._listeners.append(listener)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The latest view, safe to read from any thread."""
+        with self._lock:
+            return self._snapshot
+
+    def submit(self, command: Command) -> Future[str]:
+        future: Future[str] = Future()
+        self._queue.put((command, future))
+        return future
+
+    def run(self, stop: threading.Event) -> None:
+        """Run the loop on the calling thread until ``stop`` is set (``tablectl serve`` runs it on the main thread).
+
+        Simulated players then finish the round in play; a round the dealer is running stays as it
+        is (journaled, it resumes on restart).
+
+        An error that ends the loop is kept in ``failure`` and raised.
+        """
+        if self.journal is not None:
+            self._recall()
+        if self.pending and self.round is None:
+            self.message = self._take_pending()
+        self._publish()
+        try:
+            while not stop.is_set():
+                self._turn()
+            self._closing = True
+            while self.players is not None and self._in_play():
+                self._turn()  # simulated players finish the round in play; a dealer's round waits in the journal
+            self._finalize()
+        except Exception as exc:
+            self.failure = exc
+            raise
+
+    def start(self) -> None:
+        """Run the loop on a thread of its own (``tablectl run --console``, the tests)."""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run_quietly, args=(self._stop,), name="table-loop", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self._thread is None:
+            return
+        self._stop.set()
+        self._thread.join(timeout)
+        self._thread = None
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # -- the loop -------------------------------------------------------
+
+    def _run_quietly(self, stop: threading.Event) -> None:
+        with contextlib.suppress(Exception):  # kept in ``failure`` for the thread that started the loop
+            self.run(stop)
+
+    def _turn(self) -> None:
+        """One command (or a short wait for one), then the steps due; publish the view if anything changed.
+
+        The command is answered only after the view is published, so whoever submitted it finds
+        its effect in ``snapshot()`` (and the page gets the new view before the answer).
+        """
+        if self.heartbeat is not None:
+            self.heartbeat()
+        try:
+            command, future = self._queue.get(timeout=self._wait())
+        except queue.Empty:
+            command = None
+        answer = self._execute(command) if command is not None else None
+        changed = command is not None
+        while self._step():
+            changed = True
+            if self.pace:
+                break
+        if changed:
+            self._publish()
+        if answer is not None:
+            result, error = answer
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+    def _wait(self) -> float:
+        if not self._step_possible():
+            return IDLE_WAIT
+        return min(IDLE_WAIT, max(0.0, self._next_step - time.monotonic()))
+
+    def _execute(self, command: Command) -> tuple[str, Exception | None]:
+        """Carry out ``command``: its result, or the refusal to answer it with."""
+        try:
+            result = self._handle(command)
+        except (TableError, ValueError) as exc:
+            self.message = str(getattr(exc, "reason", None) or exc)
+            return "", exc
+        self.message = None
+        return result, None
+
+    def _handle(self, command: Command) -> str:
+        if isinstance(command, OpenRound):
+            return self._open_round()
+        if isinstance(command, DeviceFault):
+            return self._fault(command.device, command.reason)
+        if isinstance(command, SUPERVISOR_COMMANDS):
+            return self._supervise(command)
+        round = self._current("no round is in play: open betting first")
+        if isinstance(command, PlaceWager):
+            round.place_wager(command.spot, command.wager, command.amount)
+            return f"spot {command.spot} {command.wager}: {command.amount} cents"
+        if isinstance(command, CloseBetting):
+            round.close_betting()
+            return "no more bets"
+        if isinstance(command, Decide):
+            pending = round.pending_decision()
+            if pending is None:
+                raise CommandRefused(f"no decision is due while the round is {round.state}")
+            round.decide(Decision(command.spot, command.action, hand=command.hand))
+            return f"spot {command.spot}: {command.action}"
+        raise CommandRefused(f"unknown command {command!r}")
+
+    def _current(self, reason: str) -> Round:
+        if self.round is None or self.round.state in FINISHED:
+            raise CommandRefused(reason)
+        return self.round
+
+    # -- rounds ---------------------------------------------------------
+
+    def _open_round(self) -> str:
+        if self.round is not None and self.round.state not in FINISHED:
+            raise CommandRefused(f"round {self.round.id} is still {self.round.state}")
+        if self.table_fault:
+            raise CommandRefused(f"the table is on hold: {self.table_fault}")
+        if self.table.stopped:
+            raise CommandRefused(f"the game has stopped: {self.table.stopped}")
+        self._finalize()
+        if self.pending:
+            return self._take_pending()
+        if self.journal is not None:
+            self.table.rounds_played = self.journal.rounds_started()
+        try:
+            round = self.table.new_round()
+        except (RuntimeError, OSError) as exc:
+            self._fault(self.table.feed.source, f"cannot prepare the round: {exc}")
+            raise CommandRefused(f"cannot open a round: {exc}") from None
+        self.round = round
+        self.finalized = False
+        round.start()
+        return f"round {round.id}: betting is open"
+
+    def _take_pending(self) -> str:
+        """Carry on with a round recovered from the journal, where it stood (burns due if the shoe was reshuffled)."""
+        round = self.pending.pop(0)
+        if round.state not in (*FINISHED, "hold"):
+            round.burns_due += self.table.feed.prepare_round(round.id)
+        self.round = round
+        self.finalized = False
+        return f"round {round.id} recovered: {round.state}"
+
+    def _finalize(self) -> None:
+        """After a round ends: the table's bookkeeping, once."""
+        round = self.round
+        if round is None or self.finalized or round.state not in FINISHED:
+            return
+        self.finalized = True
+        self.rounds_finished += 1
+        self.table.feed.end_round(round.id)
+        self.table.rounds_played += 1
+        self.table.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
+        facts = self.table.game.pass_position(self.accepts_position)
+        if facts:
+            self.log.emit("position_passed", round.id, game=self.table.game.id, **facts)
+        if "stopped" in facts:
+            self.table.stopped = str(facts["stopped"])
+        self._recall()
+
+    def _recall(self) -> None:
+        """The last rounds for the pit view: the journal's when there is one, else this process's."""
+        if self.journal is not None:
+            self.recent.clear()
+            for row in reversed(self.journal.rounds(10)):
+                summary = recall(self.journal.round_records(row.id))
+                totals = summary["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
+                cards = " ".join(c["card"] for c in summary["cards"] if c["target"] != "burn")
+                self.recent.append({"id": row.id, "state": row.state, "describe": cards, **totals})
+            return
+        round = self.round
+        if round is not None:
+            describe = self.table.game.describe(round.hand) if round.hand is not None and round.state == "complete" else round.state
+            self.recent.appendleft({"id": round.id, "state": round.state, "describe": describe, **round.totals()})
+
+    # -- the loop's own steps -------------------------------------------
+
+    def _step_possible(self) -> bool:
+        round = self.round
+        if self.table_fault or (round is not None and round.state == "hold"):
+            return False
+        if round is None or round.state in FINISHED:
+            return (not self.finalized) or self._auto_open()
+        if round.card_target() is not None:
+            return True
+        if self.players is None:
+            return False
+        return round.state == "betting" or round.pending_decision() is not None
+
+    def _in_play(self) -> bool:
+        return self.round is not None and self.round.state not in (*FINISHED, "hold") and not self.table_fault
+
+    def _auto_open(self) -> bool:
+        limit_reached = bool(self.rounds_limit) and self.rounds_finished >= self.rounds_limit
+        return self.players is not None and not self.table.stopped and not limit_reached and not self._closing
+
+    def _step(self) -> bool:
+        """Do one step of the table's own if one is due now; False when there is nothing to do."""
+        if not self._step_possible() or time.monotonic() < self._next_step:
+            return False
+        self._next_step = time.monotonic() + self.pace
+        round = self.round
+        if round is None or round.state in FINISHED:
+            self._finalize()
+            if self._auto_open():
+                try:
+                    self._open_round()
+                except CommandRefused as exc:
+                    self.message = str(exc)
+            return True
+        if round.card_target() is not None:
+            return self._deal(round)
+        elif round.state == "betting" and self.players is not None:
+            self._simulated_betting(round)
+        elif self.players is not None:
+            self.players.decide(round)
+        return True
+
+    def _simulated_betting(self, round: Round) -> None:
+        if not round.wagers:
+            self.players.place_wagers(round)  # type: ignore[union-attr]
+            if round.wagers:
+                return
+        try:
+            round.close_betting()
+        except WagerRefused as exc:
+            self.message = str(exc)
+            round.void_round(f"the table cannot start: {exc.reason}")
+
+    def _deal(self, round: Round) -> bool:
+        """Take the next card from the feed; False while the shoe has none yet (the dealer has not drawn it)."""
+        feed = self.table.feed
+        try:
+            card = feed.next_card(round.id)
+        except FeedError as exc:
+            if isinstance(exc.__cause__, DeviceTimeout):
+                return False
+            self._fault(feed.source, str(exc))
+            return True
+        except (RuntimeError, OSError) as exc:
+            self._fault(feed.source, str(exc) or type(exc).__name__)
+            return True
+        try:
+            round.card(card, feed.source)
+        except CardRefused:
+            pass  # the round logged the fault and is on hold
+        return True
+
+    # -- faults and the supervisor --------------------------------------
+
+    def _fault(self, device: str, reason: str) -> str:
+        round = self.round
+        round_id = round.id if round is not None and round.state not in FINISHED else None
+        self.faults.append(Fault(device, reason, round_id, time.time()))
+        self.devices[device] = f"fault: {reason}"
+        self.log.emit("device_fault", round_id, device=device, reason=reason)
+        if round_id is not None and round is not None:
+            round.put_on_hold(f"{device}: {reason}")
+        else:
+            self.table_fault = f"{device}: {reason}"
+        return f"{device} fault: {reason}"
+
+    def _supervise(self, command: Resume | VoidRound | CorrectCard) -> str:
+        round = self.round
+        active = round is not None and round.state not in FINISHED
+        action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card"}[type(command)]
+        if isinstance(command, Resume) and not active and self.table_fault:
+            self.log.emit("supervisor_action", None, action=action, reason=command.reason)
+            self._clear_faults()
+            return "table fault cleared"
+        if not active or round is None:
+            raise CommandRefused("no round is in play")
+        if isinstance(command, VoidRound):
+            self.log.emit("supervisor_action", round.id, action=action, reason=command.reason)
+            round.void_round(command.reason)
+            self._clear_faults()
+            return f"round {round.id} voided"
+        if round.state != "hold":
+            raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
+        card = None
+        if isinstance(command, CorrectCard):
+            card = Card.parse(command.card.strip().upper())
+        self.log.emit("supervisor_action", round.id, action=action, reason=command.reason,
+                      **({"card": card.code} if card else {}))
+        round.release(by="supervisor")
+        self._clear_faults()
+        if card is not None:
+            if round.card_target() is None:
+                round.put_on_hold(f"card {card.code} entered by the supervisor, but no card is due")
+                raise CommandRefused("no card is due in this round: resume or void it instead")
+            round.card(card, "supervisor")
+        return f"round {round.id} resumed"
+
+    def _clear_faults(self) -> None:
+        self.table_fault = None
+        for device in self.devices:
+            self.devices[device] = "ok"
+
+    # -- what the pages see ---------------------------------------------
+
+    def _on_event(self, record: dict[str, Any]) -> None:
+        event = record["event"]
+        self.events.appendleft({k: record.get(k) for k in ("seq", "event", "round")} | {
+            "detail": {k: v for k, v in record.items() if k not in ("seq", "event", "round", "table", "timestamp", "game")}})
+        round_id = record.get("round")
+        if event == "reveal" and round_id:
+            self.reveals[round_id] = {k: v for k, v in record.items() if k not in ("seq", "event", "round", "table", "timestamp", "game")}
+        elif event == "round_voided" and round_id:
+            self.void_reasons[round_id] = str(record.get("reason"))
+        elif event in ("camera_discrepancy", "camera_agrees") and round_id:
+            self.camera.setdefault(round_id, {"agrees": False, "problems": []})
+            if event == "camera_agrees":
+                self.camera[round_id]["agrees"] = True
+            else:
+                self.camera[round_id]["problems"].append(
+                    {"zone": record.get("zone"), "dealt": record.get("dealt"), "seen": record.get("seen"), "kind": record.get("kind")})
+
+    def _publish(self) -> None:
+        self.version += 1
+        view = table_view(self)
+        with self._lock:
+            self._snapshot = view
+        for listener in self._listeners:
+            listener(view)
+

@@ -1,0 +1,31 @@
+// The pit view: read-only meters, last rounds, devices and faults; supervisor actions confirmed twice.
+"use strict";
+
+function rows(table, header, data) {
+  table.replaceChildren(el("tr", {}, header.map((h) => el("th", { text: h }))),
+    ...data.map((row) => el("tr", {}, row.map((cell) => el("td", { text: String(cell) })))));
+}
+
+function render(view) {
+  renderHeader(view);
+  const m = view.meters;
+  rows(document.getElementById("meters"), ["rounds", "void", "wagered", "paid", "fees", "house win", "between players"],
+    [[m.rounds, m.voided, m.wagered, m.paid, m.fees, m.house_win, m.between_players]]);
+  rows(document.getElementById("meters-by-wager"), ["wager", "count", "wagered", "paid", "house win"],
+    Object.entries(m.by_wager).map(([name, w]) => [name, w.count, w.wagered, w.paid, w.house_win]));
+  rows(document.getElementById("recent"), ["round", "state", "result", "wagered", "paid", "house win"],
+    view.recent.map((r) => [r.id, r.state, r.describe || "", r.wagered || "", r.paid || "", r.house_win || ""]));
+  document.getElementById("devices").replaceChildren(...Object.entries(view.devices).map(([name, status]) =>
+    el("li", { class: status === "ok" ? "ok" : "fault", "data-device": name, text: name + ": " + status })));
+  const faults = view.faults.slice().reverse();
+  document.getElementById("faults").replaceChildren(...(faults.length ? faults.map((f) =>
+    el("li", { class: "fault", text: new Date(f.at * 1000).toISOString().slice(11, 19) + "  " + f.device + ": " + f.reason +
+      (f.round ? " (round " + f.round + ")" : "") })) : [el("li", { class: "muted", text: "none" })]));
+  document.getElementById("events").replaceChildren(...view.events.map((e) =>
+    el("li", { text: e.seq + " " + e.event + " " + JSON.stringify(e.detail) })));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  supervisorPanel(document.getElementById("pit-supervisor"));
+  connect(render);
+});

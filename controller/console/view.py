@@ -1,0 +1,185 @@
+"""What the console pages show, built from the round engine's own state.
+
+Nothing here knows a particular game: the spots and wagers come from
+``game.wagers`` and ``game.seat_wagers``, the cards from ``round.cards`` (each
+with the device it came from, and the camera's word on it when the camera
+watches), the buttons from ``round.pending_decision()``, the settlement from
+the round's ``Settlement`` records in the order the game settled them. The
+view is a plain JSON-able dict, sent whole to the pages on every change, so a
+page that reloads mid-round shows the round exactly as it stands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from controller.meters import Meters
+from controller.money import format_cents
+from controller.round import Round
+from controller.settlement import Settlement
+
+if TYPE_CHECKING:
+    from controller.console.session import TableLoop
+
+HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: once the cause is fixed "
+             "they resume the round where it stopped, enter the card really dealt, or void the round.")
+VOID_HELP = "Return every wager shown below in full, clear the layout, then open the next round."
+
+
+def table_view(loop: TableLoop) -> dict[str, Any]:
+    table = loop.table
+    game = table.game
+    return {
+        "version": loop.version,
+        "table": table.config.table_id,
+        "game": {"id": game.id, "title": game.title, "wagers": list(game.wagers)},
+        "spots": table.config.spots,
+        "mode": "watch" if loop.players is not None else "dealer",
+        "round": round_view(loop, loop.round) if loop.round is not None else None,
+        "table_fault": loop.table_fault,
+        "hold_help": HOLD_HELP,
+        "void_help": VOID_HELP,
+        "stopped": table.stopped,
+        "message": loop.message,
+        "devices": dict(loop.devices),
+        "faults": [{"device": f.device, "reason": f.reason, "round": f.round_id, "at": f.at} for f in loop.faults[-20:]],
+        "meters": meters_view(loop),
+        "recent": recent_rounds(loop),
+        "events": list(loop.events)[:25],
+    }
+
+
+def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
+    game = round.game
+    pending = round.pending_decision()
+    return {
+        "id": round.id,
+        "state": round.state,
+        "hold_reason": round.hold_reason,
+        "void_reason": loop.void_reasons.get(round.id),
+        "roles": game.table_roles(),
+        "layout": [spot_view(round, spot) for spot in range(1, round.spots + 1)],
+        "cards": cards_view(loop, round),
+        "card_due": card_due(round),
+        "stray_cards": [{"card": c.code, "source": s, "reason": r} for c, s, r in round.stray_cards],
+        "pending": {"spot": pending.spot, "actions": list(pending.actions), "hand": pending.hand} if pending else None,
+        "decisions": [d.as_event() for d in round.decisions],
+        "reveal": loop.reveals.get(round.id),
+        "fees": [{"spot": f.spot, "amount": f.amount, "text": format_cents(f.amount), "reason": f.reason} for f in round.fees],
+        "settlements": [settlement_view(s) for s in round.settlements],
+        "totals": round.totals() if round.state in ("complete", "void") else None,
+        "totals_text": totals_text(round) if round.state in ("complete", "void") else None,
+        "result": game.describe(round.hand) if round.state == "complete" and round.hand is not None else None,
+    }
+
+
+def card_due(round: Round) -> str | None:
+    """Where the next card goes; on hold, where it will go once the round resumes."""
+    if round.state != "hold":
+        return round.card_target()
+    if round.hand is None:
+        return None
+    return "burn" if round.burns_due else round.game.next_target(round.hand)
+
+
+def totals_text(round: Round) -> str:
+    t = round.totals()
+    text = f"house action: wagered {format_cents(t['wagered'])}, paid {format_cents(t['paid'])}"
+    if t["fees"]:
+        text += f", fees {format_cents(t['fees'])}"
+    text += f", house win {format_cents(t['house_win'])}"
+    if t["between_players"]:
+        text += f"; between players {format_cents(t['between_players'])}"
+    return text
+
+
+def spot_view(round: Round, spot: int) -> dict[str, Any]:
+    allowed = round.game.seat_wagers(spot) if round.state in ("idle", "betting") else ()
+    names = list(dict.fromkeys([*allowed, *(w for (s, w) in round.wagers if s == spot)]))
+    wagers = []
+    for name in names:
+        amount = round.wagers.get((spot, name), 0)
+        limits = round.limits.get(name)
+        wagers.append({
+            "name": name,
+            "amount": amount,
+            "text": format_cents(amount) if amount else "",
+            "entry": f"{amount // 100}.{amount % 100:02d}" if amount else "",
+            "open": name in allowed,
+            "limits": format_limits(limits) if limits else None,
+        })
+    role = "player-dealer" if tuple(round.game.seat_wagers(spot)) == ("bank",) else None
+    return {"spot": spot, "wagers": wagers, "role": role}
+
+
+def format_limits(limits: tuple[int, int]) -> str:
+    return f"{format_cents(limits[0])}–{format_cents(limits[1])}"
+
+
+def cards_view(loop: TableLoop, round: Round) -> list[dict[str, Any]]:
+    """The cards dealt, in order, with their source and any disagreement the camera reported."""
+    camera = loop.camera.get(round.id, {"agrees": False, "problems": []})
+    problems = {p["zone"]: p for p in camera["problems"]}
+    out = []
+    for target, piece, source in round.cards:
+        problem = problems.get(target)
+        out.append({
+            "target": target,
+            "card": piece.code,
+            "source": f"{source}+camera" if camera["agrees"] and target != "burn" else source,
+            "disagreement": None if problem is None else f"camera saw {problem['seen'] or 'nothing'} ({problem['kind']})",
+        })
+    return out
+
+
+def settlement_view(record: Settlement) -> dict[str, Any]:
+    """One line of the settlement: what the dealer pays or collects on this wager."""
+    net = record.returned - record.stake
+    if record.banker != "house":
+        instruction = f"{record.banker}: {'pays' if net > 0 else 'takes'} {format_cents(abs(net))}" if net else "returned"
+        if record.wager == "bank":
+            instruction = f"bank returned {format_cents(record.returned)}"
+    elif net > 0:
+        instruction = f"pay {format_cents(net)}"
+    elif record.returned == 0:
+        instruction = f"collect {format_cents(record.stake)}"
+    elif net < 0:
+        instruction = f"collect {format_cents(-net)}, return {format_cents(record.returned)}"
+    else:
+        instruction = "push: return the wager"
+    return {
+        "spot": record.spot,
+        "wager": record.wager,
+        "stake": format_cents(record.stake),
+        "outcome": record.outcome.value,
+        "payout": record.payout,
+        "returned": format_cents(record.returned),
+        "instruction": instruction,
+        "reason": record.reason,
+        "banker": record.banker,
+    }
+
+
+def meters_view(loop: TableLoop) -> dict[str, Any]:
+    """The table's meters: the journal's (kept across restarts) when there is one, else this process's."""
+    meters: Meters = loop.journal.meters() if loop.journal is not None else loop.table.meters
+    total = meters.total
+    return {
+        "rounds": meters.rounds,
+        "voided": meters.voided,
+        "wagered": format_cents(total.wagered),
+        "paid": format_cents(total.paid),
+        "fees": format_cents(total.fees),
+        "house_win": format_cents(total.house_win),
+        "between_players": format_cents(meters.between_players.wagered),
+        "by_wager": {name: {"count": m.count, "wagered": format_cents(m.wagered), "paid": format_cents(m.paid),
+                            "house_win": format_cents(m.house_win)} for name, m in sorted(meters.by_wager.items())},
+    }
+
+
+def recent_rounds(loop: TableLoop) -> list[dict[str, Any]]:
+    """The last rounds: from the journal when the table keeps one (across restarts), else the rounds this process played."""
+    rows = []
+    for item in list(loop.recent)[:10]:
+        rows.append({**item, **{k: format_cents(item[k]) for k in ("wagered", "paid", "house_win")}})
+    return rows

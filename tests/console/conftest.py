@@ -1,0 +1,55 @@
+"""Browser fixtures: Debian's Chromium driven headless by Playwright; screenshots kept under tests/artifacts/console/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("TABLECTL_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "console"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    if not (os.access(CHROMIUM, os.X_OK) or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Any:
+    """``shots(page, "step")`` saves tests/artifacts/console/TEST-NN-step.png."""
+    folder = ARTIFACTS / request.node.name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    count = iter(range(1, 100))
+
+    def take(page: Any, step: str) -> Path:
+        path = folder / f"{next(count):02d}-{step}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

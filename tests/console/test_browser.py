@@ -1,0 +1,250 @@
+"""The dealer console in a real browser: full rounds entered by clicking, checked at each step.
+
+Chromium (Debian's) is driven headless by Playwright against the real table:
+config, in-process shoe or shuffler, round engine, table loop and web app.
+Screenshots of every step are kept under tests/artifacts/console/.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from controller.console.commands import DeviceFault
+from controller.money import format_cents
+from drivers.sim.process import SimulatorProcess
+from tests.console.tables import SUPERVISOR_TOKEN, served
+
+
+def wager(page: Any, spot: int, name: str) -> Any:
+    return page.locator(f'#layout button.wager[data-spot="{spot}"][data-wager="{name}"]')
+
+
+def enter(page: Any, spot: int, name: str, amount: str) -> None:
+    wager(page, spot, name).click()
+    page.fill("#amount", amount)
+    page.click("#place")
+
+
+def expect_text(page: Any, selector: str, pattern: str) -> None:
+    page.locator(selector).filter(has_text=re.compile(pattern)).first.wait_for()
+
+
+def settlement_rows(page: Any) -> list[tuple[str, str, str]]:
+    rows = page.locator("#settlement-rows tr")
+    return [(rows.nth(i).get_attribute("data-spot"), rows.nth(i).get_attribute("data-wager"),
+             rows.nth(i).locator("td.instruction").inner_text()) for i in range(rows.count())]
+
+
+def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_dealers_right(page: Any, shots: Any) -> None:
+    with served("top-card") as console:
+        page.goto(console.url)
+        expect_text(page, "#state", "idle")
+        shots(page, "idle")
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        assert wager(page, 1, "home").is_enabled()
+        enter(page, 1, "home", "25")
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")
+        wager(page, 3, "away").click()
+        page.click('#entry [data-chip="5"]')
+        page.click('#entry [data-chip="5"]')
+        page.click("#place")
+        enter(page, 3, "tie", "2")
+        shots(page, "betting")
+        # a correction while betting is open replaces the wager (Top Card seed: wagers before no more bets)
+        enter(page, 1, "home", "30")
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$30\.00")
+        assert console.loop.snapshot()["round"]["layout"][0]["wagers"][0]["amount"] == 3000
+        page.click("#no-more-bets")
+        expect_text(page, "#state", "complete")
+        round = console.loop.round
+        assert round is not None
+        dealt = {target: card.code for target, card, _ in round.cards}
+        for target in ("home", "away"):
+            card = page.locator(f'#table-cards .card[data-target="{target}"]')
+            assert card.get_attribute("data-card") == dealt[target]
+            assert "shoe" in card.inner_text().lower()
+        expect_text(page, "#reveal", "result")
+        shots(page, "settled")
+        rows = settlement_rows(page)
+        # § 651b.1(f): from the dealer's right, counter-clockwise: spot 3 before spot 1
+        assert [(int(s), w) for s, w, _ in rows] == [(r.spot, r.wager) for r in round.settlements]
+        assert [s for s, _, _ in rows] == ["3", "3", "1"]
+        for (_, _, instruction), record in zip(rows, round.settlements, strict=True):
+            net = record.returned - record.stake
+            if net > 0:
+                assert instruction == f"pay {format_cents(net)}"
+            elif record.returned == 0:
+                assert instruction == f"collect {format_cents(record.stake)}"
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+
+
+def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shots: Any) -> None:
+    with served("top-card") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        enter(page, 2, "home", "2")
+        expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
+        shots(page, "refused")
+        assert console.log.named("wager_refused")[-1]["reason"] == "200 cents is outside the table limits 500 to 100000 cents"
+        # keyboard only: focus the wager, Enter selects it, type the amount, Enter places it
+        wager(page, 2, "home").focus()
+        page.keyboard.press("Enter")
+        expect_text(page, "#entry-label", "Spot 2 · home")
+        page.keyboard.type("5")
+        page.keyboard.press("Enter")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$5\.00")
+        assert page.locator("#message").is_hidden()
+
+
+def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page: Any, shots: Any) -> None:
+    with served("three-card-poker") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        # seed 003: the player-dealer's seat takes only the bank; the others Ante and Pair Plus
+        expect_text(page, '#layout section[data-spot="1"] .badge', "player-dealer")
+        assert page.locator('#layout section[data-spot="1"] button.wager').count() == 1
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "ante", "10")
+        enter(page, 2, "pair_plus", "5")
+        enter(page, 3, "ante", "25")
+        enter(page, 4, "pair_plus", "5")
+        page.click("#no-more-bets")
+        # Bonus/Pair Plus 1: only with an Ante; the engine says so at "no more bets"
+        expect_text(page, "#message", "a Pair Plus wager needs an Ante wager on the same spot")
+        shots(page, "pair-plus-refused")
+        wager(page, 4, "pair_plus").click()
+        page.click("#take-back")
+        expect_text(page, '#layout button.wager[data-spot="4"][data-wager="pair_plus"]', "—")
+        page.click("#no-more-bets")
+        expect_text(page, "#state", "decisions")
+        # Round of Play 3: offered from the player-dealer's left, clockwise: spot 2 first
+        expect_text(page, "#decision-label", "Spot 2 to act")
+        assert sorted(page.locator("#decision-actions button").all_inner_texts()) == ["FOLD", "PLAY"]
+        assert page.locator('#layout section[data-spot="2"] .card').count() == 3
+        assert page.locator('#layout section[data-spot="1"] .card').count() == 3
+        assert "shuffler" in page.locator('#layout section[data-spot="2"] .card').first.inner_text().lower()
+        shots(page, "decision-spot-2")
+        page.click('#decision-actions button[data-action="play"]')
+        expect_text(page, "#decision-label", "Spot 3 to act")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="play"]', r"\$10\.00")
+        page.click('#decision-actions button[data-action="fold"]')
+        expect_text(page, "#state", "complete")
+        shots(page, "settled")
+        round = console.loop.round
+        assert round is not None
+        rows = settlement_rows(page)
+        assert [(int(s), w) for s, w, _ in rows] == [(r.spot, r.wager) for r in round.settlements]
+        assert rows[-1][:2] == ("1", "bank")
+        folded = [instruction for s, w, instruction in rows if (s, w) == ("3", "ante")]
+        assert folded == ["player-dealer: takes $25.00"]  # Round of Play 3: a fold loses the Ante
+        expect_text(page, "#fees", "Fee spot 1")
+        expect_text(page, "#reveal", "qualifies")
+
+
+def test_a_device_fault_puts_the_page_on_the_hold_screen_within_a_second(page: Any, shots: Any) -> None:
+    with served("top-card") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        enter(page, 4, "home", "20")
+        expect_text(page, '#layout button.wager[data-spot="4"][data-wager="home"]', r"\$20\.00")
+        started = time.monotonic()
+        console.loop.submit(DeviceFault("shoe", "door open"))
+        page.locator("#hold-screen").wait_for(state="visible", timeout=1000)
+        elapsed = time.monotonic() - started
+        expect_text(page, "#hold-reason", "shoe: door open")
+        expect_text(page, "#hold-help", "Call a supervisor")
+        shots(page, "hold")
+        assert elapsed < 1.0
+        # the supervisor resumes: token and reason, then a second confirmation
+        page.fill("#hold-supervisor-token", SUPERVISOR_TOKEN)
+        page.fill("#hold-supervisor-reason", "door closed, shoe checked")
+        page.click('#hold-supervisor [data-supervisor="resume"]')
+        expect_text(page, "#hold-supervisor .question", "Resume round")
+        assert console.loop.round is not None and console.loop.round.state == "hold"
+        shots(page, "confirm-resume")
+        page.click("#hold-supervisor button.confirm")
+        expect_text(page, "#state", "betting")
+        assert page.locator("#hold-screen").is_hidden()
+        action = console.log.named("supervisor_action")[-1]
+        assert (action["action"], action["reason"]) == ("resume", "door closed, shoe checked")
+        assert SUPERVISOR_TOKEN not in console.log.stream.getvalue()
+
+
+def test_a_jammed_shoe_on_its_serial_line_puts_the_page_on_hold_within_a_second(page: Any, shots: Any) -> None:
+    with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        enter(page, 1, "home", "50")
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$50\.00")
+        sim.command("fault jam")
+        started = time.monotonic()
+        page.click("#no-more-bets")
+        page.locator("#hold-screen").wait_for(state="visible", timeout=1000)
+        assert time.monotonic() - started < 1.0
+        expect_text(page, "#hold-reason", "shoe: shoe fault")
+        shots(page, "jam-hold")
+        assert console.loop.snapshot()["devices"]["shoe"].startswith("fault: shoe fault")
+
+
+def test_a_supervisor_voids_a_held_round_and_the_page_lists_every_wager_to_return(page: Any, shots: Any) -> None:
+    with served("top-card") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        enter(page, 2, "away", "40")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="away"]', r"\$40\.00")
+        console.loop.submit(DeviceFault("shoe", "card jam"))
+        page.locator("#hold-screen").wait_for(state="visible")
+        page.fill("#hold-supervisor-token", "not-the-token-at-all")
+        page.fill("#hold-supervisor-reason", "misdeal")
+        page.click('#hold-supervisor [data-supervisor="void"]')
+        expect_text(page, "#message", "supervisor token refused")
+        page.fill("#hold-supervisor-token", SUPERVISOR_TOKEN)
+        page.click('#hold-supervisor [data-supervisor="void"]')
+        expect_text(page, "#hold-supervisor .question", "Every wager on it is returned in full")
+        page.click("#hold-supervisor button.confirm")
+        page.locator("#void-screen").wait_for(state="visible")
+        expect_text(page, "#void-reason", "misdeal")
+        expect_text(page, "#void-returns", r"Spot 2 away: return \$40\.00")
+        shots(page, "void")
+        page.click("#void-next")
+        expect_text(page, "#state", "betting")
+
+
+def test_reloading_the_page_mid_round_restores_the_round_as_it_is(page: Any, shots: Any) -> None:
+    with served("three-card-poker") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        enter(page, 1, "bank", "300")
+        enter(page, 5, "ante", "15")
+        enter(page, 6, "ante", "5")
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "Spot 5 to act")
+        page.click('#decision-actions button[data-action="play"]')
+        expect_text(page, "#decision-label", "Spot 6 to act")
+        before = page.locator("#layout .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        page.reload()
+        expect_text(page, "#decision-label", "Spot 6 to act")
+        shots(page, "after-reload")
+        after = page.locator("#layout .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        assert after == before and len(after) == 9
+        expect_text(page, '#layout button.wager[data-spot="5"][data-wager="play"]', r"\$15\.00")
+        page.click('#decision-actions button[data-action="play"]')
+        expect_text(page, "#state", "complete")
+
+
+def test_the_pit_view_shows_meters_last_rounds_and_device_faults(page: Any, shots: Any) -> None:
+    with served("top-card", simulated=True) as console:
+        page.goto(console.url + "/pit")
+        expect_text(page, "#recent", "complete")
+        page.locator("#recent tr").nth(3).wait_for()
+        expect_text(page, "#meters", r"^rounds")
+        assert page.locator("#meters td").first.inner_text() == "3"
+        console.loop.submit(DeviceFault("shoe", "communication lost"))
+        expect_text(page, "#devices", "shoe: fault: communication lost")
+        expect_text(page, "#faults", "communication lost")
+        shots(page, "pit")

@@ -1,0 +1,165 @@
+"""The console's table loop: commands in from one queue, the round engine on one thread, faults to hold."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.config import load_config
+from controller.console.commands import (
+    CloseBetting,
+    CommandRefused,
+    CorrectCard,
+    Decide,
+    DeviceFault,
+    OpenRound,
+    PlaceWager,
+    Resume,
+    VoidRound,
+)
+from controller.console.session import TableLoop
+from controller.errors import DecisionRefused, WagerRefused
+from controller.feeds import ShoeFeed
+from controller.players import SimulatedPlayers
+from controller.table import Table
+from drivers.shoe import InProcessShoe
+from tests.console.tables import table_loop
+from tests.helpers import MemoryLog
+
+CONFIG = Path(__file__).resolve().parents[2] / "config"
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def do(loop: TableLoop, command: object) -> str:
+    return loop.submit(command).result(5)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def top_card() -> Iterator[TableLoop]:
+    loop, _ = table_loop("top-card")
+    loop.start()
+    yield loop
+    loop.stop()
+
+
+def test_a_wager_below_the_minimum_is_refused_with_the_engines_reason(top_card: TableLoop) -> None:
+    do(top_card, OpenRound())
+    with pytest.raises(WagerRefused, match="outside the table limits 500 to 100000 cents"):
+        do(top_card, PlaceWager(1, "home", 200))
+    assert top_card.snapshot()["message"] == "200 cents is outside the table limits 500 to 100000 cents"
+
+
+def test_a_wager_after_no_more_bets_is_refused(top_card: TableLoop) -> None:
+    do(top_card, OpenRound())
+    do(top_card, PlaceWager(1, "home", 1000))
+    do(top_card, CloseBetting())
+    wait_until(lambda: top_card.snapshot()["round"]["state"] == "complete")
+    with pytest.raises(CommandRefused, match="open betting first"):
+        do(top_card, PlaceWager(1, "home", 1000))
+
+
+def test_a_finished_round_is_metered_once_when_the_next_opens(top_card: TableLoop) -> None:
+    do(top_card, OpenRound())
+    do(top_card, PlaceWager(2, "away", 1500))
+    do(top_card, CloseBetting())
+    wait_until(lambda: top_card.snapshot()["round"]["state"] == "complete")
+    do(top_card, OpenRound())
+    meters = top_card.snapshot()["meters"]
+    assert (meters["rounds"], meters["wagered"]) == (1, "$15.00")
+    assert top_card.snapshot()["recent"][0]["state"] == "complete"
+    with pytest.raises(CommandRefused, match="is still betting"):
+        do(top_card, OpenRound())
+
+
+def test_a_device_fault_holds_the_round_and_the_supervisor_resumes_it(top_card: TableLoop) -> None:
+    do(top_card, OpenRound())
+    do(top_card, DeviceFault("shoe", "door open"))
+    view = top_card.snapshot()
+    assert (view["round"]["state"], view["round"]["hold_reason"]) == ("hold", "shoe: door open")
+    assert view["devices"]["shoe"] == "fault: door open"
+    with pytest.raises(WagerRefused, match="no more bets"):
+        do(top_card, PlaceWager(1, "home", 1000))
+    do(top_card, Resume("door closed"))
+    assert top_card.snapshot()["round"]["state"] == "betting"
+    assert top_card.snapshot()["devices"]["shoe"] == "ok"
+
+
+def test_a_fault_between_rounds_keeps_the_next_round_from_opening_until_cleared(top_card: TableLoop) -> None:
+    do(top_card, DeviceFault("shoe", "communication lost"))
+    with pytest.raises(CommandRefused, match="the table is on hold: shoe: communication lost"):
+        do(top_card, OpenRound())
+    do(top_card, Resume("cable replaced"))
+    assert "betting is open" in do(top_card, OpenRound())
+
+
+def test_a_void_returns_every_wager_whole(top_card: TableLoop) -> None:
+    do(top_card, OpenRound())
+    do(top_card, PlaceWager(3, "home", 2500))
+    do(top_card, PlaceWager(3, "tie", 500))
+    do(top_card, VoidRound("misdeal"))
+    round = top_card.snapshot()["round"]
+    assert round["state"] == "void" and round["void_reason"] == "misdeal"
+    assert [(s["wager"], s["returned"]) for s in round["settlements"]] == [("home", "$25.00"), ("tie", "$5.00")]
+
+
+def test_a_card_correction_needs_a_card_to_be_due(top_card: TableLoop) -> None:
+    do(top_card, OpenRound())
+    do(top_card, DeviceFault("shoe", "jam"))
+    with pytest.raises(CommandRefused, match="no card is due"):
+        do(top_card, CorrectCard("AS", "misread"))
+    assert top_card.snapshot()["round"]["state"] == "hold"
+
+
+def test_three_card_poker_decisions_in_turn_and_settlement_against_the_bank() -> None:
+    loop, log = table_loop("three-card-poker")
+    loop.start()
+    try:
+        do(loop, OpenRound())
+        do(loop, PlaceWager(1, "bank", 50000))
+        do(loop, PlaceWager(4, "ante", 1000))
+        do(loop, PlaceWager(6, "ante", 1000))
+        with pytest.raises(WagerRefused, match="spot 1 takes only bank"):
+            do(loop, PlaceWager(1, "ante", 1000))
+        do(loop, CloseBetting())
+        assert loop.snapshot()["round"]["pending"] == {"spot": 4, "actions": ["play", "fold"], "hand": 0}
+        with pytest.raises(DecisionRefused, match="spot 4 decides first"):
+            do(loop, Decide(6, "play"))
+        do(loop, Decide(4, "play"))
+        do(loop, Decide(6, "fold"))
+        round = loop.snapshot()["round"]
+        assert round["state"] == "complete"
+        assert [(s["spot"], s["wager"]) for s in round["settlements"]][-1] == (1, "bank")
+        assert log.named("fee_collected")[0]["spot"] == 1
+    finally:
+        loop.stop()
+
+
+def test_an_empty_shoe_holds_the_round_and_the_supervisor_enters_the_card_really_dealt() -> None:
+    config = load_config(CONFIG / "top-card.toml")
+    log = MemoryLog(config.table_id)
+    feed = ShoeFeed(InProcessShoe(1, seed=3, cut_from_end=0), log, burn_after_shuffle=1)
+    loop = TableLoop(Table(config, feed, log, session="EMPTY"), players=SimulatedPlayers(random.Random(3)), rounds=40)
+    loop.start()
+    try:
+        wait_until(lambda: (loop.snapshot().get("round") or {}).get("state") == "hold")
+        round = loop.snapshot()["round"]
+        assert round["hold_reason"] == "shoe: the shoe is empty after 52 cards"
+        assert loop.snapshot()["faults"][-1]["reason"] == "the shoe is empty after 52 cards"
+        due = round["card_due"]
+        do(loop, CorrectCard("qh", "last card keyed in from the table"))
+        by_hand = [(r["round"], r.get("target", "burn"), r["card"]) for r in log.records()
+                   if r["event"] in ("card_dealt", "card_burned") and r["source"] == "supervisor"]
+        assert by_hand == [(round["id"], due, "QH")]
+        assert log.named("supervisor_action")[-1]["card"] == "QH"
+    finally:
+        loop.stop()
