@@ -1,6 +1,5 @@
 """The shoe/camera cross-check: zone by zone disagreements, and a full simulated round through the camera."""
 
-import numpy as np
 
 from controller.cards import parse_cards
 from drivers.shoe import CardDrawn, InProcessShoe
