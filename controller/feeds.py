@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import random
+import time
 from typing import Any
 
 from controller.cards import Card
@@ -20,6 +21,14 @@ from drivers.shuffler import Shuffler, ShufflerError
 
 class FeedError(RuntimeError):
     """The device cannot give the card the round needs (shoe empty, shuffler fault)."""
+
+
+class DeviceFaulted(FeedError):
+    """The device reported a fault; ``code`` names it (``jam``, ``door-open``, ``link-lost``, ...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
 
 
 class CardFeed(abc.ABC):
@@ -39,6 +48,10 @@ class CardFeed(abc.ABC):
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the device behind the feed."""
 
+    def wait_recovered(self, round_id: str, timeout: float) -> bool:
+        """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not."""
+        return False
+
 
 class ShoeFeed(CardFeed):
     """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
@@ -52,9 +65,28 @@ class ShoeFeed(CardFeed):
         self.timeout = timeout
         self.shuffle_due = True
         self.shuffles = 0
+        self.open_faults: set[str] = set()
+        self._held_back: list[Card] = []
 
     def close(self) -> None:
         self.shoe.close()
+
+    def wait_recovered(self, round_id: str, timeout: float) -> bool:
+        """Read the shoe until each fault it reported is recovered; cards drawn meanwhile are kept, in order."""
+        deadline = time.monotonic() + timeout
+        while self.open_faults:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                card = self._handle(self.shoe.next_event(min(left, self.timeout)), round_id)
+            except DeviceTimeout:
+                continue
+            except DeviceFaulted:
+                continue
+            if card is not None:
+                self._held_back.append(card)
+        return True
 
     def prepare_round(self, round_id: str) -> int:
         if not self.shuffle_due:
@@ -66,29 +98,40 @@ class ShoeFeed(CardFeed):
         return self.burn_after_shuffle
 
     def next_card(self, round_id: str) -> Card:
+        if self._held_back:
+            return self._held_back.pop(0)
         while True:
             try:
                 event = self.shoe.next_event(self.timeout)
             except DeviceTimeout as exc:
                 raise FeedError(f"the shoe gave no card: {exc}") from exc
-            if isinstance(event, CardDrawn):
-                return event.card
-            if isinstance(event, CutCardReached):
-                self.shuffle_due = True
-                self.log.emit("cut_card_reached", round_id, count=event.count)
-            elif isinstance(event, ShoeEmpty):
-                self.log.emit("shoe_empty", round_id, count=event.count)
-                self.shuffle_due = True
-                raise FeedError(f"the shoe is empty after {event.count} cards")
-            elif isinstance(event, CardBurned):
-                self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
-            elif isinstance(event, DeviceFault):
-                self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
-                raise FeedError(f"shoe fault ({event.code}): {event.message}")
-            elif isinstance(event, DeviceRecovered):
-                self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
-            else:
-                raise FeedError(f"unexpected shoe event {event!r}")
+            card = self._handle(event, round_id)
+            if card is not None:
+                return card
+
+    def _handle(self, event: object, round_id: str) -> Card | None:
+        """Log a shoe event; the card when it is one. Faults raise ``DeviceFaulted`` and stay open until recovered."""
+        if isinstance(event, CardDrawn):
+            return event.card
+        if isinstance(event, CutCardReached):
+            self.shuffle_due = True
+            self.log.emit("cut_card_reached", round_id, count=event.count)
+        elif isinstance(event, ShoeEmpty):
+            self.log.emit("shoe_empty", round_id, count=event.count)
+            self.shuffle_due = True
+            raise FeedError(f"the shoe is empty after {event.count} cards")
+        elif isinstance(event, CardBurned):
+            self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
+        elif isinstance(event, DeviceFault):
+            self.open_faults.add(event.code)
+            self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
+            raise DeviceFaulted(event.code, f"shoe fault ({event.code}): {event.message}")
+        elif isinstance(event, DeviceRecovered):
+            self.open_faults.discard(event.code)
+            self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
+        else:
+            raise FeedError(f"unexpected shoe event {event!r}")
+        return None
 
 
 class DealerEntryFeed(CardFeed):

@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.config import TableConfig
 from controller.events import EventLog
-from controller.feeds import CardFeed, FeedError
+from controller.feeds import CardFeed, DeviceFaulted, FeedError
 from controller.games.base import Game
 from controller.meters import Meters
 from controller.players import SimulatedPlayers
@@ -30,8 +30,11 @@ class Table:
         *,
         session: str | None = None,
         witness: Callable[[Round], str | None] | None = None,
+        recovery_timeout: float = 30.0,
     ) -> None:
         self.config = config
+        self.recovery_timeout = recovery_timeout
+        """How long a round held for a device fault waits for the device to report it cleared."""
         self.witness = witness
         self.game: Game[Any] = config.make_game()
         self.feed = feed
@@ -79,6 +82,12 @@ class Table:
             if round.card_target() is not None:
                 try:
                     card = self.feed.next_card(round.id)
+                except DeviceFaulted as exc:
+                    round.put_on_hold(str(exc))
+                    if not self.feed.wait_recovered(round.id, self.recovery_timeout):
+                        break
+                    round.release(by="device recovered")
+                    continue
                 except FeedError as exc:
                     round.put_on_hold(str(exc))
                     break

@@ -45,3 +45,50 @@ def test_a_jammed_shoe_puts_the_round_on_hold_with_the_dealers_message() -> None
     assert held.state == "hold"
     assert held.hold_reason == "shoe fault (jam): a card is jammed: open the lid, clear the card path, close the lid"
     assert log.named("shoe_fault")[0]["code"] == "jam"
+
+
+def test_a_jam_cleared_mid_round_holds_then_resumes_the_round_with_nothing_lost() -> None:
+    # issue 3: a device fault holds the round; the round resumes once the device reports it cleared
+    import threading
+
+    config = load_config()
+    log = MemoryLog(config.table_id)
+    with SimulatorProcess("shoe", "--seed", "4") as sim:
+        feed = open_feed(config, log, seed=4, shoe_port=sim.port)
+        table = Table(config, feed, log, session="S")
+        players = SimulatedPlayers(random.Random(4))
+        assert table.play_round(players).state == "complete"
+        sim.command("fault jam")
+        clearing = threading.Timer(0.5, sim.command, args=("clear",))
+        clearing.start()
+        resumed = table.play_round(players)
+        clearing.join()
+        after = table.play_round(players)
+        feed.shoe.close()  # type: ignore[attr-defined]
+    assert resumed.state == after.state == "complete"
+    events = [r["event"] for r in log.records() if r["round"] == resumed.id]
+    assert events.index("shoe_fault") < events.index("round_held") < events.index("shoe_recovered") \
+        < events.index("round_resumed") < events.index("round_complete")
+    dealt = [r["card"] for r in log.named("card_dealt")] + [r["card"] for r in log.named("card_burned")]
+    assert len(dealt) == 2 * 3 + 1
+
+
+def test_an_unplugged_shoe_is_waited_for_and_the_round_completes_with_every_card_once() -> None:
+    # issue 3: unplug and return mid-round recovers with nothing lost or counted twice
+    import threading
+
+    config = load_config()
+    log = MemoryLog(config.table_id)
+    with SimulatorProcess("shoe", "--seed", "6") as sim:
+        feed = open_feed(config, log, seed=6, shoe_port=sim.port)
+        table = Table(config, feed, log, session="S")
+        players = SimulatedPlayers(random.Random(6))
+        rounds = [table.play_round(players)]
+        unplug = threading.Thread(target=sim.command, args=("unplug 0.4",))
+        unplug.start()
+        rounds += [table.play_round(players) for _ in range(4)]
+        unplug.join()
+        feed.shoe.close()  # type: ignore[attr-defined]
+    assert [r.state for r in rounds] == ["complete"] * 5
+    cards = [r["card"] for r in log.records() if r["event"] in ("card_dealt", "card_burned")]
+    assert len(cards) == 2 * 5 + 1
