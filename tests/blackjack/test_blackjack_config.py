@@ -7,12 +7,12 @@ from controller.devices import open_feed
 from controller.errors import ConfigError, WagerRefused
 from controller.games import make_game
 from controller.games.base import OptionError
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, in_process_config
 
 
 @pytest.mark.parametrize(("path", "size"), [("config/no-bust-21.toml", 424), ("config/pure-21-5.toml", 312)])
 def test_configs_load_and_deal_the_games_deck(path, size) -> None:
-    config = load_config(path)
+    config = in_process_config(path)
     feed = open_feed(config, MemoryLog(), seed=1)
     assert feed.shoe.size == size
 
