@@ -19,6 +19,7 @@ from controller.games.base import Game
 from controller.meters import Meters
 from controller.players import SimulatedPlayers
 from controller.round import Limits, Round
+from drivers.shuffler import ShufflerError
 
 
 class Table:
@@ -50,7 +51,9 @@ class Table:
 
     def new_round(self) -> Round:
         round_id = self.next_round_id()
-        burns = self.feed.prepare_round(round_id)
+        return self._round(round_id, self.feed.prepare_round(round_id))
+
+    def _round(self, round_id: str, burns: int) -> Round:
         round = Round(
             round_id,
             self.game,
@@ -63,14 +66,25 @@ class Table:
         round.witness = self.witness
         return round
 
+    def _held_at_start(self, error: Exception) -> Round:
+        """A round the device could not be made ready for (a shuffler jam, a count mismatch): open, then held."""
+        round = self._round(self.next_round_id(), 0)
+        round.start()
+        round.put_on_hold(f"the {self.feed.source} is not ready: {error}")
+        return round
+
     def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
         """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
 
         A recovered round already complete or void only gets the after-round steps.
         """
         if round is None:
-            round = self.new_round()
-            round.start()
+            try:
+                round = self.new_round()
+            except (FeedError, ShufflerError) as exc:
+                round = self._held_at_start(exc)
+            else:
+                round.start()
         elif round.state not in ("complete", "void", "hold"):
             round.burns_due += self.feed.prepare_round(round.id)
             for spot, wager in list(round.wagers) if round.state == "betting" else ():

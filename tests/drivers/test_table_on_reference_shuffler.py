@@ -60,3 +60,24 @@ def test_each_shuffler_error_puts_the_round_on_hold_with_the_dealers_message(
     assert held.state == "hold"
     assert message in (held.hold_reason or "")
     assert log.named("shuffler_fault")[0]["code"] == code
+
+
+@pytest.mark.parametrize(("fault", "message"), [
+    ("fault door-open", "the door or lid is open: close it"),
+    ("fault jam", "a card is jammed"),
+])
+def test_a_shuffler_fault_before_the_shuffle_holds_the_new_round_with_the_dealers_message(
+    tmp_path: Path, fault: str, message: str
+) -> None:
+    with SimulatorProcess("shuffler", "--seed", "5") as sim:
+        path = tmp_path / "table.toml"
+        path.write_text(CONFIG.read_text().replace('driver = "simulated"', f'driver = "reference"\nport = "{sim.port}"'))
+        config = load_config(path)
+        log = MemoryLog(config.table_id)
+        feed = open_feed(config, log, seed=5)
+        sim.command(fault)
+        held = Table(config, feed, log, session="S").play_round(SimulatedPlayers(random.Random(5)))
+        feed.shuffler.close()  # type: ignore[attr-defined]
+    assert held.state == "hold" and held.wagers == {}
+    assert (held.hold_reason or "").startswith("the shuffler is not ready:")
+    assert message in (held.hold_reason or "")
