@@ -35,7 +35,7 @@ from controller.cards import Card
 from controller.errors import CardRefused, TableError
 from controller.events import EventLog, jsonable
 from controller.games import make_game
-from controller.games.base import Decision, Game
+from controller.games.base import Decision, Game, Irregularity
 from controller.journal import Journal, JournalError
 from controller.money import Rounding
 from controller.odds import PUSH
@@ -45,7 +45,7 @@ from controller.tiles import Tile
 
 IGNORED = frozenset({"table", "seq", "timestamp", "prev"})
 """Fields that differ between a journaled record and the same event emitted again."""
-INFORMATIONAL = frozenset({"wager_refused", "decision_refused"})
+INFORMATIONAL = frozenset({"wager_refused", "decision_refused", "irregularity_refused"})
 """Round records that change nothing: skipped when re-enacting."""
 ENDS = frozenset({"round_complete", "round_voided"})
 """A round's last record of its own: what the table logs for it afterwards (a position passed) is not re-enacted."""
@@ -141,6 +141,11 @@ def _decision(round: Round, record: dict[str, Any]) -> None:
     round.decide(Decision(**values))
 
 
+def _irregularity(round: Round, record: dict[str, Any]) -> None:
+    card = record.get("card")
+    round.report(Irregularity(record["kind"], piece(card) if card else None, record.get("target"), record.get("count")))
+
+
 INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "round_started": lambda round, r, log: round.start(),
     "state_changed": _state,
@@ -151,6 +156,8 @@ INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "card_fault": lambda round, r, log: _card(round, r),
     "decision": lambda round, r, log: _decision(round, r),
     "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
+    "player_seated": lambda round, r, log: round.sit(r["spot"]),
+    "irregularity": lambda round, r, log: _irregularity(round, r),
 }
 
 

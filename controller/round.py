@@ -14,6 +14,9 @@ left to decide, the reveal ends when the dealer's cards are in.
 
 A card that arrives when none is due is never dropped: it is logged as a
 fault, kept in ``stray_cards``, and the round goes to ``hold`` for the dealer.
+Before settling, an optional ``witness`` (the overhead camera, see
+``controller.camera``) is asked about the cards; any doubt it names holds the
+round too.
 """
 
 from __future__ import annotations
@@ -126,6 +129,7 @@ class Round:
         self.fees: list[Fee] = []
         self.settlements: list[Settlement] = []
         self.hand: Any = None
+        self.witness: Callable[[Round], str | None] | None = None
         self.hold_reason: str | None = None
         self._held_from: str | None = None
         self.machine = Machine(
@@ -335,6 +339,10 @@ class Round:
                     return
                 self._enter_reveal()
             elif self.state == "reveal":
+                doubt = self.witness(self) if self.witness is not None else None
+                if doubt is not None:
+                    self.put_on_hold(doubt)
+                    return
                 self._settle()
                 return
             else:

@@ -9,6 +9,7 @@ everything else.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from controller.config import TableConfig
@@ -21,8 +22,17 @@ from controller.round import Limits, Round
 
 
 class Table:
-    def __init__(self, config: TableConfig, feed: CardFeed, log: EventLog, *, session: str | None = None) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        feed: CardFeed,
+        log: EventLog,
+        *,
+        session: str | None = None,
+        witness: Callable[[Round], str | None] | None = None,
+    ) -> None:
         self.config = config
+        self.witness = witness
         self.game: Game[Any] = config.make_game()
         self.feed = feed
         self.log = log
@@ -38,7 +48,7 @@ class Table:
     def new_round(self) -> Round:
         round_id = self.next_round_id()
         burns = self.feed.prepare_round(round_id)
-        return Round(
+        round = Round(
             round_id,
             self.game,
             self.log,
@@ -47,6 +57,8 @@ class Table:
             rounding=self.config.rounding,
             burns=burns,
         )
+        round.witness = self.witness
+        return round
 
     def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
         """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.

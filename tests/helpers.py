@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from typing import Any
 
+from controller.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.events import EventLog
 from controller.games import make_game
 from controller.money import Rounding
@@ -42,11 +44,7 @@ def top_card_round(
     )
 
 
-def in_process_config(path: str | None = None) -> "TableConfig":
+def in_process_config(path: str | None = None) -> TableConfig:
     """A table config with its shoe simulated in this process (no pseudo-terminal), for engine-level tests."""
-    import dataclasses
-
-    from controller.config import DEFAULT_CONFIG, TableConfig, load_config
-
-    config: TableConfig = load_config(path or DEFAULT_CONFIG)
+    config = load_config(path or DEFAULT_CONFIG)
     return dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from controller.cards import Card
-from controller.config import load_config
 from controller.devices import open_feed
 from controller.events import EventLog
 from controller.journal import Journal, JournalConflict, JournalCorrupt, JournalFull

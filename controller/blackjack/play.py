@@ -183,15 +183,12 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     def deck(self) -> tuple[Card, ...]:
         return shoe(self.decks, jokers_per_deck=self.jokers_per_deck, kind=self.deck_kind)
 
-
-
     def restore_roles(self, roles: Mapping[str, Any]) -> None:
         self.rotation.restore(roles)
 
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """Round of play 4-5: the player-dealer's circle holds the bank; the others the players' wagers."""
         return ("bank",) if spot == self.player_dealer else ("base", "bonus", "buster")
-
 
     def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
         base = wagers.get("base", 0)

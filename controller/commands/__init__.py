@@ -16,4 +16,5 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.audit",
     "controller.commands.serve",
     "controller.commands.odds",
+    "controller.commands.vision",
 )

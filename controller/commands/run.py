@@ -27,7 +27,7 @@ from controller.console.runner import console_arguments, serve_until_stopped, wi
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.errors import TableError
-from controller.events import LogOutputError, stderr_console
+from controller.events import EventLog, LogOutputError, stderr_console
 from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
@@ -50,6 +50,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
     parser.add_argument("--pace", type=float, default=None, help="with --console: seconds between dealt cards (default: [console] pace, else 1)")
     console_arguments(parser)
+    parser.add_argument("--camera", action="store_true",
+                        help="film every round on the simulated table and hold it when camera and shoe disagree "
+                             "(also on with [vision] crosscheck = true)")
     parser.set_defaults(func=run)
 
 
@@ -61,6 +64,15 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def _camera(args: argparse.Namespace, config: Any, log: EventLog, rng: random.Random) -> Any:
+    vision = config.sections.get("vision", {})
+    if not (args.camera or vision.get("crosscheck", False)):
+        return None
+    from controller.camera import CameraWitness
+
+    return CameraWitness(vision, log, base=Path(config.path).parent, seed=rng.randrange(2**32))
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -89,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
                           simulate_devices=True) as session:
             table = session.table
+            table.witness = _camera(args, config, session.log, rng)
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32)))

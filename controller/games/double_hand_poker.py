@@ -158,9 +158,6 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
     def deck(self) -> tuple[Card, ...]:
         return deck_with_joker()
 
-
-
-
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         """The player-dealer's seat posts the bank; every other seat plays."""
         if spot == self.player_dealer:
@@ -175,7 +172,6 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
                     schedule.fee(amount)
                 except FeeError as exc:
                     raise WagerRefused(spot, wager, f"no posted collection fee covers it: {exc}") from None
-
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Seed 003 general rule 2, "Collections are taken in advance": the posted fee on each wager and bank."""

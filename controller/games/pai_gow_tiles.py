@@ -83,12 +83,8 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
     def deck(self) -> tuple[Tile, ...]:  # type: ignore[override]
         return TILE_SET
 
-
-
-
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         return ("bank",) if spot == self.player_dealer else ("main",)
-
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collections are taken in advance (Double-Hand Poker general rule 2): per wager, and the bank's."""
@@ -200,7 +196,6 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
 
     def settlement_summary(self, state: TilesHand) -> dict[str, Any]:
         return {"player_dealer": state.player_dealer, **state.bank_result}
-
 
     def describe(self, state: TilesHand) -> str:
         if not state.players:

@@ -101,9 +101,6 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
     def deck(self) -> tuple[Card, ...]:
         return standard_deck()  # "standard decks of 52 cards. No jokers"
 
-
-
-
     def seat_wagers(self, spot: int) -> tuple[str, ...]:
         return ("bank",) if spot == self.player_dealer else ("ante", "pair_plus")
 
@@ -111,7 +108,6 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
         if "pair_plus" in wagers and "ante" not in wagers:
             # Bonus/Pair Plus 1: only with an Ante
             raise WagerRefused(spot, "pair_plus", "a Pair Plus wager needs an Ante wager on the same spot")
-
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Player fee $0 per bet; the player-dealer's fee per hand by the total action on the table."""
@@ -221,7 +217,6 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
 
     def settlement_summary(self, state: TcpHand) -> dict[str, Any]:
         return {"player_dealer": state.player_dealer, **state.bank_result}
-
 
     def describe(self, state: TcpHand) -> str:
         if not state.players:

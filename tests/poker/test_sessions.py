@@ -1,6 +1,5 @@
 """Whole sessions with simulated players: every pot is conserved to the cent after fees (issue 10, "Done when")."""
 
-import json
 import random
 import re
 
@@ -45,7 +44,6 @@ def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path,
     settled = [r for r in records if r["event"] == "wager_settled"]
     assert {r["banker"] for r in settled} == {"pot"}
     assert any(r["reason"].startswith("side pot") for r in settled)  # all-ins happened
-    assert all(json.dumps(r) for r in records)
 
 
 @settings(max_examples=8, deadline=None)

@@ -1,0 +1,135 @@
+"""``tablectl vision``: read the cards in an image, calibrate the camera, enrol a deck."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from vision.artwork import ArtworkMissing
+from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout
+from vision.enroll import EnrolmentError, enrol_artwork, enrol_images
+from vision.setup import build_recognizer
+from vision.sources import CameraError, read_image
+from vision.templates import TemplateError
+
+VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, TemplateError)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("vision", help="camera: read cards in an image, calibrate, enrol a deck")
+    sub = parser.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
+
+    read = sub.add_parser("read", help="print the cards found in one image")
+    read.add_argument("image", type=Path)
+    read.add_argument("--config", type=Path, help="table config whose [vision] table gives deck and calibration")
+    read.add_argument("--deck", help="deck artwork name (default: the config's, else aisleriot-anglo)")
+    read.add_argument("--deck-file", type=Path, help="a deck enrolled with `tablectl vision enroll`")
+    read.add_argument("--json", action="store_true", help="print JSON")
+    read.set_defaults(func=read_command)
+
+    calibrate = sub.add_parser("calibrate", help="fit the image-to-table homography and store it with the zones")
+    calibrate.add_argument("--config", type=Path, required=True, help="table config to write [vision] into")
+    calibrate.add_argument("--image-points", required=True, help='pixels of the marks: "x,y x,y x,y x,y ..."')
+    calibrate.add_argument("--table-points", required=True, help='the same marks on the table in mm: "x,y ..."')
+    calibrate.add_argument("--zone", action="append", default=[], metavar="NAME=x,y x,y x,y ...",
+                           help="a named zone as a polygon in table mm (repeatable)")
+    calibrate.add_argument("--image", type=Path, help="a camera frame to draw the zones on (with --preview)")
+    calibrate.add_argument("--preview", type=Path, help="write the frame with the zones drawn to this PNG")
+    calibrate.set_defaults(func=calibrate_command)
+
+    enroll = sub.add_parser("enroll", help="learn a deck from one image per card (or from SVG artwork)")
+    source = enroll.add_mutually_exclusive_group(required=True)
+    source.add_argument("--images", type=Path, help="folder with one image per card, named AS.png, TD.jpg, JK.png ...")
+    source.add_argument("--artwork", help="an SVG deck by name, e.g. aisleriot-anglo")
+    enroll.add_argument("--name", help="the deck's name (default: the folder's or artwork's)")
+    enroll.add_argument("--out", type=Path, required=True, help="enrolled deck file to write (.npz)")
+    enroll.set_defaults(func=enroll_command)
+
+
+def _fail(error: Exception) -> int:
+    print(f"tablectl vision: {error}", file=sys.stderr)
+    return 2
+
+
+def read_command(args: argparse.Namespace) -> int:
+    try:
+        vision: dict[str, Any] = load_vision_table(args.config) if args.config else {}
+        if args.deck:
+            vision = {k: v for k, v in vision.items() if k != "deck_file"} | {"deck": args.deck}
+        if args.deck_file:
+            vision = vision | {"deck_file": str(args.deck_file)}
+        recognizer = build_recognizer(vision, args.config.parent if args.config else None)
+        reads = recognizer.read(read_image(args.image))
+    except VISION_ERRORS as error:
+        return _fail(error)
+    if args.json:
+        print(json.dumps([r.to_json() for r in reads]))
+        return 0
+    for r in reads:
+        corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in r.polygon)
+        card = r.card.code if r.card else "unreadable"
+        print(f"{card:<10} {r.visible:<6} {r.confidence:.3f}  zone={r.zone or '-'}  {corners}")
+    return 0
+
+
+def _pairs(text: str, what: str) -> list[tuple[float, float]]:
+    try:
+        return [(float(x), float(y)) for x, y in (p.split(",") for p in text.replace(";", " ").split())]
+    except ValueError:
+        raise CalibrationError(f"{what}: expected space-separated x,y pairs, got {text!r}") from None
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    try:
+        zones = []
+        for spec in args.zone:
+            name, sep, points = spec.partition("=")
+            if not sep or not name.strip():
+                raise CalibrationError(f"--zone {spec!r}: expected NAME=x,y x,y x,y ...")
+            polygon = _pairs(points, f"zone {name}")
+            if len(polygon) < 3:
+                raise CalibrationError(f"zone {name}: a zone needs at least 3 corners")
+            zones.append(Zone(name.strip(), tuple(polygon)))
+        layout = Layout.fit(_pairs(args.image_points, "--image-points"), _pairs(args.table_points, "--table-points"), zones)
+        save_layout(args.config, layout)
+        if args.preview:
+            if not args.image:
+                raise CalibrationError("--preview needs --image, the camera frame to draw on")
+            _write_preview(layout, read_image(args.image), args.preview)
+    except VISION_ERRORS as error:
+        return _fail(error)
+    error_mm = abs(layout.to_table(layout.image_points) - layout.table_points).max()
+    print(f"calibrated {args.config}: {len(layout.image_points)} points, worst reprojection {error_mm:.2f} mm, "
+          f"{len(zones)} zones, {layout.px_per_mm(layout.image_points.mean(axis=0)):.2f} px/mm at the centre")
+    return 0
+
+
+def _write_preview(layout: Layout, frame: Any, path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    for zone in layout.zones:
+        pts = np.round(layout.to_image(zone.polygon)).astype(np.int32)
+        cv2.polylines(frame, [pts], True, (0, 255, 255), 2)
+        cv2.putText(frame, zone.name, tuple(int(v) for v in pts.mean(axis=0)), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 255, 255), 2)
+    for x, y in layout.image_points:
+        cv2.circle(frame, (int(x), int(y)), 8, (0, 0, 255), 2)
+    if not cv2.imwrite(str(path), frame):
+        raise CalibrationError(f"cannot write the preview to {path}")
+
+
+def enroll_command(args: argparse.Namespace) -> int:
+    try:
+        if args.images:
+            deck = enrol_images(args.images, args.name or args.images.name)
+        else:
+            deck = enrol_artwork(args.artwork)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        deck.save(args.out)
+    except VISION_ERRORS as error:
+        return _fail(error)
+    print(f"enrolled {deck.name}: {len(deck.cards)} cards ({' '.join(c.code for c in deck.cards)}) -> {args.out}")
+    return 0

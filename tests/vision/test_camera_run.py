@@ -1,0 +1,38 @@
+"""The camera as second witness in ``tablectl run``: agreeing rounds settle, a disagreement holds the round."""
+
+from pathlib import Path
+
+import pytest
+
+from controller.cards import Card
+from controller.cli import main
+from controller.config import DEFAULT_CONFIG
+
+
+def test_a_session_filmed_by_the_camera_settles_every_round(tmp_path: Path, capsys, faces) -> None:
+    log = tmp_path / "events.jsonl"
+    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log)]) == 0
+    assert log.read_text().count('"camera_agrees"') == 3
+
+
+def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, capsys, faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.synthetic import SceneSource
+
+    show = SceneSource.show
+
+    def swap_the_home_card(self, zone_cards):  # the dealer put another card on "home" than the shoe gave
+        cards = dict(zone_cards)
+        cards["home"] = [Card.parse("2S") if cards["home"][0] != Card.parse("2S") else Card.parse("3S")]
+        show(self, cards)
+
+    monkeypatch.setattr(SceneSource, "show", swap_the_home_card)
+    log = tmp_path / "events.jsonl"
+    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log)]) == 1
+    assert "camera:" in capsys.readouterr().err
+    events = log.read_text()
+    assert '"camera_discrepancy"' in events and '"zone": "home"' in events and '"zone": "away"' not in events
+
+
+def test_the_default_config_carries_a_calibrated_camera_with_a_zone_per_target() -> None:
+    text = DEFAULT_CONFIG.read_text()
+    assert "[vision.calibration]" in text and "home = " in text and "away = " in text

@@ -1,0 +1,87 @@
+"""``tablectl vision read | calibrate | enroll`` as a technician runs them."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from controller.cards import parse_cards
+from controller.cli import main
+from vision.synthetic import Camera, Placement, SceneRenderer
+
+CARDS = parse_cards("AS KD 7C 9H 2D QS JK TC")
+
+
+def _scene(faces, path: Path) -> None:
+    renderer = SceneRenderer(faces, Camera.overhead())
+    placements = [Placement(c, (130.0 + 120 * i, 200.0 + 150 * (i % 2)), 15.0 * i) for i, c in enumerate(CARDS)]
+    cv2.imwrite(str(path), renderer.render(placements, np.random.default_rng(1)).frame)
+
+
+def test_read_prints_each_card_as_the_issue_describes(tmp_path: Path, faces, capsys) -> None:
+    _scene(faces, tmp_path / "frame.png")
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--json"]) == 0
+    reads = json.loads(capsys.readouterr().out)
+    assert {r["card"] for r in reads} <= {c.code for c in CARDS} | {None}
+    assert len(reads) == len(CARDS) and sum(r["card"] is not None for r in reads) >= 6
+    for r in reads:
+        assert set(r) == {"card", "polygon", "visible", "confidence", "zone"}
+        assert len(r["polygon"]) == 4 and r["visible"] in ("full", "corner") and 0 <= r["confidence"] <= 1
+
+
+def test_calibrate_writes_the_vision_table_and_read_then_names_zones(tmp_path: Path, faces, capsys) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nid = "T"\n\n[vision]\ndeck = "aisleriot-anglo"\n')
+    layout = Camera.overhead().layout()
+    image = " ".join(f"{x},{y}" for x, y in layout.image_points)
+    table = " ".join(f"{x:g},{y:g}" for x, y in layout.table_points)
+    _scene(faces, tmp_path / "frame.png")
+    argv = ["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table,
+            "--zone", "left=0,0 500,0 500,620 0,620", "--image", str(tmp_path / "frame.png"), "--preview", str(tmp_path / "zones.png")]
+    assert main(argv) == 0
+    assert "worst reprojection" in capsys.readouterr().out and (tmp_path / "zones.png").is_file()
+    assert tomllib.loads(config.read_text())["vision"]["zones"]["left"][1] == [500.0, 0.0]
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--config", str(config), "--json"]) == 0
+    zones = {r["card"]: r["zone"] for r in json.loads(capsys.readouterr().out) if r["card"]}
+    assert zones.get("AS") == "left" and zones.get("TC") is None
+
+
+def test_calibrate_with_three_points_says_why_it_refuses(tmp_path: Path, capsys) -> None:
+    argv = ["vision", "calibrate", "--config", str(tmp_path / "t.toml"), "--image-points", "0,0 1,0 1,1", "--table-points", "0,0 1,0 1,1"]
+    assert main(argv) == 2
+    assert "at least 4" in capsys.readouterr().err
+
+
+def test_a_deck_enrolled_from_one_image_per_card_reads_those_cards(tmp_path: Path, faces, capsys) -> None:
+    folder = tmp_path / "casino-deck"
+    folder.mkdir()
+    for card in CARDS:
+        face = faces[card]
+        cv2.imwrite(str(folder / f"{card.code}.png"), face[:, :, :3])  # flat scans of the faces
+    out = tmp_path / "casino.npz"
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out)]) == 0
+    assert "8 cards" in capsys.readouterr().out
+    _scene(faces, tmp_path / "frame.png")
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--deck-file", str(out), "--json"]) == 0
+    read = [r["card"] for r in json.loads(capsys.readouterr().out) if r["card"]]
+    assert set(read) <= {c.code for c in CARDS} and len(read) >= 6
+
+
+def test_enrolment_refuses_a_file_that_names_no_card(tmp_path: Path, capsys) -> None:
+    (tmp_path / "deck").mkdir()
+    cv2.imwrite(str(tmp_path / "deck" / "XX.png"), np.zeros((10, 10, 3), np.uint8))
+    assert main(["vision", "enroll", "--images", str(tmp_path / "deck"), "--out", str(tmp_path / "d.npz")]) == 2
+    assert "XX.png" in capsys.readouterr().err
+
+
+def test_a_photographed_card_is_found_on_the_felt_and_straightened(faces) -> None:
+    from vision.enroll import face_from_image
+
+    renderer = SceneRenderer(faces, Camera.overhead(keystone=0.0))
+    frame = renderer.render([Placement(CARDS[1], (550.0, 310.0), 70.0)], np.random.default_rng(0), clean=True).frame
+    face = face_from_image(frame)
+    h, w = face.shape[:2]
+    assert h > w and abs(w / h - 0.65) < 0.05
+    assert face[h // 2, 8].mean() > 180 and face[8, w // 2].mean() > 180  # card all the way to the edges

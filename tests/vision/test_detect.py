@@ -1,0 +1,55 @@
+"""Finding cards: the mask, the blobs and the card corners (virtual ones too) on small drawn images."""
+
+import cv2
+import numpy as np
+
+from vision.detect import card_mask, find_blobs, find_corners
+
+
+def _felt(w: int = 400, h: int = 300) -> np.ndarray:
+    image = np.zeros((h, w, 3), np.uint8)
+    image[:] = (40, 120, 35)
+    return image
+
+
+def _card(image: np.ndarray, quad: np.ndarray) -> None:
+    cv2.fillConvexPoly(image, np.round(quad * 16).astype(np.int32), (245, 245, 245), cv2.LINE_AA, shift=4)
+    cv2.polylines(image, [np.round(quad * 16).astype(np.int32)], True, (120, 120, 120), 1, cv2.LINE_AA, shift=4)
+
+
+def _rect(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) @ rot.T + [cx, cy]
+
+
+def test_the_felt_is_not_card_and_a_white_card_is() -> None:
+    image = _felt()
+    _card(image, _rect(200, 150, 60, 84, 20))
+    mask = card_mask(image)
+    assert mask[75, 100] == 255 and mask[5, 5] == 0
+
+
+def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
+    image = _felt()
+    quad = _rect(200, 150, 63, 88, 25)
+    _card(image, quad)
+    blobs, filled = find_blobs(card_mask(image), 1000)
+    assert len(blobs) == 1 and filled[75, 100] == 255
+    corners = find_corners(blobs[0].contour, min_edge=14, reach=100)
+    found = np.array([c.point for c in corners])
+    for truth in quad:
+        assert np.min(np.linalg.norm(found - truth, axis=1)) < 1.5
+
+
+def test_the_hidden_corner_of_a_fanned_card_is_found_from_its_two_visible_edges() -> None:
+    image = _felt()
+    below = _rect(170, 130, 63, 88, 0)
+    middle = below + [20, 28]
+    top = middle + [20, 28]
+    for quad in (below, middle, top):
+        _card(image, quad)
+    blobs, _ = find_blobs(card_mask(image), 1000)
+    corners = find_corners(blobs[0].contour, min_edge=14, reach=100)
+    found = np.array([c.point for c in corners])
+    assert np.min(np.linalg.norm(found - middle[0], axis=1)) < 2.0

@@ -1,0 +1,76 @@
+"""The recognizer end to end on small fixed scenes: reads, outlines, zones and "unreadable" instead of guesses."""
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.cards import parse_cards
+from vision.calibration import Zone
+from vision.geometry import INDEX_FX, INDEX_FY, quad_center, rotate_quad
+from vision.recognizer import Recognizer
+from vision.synthetic import DEALER_SPREAD, Camera, Placement, SceneRenderer, fan
+
+ZONES = [Zone("dealer", ((350, 50), (750, 50), (750, 250), (350, 250))), Zone("player-1", ((50, 300), (450, 300), (450, 600), (50, 600)))]
+
+
+@pytest.fixture
+def scene_and_recognizer(faces, deck):
+    camera = Camera.overhead()
+    renderer = SceneRenderer(faces, camera)
+    placements = [
+        Placement(parse_cards("AS")[0], (450.0, 150.0), 12.0),
+        Placement(parse_cards("KD")[0], (620.0, 140.0), -100.0),
+        *fan(parse_cards("9H 4C 7S"), (180.0, 380.0), 20.0, spread=DEALER_SPREAD),
+        Placement(parse_cards("JK")[0], (900.0, 450.0), 200.0),
+    ]
+    scene = renderer.render(placements, np.random.default_rng(11))
+    return scene, Recognizer(deck, camera.layout(ZONES))
+
+
+def _nearest(reads, polygon):
+    return min(reads, key=lambda r: np.linalg.norm(quad_center(r.polygon) - quad_center(polygon)))
+
+
+def test_every_card_of_a_small_scene_is_found_once_with_its_outline_and_zone_and_none_misread(scene_and_recognizer) -> None:
+    scene, recognizer = scene_and_recognizer
+    reads = recognizer.read(scene.frame)
+    assert len(reads) == len(scene.truth)
+    for truth in scene.truth:
+        read = _nearest(reads, truth.polygon)
+        assert read.card in (truth.card, None)
+        outline_error = min(np.abs(rotate_quad(truth.polygon, k) - read.polygon).max() for k in (0, 2))
+        assert outline_error < 6.0
+        assert 0.0 < read.confidence <= 1.0
+    zones = {r.card.code: r.zone for r in reads if r.card is not None}
+    assert zones["AS"] == "dealer" and zones["KD"] == "dealer" and zones["9H"] == "player-1" and zones["JK"] is None
+
+
+def test_lone_cards_are_read_from_the_full_face_and_the_bottom_of_a_fan_from_its_corner(scene_and_recognizer) -> None:
+    scene, recognizer = scene_and_recognizer
+    reads = {r.card.code: r for r in recognizer.read(scene.frame) if r.card is not None}
+    assert {code: reads[code].visible for code in ("AS", "KD", "JK", "9H")} == {"AS": "full", "KD": "full", "JK": "full", "9H": "corner"}
+
+
+def test_a_card_whose_indices_are_smudged_is_unreadable_not_guessed(faces, deck) -> None:
+    camera = Camera.overhead()
+    card = parse_cards("8S")[0]
+    smudged = faces[card].copy()
+    h, w = smudged.shape[:2]
+    for y0, x0 in ((0, 0), (h - int(INDEX_FY * h), w - int(INDEX_FX * w))):
+        region = smudged[y0 : y0 + int(INDEX_FY * h), x0 : x0 + int(INDEX_FX * w)]
+        region[:] = cv2.GaussianBlur(region, (0, 0), 12)
+    renderer = SceneRenderer({**faces, card: smudged}, camera)
+    scene = renderer.render([Placement(card, (500.0, 300.0), 30.0)], np.random.default_rng(2))
+    reads = Recognizer(deck, camera.layout()).read(scene.frame)
+    assert all(r.card is None for r in reads)
+
+
+def test_an_empty_table_has_no_cards(deck) -> None:
+    felt = np.zeros((1080, 1920, 3), np.uint8)
+    felt[:] = (40, 110, 35)
+    assert Recognizer(deck, Camera.overhead().layout()).read(felt) == []
+
+
+def test_a_frame_that_is_not_a_colour_image_is_refused(deck) -> None:
+    with pytest.raises(ValueError, match="8-bit BGR"):
+        Recognizer(deck).read(np.zeros((10, 10), np.uint8))

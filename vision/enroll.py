@@ -1,0 +1,112 @@
+"""Deck enrolment: learn a deck from its artwork or from one image of each card, and find it again.
+
+A casino's own brand is enrolled from a folder holding one image per card,
+named by the card's code (``AS.png``, ``TD.jpg``, ``JK.png``, ``KB.png`` for a
+Bonus king...). Each image is either a scan (the card fills the image) or a
+photograph of the card lying on the felt; then the card is found and
+straightened first. Decks shipped as SVG (``vision.artwork``) are enrolled
+from their artwork. Either way the result is a ``DeckTemplates`` file
+(``.npz``) that the ``[vision]`` table of the config names::
+
+    [vision]
+    deck = "aisleriot-anglo"              # SVG artwork, enrolled on first use and cached
+    # deck_file = "var/decks/casino.npz"  # or a deck enrolled with `tablectl vision enroll`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from controller.cards import Card, UnknownCard
+
+from vision.artwork import cache_dir, render_deck
+from vision.detect import card_mask
+from vision.sources import IMAGE_SUFFIXES, read_image
+from vision.templates import DeckTemplates, TemplateError, enrol_faces
+
+__all__ = ["EnrolmentError", "enrol_artwork", "enrol_images", "face_from_image", "load_deck"]
+
+FACE_HEIGHT = 336
+
+
+class EnrolmentError(ValueError):
+    """Images or settings that cannot make an enrolled deck."""
+
+
+def enrol_artwork(name: str) -> DeckTemplates:
+    """A deck enrolled from its SVG artwork, cached under the tablectl cache folder."""
+    path = cache_dir() / "decks" / f"{name}.npz"
+    if path.is_file():
+        try:
+            return DeckTemplates.load(path)
+        except TemplateError:
+            path.unlink()
+    deck = enrol_faces(name, render_deck(name))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deck.save(path)
+    return deck
+
+
+def face_from_image(image: np.ndarray) -> np.ndarray:
+    """The upright card face in an image: the whole image for a scan, the straightened card for a photo."""
+    mask = card_mask(image)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if contours:
+        largest = max(contours, key=cv2.contourArea)
+        share = cv2.contourArea(largest) / mask.size
+        if 0.002 < share < 0.8:
+            return _straighten(image, cv2.minAreaRect(largest.astype(np.float32) * 2.0))
+    h, w = image.shape[:2]
+    return np.ascontiguousarray(np.rot90(image)) if w > h else image
+
+
+def _straighten(image: np.ndarray, rect: tuple[Any, ...]) -> np.ndarray:
+    box = cv2.boxPoints(rect)
+    order = np.argsort(box[:, 1])
+    top = box[order[:2]][np.argsort(box[order[:2], 0])]
+    bottom = box[order[2:]][np.argsort(box[order[2:], 0])[::-1]]
+    quad = np.array([top[0], top[1], bottom[0], bottom[1]], dtype=np.float32)
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    h = float(np.linalg.norm(quad[3] - quad[0]))
+    if w > h:
+        quad = np.roll(quad, -1, axis=0)
+        w, h = h, w
+    size = (int(round(FACE_HEIGHT * w / h)), FACE_HEIGHT)
+    target = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], dtype=np.float32)
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, target), size, flags=cv2.INTER_AREA)
+
+
+def enrol_images(folder: Path, name: str) -> DeckTemplates:
+    """A deck from a folder with one image per card, each named by its card code."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise EnrolmentError(f"{folder} is not a folder of card images")
+    faces: dict[Card, np.ndarray] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        try:
+            card = Card.parse(path.stem)
+        except UnknownCard as error:
+            raise EnrolmentError(f"{path.name}: the file name must be a card code ({error})") from None
+        if card in faces:
+            raise EnrolmentError(f"{path.name}: a second image of {card.code}")
+        faces[card] = face_from_image(read_image(path))
+    if len(faces) < 2:
+        raise EnrolmentError(f"{folder} holds {len(faces)} card images: enrolment needs one per card of the deck")
+    return enrol_faces(name, faces)
+
+
+def load_deck(vision: Mapping[str, Any], base: Path | None = None) -> DeckTemplates:
+    """The deck a config's ``[vision]`` table names (``deck_file`` or ``deck``)."""
+    if "deck_file" in vision:
+        path = Path(str(vision["deck_file"]))
+        if base is not None and not path.is_absolute():
+            path = base / path
+        return DeckTemplates.load(path)
+    return enrol_artwork(str(vision.get("deck", "aisleriot-anglo")))

@@ -1,0 +1,83 @@
+"""Card geometry: the canonical card frame, index patches and card outlines.
+
+A card is described in its own frame with the index corner at the origin, the
+short side along +x and the long side along +y (image rows grow downwards).
+The index patch is the rectangle ``[0, INDEX_FX * W] x [0, INDEX_FY * H]`` of
+that frame: large enough to hold the rank and suit of every deck we know.
+Cards carry the index in two opposite corners, so a card turned by 180 degrees
+shows the same patch from its other corner.
+
+Quads are 4x2 float arrays of image points in the order index corner (TL),
+TR, BR, BL of the card frame.
+
+>>> quad = card_quad_from_corner(np.array([10.0, 20.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 63, 88)
+>>> quad.tolist()
+[[10.0, 20.0], [73.0, 20.0], [73.0, 108.0], [10.0, 108.0]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "INDEX_FX",
+    "INDEX_FY",
+    "CardSize",
+    "card_quad_from_corner",
+    "rotate_quad",
+    "sample_patch",
+    "quad_center",
+]
+
+INDEX_FX = 0.22
+INDEX_FY = 0.31
+
+
+@dataclass(frozen=True)
+class CardSize:
+    """A card's size on the table in millimetres (poker size by default)."""
+
+    width_mm: float = 63.0
+    height_mm: float = 88.0
+
+    @classmethod
+    def with_aspect(cls, aspect: float, height_mm: float = 88.0) -> CardSize:
+        """A card of the given width/height ratio (each deck's artwork has its own)."""
+        return cls(width_mm=aspect * height_mm, height_mm=height_mm)
+
+
+def card_quad_from_corner(corner: np.ndarray, along_w: np.ndarray, along_h: np.ndarray, w: float, h: float) -> np.ndarray:
+    """The card's four corners from its index corner and the unit directions of its two sides."""
+    return np.array([corner, corner + w * along_w, corner + w * along_w + h * along_h, corner + h * along_h])
+
+
+def rotate_quad(quad: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """The same outline started from another corner (2 = the opposite index corner)."""
+    return np.roll(quad, -quarter_turns, axis=0)
+
+
+def quad_center(quad: np.ndarray) -> np.ndarray:
+    return np.asarray(quad, dtype=np.float64).mean(axis=0)
+
+
+def _canon_corners(size: tuple[int, int], fx: float, fy: float) -> np.ndarray:
+    """Corners of the whole card in a canonical image where the region ``fx x fy`` fills ``size``."""
+    cw, ch = size[0] / fx, size[1] / fy
+    return np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], dtype=np.float32)
+
+
+def sample_patch(
+    image: np.ndarray, quad: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY
+) -> np.ndarray:
+    """The region ``[0, fx] x [0, fy]`` of the card ``quad`` outlines, resampled to ``size`` (w, h).
+
+    ``fx = fy = 1`` samples the whole face.
+    """
+    canon = _canon_corners(size, fx, fy)
+    to_image = cv2.getPerspectiveTransform(canon, np.asarray(quad, dtype=np.float32))
+    return cv2.warpPerspective(
+        image, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )

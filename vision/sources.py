@@ -1,0 +1,131 @@
+"""Where frames come from: a live camera, a folder of images, a video file (or a synthetic scene).
+
+Every source has ``read() -> frame`` (an 8-bit BGR image) and ``close()``.
+``read`` raises ``EndOfFrames`` when a recorded source is used up and
+``CameraError`` when a camera cannot be opened or stops giving frames, naming
+the device. ``open_source`` picks the kind from a string: a device index
+(``0``), a ``/dev/video*`` path or a stream URL (``rtsp://...``) is a camera, a
+folder is a folder of images, anything else a video file.
+
+The synthetic source of the simulated table is ``vision.synthetic.SceneSource``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+__all__ = ["FrameSource", "CameraError", "EndOfFrames", "CameraSource", "FolderSource", "VideoFileSource", "open_source"]
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class CameraError(OSError):
+    """A camera (or video) that cannot be opened or stopped giving frames."""
+
+
+class EndOfFrames(EOFError):
+    """A recorded source has no more frames."""
+
+
+class FrameSource(Protocol):
+    def read(self) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class CameraSource:
+    """A live camera through ``cv2.VideoCapture``: device index, ``/dev/video*`` path or stream URL."""
+
+    def __init__(self, device: int | str, width: int = 1920, height: int = 1080):
+        self.device = device
+        self.capture = cv2.VideoCapture(device)
+        if not self.capture.isOpened():
+            raise CameraError(f"camera {device!r} cannot be opened (unplugged, busy, or no permission?)")
+        self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def read(self) -> np.ndarray:
+        ok, frame = self.capture.read()
+        if not ok or frame is None:
+            raise CameraError(f"camera {self.device!r} gave no frame")
+        return frame
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class VideoFileSource:
+    """A recorded video, replayed at its own frame rate (``realtime=False`` gives frames as fast as asked)."""
+
+    def __init__(self, path: Path, realtime: bool = True):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise CameraError(f"video {self.path} does not exist")
+        self.capture = cv2.VideoCapture(str(self.path))
+        if not self.capture.isOpened():
+            raise CameraError(f"video {self.path} cannot be decoded")
+        fps = self.capture.get(cv2.CAP_PROP_FPS)
+        self.interval = 1.0 / fps if realtime and fps > 0 else 0.0
+        self._next = time.monotonic()
+
+    def read(self) -> np.ndarray:
+        if self.interval:
+            delay = self._next - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self._next = max(self._next, time.monotonic()) + self.interval
+        ok, frame = self.capture.read()
+        if not ok or frame is None:
+            raise EndOfFrames(f"video {self.path} has no more frames")
+        return frame
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class FolderSource:
+    """The images of a folder in name order, one frame each."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise CameraError(f"image folder {self.folder} does not exist")
+        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.position = 0
+
+    def read(self) -> np.ndarray:
+        if self.position >= len(self.paths):
+            raise EndOfFrames(f"no more images in {self.folder}")
+        path = self.paths[self.position]
+        self.position += 1
+        return read_image(path)
+
+    def close(self) -> None:
+        """Nothing is held open between frames."""
+
+
+def read_image(path: Path) -> np.ndarray:
+    """One image file as a BGR frame; a clear error for a missing or garbled file."""
+    if not Path(path).is_file():
+        raise CameraError(f"image {path} does not exist")
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise CameraError(f"image {path} is not a readable image (garbled or not an image format)")
+    return frame
+
+
+def open_source(spec: str) -> FrameSource:
+    """A frame source from a command-line string (see the module doc)."""
+    if spec.isdigit():
+        return CameraSource(int(spec))
+    if spec.startswith("/dev/video") or "://" in spec:
+        return CameraSource(spec)
+    path = Path(spec)
+    if path.is_dir():
+        return FolderSource(path)
+    return VideoFileSource(path)

@@ -1,0 +1,327 @@
+"""An enrolled deck: what each card's index corner and face look like, and matching against them.
+
+Enrolment needs one upright face image per card. From it:
+
+* index corners: the index patch (see ``vision.geometry``) of both index
+  corners, jittered the way a real frame jitters them (a corner found a pixel
+  or two off, a slightly wrong scale or angle, defocus, noise). A linear
+  discriminant (Fisher's LDA, in plain numpy) is fitted on these: it whitens
+  the spread a card shows from frame to frame and keeps the directions that
+  tell cards apart. A patch is then read as the nearest card in that space,
+  and its distance says how much it looks like that card at all;
+* not an index: the same patch taken at the two corners without an index
+  and at random places and angles on each face; a patch nearer to one of
+  these than to every card is not read as a card;
+* faces: the whole face, upright and turned by 180 degrees, matched by
+  normalised correlation; used to double-check cards that lie alone.
+
+A feature vector is a blurred grey patch followed by its "redness" (red minus
+the larger of green and blue), so hearts and diamonds never look like spades
+and clubs; each vector is centred and scaled to unit length, so light and
+exposure do not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from controller.cards import Card
+
+from vision.geometry import INDEX_FX, INDEX_FY, card_quad_from_corner, rotate_quad, sample_patch
+
+__all__ = [
+    "INDEX_SIZE",
+    "FACE_SIZE",
+    "DeckTemplates",
+    "IndexMatch",
+    "FaceMatch",
+    "TemplateError",
+    "features",
+    "blur_patches",
+    "enrol_faces",
+]
+
+INDEX_SIZE = (20, 36)
+FACE_SIZE = (30, 42)
+BACKGROUND_BGR = (60, 120, 50)
+FORMAT_VERSION = 4
+JITTERS_PER_CORNER = 40
+DISCRIMINANT_DIMS = 48
+SHRINKAGE = 0.05
+
+
+class TemplateError(ValueError):
+    """An enrolled deck file that is missing, damaged or of another format."""
+
+
+def _corner_mask(size: tuple[int, int]) -> np.ndarray:
+    """1 everywhere but the patch's very corner, where a rounded card corner shows what lies beneath."""
+    ys, xs = np.mgrid[0 : size[1], 0 : size[0]]
+    return ((xs + ys) >= 6).astype(np.float32)
+
+
+def features(patches: np.ndarray) -> np.ndarray:
+    """Unit-length feature rows for a stack of BGR patches (N, h, w, 3); flat patches give zero rows."""
+    stack = patches.astype(np.float32)
+    if stack.shape[1:3] == (INDEX_SIZE[1], INDEX_SIZE[0]):
+        keep = _corner_mask(INDEX_SIZE)[None, :, :, None]
+        stack = stack * keep + stack[:, -1:, -1:, :] * (1 - keep)
+    grey = stack @ np.array([0.114, 0.587, 0.299], dtype=np.float32)
+    red = np.clip(stack[..., 2] - np.maximum(stack[..., 0], stack[..., 1]), 0, None)
+    n = stack.shape[0]
+    vec = np.concatenate([grey.reshape(n, -1), red.reshape(n, -1)], axis=1)
+    half = grey[0].size
+    vec[:, :half] -= vec[:, :half].mean(axis=1, keepdims=True)
+    vec[:, half:] -= vec[:, half:].mean(axis=1, keepdims=True)
+    norm = np.linalg.norm(vec, axis=1, keepdims=True)
+    contrast = grey.reshape(n, -1).std(axis=1, keepdims=True)
+    return np.where((norm > 1e-6) & (contrast > 6.0), vec / np.maximum(norm, 1e-6), 0.0).astype(np.float32)
+
+
+def _blur(patch: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(patch, (0, 0), 0.8)
+
+
+def blur_patches(patches: list[np.ndarray]) -> np.ndarray:
+    """The blur every patch gets before its features are taken, at enrolment and at run time alike."""
+    return np.stack([_blur(p) for p in patches])
+
+
+@dataclass(frozen=True)
+class IndexMatch:
+    """The nearest card to an index patch (``None`` for a blank patch), its distance and the next card's."""
+
+    card: Card | None
+    distance: float
+    runner_up: float
+
+
+@dataclass(frozen=True)
+class FaceMatch:
+    """The best face for a whole-card patch, its correlation and the best other card's."""
+
+    card: Card
+    score: float
+    runner_up: float
+
+
+@dataclass(frozen=True, eq=False)
+class DeckTemplates:
+    """One enrolled deck. ``aspect`` is its cards' width over height."""
+
+    name: str
+    aspect: float
+    cards: tuple[Card, ...]
+    index_mean: np.ndarray
+    index_projection: np.ndarray
+    index_centers: np.ndarray
+    face_vectors: np.ndarray
+    face_labels: np.ndarray
+    background: np.ndarray
+
+    def index_distances(self, vectors: np.ndarray) -> np.ndarray:
+        """(N, cards) distances in the discriminant space, in units of a card's own spread.
+
+        Rows of blank patches, and of patches nearer to some part of a face
+        that is not an index (``background``) than to any card, are inf.
+        """
+        z = (vectors - self.index_mean) @ self.index_projection
+        dist = _distances(z, self.index_centers)
+        not_index = _distances(z, self.background).min(axis=1) if len(self.background) else np.full(len(z), np.inf)
+        dist[~vectors.any(axis=1) | (not_index < dist.min(axis=1))] = np.inf
+        return dist
+
+    def match_index(self, vectors: np.ndarray) -> list[IndexMatch]:
+        """Nearest card to each patch, with its distance and the next card's."""
+        dist = self.index_distances(vectors)
+        order = np.argsort(dist, axis=1)[:, :2]
+        flat = ~vectors.any(axis=1)
+        return [
+            IndexMatch(None if blank else self.cards[int(o[0])], float(row[o[0]]), float(row[o[1]]))
+            for row, o, blank in zip(dist, order, flat)
+        ]
+
+    def match_face(self, vectors: np.ndarray) -> list[FaceMatch]:
+        scores = vectors @ self.face_vectors.T
+        out = []
+        for row in scores:
+            best = int(np.argmax(row))
+            label = int(self.face_labels[best])
+            others = row[self.face_labels != label]
+            out.append(FaceMatch(self.cards[label], float(row[best]), float(others.max()) if others.size else -1.0))
+        return out
+
+    def restricted_to(self, allowed: set[Card]) -> DeckTemplates:
+        """The same deck with only ``allowed`` cards (a no-face deck, a shoe without jokers)."""
+        keep = [i for i, c in enumerate(self.cards) if c in allowed]
+        if not keep:
+            raise TemplateError(f"deck {self.name!r} has none of the cards asked for")
+        remap = {old: new for new, old in enumerate(keep)}
+        rows = np.isin(self.face_labels, keep)
+        labels = np.array([remap[int(x)] for x in self.face_labels[rows]], dtype=np.int32)
+        return DeckTemplates(
+            self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
+            self.index_centers[keep], self.face_vectors[rows], labels, self.background,
+        )
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path,
+            version=np.array(FORMAT_VERSION),
+            patch=np.array([INDEX_FX, INDEX_FY, *INDEX_SIZE, *FACE_SIZE]),
+            name=np.array(self.name),
+            aspect=np.array(self.aspect),
+            cards=np.array([c.code for c in self.cards]),
+            index_mean=self.index_mean,
+            index_projection=self.index_projection,
+            index_centers=self.index_centers,
+            face_vectors=self.face_vectors.astype(np.float16),
+            face_labels=self.face_labels,
+            background=self.background,
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> DeckTemplates:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                version = int(data["version"])
+                if version != FORMAT_VERSION:
+                    raise TemplateError(f"{path}: enrolled deck format {version}, expected {FORMAT_VERSION}: enrol it again")
+                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE, *FACE_SIZE]):
+                    raise TemplateError(f"{path}: enrolled with other patch sizes than this version uses: enrol it again")
+                return cls(
+                    name=str(data["name"]),
+                    aspect=float(data["aspect"]),
+                    cards=tuple(Card.parse(str(c)) for c in data["cards"]),
+                    index_mean=data["index_mean"].astype(np.float32),
+                    index_projection=data["index_projection"].astype(np.float32),
+                    index_centers=data["index_centers"].astype(np.float32),
+                    face_vectors=data["face_vectors"].astype(np.float32),
+                    face_labels=data["face_labels"].astype(np.int32),
+                    background=data["background"].astype(np.float32),
+                )
+        except TemplateError:
+            raise
+        except (OSError, KeyError, ValueError) as error:
+            raise TemplateError(f"{path}: not an enrolled deck file ({error})") from error
+
+
+def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:
+    d2 = (z * z).sum(axis=1, keepdims=True) - 2 * z @ points.T + (points * points).sum(axis=1)
+    return np.sqrt(np.maximum(d2, 0.0))
+
+
+def _on_background(face: np.ndarray) -> np.ndarray:
+    if face.ndim != 3 or face.shape[2] not in (3, 4):
+        raise TemplateError("a card face must be a BGR or BGRA image")
+    if face.shape[2] == 3:
+        return face
+    alpha = face[:, :, 3:4].astype(np.float32) / 255.0
+    bg = np.empty_like(face[:, :, :3], dtype=np.float32)
+    bg[:] = BACKGROUND_BGR
+    return (face[:, :, :3] * alpha + bg * (1 - alpha)).astype(np.uint8)
+
+
+def _at_width(face: np.ndarray, width: float) -> np.ndarray:
+    """The face shrunk (by area averaging, so without aliasing) to ``width`` pixels."""
+    ratio = width / face.shape[1]
+    return cv2.resize(face, None, fx=ratio, fy=ratio, interpolation=cv2.INTER_AREA) if ratio < 1 else face
+
+
+def _upright(w: float, h: float) -> np.ndarray:
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+
+
+def _elsewhere(face: np.ndarray, rng: np.random.Generator, count: int = 6) -> list[np.ndarray]:
+    """Outlines that put the index patch anywhere but on an index: the two other corners, then at random."""
+    h, w = face.shape[:2]
+    quads = [
+        card_quad_from_corner(np.array([w, 0.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0]), w, h),
+        card_quad_from_corner(np.array([0.0, h]), np.array([0.0, -1.0]), np.array([1.0, 0.0]), w, h),
+    ]
+    for _ in range(count):
+        angle = rng.uniform(0, 2 * np.pi)
+        u = np.array([np.cos(angle), np.sin(angle)])
+        corner = np.array([rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h])
+        quads.append(card_quad_from_corner(corner, u, np.array([-u[1], u[0]]), w, h))
+    return quads
+
+
+def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The index patch as a real frame might give it: corner a pixel or two off, scale, angle, defocus,
+    colour smeared by JPEG's half-resolution chroma, white balance and noise."""
+    w = np.linalg.norm(quad[1] - quad[0])
+    angle = np.radians(rng.normal(0, 1.5))
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    scale = rng.uniform(0.95, 1.05)
+    shift = rng.normal(0, 0.012 * w, 2)
+    moved = (quad - quad[0]) @ rot.T * scale + quad[0] + shift
+    patch = cv2.GaussianBlur(sample_patch(face, moved, INDEX_SIZE), (0, 0), rng.uniform(0.3, 1.2))
+    ycc = cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb)
+    ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), rng.uniform(0.5, 1.5))
+    patch = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR).astype(np.float32)
+    patch = patch * rng.uniform(0.8, 1.1) * rng.uniform(0.92, 1.08, 3) + rng.normal(0, rng.uniform(1, 6), patch.shape)
+    return _blur(np.clip(patch, 0, 255).astype(np.uint8))
+
+
+def _discriminant(x: np.ndarray, y: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fisher's LDA with shrinkage: (mean, projection D x k, class centres k-dimensional)."""
+    mean = x.mean(axis=0)
+    centers = np.stack([x[y == c].mean(axis=0) for c in range(classes)])
+    within = x - centers[y]
+    sw = within.T @ within / len(x)
+    sw = (1 - SHRINKAGE) * sw + SHRINKAGE * np.trace(sw) / sw.shape[0] * np.eye(sw.shape[0])
+    evals, evecs = np.linalg.eigh(sw)
+    whiten = evecs / np.sqrt(np.maximum(evals, 1e-9))
+    between = (centers - mean) @ whiten
+    _, _, vt = np.linalg.svd(between, full_matrices=False)
+    k = min(DISCRIMINANT_DIMS, classes - 1, vt.shape[0])
+    projection = (whiten @ vt[:k].T).astype(np.float32)
+    return mean.astype(np.float32), projection, ((centers - mean) @ projection).astype(np.float32)
+
+
+def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> DeckTemplates:
+    """Templates for a deck from one upright face image per card (BGR or BGRA, cropped to the card)."""
+    if len(faces) < 2:
+        raise TemplateError(f"deck {name!r}: enrolment needs at least two card faces, got {len(faces)}")
+    rng = np.random.default_rng(seed)
+    cards = tuple(sorted(faces))
+    index_patches: list[np.ndarray] = []
+    index_labels: list[int] = []
+    face_patches: list[np.ndarray] = []
+    face_labels: list[int] = []
+    background_patches: list[np.ndarray] = []
+    aspects = []
+    for label, card in enumerate(cards):
+        original = _on_background(faces[card])
+        aspects.append(original.shape[1] / original.shape[0])
+        face = _at_width(original, INDEX_SIZE[0] / INDEX_FX)
+        upright = _upright(*face.shape[1::-1])
+        for quad in (upright, rotate_quad(upright, 2)):
+            for _ in range(JITTERS_PER_CORNER):
+                index_patches.append(_jittered(face, quad, rng))
+                index_labels.append(label)
+        background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng))
+        small = _at_width(original, FACE_SIZE[0])
+        upright = _upright(*small.shape[1::-1])
+        for quad in (upright, rotate_quad(upright, 2)):
+            face_patches.append(_blur(sample_patch(small, quad, FACE_SIZE, 1.0, 1.0)))
+            face_labels.append(label)
+    mean, projection, centers = _discriminant(features(np.stack(index_patches)), np.array(index_labels), len(cards))
+    background = (features(np.stack(background_patches)) - mean) @ projection
+    return DeckTemplates(
+        name=name,
+        aspect=float(np.median(aspects)),
+        cards=cards,
+        index_mean=mean,
+        index_projection=projection,
+        index_centers=centers,
+        face_vectors=features(np.stack(face_patches)),
+        face_labels=np.array(face_labels, dtype=np.int32),
+        background=background.astype(np.float32),
+    )
