@@ -46,13 +46,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     parser.add_argument("--no-journal", action="store_true", help="play without a journal (a throwaway simulation)")
     parser.add_argument("--verbose", "-v", action="store_true", help="also show every event on the terminal")
-    parser.add_argument("--camera", action="store_true",
-                        help="film every round on the simulated table and hold it when camera and shoe disagree "
-                             "(also on with [vision] crosscheck = true)")
     parser.add_argument("--console", action="store_true", help="serve the dealer console and pit view while playing")
     parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
     parser.add_argument("--pace", type=float, default=None, help="with --console: seconds between dealt cards (default: [console] pace, else 1)")
     console_arguments(parser)
+    parser.add_argument("--camera", action="store_true",
+                        help="film every round on the simulated table and hold it when camera and shoe disagree "
+                             "(also on with [vision] crosscheck = true)")
     parser.set_defaults(func=run)
 
 
