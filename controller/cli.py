@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from controller.commands import COMMANDS
+from controller.events import route_stdlib_logging
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,8 +21,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if hasattr(signal, "SIGPIPE") and argv is None:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tablectl run | head` ends quietly
+    if argv is None:
+        route_stdlib_logging()
+        if hasattr(signal, "SIGPIPE"):
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tablectl run | head` ends quietly
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

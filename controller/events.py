@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -154,3 +155,23 @@ class EventLog:
 def stderr_console() -> TextIO | None:
     """The terminal to show events on, if stderr is one."""
     return sys.stderr if sys.stderr.isatty() else None
+
+
+def route_stdlib_logging(stream: TextIO | None = None, level: int = logging.WARNING) -> logging.Handler:
+    """Send what libraries log through the standard ``logging`` module (the drivers, pyserial, transitions)
+    to ``stream`` as structlog JSON lines, so a table PC's logs have one format."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processor=structlog.processors.JSONRenderer(),
+            foreign_pre_chain=[
+                structlog.stdlib.add_log_level,
+                structlog.stdlib.add_logger_name,
+                structlog.processors.TimeStamper(fmt="iso", utc=True),
+            ],
+        )
+    )
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(min(root.level or level, level))
+    return handler

@@ -141,3 +141,21 @@ def test_completed_round_refuses_everything() -> None:
         round.void_round("too late")
     assert round.card(Card.parse("4C")) == "stray"
     assert round.state == "complete"
+
+
+def test_library_logging_is_routed_as_structlog_json() -> None:
+    import io
+    import json
+    import logging
+
+    from controller.events import route_stdlib_logging
+
+    stream = io.StringIO()
+    handler = route_stdlib_logging(stream)
+    try:
+        logging.getLogger("drivers.session").warning("link lost on %s", "/dev/pts/3")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    record = json.loads(stream.getvalue())
+    assert record["event"] == "link lost on /dev/pts/3"
+    assert record["logger"] == "drivers.session" and record["level"] == "warning"
