@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
+from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from controller.config import DEFAULT_CONFIG, TableConfig, load_config
@@ -48,3 +51,38 @@ def in_process_config(path: str | None = None) -> TableConfig:
     """A table config with its shoe simulated in this process (no pseudo-terminal), for engine-level tests."""
     config = load_config(path or DEFAULT_CONFIG)
     return dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})
+
+
+def cents(text: str) -> int:
+    """Cents from an amount as the summary prints it (``-$1,234.56``)."""
+    sign = -1 if text.startswith("-") else 1
+    return sign * int("".join(ch for ch in text if ch.isdigit()))
+
+
+def check_session_balances(out: str, log_file: Path, rounds: int) -> list[dict[str, Any]]:
+    """A ``tablectl run`` session balances to the cent: per round from its events, and in the printed summary."""
+    summary = dict(re.findall(r"^(rounds|wagered|paid|house win)\s+(\S+)", out, re.M))
+    assert summary["rounds"] == str(rounds)
+    records = [json.loads(line) for line in log_file.read_text().splitlines()]
+    stakes: dict[str, int] = defaultdict(int)
+    returns: dict[str, int] = defaultdict(int)
+    placed: dict[str, int] = defaultdict(int)
+    for r in records:
+        if r["event"] == "wager_settled":
+            stakes[r["round"]] += r["stake"]
+            returns[r["round"]] += r["returned"]
+            assert r["stake"] - r["returned"] == r["house_win"]
+        elif r["event"] in ("wager_placed", "wager_changed"):
+            placed[r["round"]] += r["amount"] - r["previous"]
+    completes = {r["round"]: r for r in records if r["event"] == "round_complete"}
+    assert len(completes) == rounds
+    for round_id, done in completes.items():
+        assert done["wagered"] == stakes[round_id] == placed[round_id]
+        assert done["paid"] == returns[round_id]
+        assert done["wagered"] - done["paid"] == done["house_win"]
+    wagered, paid = sum(stakes.values()), sum(returns.values())
+    assert cents(summary["wagered"]) == wagered
+    assert cents(summary["paid"]) == paid
+    assert cents(summary["house win"]) == wagered - paid
+    assert sum(d["house_win"] for d in completes.values()) == wagered - paid
+    return records

@@ -1,9 +1,7 @@
 """``tablectl run``: a simulated session balances to the cent, per round and in total."""
 
 import contextlib
-import json
 import re
-from collections import defaultdict
 
 from hypothesis import given, settings, strategies as st
 
@@ -13,45 +11,15 @@ from controller.config import load_config
 from controller.devices import open_feed
 from controller.players import SimulatedPlayers
 from controller.table import Table
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, check_session_balances
 
 import random
-
-
-def cents(text: str) -> int:
-    sign = -1 if text.startswith("-") else 1
-    return sign * int(re.sub(r"[^0-9]", "", text))
 
 
 def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
     assert main(["run", "--rounds", "1000", "--seed", "7", "--log", str(log_file), "--no-journal"]) == 0
-    out = capsys.readouterr().out
-    summary = dict(re.findall(r"^(rounds|wagered|paid|house win)\s+(\S+)", out, re.M))
-    assert summary["rounds"] == "1000"
-
-    records = [json.loads(line) for line in log_file.read_text().splitlines()]
-    stakes: dict[str, int] = defaultdict(int)
-    returns: dict[str, int] = defaultdict(int)
-    placed: dict[str, int] = defaultdict(int)
-    for r in records:
-        if r["event"] == "wager_settled":
-            stakes[r["round"]] += r["stake"]
-            returns[r["round"]] += r["returned"]
-            assert r["stake"] - r["returned"] == r["house_win"]
-        elif r["event"] in ("wager_placed", "wager_changed"):
-            placed[r["round"]] += r["amount"] - r["previous"]
-    completes = {r["round"]: r for r in records if r["event"] == "round_complete"}
-    assert len(completes) == 1000
-    for round_id, done in completes.items():
-        assert done["wagered"] == stakes[round_id] == placed[round_id]
-        assert done["paid"] == returns[round_id]
-        assert done["wagered"] - done["paid"] == done["house_win"]
-    wagered, paid = sum(stakes.values()), sum(returns.values())
-    assert cents(summary["wagered"]) == wagered
-    assert cents(summary["paid"]) == paid
-    assert cents(summary["house win"]) == wagered - paid
-    assert sum(d["house_win"] for d in completes.values()) == wagered - paid
+    check_session_balances(capsys.readouterr().out, log_file, 1000)
 
 
 def test_the_same_seed_plays_the_same_session(tmp_path, capsys) -> None:
