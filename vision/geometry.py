@@ -27,9 +27,11 @@ __all__ = [
     "INDEX_FY",
     "CardSize",
     "card_quad_from_corner",
+    "patch_homographies",
+    "quad_center",
     "rotate_quad",
     "sample_patch",
-    "quad_center",
+    "warp_patches",
 ]
 
 INDEX_FX = 0.22
@@ -81,3 +83,30 @@ def sample_patch(
     return cv2.warpPerspective(
         image, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+
+def patch_homographies(quads: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY) -> np.ndarray:
+    """For each quad, the homography from canonical patch pixels to image pixels (what ``sample_patch`` warps by)."""
+    canon = _canon_corners(size, fx, fy)
+    quads = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+    return np.stack([cv2.getPerspectiveTransform(canon, q) for q in quads]).reshape(-1, 3, 3).astype(np.float64)
+
+
+def warp_patches(image: np.ndarray, homographies: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The patch of each homography, stacked into few ``cv2.remap`` calls: (N, h, w, channels).
+
+    ``cv2.remap`` takes maps of fewer than 32767 rows, hence the batches.
+    """
+    ys, xs = np.mgrid[0 : size[1], 0 : size[0]].astype(np.float64)
+    grid = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    points = homographies @ grid
+    maps = (points[:, :2] / points[:, 2:3]).astype(np.float32)
+    batch = (np.iinfo(np.int16).max - 1) // size[1]
+    parts = [
+        cv2.remap(image, chunk[:, 0].reshape(-1, size[0]), chunk[:, 1].reshape(-1, size[0]),
+                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        for chunk in (maps[i : i + batch] for i in range(0, len(maps), batch))
+    ]
+    out = np.concatenate(parts) if parts else np.zeros((0, size[0], *image.shape[2:]), image.dtype)
+    return out.reshape(len(homographies), size[1], size[0], *image.shape[2:])

@@ -18,6 +18,7 @@ Stages (each in its own module, each tested on small fixed images):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,15 +26,38 @@ import cv2
 import numpy as np
 
 from controller.cards import Card
-
 from vision.calibration import Layout
-from vision.detect import Blob, Corner, card_mask, find_blobs, find_corners
-from vision.geometry import INDEX_FX, CardSize, card_quad_from_corner, quad_center, sample_patch
-from vision.templates import FACE_SIZE, INDEX_SIZE, DeckTemplates, FaceMatch, blur_patches, features
+from vision.detect import (
+    DOWNSCALE,
+    Blob,
+    Corner,
+    card_mask,
+    find_blobs,
+    find_corners,
+    half_size,
+)
+from vision.geometry import (
+    INDEX_FX,
+    CardSize,
+    card_quad_from_corner,
+    patch_homographies,
+    quad_center,
+    warp_patches,
+)
+from vision.templates import (
+    BLUR_SIGMA,
+    INDEX_SIZE,
+    DeckTemplates,
+    features,
+    grey_patches,
+)
 
-__all__ = ["Read", "RecognizerSettings", "Recognizer", "evidence_confidence", "face_confidence"]
+__all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence"]
 
 Visible = Literal["full", "corner"]
+#: How far (patch pixels) an index patch is slid each way to fit a card's look, and against how many cards.
+SLIDE = 5
+SLIDE_CARDS = 3
 #: Shortest straight run of outline (in card widths) that counts as a card edge.
 MIN_EDGE = 0.22
 
@@ -64,10 +88,12 @@ class RecognizerSettings:
 
     min_confidence: float = 0.9
     card_height_mm: float = 88.0
-    max_distance: float = 14.0
-    anchor_distance: float = 10.0
-    evidence_distance: float = 18.0
+    max_distance: float = 15.0
+    anchor_distance: float = 12.0
+    evidence_distance: float = 20.0
     inside_share: float = 0.9
+    refine_above: float = 5.0
+    search_below: float = 60.0
 
 
 def evidence_confidence(evidence: float) -> float:
@@ -79,20 +105,12 @@ def evidence_confidence(evidence: float) -> float:
     return float(1.0 - np.exp(-max(evidence, 0.0) / 8.0))
 
 
-def face_confidence(match: FaceMatch) -> float:
-    """0..1 from the face correlation and its lead over the best other card."""
-    strength = np.clip((match.score - 0.5) / 0.3, 0.0, 1.0)
-    lead = np.clip((match.score - match.runner_up) / 0.1, 0.0, 1.0)
-    return float(strength * lead)
-
-
 @dataclass(eq=False)
 class _Candidate:
     quad: np.ndarray
     center_mm: np.ndarray
     alone: bool
     index_rows: list[int] = field(default_factory=list)
-    face_row: int | None = None
 
 
 class Recognizer:
@@ -108,39 +126,80 @@ class Recognizer:
         """Every card in a BGR frame, each read or marked unreadable, in no particular order."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("a frame must be an 8-bit BGR image (height x width x 3)")
-        mask = card_mask(frame)
+        small = half_size(frame)
+        mask = card_mask(frame, small)
         layout = self.layout or self._guess_layout(mask)
         if layout is None:
             return []
         scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
         width_px = self.card_size.width_mm * scale
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale)
-        sampled, shrink = _at_patch_scale(frame, width_px)
         candidates: list[_Candidate] = []
-        index_patches: list[np.ndarray] = []
-        face_patches: list[np.ndarray] = []
+        quads: list[np.ndarray] = []
+        boxes: list[tuple[np.ndarray, np.ndarray]] = []
         for blob in blobs:
             corners = find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect)
-            for cand, quads in self._blob_candidates(blob, corners, layout, filled, width_px):
-                for quad in quads:
-                    cand.index_rows.append(len(index_patches))
-                    index_patches.append(sample_patch(sampled, quad * shrink, INDEX_SIZE))
-                if cand.alone:
-                    cand.face_row = len(face_patches)
-                    face_patches.append(sample_patch(sampled, cand.quad * shrink, FACE_SIZE, 1.0, 1.0))
+            for cand, cand_quads in self._blob_candidates(blob, corners, layout, filled, width_px):
+                cand.index_rows.extend(range(len(quads), len(quads) + len(cand_quads)))
+                quads.extend(cand_quads)
                 candidates.append(cand)
+                boxes.append((np.min(cand_quads, axis=(0, 1)), np.max(cand_quads, axis=(0, 1))))
         if not candidates:
             return []
-        distances = self.deck.index_distances(features(blur_patches(index_patches)))
-        face_matches = self.deck.match_face(features(blur_patches(face_patches))) if face_patches else []
+        distances = self._index_distances(frame, small, np.stack(quads), boxes, width_px)
         decided = []
         for cand in candidates:
-            read = self._decide(cand, distances[cand.index_rows],
-                                face_matches[cand.face_row] if cand.face_row is not None else None)
+            read = self._decide(cand, distances[cand.index_rows])
             if read is not None:
                 decided.append((cand.center_mm, read))
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)))
                 for r in self._suppress(decided)]
+
+    def _index_distances(
+        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, boxes: list[tuple[np.ndarray, np.ndarray]],
+        width_px: float,
+    ) -> np.ndarray:
+        """Distances of each quad's index patch to every card, each patch slid to where it fits best.
+
+        A corner found from the outline can be a few pixels off, and an index
+        patch a few pixels off looks less like its card. A patch that looks
+        somewhat like a card but not closely is slid (``cv2.matchTemplate``)
+        against the look of each of its nearest few cards, and read again
+        where each fits; the nearest of these reads is kept.
+        """
+        image, to_source = _patch_source(frame, small, width_px)
+        quads = to_source(quads)
+        image = _blurred_around(image, [(to_source(low), to_source(high)) for low, high in _merged(boxes)])
+        homographies = patch_homographies(quads, INDEX_SIZE)
+        distances = self._distances_at(image, homographies)
+        nearest = distances.min(axis=1)
+        rows = np.flatnonzero((nearest > self.settings.refine_above) & (nearest <= self.settings.search_below))
+        if len(rows):
+            slid = self._slid(image, homographies[rows], distances[rows])
+            found = self._distances_at(image, slid).reshape(len(rows), SLIDE_CARDS, -1)
+            pick = found.min(axis=2).argmin(axis=1)
+            best = found[np.arange(len(rows)), pick]
+            better = best.min(axis=1) < nearest[rows]
+            distances[rows[better]] = best[better]
+        return distances
+
+    def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray) -> np.ndarray:
+        """For each patch and each of its ``SLIDE_CARDS`` nearest cards, the homography moved to where
+        that card's look fits the patch best (to a fraction of a pixel)."""
+        w, h = INDEX_SIZE
+        grown = homographies @ _translation(-SLIDE, -SLIDE)
+        around = grey_patches(warp_patches(image, grown, (w + 2 * SLIDE, h + 2 * SLIDE)))
+        looks = self.deck.index_looks
+        out = []
+        for homography, grey, row in zip(homographies, around, distances):
+            for card in np.argsort(row)[:SLIDE_CARDS]:
+                score = cv2.matchTemplate(grey, looks[card], cv2.TM_CCOEFF_NORMED)
+                dx, dy = _peak(score)
+                out.append(homography @ _translation(dx - SLIDE, dy - SLIDE))
+        return np.stack(out)
+
+    def _distances_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
+        return self.deck.index_distances(features(warp_patches(image, homographies, INDEX_SIZE)))
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
@@ -172,11 +231,11 @@ class Recognizer:
     def _blob_candidates(
         self, blob: Blob, corners: list[Corner], layout: Layout, filled: np.ndarray, width_px: float
     ) -> list[tuple[_Candidate, list[np.ndarray]]]:
-        hypotheses = []
-        for corner in corners:
-            quad = self._hypothesis(corner, layout, width_px)
-            if quad is not None and _inside_share(quad, filled) >= self.settings.inside_share:
-                hypotheses.append(quad)
+        found = [quad for quad in (self._hypothesis(c, layout, width_px) for c in corners) if quad is not None]
+        if not found:
+            return []
+        inside = _inside_share(np.stack(found), filled) >= self.settings.inside_share
+        hypotheses = [quad for quad, ok in zip(found, inside) if ok]
         if not hypotheses:
             return []
         centers = layout.to_table([quad_center(q) for q in hypotheses])
@@ -212,19 +271,17 @@ class Recognizer:
         quad_mm = card_quad_from_corner(table[0], u, v, self.card_size.width_mm, self.card_size.height_mm)
         return layout.to_image(quad_mm)
 
-    def _decide(self, cand: _Candidate, distances: np.ndarray, face: FaceMatch | None) -> Read | None:
+    def _decide(self, cand: _Candidate, distances: np.ndarray) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
 
         Patches that look closely like a card (nearest within ``anchor_distance``)
         must all name the same card: pooling never settles a quarrel. Patches a
         little further off (within ``max_distance``) add their evidence when
         they agree and are left out when they do not (an outline from a wrong
-        corner). Within-card spread is whitened to unit variance, so the sum of
+        corner), except on a card lying alone, whose outline is certain: there
+        they make it unreadable. Within-card spread is whitened to unit variance, so the sum of
         squared distances is a log-likelihood up to a factor, and the gap
-        between the named card's sum and the next card's is the evidence. A
-        lone card's face vetoes the read when it confidently names another
-        card (faces are never trusted to name one: an ace of spades and one
-        of clubs look alike from above).
+        between the named card's sum and the next card's is the evidence.
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
@@ -240,39 +297,88 @@ class Recognizer:
         if len(set(named[strong].tolist())) > 1:
             return Read(None, cand.quad, visible, 0.0)
         best = int(named[strong][0])
-        used = distances[(nearest <= settings.max_distance) & (named == best)]
+        near = nearest <= settings.max_distance
+        if cand.alone and (near & (named != best)).any():
+            return Read(None, cand.quad, visible, 0.0)
+        used = distances[near & (named == best)]
         totals = (used**2).sum(axis=0)
         runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
-        card = self.deck.cards[best]
-        vetoed = face is not None and face.card is not card and face_confidence(face) >= 0.5
-        if conf < settings.min_confidence or vetoed:
-            return Read(None, cand.quad, visible, conf if conf < settings.min_confidence else 0.0)
-        return Read(card, cand.quad, visible, conf)
+        if conf < settings.min_confidence:
+            return Read(None, cand.quad, visible, conf)
+        return Read(self.deck.cards[best], cand.quad, visible, conf)
 
 
-def _at_patch_scale(frame: np.ndarray, width_px: float) -> tuple[np.ndarray, float]:
-    """The frame shrunk (area-averaged) so cards are about as wide as the templates' cards, and the factor.
+def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The image to warp index patches from (the frame, or its half-size copy when cards are large) and
+    the map from frame pixels to its pixels.
 
-    Patches warped straight out of a larger image alias, and an aliased
-    index looks like no card of the deck.
+    Patches warped out of an image at much finer scale than the patch alias,
+    and an aliased index looks like no card of the deck.
     """
-    shrink = (INDEX_SIZE[0] / INDEX_FX) / width_px
-    if shrink > 0.87:
-        return frame, 1.0
-    return cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), shrink
+    if (INDEX_SIZE[0] / INDEX_FX) / width_px > 0.6:
+        return frame, lambda points: points
+    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
+
+
+def _merged(boxes: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Boxes that overlap joined into one, so no stretch of the frame is blurred twice."""
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    for low, high in sorted(boxes, key=lambda box: float(box[0][0])):
+        for k, (l2, h2) in enumerate(out):
+            if (low <= h2).all() and (l2 <= high).all():
+                out[k] = (np.minimum(low, l2), np.maximum(high, h2))
+                break
+        else:
+            out.append((low, high))
+    return out
+
+
+def _translation(dx: float, dy: float) -> np.ndarray:
+    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+
+
+def _peak(score: np.ndarray) -> tuple[float, float]:
+    """Where a correlation map peaks, to a fraction of a pixel (a parabola through the peak and its neighbours)."""
+    _, _, _, (x, y) = cv2.minMaxLoc(score)
+
+    def offset(before: float, at: float, after: float) -> float:
+        curve = before - 2 * at + after
+        return 0.0 if curve >= 0 else float(np.clip(0.5 * (before - after) / curve, -0.5, 0.5))
+
+    h, w = score.shape
+    fx = offset(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < w - 1 else 0.0
+    fy = offset(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < h - 1 else 0.0
+    return x + fx, y + fy
+
+
+def _blurred_around(image: np.ndarray, boxes: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """A copy of ``image`` with the template blur (``BLUR_SIGMA``) applied inside each box (corner, corner).
+
+    Blurring the cards once before warping stands in for blurring every
+    warped patch, which the pose fitting would otherwise do many times a frame.
+    """
+    out = image.copy()
+    h, w = image.shape[:2]
+    margin = 8 + SLIDE
+    for low, high in boxes:
+        x0, y0 = np.maximum(np.floor(low).astype(int) - margin, 0)
+        x1, y1 = np.minimum(np.ceil(high).astype(int) + margin, [w, h])
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), BLUR_SIGMA)
+    return out
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)
 
 
-def _inside_share(quad: np.ndarray, filled: np.ndarray) -> float:
-    """Share of a grid of points inside the card (inset from its edges) that lie on the filled card mask."""
-    o, a, b = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-    pts = o + _GRID[:, :1] * a + _GRID[:, 1:] * b
-    half = np.round((pts - 0.5) / 2).astype(int)
+def _inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:
+    """For each quad, the share of a grid of points inside the card (inset from its edges) on the filled card mask."""
+    o, a, b = quads[:, None, 0], quads[:, None, 1] - quads[:, None, 0], quads[:, None, 3] - quads[:, None, 0]
+    pts = o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b
+    half = np.round((pts - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
     h, w = filled.shape
-    ok = (half[:, 0] >= 0) & (half[:, 0] < w) & (half[:, 1] >= 0) & (half[:, 1] < h)
-    inside = np.zeros(len(pts), bool)
-    inside[ok] = filled[half[ok, 1], half[ok, 0]] > 0
-    return float(inside.mean())
+    ok = (half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h)
+    inside = np.zeros(ok.shape, bool)
+    inside[ok] = filled[half[..., 1][ok], half[..., 0][ok]] > 0
+    return inside.mean(axis=1)

@@ -1,4 +1,4 @@
-"""An enrolled deck: what each card's index corner and face look like, and matching against them.
+"""An enrolled deck: what each card's index corner looks like, and matching patches against it.
 
 Enrolment needs one upright face image per card. From it:
 
@@ -9,11 +9,11 @@ Enrolment needs one upright face image per card. From it:
   the spread a card shows from frame to frame and keeps the directions that
   tell cards apart. A patch is then read as the nearest card in that space,
   and its distance says how much it looks like that card at all;
+* what each card's index looks like: the mean grey patch over its jittered
+  copies, which the recognizer slides a patch against to fit its pose;
 * not an index: the same patch taken at the two corners without an index
   and at random places and angles on each face; a patch nearer to one of
   these than to every card is not read as a card;
-* faces: the whole face, upright and turned by 180 degrees, matched by
-  normalised correlation; used to double-check cards that lie alone.
 
 A feature vector is a blurred grey patch followed by its "redness" (red minus
 the larger of green and blue), so hearts and diamonds never look like spades
@@ -31,28 +31,32 @@ import cv2
 import numpy as np
 
 from controller.cards import Card
-
-from vision.geometry import INDEX_FX, INDEX_FY, card_quad_from_corner, rotate_quad, sample_patch
+from vision.geometry import (
+    INDEX_FX,
+    INDEX_FY,
+    card_quad_from_corner,
+    rotate_quad,
+    sample_patch,
+)
 
 __all__ = [
     "INDEX_SIZE",
-    "FACE_SIZE",
     "DeckTemplates",
     "IndexMatch",
-    "FaceMatch",
     "TemplateError",
-    "features",
     "blur_patches",
     "enrol_faces",
+    "features",
 ]
 
 INDEX_SIZE = (20, 36)
-FACE_SIZE = (30, 42)
 BACKGROUND_BGR = (60, 120, 50)
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 JITTERS_PER_CORNER = 40
 DISCRIMINANT_DIMS = 48
 SHRINKAGE = 0.05
+#: Spread of the index's pose left after the recognizer's pose search: shift (card widths), scale, angle (degrees).
+POSE_JITTER = (0.006, 0.025, 0.8)
 
 
 class TemplateError(ValueError):
@@ -63,6 +67,12 @@ def _corner_mask(size: tuple[int, int]) -> np.ndarray:
     """1 everywhere but the patch's very corner, where a rounded card corner shows what lies beneath."""
     ys, xs = np.mgrid[0 : size[1], 0 : size[0]]
     return ((xs + ys) >= 6).astype(np.float32)
+
+
+def grey_patches(patches: np.ndarray) -> np.ndarray:
+    """The grey level of BGR patches (N, h, w, 3) as float32 (N, h, w)."""
+    stack = np.asarray(patches, dtype=np.float32)
+    return stack[..., 0] * 0.114 + stack[..., 1] * 0.587 + stack[..., 2] * 0.299
 
 
 def features(patches: np.ndarray) -> np.ndarray:
@@ -83,13 +93,22 @@ def features(patches: np.ndarray) -> np.ndarray:
     return np.where((norm > 1e-6) & (contrast > 6.0), vec / np.maximum(norm, 1e-6), 0.0).astype(np.float32)
 
 
-def _blur(patch: np.ndarray) -> np.ndarray:
-    return cv2.GaussianBlur(patch, (0, 0), 0.8)
+BLUR_SIGMA = 0.8
+_PAD = 3
 
 
-def blur_patches(patches: list[np.ndarray]) -> np.ndarray:
-    """The blur every patch gets before its features are taken, at enrolment and at run time alike."""
-    return np.stack([_blur(p) for p in patches])
+def blur_patches(patches: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """The blur every patch gets before its features are taken, at enrolment and at run time alike.
+
+    All patches are blurred by one ``cv2.GaussianBlur`` over their stack, each
+    padded by repeating its top and bottom rows so no patch bleeds into the next.
+    """
+    stack = np.asarray(patches)
+    n, h = stack.shape[:2]
+    padded = np.concatenate([np.repeat(stack[:, :1], _PAD, axis=1), stack, np.repeat(stack[:, -1:], _PAD, axis=1)], axis=1)
+    tall = padded.reshape(n * (h + 2 * _PAD), *stack.shape[2:])
+    blurred = cv2.GaussianBlur(tall, (0, 0), BLUR_SIGMA, borderType=cv2.BORDER_REPLICATE)
+    return blurred.reshape(padded.shape)[:, _PAD : _PAD + h]
 
 
 @dataclass(frozen=True)
@@ -98,15 +117,6 @@ class IndexMatch:
 
     card: Card | None
     distance: float
-    runner_up: float
-
-
-@dataclass(frozen=True)
-class FaceMatch:
-    """The best face for a whole-card patch, its correlation and the best other card's."""
-
-    card: Card
-    score: float
     runner_up: float
 
 
@@ -120,9 +130,8 @@ class DeckTemplates:
     index_mean: np.ndarray
     index_projection: np.ndarray
     index_centers: np.ndarray
-    face_vectors: np.ndarray
-    face_labels: np.ndarray
     background: np.ndarray
+    index_looks: np.ndarray
 
     def index_distances(self, vectors: np.ndarray) -> np.ndarray:
         """(N, cards) distances in the discriminant space, in units of a card's own spread.
@@ -146,43 +155,29 @@ class DeckTemplates:
             for row, o, blank in zip(dist, order, flat)
         ]
 
-    def match_face(self, vectors: np.ndarray) -> list[FaceMatch]:
-        scores = vectors @ self.face_vectors.T
-        out = []
-        for row in scores:
-            best = int(np.argmax(row))
-            label = int(self.face_labels[best])
-            others = row[self.face_labels != label]
-            out.append(FaceMatch(self.cards[label], float(row[best]), float(others.max()) if others.size else -1.0))
-        return out
-
     def restricted_to(self, allowed: set[Card]) -> DeckTemplates:
         """The same deck with only ``allowed`` cards (a no-face deck, a shoe without jokers)."""
         keep = [i for i, c in enumerate(self.cards) if c in allowed]
         if not keep:
             raise TemplateError(f"deck {self.name!r} has none of the cards asked for")
-        remap = {old: new for new, old in enumerate(keep)}
-        rows = np.isin(self.face_labels, keep)
-        labels = np.array([remap[int(x)] for x in self.face_labels[rows]], dtype=np.int32)
         return DeckTemplates(
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
-            self.index_centers[keep], self.face_vectors[rows], labels, self.background,
+            self.index_centers[keep], self.background, self.index_looks[keep],
         )
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
             path,
             version=np.array(FORMAT_VERSION),
-            patch=np.array([INDEX_FX, INDEX_FY, *INDEX_SIZE, *FACE_SIZE]),
+            patch=np.array([INDEX_FX, INDEX_FY, *INDEX_SIZE]),
             name=np.array(self.name),
             aspect=np.array(self.aspect),
             cards=np.array([c.code for c in self.cards]),
             index_mean=self.index_mean,
             index_projection=self.index_projection,
             index_centers=self.index_centers,
-            face_vectors=self.face_vectors.astype(np.float16),
-            face_labels=self.face_labels,
             background=self.background,
+            index_looks=self.index_looks.astype(np.float16),
         )
 
     @classmethod
@@ -192,7 +187,7 @@ class DeckTemplates:
                 version = int(data["version"])
                 if version != FORMAT_VERSION:
                     raise TemplateError(f"{path}: enrolled deck format {version}, expected {FORMAT_VERSION}: enrol it again")
-                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE, *FACE_SIZE]):
+                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]):
                     raise TemplateError(f"{path}: enrolled with other patch sizes than this version uses: enrol it again")
                 return cls(
                     name=str(data["name"]),
@@ -201,9 +196,8 @@ class DeckTemplates:
                     index_mean=data["index_mean"].astype(np.float32),
                     index_projection=data["index_projection"].astype(np.float32),
                     index_centers=data["index_centers"].astype(np.float32),
-                    face_vectors=data["face_vectors"].astype(np.float32),
-                    face_labels=data["face_labels"].astype(np.int32),
                     background=data["background"].astype(np.float32),
+                    index_looks=data["index_looks"].astype(np.float32),
                 )
         except TemplateError:
             raise
@@ -253,20 +247,21 @@ def _elsewhere(face: np.ndarray, rng: np.random.Generator, count: int = 6) -> li
 
 
 def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The index patch as a real frame might give it: corner a pixel or two off, scale, angle, defocus,
-    colour smeared by JPEG's half-resolution chroma, white balance and noise."""
+    """The index patch as a real frame might give it once the recognizer has fitted its pose: a residue
+    of shift, scale and angle, defocus, colour smeared by JPEG's half-resolution chroma, white balance
+    and noise."""
     w = np.linalg.norm(quad[1] - quad[0])
-    angle = np.radians(rng.normal(0, 1.5))
+    angle = np.radians(rng.normal(0, POSE_JITTER[2]))
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    scale = rng.uniform(0.95, 1.05)
-    shift = rng.normal(0, 0.012 * w, 2)
+    scale = rng.uniform(1 - POSE_JITTER[1], 1 + POSE_JITTER[1])
+    shift = rng.normal(0, POSE_JITTER[0] * w, 2)
     moved = (quad - quad[0]) @ rot.T * scale + quad[0] + shift
     patch = cv2.GaussianBlur(sample_patch(face, moved, INDEX_SIZE), (0, 0), rng.uniform(0.3, 1.2))
     ycc = cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb)
     ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), rng.uniform(0.5, 1.5))
     patch = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR).astype(np.float32)
     patch = patch * rng.uniform(0.8, 1.1) * rng.uniform(0.92, 1.08, 3) + rng.normal(0, rng.uniform(1, 6), patch.shape)
-    return _blur(np.clip(patch, 0, 255).astype(np.uint8))
+    return np.clip(patch, 0, 255).astype(np.uint8)
 
 
 def _discriminant(x: np.ndarray, y: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -293,8 +288,6 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     cards = tuple(sorted(faces))
     index_patches: list[np.ndarray] = []
     index_labels: list[int] = []
-    face_patches: list[np.ndarray] = []
-    face_labels: list[int] = []
     background_patches: list[np.ndarray] = []
     aspects = []
     for label, card in enumerate(cards):
@@ -307,13 +300,12 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
                 index_patches.append(_jittered(face, quad, rng))
                 index_labels.append(label)
         background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng))
-        small = _at_width(original, FACE_SIZE[0])
-        upright = _upright(*small.shape[1::-1])
-        for quad in (upright, rotate_quad(upright, 2)):
-            face_patches.append(_blur(sample_patch(small, quad, FACE_SIZE, 1.0, 1.0)))
-            face_labels.append(label)
-    mean, projection, centers = _discriminant(features(np.stack(index_patches)), np.array(index_labels), len(cards))
-    background = (features(np.stack(background_patches)) - mean) @ projection
+    blurred = blur_patches(index_patches)
+    labels = np.array(index_labels)
+    mean, projection, centers = _discriminant(features(blurred), labels, len(cards))
+    grey = grey_patches(blurred)
+    looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(cards))])
+    background = (features(blur_patches(background_patches)) - mean) @ projection
     return DeckTemplates(
         name=name,
         aspect=float(np.median(aspects)),
@@ -321,7 +313,6 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
         index_mean=mean,
         index_projection=projection,
         index_centers=centers,
-        face_vectors=features(np.stack(face_patches)),
-        face_labels=np.array(face_labels, dtype=np.int32),
         background=background.astype(np.float32),
+        index_looks=looks.astype(np.float32),
     )

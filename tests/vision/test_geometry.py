@@ -1,5 +1,6 @@
 """Card geometry: outlines from a corner, and patches cut from an outline."""
 
+import cv2
 import numpy as np
 
 from vision.geometry import card_quad_from_corner, quad_center, rotate_quad, sample_patch
@@ -24,3 +25,16 @@ def test_the_index_patch_is_the_top_left_region_of_the_card_whatever_its_angle()
     assert patch.mean() > 200
     turned = rotate_quad(upright, 2)
     assert sample_patch(image, turned, (20, 40), fx=0.1, fy=1 / 7).mean() < 5
+
+
+def test_patches_warped_in_one_batch_match_patches_warped_one_by_one_even_past_remaps_row_limit() -> None:
+    from vision.geometry import patch_homographies, warp_patches
+
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur(rng.integers(0, 255, (300, 400, 3), dtype=np.uint8), (0, 0), 2)
+    quad = np.array([[100.0, 50.0], [160.0, 60.0], [150.0, 140.0], [90.0, 130.0]])
+    quads = np.stack([quad + rng.uniform(-20, 20, 2) for _ in range(1000)])  # 36,000 rows of patches
+    batch = warp_patches(image, patch_homographies(quads, (20, 36)), (20, 36))
+    assert batch.shape == (1000, 36, 20, 3)
+    for k in (0, 500, 999):
+        assert np.array_equal(batch[k], sample_patch(image, quads[k], (20, 36)))
