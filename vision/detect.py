@@ -56,13 +56,12 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
     small = half_size(frame) if small is None else small
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     hue, sat = hsv[:, :, 0], hsv[:, :, 1]
-    saturated = np.where(sat > 80, 255, 0).astype(np.uint8)
+    saturated = cv2.threshold(sat, 80, 255, cv2.THRESH_BINARY)[1]
     felt_hue = int(np.argmax(cv2.calcHist([hue], [0], saturated, [180], [0, 180])))
-    distance = np.abs(hue.astype(np.int16) - felt_hue)
-    distance = np.minimum(distance, 180 - distance)
-    felt = (distance <= HUE_TOLERANCE) & (sat >= MIN_SATURATION)
-    mask = np.where(felt, 0, 255).astype(np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    steps = np.abs(np.arange(256) - felt_hue)
+    near_hue = np.where(np.minimum(steps, 180 - steps) <= HUE_TOLERANCE, 255, 0).astype(np.uint8)
+    felt = cv2.bitwise_and(cv2.LUT(hue, near_hue), cv2.threshold(sat, MIN_SATURATION - 1, 255, cv2.THRESH_BINARY)[1])
+    return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.ndarray]:
@@ -81,19 +80,19 @@ def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.nda
 
 
 def _vertex_indices(contour: np.ndarray, epsilon: float) -> list[int]:
+    """Where on the contour ``cv2.approxPolyDP`` puts its vertices (it returns points, not indices)."""
     approx = cv2.approxPolyDP(contour.astype(np.float32).reshape(-1, 1, 2), epsilon, True).reshape(-1, 2)
     codes = contour[:, 0] * 65536.0 + contour[:, 1]
-    found = (np.flatnonzero(codes == float(x) * 65536.0 + float(y)) for x, y in approx)
-    return sorted({int(hit[0]) for hit in found if hit.size})
+    order = np.argsort(codes, kind="stable")
+    wanted = approx[:, 0].astype(np.float64) * 65536.0 + approx[:, 1]
+    at = np.clip(np.searchsorted(codes[order], wanted), 0, len(codes) - 1)
+    hits = order[at][codes[order[at]] == wanted]
+    return sorted(set(hits.tolist()))
 
 
 def _fit(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], dtype=np.float64), np.array([vx, vy], dtype=np.float64)
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a[0] * b[1] - a[1] * b[0])
 
 
 def _segment(contour: np.ndarray, start: int, end: int) -> np.ndarray:
@@ -117,64 +116,75 @@ def _edges(contour: np.ndarray, min_edge: float) -> list[_Edge]:
     vertices = _vertex_indices(contour, 1.0 * DOWNSCALE)
     if len(vertices) < 3:
         return []
-    polygon = contour.astype(np.float32).reshape(-1, 1, 2)
+    # The inside lies to the same side of every stretch of a contour traversed in one direction.
+    inside_left = cv2.contourArea(contour.astype(np.float32), oriented=True) < 0
     edges = []
     for k, start in enumerate(vertices):
         end = vertices[(k + 1) % len(vertices)]
-        if np.linalg.norm(contour[end] - contour[start]) < min_edge:
+        run = contour[end] - contour[start]
+        if np.linalg.norm(run) < min_edge:
             continue
         point, direction = _fit(_trimmed(_segment(contour, start, end)))
-        normal = np.array([-direction[1], direction[0]])
-        probe = point + 3.0 * normal
-        if cv2.pointPolygonTest(polygon, (float(probe[0]), float(probe[1])), False) <= 0:
-            normal = -normal
+        if np.dot(direction, run) < 0:
+            direction = -direction
+        normal = np.array([direction[1], -direction[0]]) if inside_left else np.array([-direction[1], direction[0]])
         ends = (point + np.dot(contour[start] - point, direction) * direction,
                 point + np.dot(contour[end] - point, direction) * direction)
         edges.append(_Edge(point - EDGE_OFFSET * normal, direction, ends, normal))
     return edges
 
 
-def find_corners(contour: np.ndarray, min_edge: float, reach: float) -> list[Corner]:
+def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: float | None = None) -> list[Corner]:
     """Card corners on an outline: where two long straight edges, extended, meet at about a right angle.
 
     The edges need not be neighbours: in a fan, the middle cards' corners lie on
     the card below, and only the far parts of their two edges are on the
-    outline. ``reach`` bounds how far (px) a corner may be from either edge;
-    the card must lie on the inner side of both edges.
+    outline. ``reach`` bounds how far (px) a corner may be from either edge,
+    ``outside`` how far it may lie outside the outline (a rounded corner's
+    point is outside; ``0.4 * min_edge`` by default); the card must lie on
+    the inner side of both edges.
     """
     edges = _edges(contour, min_edge)
+    outside = 0.4 * min_edge if outside is None else outside
+    if len(edges) < 2:
+        return []
+    point = np.array([e.point for e in edges])
+    direction = np.array([e.direction for e in edges])
+    inward = np.array([e.inward for e in edges])
+    ends = np.array([e.ends for e in edges])
+    first, second = np.triu_indices(len(edges), 1)
+    square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
+    first, second = first[square], second[square]
+    t = _cross2(point[second] - point[first], direction[second]) / _cross2(direction[first], direction[second])
+    meet = point[first] + t[:, None] * direction[first]
+    dir_a, len_a, near_a, ok_a = _toward(meet, ends[first], direction[first])
+    dir_b, len_b, near_b, ok_b = _toward(meet, ends[second], direction[second])
+    ok = ok_a & ok_b & (near_a <= reach) & (near_b <= reach)
+    ok &= ((dir_b * inward[first]).sum(axis=1) > 0) & ((dir_a * inward[second]).sum(axis=1) > 0)
     polygon = contour.astype(np.float32).reshape(-1, 1, 2)
-    corners = []
-    for i, one in enumerate(edges):
-        for other in edges[i + 1 :]:
-            if abs(np.dot(one.direction, other.direction)) > 0.26:
-                continue
-            first, second = one, other
-            denominator = _cross(first.direction, second.direction)
-            t = _cross(second.point - first.point, second.direction) / denominator
-            point = first.point + t * first.direction
-            if cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), True) < -0.4 * min_edge:
-                continue
-            along = [_toward(point, e) for e in (first, second)]
-            if any(a is None for a in along):
-                continue
-            (dir_a, len_a, near_a), (dir_b, len_b, near_b) = along  # type: ignore[misc]
-            if near_a > reach or near_b > reach:
-                continue
-            if np.dot(dir_b, first.inward) <= 0 or np.dot(dir_a, second.inward) <= 0:
-                continue
-            corners.append(Corner(point, dir_a, dir_b, len_a, len_b))
-    return corners
+    return [
+        Corner(meet[k], dir_a[k], dir_b[k], float(len_a[k]), float(len_b[k]))
+        for k in np.flatnonzero(ok)
+        if cv2.pointPolygonTest(polygon, (float(meet[k, 0]), float(meet[k, 1])), True) >= -outside
+    ]
 
 
-def _toward(point: np.ndarray, edge: _Edge) -> tuple[np.ndarray, float, float] | None:
-    """Direction from ``point`` along ``edge``'s line toward the edge, its far and near end distances."""
-    s = sorted(float(np.dot(e - point, edge.direction)) for e in edge.ends)
-    if s[0] >= -2.0:
-        return edge.direction, s[1], max(s[0], 0.0)
-    if s[1] <= 2.0:
-        return -edge.direction, -s[0], max(-s[1], 0.0)
-    return None
+def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+
+
+def _toward(
+    meet: np.ndarray, ends: np.ndarray, direction: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each meeting point and edge: the direction from the point along the edge's line toward the
+    edge, the far and near end distances, and whether the edge lies wholly to one side of the point."""
+    along = ((ends - meet[:, None, :]) * direction[:, None, :]).sum(axis=2)
+    low, high = along.min(axis=1), along.max(axis=1)
+    ahead, behind = low >= -2.0, high <= 2.0
+    sign = np.where(ahead, 1.0, -1.0)
+    far = np.where(ahead, high, -low)
+    near = np.where(ahead, np.maximum(low, 0.0), np.maximum(-high, 0.0))
+    return direction * sign[:, None], far, near, ahead | behind
 
 
 def _trimmed(points: np.ndarray) -> np.ndarray:

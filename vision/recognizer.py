@@ -8,8 +8,9 @@ Stages (each in its own module, each tested on small fixed images):
    corner gives the card's whole outline, even when most of it lies under other
    cards. Hypotheses whose card would stick out of the blob, or whose visible
    edge is longer than that side of a card can be, are dropped;
-3. ``vision.templates``: each index patch (and the face of a card lying alone)
-   is matched against the enrolled deck;
+3. ``vision.templates``: each index patch is matched against the enrolled
+   deck; a patch that fits no card closely (its corner a few pixels off, its
+   angle a few degrees) is slid and turned onto its nearest cards' looks first;
 4. hypotheses are grouped by where their card's centre falls, and each group
    becomes one ``Read``. A group is read only when its confident matches all
    name the same card; when they disagree, or none is confident, the group is
@@ -26,40 +27,31 @@ import cv2
 import numpy as np
 
 from controller.cards import Card
+
 from vision.calibration import Layout
-from vision.detect import (
-    DOWNSCALE,
-    Blob,
-    Corner,
-    card_mask,
-    find_blobs,
-    find_corners,
-    half_size,
-)
-from vision.geometry import (
-    INDEX_FX,
-    CardSize,
-    card_quad_from_corner,
-    patch_homographies,
-    quad_center,
-    warp_patches,
-)
-from vision.templates import (
-    BLUR_SIGMA,
-    INDEX_SIZE,
-    DeckTemplates,
-    features,
-    grey_patches,
-)
+from vision.detect import DOWNSCALE, Blob, Corner, card_mask, find_blobs, find_corners, half_size
+from vision.geometry import INDEX_FX, CardSize, patch_homographies, quad_center, warp_patches
+from vision.templates import INDEX_SIZE, DeckTemplates, features, grey_patches
 
 __all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence"]
 
 Visible = Literal["full", "corner"]
+
+
+def _turn(degrees: float) -> np.ndarray:
+    """A turn of canonical patch coordinates about the patch's corner (the card's corner)."""
+    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
 #: How far (patch pixels) an index patch is slid each way to fit a card's look, and against how many cards.
 SLIDE = 5
 SLIDE_CARDS = 3
+#: Turns (about the card's corner) tried on patches that still fit no card closely: an outline's
+#: angle is least sure where little of its edges shows, as on the middle cards of a fan.
+TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
 #: Shortest straight run of outline (in card widths) that counts as a card edge.
-MIN_EDGE = 0.22
+MIN_EDGE = 0.12
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,13 +78,13 @@ class Read:
 class RecognizerSettings:
     """Knobs of the recognizer; ``min_confidence`` is the line between a read and "unreadable"."""
 
-    min_confidence: float = 0.9
+    min_confidence: float = 0.99
     card_height_mm: float = 88.0
-    max_distance: float = 15.0
-    anchor_distance: float = 12.0
-    evidence_distance: float = 20.0
+    max_distance: float = 18.0
+    anchor_distance: float = 16.0
+    evidence_distance: float = 22.0
     inside_share: float = 0.9
-    refine_above: float = 5.0
+    refine_above: float = 8.0
     search_below: float = 60.0
 
 
@@ -107,8 +99,10 @@ def evidence_confidence(evidence: float) -> float:
 
 @dataclass(eq=False)
 class _Candidate:
-    quad: np.ndarray
-    center_mm: np.ndarray
+    """One card's hypotheses: outlines from its corners whose centres agree (a card's two index corners
+    give the same centre), and their rows among the frame's patches."""
+
+    quads: list[np.ndarray]
     alone: bool
     index_rows: list[int] = field(default_factory=list)
 
@@ -136,28 +130,25 @@ class Recognizer:
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale)
         candidates: list[_Candidate] = []
         quads: list[np.ndarray] = []
-        boxes: list[tuple[np.ndarray, np.ndarray]] = []
         for blob in blobs:
-            corners = find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect)
-            for cand, cand_quads in self._blob_candidates(blob, corners, layout, filled, width_px):
-                cand.index_rows.extend(range(len(quads), len(quads) + len(cand_quads)))
-                quads.extend(cand_quads)
+            corners = find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
+            for cand in self._blob_candidates(blob, corners, layout, filled, width_px):
+                cand.index_rows.extend(range(len(quads), len(quads) + len(cand.quads)))
+                quads.extend(cand.quads)
                 candidates.append(cand)
-                boxes.append((np.min(cand_quads, axis=(0, 1)), np.max(cand_quads, axis=(0, 1))))
         if not candidates:
             return []
-        distances = self._index_distances(frame, small, np.stack(quads), boxes, width_px)
+        distances = self._index_distances(frame, small, np.stack(quads), width_px)
         decided = []
         for cand in candidates:
             read = self._decide(cand, distances[cand.index_rows])
             if read is not None:
-                decided.append((cand.center_mm, read))
+                decided.append((layout.to_table([quad_center(read.polygon)])[0], read))
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)))
                 for r in self._suppress(decided)]
 
     def _index_distances(
-        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, boxes: list[tuple[np.ndarray, np.ndarray]],
-        width_px: float,
+        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float
     ) -> np.ndarray:
         """Distances of each quad's index patch to every card, each patch slid to where it fits best.
 
@@ -165,52 +156,72 @@ class Recognizer:
         patch a few pixels off looks less like its card. A patch that looks
         somewhat like a card but not closely is slid (``cv2.matchTemplate``)
         against the look of each of its nearest few cards, and read again
-        where each fits; the nearest of these reads is kept.
+        where each fits; the nearest of these reads is kept. Only the pose
+        finally kept is judged against the parts of faces that are not an
+        index (a patch a few pixels off an index can look like one of those).
         """
         image, to_source = _patch_source(frame, small, width_px)
         quads = to_source(quads)
-        image = _blurred_around(image, [(to_source(low), to_source(high)) for low, high in _merged(boxes)])
         homographies = patch_homographies(quads, INDEX_SIZE)
-        distances = self._distances_at(image, homographies)
-        nearest = distances.min(axis=1)
-        rows = np.flatnonzero((nearest > self.settings.refine_above) & (nearest <= self.settings.search_below))
-        if len(rows):
-            slid = self._slid(image, homographies[rows], distances[rows])
-            found = self._distances_at(image, slid).reshape(len(rows), SLIDE_CARDS, -1)
-            pick = found.min(axis=2).argmin(axis=1)
-            best = found[np.arange(len(rows)), pick]
-            better = best.min(axis=1) < nearest[rows]
-            distances[rows[better]] = best[better]
-        return distances
+        distances = self._distances_at(image, homographies, judged=False)
+        self._refit(image, homographies, distances, self.settings.refine_above, [np.eye(3)], SLIDE_CARDS)
+        self._refit(image, homographies, distances, self.settings.anchor_distance, TURNS, 1)
+        return self._distances_at(image, homographies)
 
-    def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray) -> np.ndarray:
-        """For each patch and each of its ``SLIDE_CARDS`` nearest cards, the homography moved to where
-        that card's look fits the patch best (to a fraction of a pixel)."""
+    def _refit(
+        self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, above: float,
+        turns: list[np.ndarray], cards: int,
+    ) -> None:
+        """Slide the patches whose nearest card is between ``above`` and ``search_below``, each turned
+        by every one of ``turns``, against the looks of their ``cards`` nearest cards; keep (in place)
+        every pose that reads nearer than before."""
+        nearest = distances.min(axis=1)
+        rows = np.flatnonzero((nearest > above) & (nearest <= self.settings.search_below))
+        if len(rows) == 0:
+            return
+        turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
+        slid = self._slid(image, turned, np.repeat(distances[rows], len(turns), axis=0), cards)
+        tries = len(turns) * cards
+        found = self._distances_at(image, slid, judged=False).reshape(len(rows), tries, -1)
+        pick = found.min(axis=2).argmin(axis=1)
+        best = found[np.arange(len(rows)), pick]
+        better = best.min(axis=1) < nearest[rows]
+        distances[rows[better]] = best[better]
+        homographies[rows[better]] = slid.reshape(len(rows), tries, 3, 3)[np.arange(len(rows)), pick][better]
+
+    def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int) -> np.ndarray:
+        """For each patch and each of its ``cards`` nearest cards, the homography moved to where that
+        card's look fits the patch best (to a fraction of a pixel)."""
         w, h = INDEX_SIZE
-        grown = homographies @ _translation(-SLIDE, -SLIDE)
+        grown = homographies @ np.array([[1.0, 0.0, -SLIDE], [0.0, 1.0, -SLIDE], [0.0, 0.0, 1.0]])
         around = grey_patches(warp_patches(image, grown, (w + 2 * SLIDE, h + 2 * SLIDE)))
         looks = self.deck.index_looks
-        out = []
-        for homography, grey, row in zip(homographies, around, distances):
-            for card in np.argsort(row)[:SLIDE_CARDS]:
-                score = cv2.matchTemplate(grey, looks[card], cv2.TM_CCOEFF_NORMED)
-                dx, dy = _peak(score)
-                out.append(homography @ _translation(dx - SLIDE, dy - SLIDE))
-        return np.stack(out)
+        nearest = np.argsort(distances, axis=1)[:, :cards]
+        scores = np.stack([
+            cv2.matchTemplate(grey, looks[card], cv2.TM_CCOEFF_NORMED) for grey, row in zip(around, nearest) for card in row
+        ])
+        shifts = _peaks(scores) - SLIDE
+        moves = np.tile(np.eye(3), (len(shifts), 1, 1))
+        moves[:, :2, 2] = shifts
+        return np.repeat(homographies, cards, axis=0) @ moves
 
-    def _distances_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
-        return self.deck.index_distances(features(warp_patches(image, homographies, INDEX_SIZE)))
+    def _distances_at(self, image: np.ndarray, homographies: np.ndarray, judged: bool = True) -> np.ndarray:
+        return self.deck.index_distances(features(warp_patches(image, homographies, INDEX_SIZE)), judged)
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
 
-        Corner hypotheses built from edges of two different cards outline
-        a card that is not there, half over real ones; it is dropped here.
+        Two reads of one card (outlines whose centres nearly coincide) keep
+        the more confident. Corner hypotheses built from edges of two
+        different cards outline a card that is not there, half over real
+        ones: such an outline found unreadable is dropped when a read card
+        lies within half a card's width of it. Read cards in a fan lie
+        closer together than that and are all kept.
         """
         decided.sort(key=lambda cr: (cr[1].card is None, -cr[1].confidence))
         kept: list[tuple[np.ndarray, Read]] = []
-        near = 0.45 * self.card_size.width_mm
         for center, read in decided:
+            near = (0.2 if read.card is not None else 0.45) * self.card_size.width_mm
             if all(np.linalg.norm(center - other) >= near for other, _ in kept):
                 kept.append((center, read))
         return [read for _, read in kept]
@@ -230,8 +241,8 @@ class Recognizer:
 
     def _blob_candidates(
         self, blob: Blob, corners: list[Corner], layout: Layout, filled: np.ndarray, width_px: float
-    ) -> list[tuple[_Candidate, list[np.ndarray]]]:
-        found = [quad for quad in (self._hypothesis(c, layout, width_px) for c in corners) if quad is not None]
+    ) -> list[_Candidate]:
+        found = self._hypotheses(corners, layout, width_px)
         if not found:
             return []
         inside = _inside_share(np.stack(found), filled) >= self.settings.inside_share
@@ -249,31 +260,38 @@ class Recognizer:
                 groups.append([i])
         card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(hypotheses[0])) ** 2
         alone = len(groups) == 1 and blob.area < 1.12 * card_area
-        out = []
-        for group in groups:
-            quads = [hypotheses[i] for i in group]
-            out.append((_Candidate(quads[0], centers[group[0]], alone), quads))
-        return out
+        return [_Candidate([hypotheses[i] for i in group], alone) for group in groups]
 
-    def _hypothesis(self, corner: Corner, layout: Layout, width_px: float) -> np.ndarray | None:
-        """The outline of the card whose index corner ``corner`` would be, or ``None`` if it cannot be one."""
-        along_w, along_h, len_w = corner.dir_a, corner.dir_b, corner.len_a
-        if along_w[0] * along_h[1] - along_w[1] * along_h[0] < 0:
-            along_w, along_h, len_w = corner.dir_b, corner.dir_a, corner.len_b
-        if len_w > 1.15 * width_px:
-            return None
-        table = layout.to_table([corner.point, corner.point + 20 * along_w, corner.point + 20 * along_h])
-        u = table[1] - table[0]
-        u /= np.linalg.norm(u)
-        v = np.array([-u[1], u[0]])
-        if np.dot(v, table[2] - table[0]) < 0:
-            return None
-        quad_mm = card_quad_from_corner(table[0], u, v, self.card_size.width_mm, self.card_size.height_mm)
-        return layout.to_image(quad_mm)
+    def _hypotheses(self, corners: list[Corner], layout: Layout, width_px: float) -> list[np.ndarray]:
+        """The outline of the card each corner would be the index corner of, for the corners that can be one.
+
+        The side running clockwise from the corner is the card's short side
+        (cards are seen face up); a corner whose visible short side is longer
+        than a card is wide cannot be a card's.
+        """
+        if not corners:
+            return []
+        dir_a = np.array([c.dir_a for c in corners])
+        dir_b = np.array([c.dir_b for c in corners])
+        turn = dir_a[:, 0] * dir_b[:, 1] - dir_a[:, 1] * dir_b[:, 0]
+        swap = (turn < 0)[:, None]
+        along_w, along_h = np.where(swap, dir_b, dir_a), np.where(swap, dir_a, dir_b)
+        len_w = np.where(swap[:, 0], [c.len_b for c in corners], [c.len_a for c in corners])
+        points = np.array([c.point for c in corners])
+        table = layout.to_table(np.stack([points, points + 20 * along_w, points + 20 * along_h], axis=1)).reshape(-1, 3, 2)
+        u = table[:, 1] - table[:, 0]
+        u /= np.linalg.norm(u, axis=1, keepdims=True)
+        v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+        ok = (len_w <= 1.15 * width_px) & ((v * (table[:, 2] - table[:, 0])).sum(axis=1) >= 0)
+        w, h = self.card_size.width_mm, self.card_size.height_mm
+        origin = table[:, 0]
+        quads_mm = np.stack([origin, origin + w * u, origin + w * u + h * v, origin + h * v], axis=1)[ok]
+        return list(layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2))
 
     def _decide(self, cand: _Candidate, distances: np.ndarray) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
 
+        The outline reported is the one whose index patch the read rests on.
         Patches that look closely like a card (nearest within ``anchor_distance``)
         must all name the same card: pooling never settles a quarrel. Patches a
         little further off (within ``max_distance``) add their evidence when
@@ -289,24 +307,25 @@ class Recognizer:
             return None
         nearest = distances.min(axis=1)
         named = distances.argmin(axis=1)
+        outline = cand.quads[int(nearest.argmin())]
         strong = nearest <= settings.anchor_distance
         if not strong.any():
             if (nearest <= settings.evidence_distance).any():
-                return Read(None, cand.quad, visible, 0.0)
+                return Read(None, outline, visible, 0.0)
             return None
         if len(set(named[strong].tolist())) > 1:
-            return Read(None, cand.quad, visible, 0.0)
+            return Read(None, outline, visible, 0.0)
         best = int(named[strong][0])
         near = nearest <= settings.max_distance
         if cand.alone and (near & (named != best)).any():
-            return Read(None, cand.quad, visible, 0.0)
-        used = distances[near & (named == best)]
-        totals = (used**2).sum(axis=0)
+            return Read(None, outline, visible, 0.0)
+        agree = near & (named == best)
+        totals = (distances[agree] ** 2).sum(axis=0)
         runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
         if conf < settings.min_confidence:
-            return Read(None, cand.quad, visible, conf)
-        return Read(self.deck.cards[best], cand.quad, visible, conf)
+            return Read(None, outline, visible, conf)
+        return Read(self.deck.cards[best], outline, visible, conf)
 
 
 def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
@@ -321,52 +340,23 @@ def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tupl
     return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
 
 
-def _merged(boxes: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Boxes that overlap joined into one, so no stretch of the frame is blurred twice."""
-    out: list[tuple[np.ndarray, np.ndarray]] = []
-    for low, high in sorted(boxes, key=lambda box: float(box[0][0])):
-        for k, (l2, h2) in enumerate(out):
-            if (low <= h2).all() and (l2 <= high).all():
-                out[k] = (np.minimum(low, l2), np.maximum(high, h2))
-                break
-        else:
-            out.append((low, high))
-    return out
+def _peaks(scores: np.ndarray) -> np.ndarray:
+    """Where each correlation map (M, h, w) peaks, as (x, y) to a fraction of a pixel (a parabola
+    through the peak and its neighbours along each axis)."""
+    m, h, w = scores.shape
+    flat = scores.reshape(m, -1).argmax(axis=1)
+    y, x = np.divmod(flat, w)
+    rows = np.arange(m)
 
-
-def _translation(dx: float, dy: float) -> np.ndarray:
-    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
-
-
-def _peak(score: np.ndarray) -> tuple[float, float]:
-    """Where a correlation map peaks, to a fraction of a pixel (a parabola through the peak and its neighbours)."""
-    _, _, _, (x, y) = cv2.minMaxLoc(score)
-
-    def offset(before: float, at: float, after: float) -> float:
+    def offset(before: np.ndarray, at: np.ndarray, after: np.ndarray, inner: np.ndarray) -> np.ndarray:
         curve = before - 2 * at + after
-        return 0.0 if curve >= 0 else float(np.clip(0.5 * (before - after) / curve, -0.5, 0.5))
+        safe = inner & (curve < 0)
+        return np.where(safe, np.clip(0.5 * (before - after) / np.where(safe, curve, -1.0), -0.5, 0.5), 0.0)
 
-    h, w = score.shape
-    fx = offset(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < w - 1 else 0.0
-    fy = offset(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < h - 1 else 0.0
-    return x + fx, y + fy
-
-
-def _blurred_around(image: np.ndarray, boxes: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-    """A copy of ``image`` with the template blur (``BLUR_SIGMA``) applied inside each box (corner, corner).
-
-    Blurring the cards once before warping stands in for blurring every
-    warped patch, which the pose fitting would otherwise do many times a frame.
-    """
-    out = image.copy()
-    h, w = image.shape[:2]
-    margin = 8 + SLIDE
-    for low, high in boxes:
-        x0, y0 = np.maximum(np.floor(low).astype(int) - margin, 0)
-        x1, y1 = np.minimum(np.ceil(high).astype(int) + margin, [w, h])
-        if x1 > x0 and y1 > y0:
-            out[y0:y1, x0:x1] = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), BLUR_SIGMA)
-    return out
+    xi, yi = np.clip(x, 1, w - 2), np.clip(y, 1, h - 2)
+    fx = offset(scores[rows, y, xi - 1], scores[rows, y, x], scores[rows, y, xi + 1], (x > 0) & (x < w - 1))
+    fy = offset(scores[rows, yi - 1, x], scores[rows, y, x], scores[rows, yi + 1, x], (y > 0) & (y < h - 1))
+    return np.stack([x + fx, y + fy], axis=1)
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)

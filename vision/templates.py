@@ -15,7 +15,7 @@ Enrolment needs one upright face image per card. From it:
   and at random places and angles on each face; a patch nearer to one of
   these than to every card is not read as a card;
 
-A feature vector is a blurred grey patch followed by its "redness" (red minus
+A feature vector is a grey patch followed by its "redness" (red minus
 the larger of green and blue), so hearts and diamonds never look like spades
 and clubs; each vector is centred and scaled to unit length, so light and
 exposure do not matter.
@@ -44,7 +44,6 @@ __all__ = [
     "DeckTemplates",
     "IndexMatch",
     "TemplateError",
-    "blur_patches",
     "enrol_faces",
     "features",
 ]
@@ -63,10 +62,14 @@ class TemplateError(ValueError):
     """An enrolled deck file that is missing, damaged or of another format."""
 
 
-def _corner_mask(size: tuple[int, int]) -> np.ndarray:
-    """1 everywhere but the patch's very corner, where a rounded card corner shows what lies beneath."""
+def _corner_pixels(size: tuple[int, int]) -> np.ndarray:
+    """The patch's very corner (flat indices), where a rounded card corner shows what lies beneath:
+    its pixels take the value of the patch's far corner."""
     ys, xs = np.mgrid[0 : size[1], 0 : size[0]]
-    return ((xs + ys) >= 6).astype(np.float32)
+    return np.flatnonzero((xs + ys).ravel() < 6)
+
+
+_CORNER = _corner_pixels(INDEX_SIZE)
 
 
 def grey_patches(patches: np.ndarray) -> np.ndarray:
@@ -76,39 +79,26 @@ def grey_patches(patches: np.ndarray) -> np.ndarray:
 
 
 def features(patches: np.ndarray) -> np.ndarray:
-    """Unit-length feature rows for a stack of BGR patches (N, h, w, 3); flat patches give zero rows."""
-    stack = patches.astype(np.float32)
-    if stack.shape[1:3] == (INDEX_SIZE[1], INDEX_SIZE[0]):
-        keep = _corner_mask(INDEX_SIZE)[None, :, :, None]
-        stack = stack * keep + stack[:, -1:, -1:, :] * (1 - keep)
-    grey = stack @ np.array([0.114, 0.587, 0.299], dtype=np.float32)
-    red = np.clip(stack[..., 2] - np.maximum(stack[..., 0], stack[..., 1]), 0, None)
-    n = stack.shape[0]
-    vec = np.concatenate([grey.reshape(n, -1), red.reshape(n, -1)], axis=1)
-    half = grey[0].size
-    vec[:, :half] -= vec[:, :half].mean(axis=1, keepdims=True)
-    vec[:, half:] -= vec[:, half:].mean(axis=1, keepdims=True)
-    norm = np.linalg.norm(vec, axis=1, keepdims=True)
-    contrast = grey.reshape(n, -1).std(axis=1, keepdims=True)
-    return np.where((norm > 1e-6) & (contrast > 6.0), vec / np.maximum(norm, 1e-6), 0.0).astype(np.float32)
+    """Unit-length feature rows for a stack of BGR patches (N, h, w, 3); flat patches give zero rows.
 
-
-BLUR_SIGMA = 0.8
-_PAD = 3
-
-
-def blur_patches(patches: list[np.ndarray] | np.ndarray) -> np.ndarray:
-    """The blur every patch gets before its features are taken, at enrolment and at run time alike.
-
-    All patches are blurred by one ``cv2.GaussianBlur`` over their stack, each
-    padded by repeating its top and bottom rows so no patch bleeds into the next.
+    The grey level and the redness are taken with OpenCV's 8-bit operations,
+    which keeps this cheap enough for the thousands of patches of a frame.
     """
-    stack = np.asarray(patches)
-    n, h = stack.shape[:2]
-    padded = np.concatenate([np.repeat(stack[:, :1], _PAD, axis=1), stack, np.repeat(stack[:, -1:], _PAD, axis=1)], axis=1)
-    tall = padded.reshape(n * (h + 2 * _PAD), *stack.shape[2:])
-    blurred = cv2.GaussianBlur(tall, (0, 0), BLUR_SIGMA, borderType=cv2.BORDER_REPLICATE)
-    return blurred.reshape(padded.shape)[:, _PAD : _PAD + h]
+    stack = np.ascontiguousarray(patches, dtype=np.uint8)
+    n, h, w = stack.shape[:3]
+    flat = stack.reshape(n * h, w, 3)
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).reshape(n, h * w).astype(np.float32)
+    blue, green, red = cv2.split(flat)
+    redness = cv2.subtract(red, cv2.max(blue, green)).reshape(n, h * w).astype(np.float32)
+    if (h, w) == (INDEX_SIZE[1], INDEX_SIZE[0]):
+        grey[:, _CORNER] = grey[:, -1:]
+        redness[:, _CORNER] = redness[:, -1:]
+    contrast = grey.std(axis=1, keepdims=True)
+    grey -= grey.mean(axis=1, keepdims=True)
+    redness -= redness.mean(axis=1, keepdims=True)
+    vec = np.concatenate([grey, redness], axis=1)
+    norm = np.linalg.norm(vec, axis=1, keepdims=True)
+    return np.where((norm > 1e-6) & (contrast > 6.0), vec / np.maximum(norm, 1e-6), 0.0).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -133,16 +123,18 @@ class DeckTemplates:
     background: np.ndarray
     index_looks: np.ndarray
 
-    def index_distances(self, vectors: np.ndarray) -> np.ndarray:
+    def index_distances(self, vectors: np.ndarray, judged: bool = True) -> np.ndarray:
         """(N, cards) distances in the discriminant space, in units of a card's own spread.
 
-        Rows of blank patches, and of patches nearer to some part of a face
-        that is not an index (``background``) than to any card, are inf.
+        Rows of blank patches are inf, and so (unless ``judged`` is false) are
+        rows of patches nearer to some part of a face that is not an index
+        (``background``) than to any card.
         """
         z = (vectors - self.index_mean) @ self.index_projection
         dist = _distances(z, self.index_centers)
-        not_index = _distances(z, self.background).min(axis=1) if len(self.background) else np.full(len(z), np.inf)
-        dist[~vectors.any(axis=1) | (not_index < dist.min(axis=1))] = np.inf
+        dist[~vectors.any(axis=1)] = np.inf
+        if judged and len(self.background):
+            dist[_distances(z, self.background).min(axis=1) < dist.min(axis=1)] = np.inf
         return dist
 
     def match_index(self, vectors: np.ndarray) -> list[IndexMatch]:
@@ -300,12 +292,12 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
                 index_patches.append(_jittered(face, quad, rng))
                 index_labels.append(label)
         background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng))
-    blurred = blur_patches(index_patches)
+    patches = np.stack(index_patches)
     labels = np.array(index_labels)
-    mean, projection, centers = _discriminant(features(blurred), labels, len(cards))
-    grey = grey_patches(blurred)
+    mean, projection, centers = _discriminant(features(patches), labels, len(cards))
+    grey = grey_patches(patches)
     looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(cards))])
-    background = (features(blur_patches(background_patches)) - mean) @ projection
+    background = (features(np.stack(background_patches)) - mean) @ projection
     return DeckTemplates(
         name=name,
         aspect=float(np.median(aspects)),

@@ -8,7 +8,7 @@ from controller.cards import parse_cards
 from vision.calibration import Zone
 from vision.geometry import INDEX_FX, INDEX_FY, quad_center, rotate_quad
 from vision.recognizer import Recognizer
-from vision.templates import BLUR_SIGMA, INDEX_SIZE
+from vision.templates import INDEX_SIZE
 from vision.synthetic import DEALER_SPREAD, Camera, Placement, SceneRenderer, fan
 
 ZONES = [Zone("dealer", ((350, 50), (750, 50), (750, 250), (350, 250))), Zone("player-1", ((50, 300), (450, 300), (450, 600), (50, 600)))]
@@ -87,18 +87,20 @@ def test_an_index_patch_found_pixels_off_is_slid_back_onto_its_card(faces, deck)
     recognizer = Recognizer(deck, camera.layout())
     off = scene.truth[0].polygon + np.array([3.5, -3.0])
     homography = patch_homographies(off[None], INDEX_SIZE)
-    image = cv2.GaussianBlur(scene.frame, (0, 0), BLUR_SIGMA)  # as the recognizer blurs the cards before warping
+    image = scene.frame
     before = recognizer._distances_at(image, homography)[0]
-    after = recognizer._distances_at(image, recognizer._slid(image, homography, before[None]))
+    after = recognizer._distances_at(image, recognizer._slid(image, homography, before[None], 3))
     best = after[int(after.min(axis=1).argmin())]
     assert deck.cards[int(best.argmin())] is card
     assert best.min() < recognizer.settings.anchor_distance < before.min()
 
 
 def test_a_correlation_peak_is_found_to_a_fraction_of_a_pixel() -> None:
-    from vision.recognizer import _peak
+    from vision.recognizer import _peaks
 
-    score = np.zeros((5, 5), np.float32)
-    score[2, 3], score[2, 2], score[2, 4] = 1.0, 0.5, 0.9
-    x, y = _peak(score)
+    scores = np.zeros((2, 5, 5), np.float32)
+    scores[0, 2, 3], scores[0, 2, 2], scores[0, 2, 4] = 1.0, 0.5, 0.9
+    scores[1, 0, 4] = 1.0  # on the border: no neighbour to fit, the whole pixel is kept
+    (x, y), edge = _peaks(scores)
     assert 3.0 < x < 3.5 and y == 2.0
+    assert edge.tolist() == [4.0, 0.0]

@@ -8,7 +8,7 @@ import pytest
 
 from controller.cards import Card, no_face_deck
 from vision.geometry import rotate_quad, sample_patch
-from vision.templates import INDEX_SIZE, DeckTemplates, TemplateError, blur_patches, features
+from vision.templates import INDEX_SIZE, DeckTemplates, TemplateError, features
 
 
 def _index_patch(face: np.ndarray, corner: int) -> np.ndarray:
@@ -22,14 +22,14 @@ def _index_patch(face: np.ndarray, corner: int) -> np.ndarray:
 def test_each_index_corner_of_a_card_reads_as_that_card(deck: DeckTemplates, faces: dict, code: str) -> None:
     card = Card.parse(code)
     patches = [_index_patch(faces[card], 0), _index_patch(faces[card], 2)]
-    for match in deck.match_index(features(blur_patches(patches))):
+    for match in deck.match_index(features(np.stack(patches))):
         assert match.card is card
         assert match.runner_up > match.distance
 
 
 def test_a_blank_patch_matches_no_card(deck: DeckTemplates) -> None:
     blank = np.full((INDEX_SIZE[1], INDEX_SIZE[0], 3), 250, np.uint8)
-    assert deck.match_index(features(blur_patches([blank])))[0].card is None
+    assert deck.match_index(features(np.stack([blank])))[0].card is None
 
 
 def test_a_deck_survives_saving_and_loading(deck: DeckTemplates, tmp_path: Path) -> None:
@@ -48,5 +48,5 @@ def test_a_file_that_is_not_a_deck_is_refused_by_name(tmp_path: Path) -> None:
 def test_a_no_face_deck_cannot_be_read_as_a_face_card(deck: DeckTemplates, faces: dict) -> None:
     small = deck.restricted_to(set(no_face_deck()))
     assert len(small.cards) == 40 and Card.parse("KH") not in small.cards
-    match = small.match_index(features(blur_patches([_index_patch(faces[Card.parse("TH")], 0)])))[0]
+    match = small.match_index(features(np.stack([_index_patch(faces[Card.parse("TH")], 0)])))[0]
     assert match.card is Card.parse("TH")
