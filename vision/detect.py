@@ -57,7 +57,7 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     hue, sat = hsv[:, :, 0], hsv[:, :, 1]
     saturated = cv2.threshold(sat, 80, 255, cv2.THRESH_BINARY)[1]
-    felt_hue = int(np.argmax(cv2.calcHist([hue], [0], saturated, [180], [0, 180])))
+    felt_hue = int(np.argmax(cv2.calcHist([hue[::3, ::3].copy()], [0], saturated[::3, ::3].copy(), [180], [0, 180])))
     steps = np.abs(np.arange(256) - felt_hue)
     near_hue = np.where(np.minimum(steps, 180 - steps) <= HUE_TOLERANCE, 255, 0).astype(np.uint8)
     felt = cv2.bitwise_and(cv2.LUT(hue, near_hue), cv2.threshold(sat, MIN_SATURATION - 1, 255, cv2.THRESH_BINARY)[1])

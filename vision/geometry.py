@@ -87,10 +87,24 @@ def sample_patch(
 
 
 def patch_homographies(quads: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY) -> np.ndarray:
-    """For each quad, the homography from canonical patch pixels to image pixels (what ``sample_patch`` warps by)."""
-    canon = _canon_corners(size, fx, fy)
-    quads = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
-    return np.stack([cv2.getPerspectiveTransform(canon, q) for q in quads]).reshape(-1, 3, 3).astype(np.float64)
+    """For each quad, the homography from canonical patch pixels to image pixels (what ``sample_patch`` warps by).
+
+    The unit square's map onto each quad in closed form (Heckbert's), all quads
+    at once, then scaled to the canonical card's pixels.
+    """
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    x, y = q[..., 0], q[..., 1]
+    dx1, dx2, sx = x[:, 1] - x[:, 2], x[:, 3] - x[:, 2], x[:, 0] - x[:, 1] + x[:, 2] - x[:, 3]
+    dy1, dy2, sy = y[:, 1] - y[:, 2], y[:, 3] - y[:, 2], y[:, 0] - y[:, 1] + y[:, 2] - y[:, 3]
+    det = dx1 * dy2 - dx2 * dy1
+    g = (sx * dy2 - dx2 * sy) / det
+    h = (dx1 * sy - sx * dy1) / det
+    square = np.empty((len(q), 3, 3))
+    square[:, 0] = np.stack([x[:, 1] - x[:, 0] + g * x[:, 1], x[:, 3] - x[:, 0] + h * x[:, 3], x[:, 0]], axis=1)
+    square[:, 1] = np.stack([y[:, 1] - y[:, 0] + g * y[:, 1], y[:, 3] - y[:, 0] + h * y[:, 3], y[:, 0]], axis=1)
+    square[:, 2] = np.stack([g, h, np.ones(len(q))], axis=1)
+    width, height = _canon_corners(size, fx, fy)[2]
+    return square @ np.diag([1.0 / width, 1.0 / height, 1.0])
 
 
 def warp_patches(image: np.ndarray, homographies: np.ndarray, size: tuple[int, int]) -> np.ndarray:
