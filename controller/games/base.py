@@ -63,12 +63,36 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSetting:
+    """What a ``set`` decision splits: ``cards`` into two hands; the decision's ``cards`` name the ``named`` one.
+
+    Pai gow poker names its two-card front (the rest is the five-card back),
+    Pai Gow Tiles its two-tile high hand (the rest is the low hand).
+    """
+
+    cards: tuple[Any, ...]
+    count: int
+    named: str
+    rest: str
+
+
+@dataclass(frozen=True, slots=True)
 class PendingDecision:
-    """The decision the table waits for: whose, and which actions are legal."""
+    """The decision the table waits for: whose, and which actions are legal.
+
+    The optional fields tell a dealer's console what to offer beside the
+    action buttons; the game still checks every decision itself.
+    """
 
     spot: int
     actions: tuple[str, ...]
     hand: int = 0
+    amounts: tuple[tuple[str, Cents], ...] = ()
+    """Amounts offered as buttons, each with its action: High Card Flush's raise at 1x, 2x, 3x the Ante."""
+    values: tuple[tuple[int, int], ...] = ()
+    """The numbers the (single) action carries, each as (lowest, highest): three dice are three ``(1, 6)``."""
+    setting: HandSetting | None = None
+    """For a ``set`` action: the cards the seat splits into two hands."""
 
 
 @dataclass(frozen=True, slots=True)
