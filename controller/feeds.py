@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from controller.cards import Card
@@ -21,6 +22,10 @@ from drivers.shuffler import Shuffler, ShufflerError
 
 class FeedError(RuntimeError):
     """The device cannot give the card the round needs (shoe empty, shuffler fault)."""
+
+
+class PieceRefused(ValueError):
+    """A piece the dealer keyed in that the set does not hold, or holds no copy of left this round."""
 
 
 class DeviceFaulted(FeedError):
@@ -138,7 +143,7 @@ class DealerEntryFeed(CardFeed):
     """Pieces the dealer enters by hand (Pai Gow Tiles: no tile shuffler or shoe exists).
 
     Simulated here by a seeded shuffle of the whole set each round; at a real
-    table the dealer keys each tile in from the console.
+    table the dealer keys each tile in from the console (``keyed``).
     """
 
     source = "dealer"
@@ -159,6 +164,31 @@ class DealerEntryFeed(CardFeed):
         if not self._order:
             raise FeedError("every piece of the set is already dealt")
         return self._order.pop(0)
+
+    def keyed(self, code: str, dealt: Sequence[Any]) -> Any:
+        """The piece the dealer keyed in as ``code``, checked against the set and the pieces already ``dealt``.
+
+        Raises ``PieceRefused`` (or the piece type's own parse error) naming what is wrong.
+        """
+        piece = type(self.pieces[0]).parse(code)
+        copies = sum(1 for p in self.pieces if p == piece)
+        if not copies:
+            raise PieceRefused(f"{piece} is not in this game's set")
+        used = sum(1 for p in dealt if p == piece)
+        if used >= copies:
+            held = "it is" if copies == 1 else f"all {copies} are"
+            raise PieceRefused(f"{piece} is already dealt this round: the set holds {copies} and {held} out")
+        return piece
+
+    def left(self, dealt: Sequence[Any]) -> list[tuple[Any, int]]:
+        """Each distinct piece of the set, in set order, with the copies not yet ``dealt`` this round."""
+        counts: dict[Any, int] = {}
+        for piece in self.pieces:
+            counts[piece] = counts.get(piece, 0) + 1
+        for piece in dealt:
+            if piece in counts:
+                counts[piece] -= 1
+        return list(counts.items())
 
 
 class ShufflerFeed(CardFeed):

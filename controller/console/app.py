@@ -35,7 +35,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.console.commands import CloseBetting, Command, CorrectCard, Decide, OpenRound, PlaceWager, Resume, VoidRound
+from controller.console.commands import (
+    CloseBetting,
+    Command,
+    CorrectCard,
+    Decide,
+    EnterPiece,
+    OpenRound,
+    PlaceWager,
+    Resume,
+    VoidRound,
+)
 from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.money import parse_money
@@ -259,8 +269,26 @@ def parse_command(body: Any) -> Command:
     if name == "no_more_bets":
         return CloseBetting()
     if name == "decide":
-        return Decide(_int(body, "spot"), _text(body, "action"), body.get("hand", 0) or 0)
-    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, no_more_bets or decide")
+        return parse_decision(body)
+    if name == "enter_piece":
+        return EnterPiece(_text(body, "code").upper())
+    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, no_more_bets, decide or enter_piece")
+
+
+def parse_decision(body: dict[str, Any]) -> Decide:
+    """A decision with what it carries: ``amount`` in dollars (``"20.00"``), ``cards`` as codes, ``values`` as numbers."""
+    amount = body.get("amount")
+    cents = parse_money(amount) if isinstance(amount, str) and amount.strip() else None
+    cards, values = body.get("cards") or [], body.get("values") or []
+    if not isinstance(cards, list) or not all(isinstance(c, str) and c.strip() for c in cards):
+        raise BadRequest(f"cards must be a list of card or tile codes, not {cards!r}")
+    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise BadRequest(f"values must be a list of whole numbers, not {values!r}")
+    hand = body.get("hand", 0) or 0
+    if isinstance(hand, bool) or not isinstance(hand, int):
+        raise BadRequest(f"hand must be a whole number, not {hand!r}")
+    return Decide(_int(body, "spot"), _text(body, "action"), hand, cents,
+                  tuple(c.strip().upper() for c in cards), tuple(values))
 
 
 def parse_supervisor(body: dict[str, Any], table: TableLoop) -> tuple[Command, str]:

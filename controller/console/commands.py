@@ -37,11 +37,21 @@ class CloseBetting:
 
 @dataclass(frozen=True, slots=True)
 class Decide:
-    """A player's decision, tapped in by the dealer."""
+    """A player's decision, tapped in by the dealer: with the amount, the cards (codes) or the numbers it carries."""
 
     spot: int
     action: str
     hand: int = 0
+    amount: Cents | None = None
+    cards: tuple[str, ...] = ()
+    values: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EnterPiece:
+    """The dealer keys in the card or tile just dealt (Pai Gow Tiles: no device deals the tiles)."""
+
+    code: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +84,4 @@ class CorrectCard:
     reason: str
 
 
-Command = OpenRound | PlaceWager | CloseBetting | Decide | DeviceFault | Resume | VoidRound | CorrectCard
+Command = OpenRound | PlaceWager | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard

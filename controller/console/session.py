@@ -39,6 +39,7 @@ from controller.console.commands import (
     CorrectCard,
     Decide,
     DeviceFault,
+    EnterPiece,
     OpenRound,
     PlaceWager,
     Resume,
@@ -46,7 +47,7 @@ from controller.console.commands import (
 )
 from controller.console.view import table_view
 from controller.errors import CardRefused, TableError, WagerRefused
-from controller.feeds import FeedError, ShoeFeed
+from controller.feeds import DealerEntryFeed, FeedError, ShoeFeed
 from controller.games.base import Decision
 from controller.journal import Journal
 from controller.players import SimulatedPlayers
@@ -105,6 +106,8 @@ class TableLoop:
         self.journal = journal
         self.pending = list(pending or [])
         self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: True))
+        self.keyed = table.feed if isinstance(table.feed, DealerEntryFeed) and players is None else None
+        """The feed whose pieces the dealer keys in from the page (no device deals them)."""
         self.round: Round | None = None
         self.finalized = True
         self.rounds_finished = 0
@@ -255,9 +258,29 @@ class TableLoop:
             pending = round.pending_decision()
             if pending is None:
                 raise CommandRefused(f"no decision is due while the round is {round.state}")
-            round.decide(Decision(command.spot, command.action, hand=command.hand))
+            cards = tuple(self._piece(code, pending.setting.cards if pending.setting else ()) for code in command.cards)
+            round.decide(Decision(command.spot, command.action, command.amount, cards, command.hand, command.values))
             return f"spot {command.spot}: {command.action}"
+        if isinstance(command, EnterPiece):
+            return self._enter_piece(round, command.code)
         raise CommandRefused(f"unknown command {command!r}")
+
+    def _piece(self, code: str, hand: tuple[Any, ...]) -> Any:
+        """The card or tile ``code`` names: one of ``hand`` when it is there, else parsed as the game's pieces are."""
+        for piece in hand:
+            if piece.code == code:
+                return piece
+        return type(self.table.game.deck()[0]).parse(code)
+
+    def _enter_piece(self, round: Round, code: str) -> str:
+        if self.keyed is None:
+            raise CommandRefused(f"the {self.table.feed.source} deals this table's cards: nothing is keyed in")
+        target = round.card_target()
+        if target is None:
+            raise CommandRefused(f"no piece is due while the round is {round.state}")
+        piece = self.keyed.keyed(code, [p for _, p, _ in round.cards])
+        round.card(piece, self.keyed.source)
+        return f"{piece.code} to {target}"
 
     def _current(self, reason: str) -> Round:
         if self.round is None or self.round.state in FINISHED:
@@ -338,7 +361,7 @@ class TableLoop:
         if round is None or round.state in FINISHED:
             return (not self.finalized) or self._auto_open()
         if round.card_target() is not None:
-            return True
+            return self.keyed is None
         if self.players is None:
             return False
         return round.state == "betting" or round.pending_decision() is not None
