@@ -11,7 +11,9 @@ function spotOf(target) {
   return match ? Number(match[1]) : null;
 }
 
-function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/_/g, " "); }
+function title(name) { const text = label(name); return text.charAt(0).toUpperCase() + text.slice(1); }
+
+function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/^stack(\d+)$/, "stack $1").replace(/_/g, " "); }
 
 const STATUS = {
   betting: "Betting is open: tap a wager on a spot, enter the amount, Place. Then No more bets.",
@@ -151,8 +153,8 @@ function handSetter(setting, decide, dealerMode) {
     })));
   const all = setting.cards.map((_, i) => i);
   return el("div", { class: "picker setter", "data-picker": "set" },
-    group(label(setting.named) + " hand (" + named.length + " of " + setting.count + ")", draft.named, false),
-    group(label(setting.rest) + " hand (" + (setting.cards.length - named.length) + ")", all.filter((i) => !draft.named.includes(i)), true),
+    group(title(setting.named) + " hand (" + named.length + " of " + setting.count + ")", draft.named, false),
+    group(title(setting.rest) + " hand (" + (setting.cards.length - named.length) + ")", all.filter((i) => !draft.named.includes(i)), true),
     el("button", { class: "big action primary", "data-action": "set", text: "Set hand", disabled: !dealerMode,
                    onclick: () => decide("set", { cards: named }) }));
 }
