@@ -57,6 +57,10 @@ class CardFeed(abc.ABC):
         """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not."""
         return False
 
+    def poll(self, round_id: str | None) -> str | None:
+        """A fault the device reported on its own (between rounds), without waiting or dealing; ``None`` if none."""
+        return None
+
 
 class ShoeFeed(CardFeed):
     """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
@@ -93,6 +97,20 @@ class ShoeFeed(CardFeed):
                 self._held_back.append(card)
         return True
 
+    def poll(self, round_id: str | None) -> str | None:
+        """Read what the shoe already sent: a card drawn is kept for the round, the first fault is returned (and
+        stays open until the shoe reports it recovered)."""
+        fault = None
+        for event in self.shoe.waiting_events():
+            try:
+                card = self._handle(event, round_id)
+            except FeedError as exc:
+                fault = fault or str(exc)
+                continue
+            if card is not None:
+                self._held_back.append(card)
+        return fault
+
     def prepare_round(self, round_id: str) -> int:
         if not self.shuffle_due:
             return 0
@@ -114,7 +132,7 @@ class ShoeFeed(CardFeed):
             if card is not None:
                 return card
 
-    def _handle(self, event: object, round_id: str) -> Card | None:
+    def _handle(self, event: object, round_id: str | None) -> Card | None:
         """Log a shoe event; the card when it is one. Faults raise ``DeviceFaulted`` and stay open until recovered."""
         if isinstance(event, CardDrawn):
             return event.card
@@ -204,6 +222,9 @@ class ShufflerFeed(CardFeed):
 
     def close(self) -> None:
         self.shuffler.close()
+
+    def poll(self, round_id: str | None) -> str | None:
+        return self.shuffler.reported_fault()
 
     def prepare_round(self, round_id: str) -> int:
         self.shuffler.shuffle()

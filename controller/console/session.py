@@ -62,6 +62,8 @@ SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard)
 FINISHED = ("complete", "void")
 IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
+POLL_INTERVAL = 0.5
+"""How often, between rounds and while betting is open, the device is asked for a fault it reported on its own."""
 
 
 @dataclass
@@ -125,6 +127,7 @@ class TableLoop:
         self._queue: queue.Queue[tuple[Command, Future[str]]] = queue.Queue()
         self._listeners: list[Listener] = []
         self._next_step = 0.0
+        self._next_poll = 0.0
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._closing = False
@@ -211,7 +214,7 @@ class TableLoop:
         except queue.Empty:
             command = None
         answer = self._execute(command) if command is not None else None
-        changed = command is not None
+        changed = command is not None or self._poll_device()
         while self._step():
             changed = True
             if self.pace:
@@ -224,6 +227,23 @@ class TableLoop:
                 future.set_exception(error)
             else:
                 future.set_result(result)
+
+    def _poll_device(self) -> bool:
+        """Between rounds (and while betting is open) ask the feed for a fault its device reported on its own,
+        so the page shows it at once, not at the next card. During the deal the feed reports faults itself."""
+        round = self.round
+        idle = round is None or round.state in (*FINISHED, "betting")
+        if not idle or time.monotonic() < self._next_poll:
+            return False
+        self._next_poll = time.monotonic() + POLL_INTERVAL
+        try:
+            reason = self.table.feed.poll(round.id if round is not None and round.state == "betting" else None)
+        except (RuntimeError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+        if reason is None:
+            return False
+        self._fault(self.table.feed.source, reason)
+        return True
 
     def _wait(self) -> float:
         if not self._step_possible():
