@@ -39,6 +39,7 @@ from controller.console.commands import (
     CloseBetting,
     Command,
     CorrectCard,
+    CorrectPlacedCard,
     Decide,
     EnterPiece,
     OpenRound,
@@ -305,4 +306,14 @@ def parse_supervisor(body: dict[str, Any], table: TableLoop) -> tuple[Command, s
     if action == "correct_card":
         card = _text(body, "card").upper()
         return CorrectCard(card, reason), f"Place {card} as the card really dealt in {where}, then resume?"
-    raise BadRequest(f"unknown supervisor action {action!r}: expected resume, void or correct_card")
+    if action == "correct_placed":
+        if body.get("index") is None:
+            raise BadRequest("pick the placed card the correction replaces")
+        index, card = _int(body, "index"), _text(body, "card").upper()
+        cards = (table.snapshot().get("round") or {}).get("cards") or []
+        if not 0 <= index < len(cards):
+            raise BadRequest(f"{where} has no card {index + 1}: pick a card on the table")
+        placed = cards[index]
+        return CorrectPlacedCard(index, card, reason), (
+            f"Replace {placed['card']} ({placed['target']}) with {card} in {where}? The hand is dealt again with it.")
+    raise BadRequest(f"unknown supervisor action {action!r}: expected resume, void, correct_card or correct_placed")

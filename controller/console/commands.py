@@ -84,4 +84,14 @@ class CorrectCard:
     reason: str
 
 
-Command = OpenRound | PlaceWager | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard
+@dataclass(frozen=True, slots=True)
+class CorrectPlacedCard:
+    """Supervisor: card ``index`` (0-based, in dealing order) was placed but misread; ``card`` was really dealt."""
+
+    index: int
+    card: str
+    reason: str
+
+
+Command = (OpenRound | PlaceWager | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard
+           | CorrectPlacedCard)

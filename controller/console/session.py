@@ -37,6 +37,7 @@ from controller.console.commands import (
     Command,
     CommandRefused,
     CorrectCard,
+    CorrectPlacedCard,
     Decide,
     DeviceFault,
     EnterPiece,
@@ -58,7 +59,7 @@ from drivers.errors import DeviceTimeout
 Listener = Callable[[dict[str, Any]], None]
 
 
-SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard)
+SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard, CorrectPlacedCard)
 FINISHED = ("complete", "void")
 IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
@@ -459,10 +460,11 @@ class TableLoop:
             self.table_fault = f"{device}: {reason}"
         return f"{device} fault: {reason}"
 
-    def _supervise(self, command: Resume | VoidRound | CorrectCard) -> str:
+    def _supervise(self, command: Resume | VoidRound | CorrectCard | CorrectPlacedCard) -> str:
         round = self.round
         active = round is not None and round.state not in FINISHED
-        action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card"}[type(command)]
+        action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card",
+                  CorrectPlacedCard: "correct_placed_card"}[type(command)]
         if isinstance(command, Resume) and not active and self.table_fault:
             self.log.emit("supervisor_action", None, action=action, reason=command.reason)
             self._clear_faults()
@@ -474,6 +476,8 @@ class TableLoop:
             round.void_round(command.reason)
             self._clear_faults()
             return f"round {round.id} voided"
+        if isinstance(command, CorrectPlacedCard):
+            return self._correct_placed(round, command)
         if round.state != "hold":
             raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
         card = None
@@ -489,6 +493,17 @@ class TableLoop:
                 raise CommandRefused("no card is due in this round: resume or void it instead")
             round.card(card, "supervisor")
         return f"round {round.id} resumed"
+
+    def _correct_placed(self, round: Round, command: CorrectPlacedCard) -> str:
+        """Replace a card already placed; the round stays where it is (a held round is resumed separately)."""
+        card = self._piece(command.card.strip().upper(), ())
+        if not 0 <= command.index < len(round.cards):
+            raise CommandRefused(f"round {round.id} has no card {command.index + 1}")
+        target, previous, _ = round.cards[command.index]
+        self.log.emit("supervisor_action", round.id, action="correct_placed_card", reason=command.reason,
+                      index=command.index, card=card.code, previous=previous.code)
+        round.correct_card(command.index, card, command.reason)
+        return f"{target}: {previous.code} corrected to {card.code}"
 
     def _clear_faults(self) -> None:
         self.table_fault = None

@@ -6,9 +6,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from controller.console.commands import CloseBetting, CommandRefused, Decide, EnterPiece, OpenRound, PlaceWager
+from controller.console.commands import (
+    CloseBetting,
+    CommandRefused,
+    CorrectPlacedCard,
+    Decide,
+    EnterPiece,
+    OpenRound,
+    PlaceWager,
+)
 from controller.console.session import TableLoop
-from controller.errors import DecisionRefused
+from controller.errors import DecisionRefused, IllegalAction
 from controller.feeds import PieceRefused
 from controller.paigow.hands import foul_reason, settings
 from controller.tiles import TILE_SET, Tile, UnknownTile
@@ -118,3 +126,23 @@ def test_a_table_dealt_by_a_device_takes_no_keyed_pieces(running: TableLoop) -> 
     do(running, OpenRound())
     with pytest.raises(CommandRefused, match="the shoe deals this table's cards"):
         do(running, EnterPiece("AS"))
+
+
+@pytest.mark.parametrize("running", ["high-card-flush"], indirect=True)
+def test_the_supervisor_corrects_a_placed_card_before_the_first_decision(running: TableLoop) -> None:
+    start(running, [(2, "ante", 1000), (4, "ante", 1000)])
+    round = running.round
+    assert round is not None
+    dealt = {c for _, c, _ in round.cards}
+    spare = next(c for c in round.game.deck() if c not in dealt)
+    do(running, CorrectPlacedCard(0, spare.code.lower(), "camera saw it"))
+    cards = running.snapshot()["round"]["cards"]
+    assert (cards[0]["card"], cards[0]["source"]) == (spare.code, "supervisor")
+    assert round.hand.cards[2][0] is spare
+    action = running.log.named("supervisor_action")[-1]  # type: ignore[attr-defined]
+    assert (action["action"], action["index"], action["card"]) == ("correct_placed_card", 0, spare.code)
+    with pytest.raises(IllegalAction, match="already dealt this round"):
+        do(running, CorrectPlacedCard(1, cards[7]["card"], "a card of spot 4"))
+    do(running, Decide(2, "fold"))
+    with pytest.raises(IllegalAction, match="only before the first decision"):
+        do(running, CorrectPlacedCard(0, cards[1]["card"], "too late"))

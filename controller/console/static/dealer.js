@@ -7,7 +7,7 @@ let draft = null; // what the dealer has picked so far for the pending decision:
 const FINISHED = ["complete", "void"];
 
 function spotOf(target) {
-  const match = /^(?:seat|spot)(\d+)/.exec(target);
+  const match = /^(?:seat|spot) ?(\d+)/.exec(target);
   return match ? Number(match[1]) : null;
 }
 
@@ -30,6 +30,7 @@ const STATUS = {
 function render(next) {
   view = next;
   renderHeader(view);
+  refreshSupervisor(view);
   const round = view.round;
   const state = view.table_fault ? "hold" : round ? round.state : "idle";
   const dealerMode = view.mode === "dealer";
