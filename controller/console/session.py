@@ -299,7 +299,11 @@ class TableLoop:
         target = round.card_target()
         if target is None:
             raise CommandRefused(f"no piece is due while the round is {round.state}")
-        piece = self.keyed.keyed(code, [p for _, p, _ in round.cards])
+        try:
+            piece = self.keyed.keyed(code, [p for _, p, _ in round.cards])
+        except ValueError as exc:
+            self.log.emit("piece_refused", round.id, code=code, target=target, reason=str(exc))
+            raise
         round.card(piece, self.keyed.source)
         return f"{piece.code} to {target}"
 

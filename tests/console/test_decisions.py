@@ -98,6 +98,8 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
     with pytest.raises(PieceRefused, match="2-4 is already dealt this round: the set holds 1 and it is out"):
         do(running, EnterPiece("2-4"))
     assert running.snapshot()["message"] == "2-4 is already dealt this round: the set holds 1 and it is out"
+    refused = running.log.named("piece_refused")  # type: ignore[attr-defined]
+    assert [(r["code"], r["target"]) for r in refused] == [("7-7", "stack1"), ("2-4", "stack1")]
     do(running, EnterPiece("6-6"))
     do(running, EnterPiece("6-6"))
     with pytest.raises(PieceRefused, match="all 2 are out"):
