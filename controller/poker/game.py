@@ -174,7 +174,7 @@ class PokerGame(Game[PokerHand]):
             return PendingDecision(head.seat, ("draw",))
         assert state.betting is not None
         seat = state.betting.next_to_act()
-        return None if seat is None else PendingDecision(seat, state.betting.legal(seat))
+        return None if seat is None else PendingDecision(seat, state.betting.legal(seat), amounts=state.betting.offered(seat))
 
     def decide(self, state: PokerHand, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
         pending = self.pending_decision(state)
