@@ -45,6 +45,7 @@ from controller.console.commands import (
     OpenRound,
     PlaceWager,
     Resume,
+    Sit,
     VoidRound,
 )
 from controller.console.session import TableLoop
@@ -267,13 +268,16 @@ def parse_command(body: Any) -> Command:
         amount = body.get("amount")
         cents = parse_money(amount if isinstance(amount, str) and amount.strip() else "0")
         return PlaceWager(_int(body, "spot"), _text(body, "wager"), cents)
+    if name == "sit":
+        return Sit(_int(body, "spot"))
     if name == "no_more_bets":
         return CloseBetting()
     if name == "decide":
         return parse_decision(body)
     if name == "enter_piece":
         return EnterPiece(_text(body, "code").upper())
-    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, no_more_bets, decide or enter_piece")
+    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, sit, no_more_bets, decide "
+                     "or enter_piece")
 
 
 def parse_decision(body: dict[str, Any]) -> Decide:

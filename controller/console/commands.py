@@ -31,6 +31,13 @@ class PlaceWager:
 
 
 @dataclass(frozen=True, slots=True)
+class Sit:
+    """Deal a spot in without a wager (poker: the stakes come from the blinds and the betting)."""
+
+    spot: int
+
+
+@dataclass(frozen=True, slots=True)
 class CloseBetting:
     """ "No more bets"."""
 
@@ -93,5 +100,5 @@ class CorrectPlacedCard:
     reason: str
 
 
-Command = (OpenRound | PlaceWager | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard
+Command = (OpenRound | PlaceWager | Sit | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard
            | CorrectPlacedCard)

@@ -44,6 +44,7 @@ from controller.console.commands import (
     OpenRound,
     PlaceWager,
     Resume,
+    Sit,
     VoidRound,
 )
 from controller.console.view import table_view
@@ -272,6 +273,13 @@ class TableLoop:
         if isinstance(command, PlaceWager):
             round.place_wager(command.spot, command.wager, command.amount)
             return f"spot {command.spot} {command.wager}: {command.amount} cents"
+        if isinstance(command, Sit):
+            if round.game.wagers:
+                raise CommandRefused(f"{round.game.title} deals in the spots with a wager: place one instead")
+            if command.spot in round.seated:
+                raise CommandRefused(f"spot {command.spot} is already dealt in")
+            round.sit(command.spot)
+            return f"spot {command.spot} is dealt in"
         if isinstance(command, CloseBetting):
             round.close_betting()
             return "no more bets"

@@ -86,7 +86,8 @@ def pending_view(pending: PendingDecision) -> dict[str, Any]:
                     for a, c in pending.amounts],
         "values": [list(v) for v in pending.values],
         "setting": None if setting is None else {
-            "cards": [c.code for c in setting.cards], "count": setting.count, "named": setting.named, "rest": setting.rest},
+            "cards": [c.code for c in setting.cards], "count": setting.count, "named": setting.named, "rest": setting.rest,
+            "action": setting.action},
     }
 
 
@@ -134,7 +135,7 @@ def spot_view(round: Round, spot: int) -> dict[str, Any]:
             "limits": format_limits(limits) if limits else None,
         })
     role = "player-dealer" if tuple(round.game.seat_wagers(spot)) == ("bank",) else None
-    return {"spot": spot, "wagers": wagers, "role": role}
+    return {"spot": spot, "wagers": wagers, "role": role, "seated": spot in round.seated}
 
 
 def format_limits(limits: tuple[int, int]) -> str:

@@ -64,16 +64,18 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class HandSetting:
-    """What a ``set`` decision splits: ``cards`` into two hands; the decision's ``cards`` name the ``named`` one.
+    """What a decision that names cards splits: ``cards`` in two; the decision's ``cards`` name the ``named`` part.
 
-    Pai gow poker names its two-card front (the rest is the five-card back),
-    Pai Gow Tiles its two-tile high hand (the rest is the low hand).
+    Pai gow poker's ``set`` names its two-card front (the rest is the five-card
+    back), Pai Gow Tiles' its two-tile high hand (the rest is the low hand); a
+    draw names up to ``count`` discards (the rest is kept).
     """
 
     cards: tuple[Any, ...]
     count: int
     named: str
     rest: str
+    action: str = "set"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,7 @@ class PendingDecision:
     values: tuple[tuple[int, int], ...] = ()
     """The numbers the (single) action carries, each as (lowest, highest): three dice are three ``(1, 6)``."""
     setting: HandSetting | None = None
-    """For a ``set`` action: the cards the seat splits into two hands."""
+    """For the action ``setting.action`` names: the cards the seat splits in two."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,7 +246,7 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
     @staticmethod
     def _setting(state: PaiGowRound, seat: int) -> HandSetting:
         """A "set" decision names the two cards in front; the other five are the back hand."""
-        return HandSetting(state.hands[seat], 2, "front", "back")
+        return HandSetting(state.hands[seat], 2, "front hand", "back hand")
 
     def decide(self, state: PaiGowRound, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
         pending = self.pending_decision(state)

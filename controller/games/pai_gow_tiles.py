@@ -121,7 +121,7 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
             return PendingDecision(state.player_dealer, ("dice",), values=((1, 6),) * 3)
         for seat in state.setting_order:
             if seat not in state.settings:
-                setting = HandSetting(tuple(state.hands[seat]), 2, "high", "low")
+                setting = HandSetting(tuple(state.hands[seat]), 2, "high hand", "low hand")
                 return PendingDecision(seat, ("set", "house-way"), setting=setting)
         return None
 

@@ -7,6 +7,7 @@ the page shows; screenshots go to tests/artifacts/console/.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from controller.paigow.hands import foul_reason, settings
@@ -73,19 +74,19 @@ def test_a_pai_gow_hand_is_set_by_tapping_cards_and_a_foul_setting_is_refused(pa
         page.click('#decision-actions button[data-action="dice"]')
         expect_text(page, "#decision-label", "Spot 3 to act")
         hand = console.loop.round.hand.hands[3]  # type: ignore[union-attr]
-        expect_text(page, '#decision-actions .hand-group[data-hand="back"] h3', r"Back hand \(7\)")
+        expect_text(page, '#decision-actions .hand-group[data-hand="back hand"] h3', r"Back hand \(7\)")
         foul = next(s for s in settings(hand) if foul_reason(s.front, s.back, "lowest"))
         for card in foul.front:
-            move(page, "back", card.code)
-        expect_text(page, '#decision-actions .hand-group[data-hand="front"] h3', r"Front hand \(2 of 2\)")
+            move(page, "back hand", card.code)
+        expect_text(page, '#decision-actions .hand-group[data-hand="front hand"] h3', r"Front hand \(2 of 2\)")
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#message", "seat 3: foul hand")
         shots(page, "foul-refused")
         for card in foul.front:
-            move(page, "front", card.code)
+            move(page, "front hand", card.code)
         legal = next(s for s in settings(hand) if not foul_reason(s.front, s.back, "lowest"))
         for card in legal.front:
-            move(page, "back", card.code)
+            move(page, "back hand", card.code)
         shots(page, "legal-setting")
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#decision-label", "Spot 1 to act")
@@ -134,8 +135,8 @@ def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(
             others.remove(tile)
         assert hand_value(worst) < hand_value(others), "seed 7 deals spot 4 tiles that can be set foul"
         for tile in worst:
-            move(page, "low", tile.code)  # every tile starts in the low hand; move the weakest pair up
-        expect_text(page, '#decision-actions .hand-group[data-hand="high"] h3', r"High hand \(2 of 2\)")
+            move(page, "low hand", tile.code)  # every tile starts in the low hand; move the weakest pair up
+        expect_text(page, '#decision-actions .hand-group[data-hand="high hand"] h3', r"High hand \(2 of 2\)")
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#message", "foul: the high hand must rank at least as high as the low hand")
         shots(page, "tiles-foul")
@@ -144,4 +145,56 @@ def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(
         page.click('#decision-actions button[data-action="house-way"]')
         expect_text(page, "#state", "complete")
         assert [(s, w) for s, w, _ in settlement_rows(page)] == [("4", "main"), ("1", "bank")]
+        shots(page, "settled")
+
+
+def tap(page: Any, console: Any, selector: str) -> dict[str, Any] | None:
+    """Click, wait for the table to take it and for the page to show whose turn it is now; the new pending decision."""
+    before = console.loop.snapshot()["version"]
+    page.click(selector)
+    deadline = time.monotonic() + 5
+    while console.loop.snapshot()["version"] == before:
+        assert time.monotonic() < deadline, f"the table did not take {selector}"
+        time.sleep(0.01)
+    pending = console.loop.snapshot()["round"]["pending"]
+    if pending is not None:
+        expect_text(page, "#decision-label", f"^Spot {pending['spot']} to act$")
+        page.locator(f'#decision-actions [data-action="{pending["actions"][0]}"]').first.wait_for()
+    return pending
+
+
+def test_a_lowball_hand_is_dealt_in_raised_by_button_and_drawn_by_tapping_the_discards(page: Any, shots: Any) -> None:
+    with served("lowball") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        for spot in (2, 4, 6):
+            page.click(f'#layout button[data-sit="{spot}"]')
+            expect_text(page, f'#layout section[data-spot="{spot}"] .badge', "dealt in")
+        shots(page, "dealt-in")
+        pending = tap(page, console, "#no-more-bets")
+        while pending is not None and pending["actions"] == ["post"]:
+            pending = tap(page, console, '#decision-actions button[data-action="post"]')
+        # Low-ball "2 to 6" spread limit: the smallest and the largest raise are offered
+        raises = page.locator('#decision-actions button[data-action="raise"][data-amount]:not([data-amount="other"])')
+        assert raises.count() == 2
+        largest = raises.nth(1).get_attribute("data-amount")
+        shots(page, "raise-offered")
+        pending = tap(page, console, f'#decision-actions button[data-action="raise"][data-amount="{largest}"]')
+        assert console.log.named("decision")[-1]["amount"] == round(float(largest) * 100)  # type: ignore[arg-type]
+        while pending is not None and "draw" not in pending["actions"]:
+            action = "call" if "call" in pending["actions"] else "check"
+            pending = tap(page, console, f'#decision-actions button[data-action="{action}"]')
+        assert pending is not None
+        discards = pending["setting"]["cards"][:2]
+        for code in discards:
+            move(page, "keep", code)
+        expect_text(page, '#decision-actions .hand-group[data-hand="discard"] h3', r"Discard \(2 of 5\)")
+        shots(page, "draw")
+        pending = tap(page, console, '#decision-actions button[data-action="draw"]')
+        assert [c.code for c in console.loop.round.hand.discards] == discards  # type: ignore[union-attr]
+        while pending is not None:
+            action = next(a for a in ("draw", "check", "call") if a in pending["actions"])
+            pending = tap(page, console, f'#decision-actions button[data-action="{action}"]')
+        expect_text(page, "#state", "complete")
+        assert {s for s, _, _ in settlement_rows(page)} == {"2", "4", "6"}
         shots(page, "settled")

@@ -14,7 +14,9 @@ from controller.console.commands import (
     EnterPiece,
     OpenRound,
     PlaceWager,
+    Sit,
 )
+from controller.cards import Card
 from controller.console.session import TableLoop
 from controller.errors import DecisionRefused, IllegalAction
 from controller.feeds import PieceRefused
@@ -71,7 +73,7 @@ def test_the_dealer_enters_pile_dice_and_a_hand_setting_and_a_foul_one_is_refuse
     do(running, Decide(1, "dice", values=(2, 3, 3)))
     pending = running.snapshot()["round"]["pending"]
     setting = pending["setting"]
-    assert (pending["spot"], setting["count"], setting["named"], setting["rest"]) == (3, 2, "front", "back")
+    assert (pending["spot"], setting["count"], setting["named"], setting["rest"]) == (3, 2, "front hand", "back hand")
     hand = running.round.hand.hands[3]  # type: ignore[union-attr]
     assert setting["cards"] == [c.code for c in hand]
     foul = next((s for s in settings(hand) if foul_reason(s.front, s.back, "lowest")), None)
@@ -115,7 +117,7 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
         do(running, EnterPiece("1-1"))
     do(running, Decide(1, "dice", values=(1, 1, 1)))
     pending = running.snapshot()["round"]["pending"]
-    assert (pending["spot"], pending["setting"]["named"]) == (4, "high")
+    assert (pending["spot"], pending["setting"]["named"]) == (4, "high hand")
     tiles = running.round.hand.hands[4]  # type: ignore[union-attr]
     high = max(((a, b) for i, a in enumerate(tiles) for b in tiles[i + 1:]), key=hand_value)  # never foul
     do(running, Decide(4, "set", cards=tuple(t.code for t in high)))
@@ -148,3 +150,28 @@ def test_the_supervisor_corrects_a_placed_card_before_the_first_decision(running
     do(running, Decide(2, "fold"))
     with pytest.raises(IllegalAction, match="only before the first decision"):
         do(running, CorrectPlacedCard(0, cards[1]["card"], "too late"))
+
+
+@pytest.mark.parametrize("running", ["lowball"], indirect=True)
+def test_poker_seats_are_dealt_in_and_bets_raises_and_draws_carry_what_the_page_offers(running: TableLoop) -> None:
+    # seed 003 Low-ball: blinds, a spread-limit "2 to 6" betting round, one draw, a second betting round
+    do(running, OpenRound())
+    for spot in (2, 4, 6):
+        do(running, Sit(spot))
+    with pytest.raises(CommandRefused, match="spot 4 is already dealt in"):
+        do(running, Sit(4))
+    assert [s["seated"] for s in running.snapshot()["round"]["layout"]][1:6] == [True, False, True, False, True]
+    do(running, CloseBetting())
+    while (pending := running.snapshot()["round"]["pending"])["actions"] == ["post"]:
+        do(running, Decide(pending["spot"], "post"))
+    raises = [a["amount"] for a in pending["amounts"] if a["action"] == "raise"]
+    assert len(raises) == 2 and raises[0] < raises[1]  # the spread: smallest and largest raise
+    with pytest.raises(DecisionRefused, match="spread-limit raise puts in"):
+        do(running, Decide(pending["spot"], "raise", amount=raises[1] + 100))
+    do(running, Decide(pending["spot"], "raise", amount=raises[1]))
+    while "draw" not in (pending := running.snapshot()["round"]["pending"])["actions"]:
+        do(running, Decide(pending["spot"], "call" if "call" in pending["actions"] else "check"))
+    setting = pending["setting"]
+    assert (setting["action"], setting["named"], len(setting["cards"])) == ("draw", "discard", 5)
+    do(running, Decide(pending["spot"], "draw", cards=tuple(setting["cards"][:2])))
+    assert running.round.hand.discards == [Card.parse(c) for c in setting["cards"][:2]]  # type: ignore[union-attr]

@@ -172,7 +172,7 @@ def test_the_pending_decisions_say_what_the_dealer_enters() -> None:
     assert round.pending_decision().values == ((1, 6), (1, 6), (1, 6))
     round.decide(Decision(2, "dice", values=(1, 1, 2)))
     setting = round.pending_decision().setting
-    assert setting is not None and (setting.count, setting.named, setting.rest) == (2, "high", "low")
+    assert setting is not None and (setting.count, setting.named, setting.rest) == (2, "high hand", "low hand")
     assert setting.cards == tuple(round.hand.hands[5])
     round.decide(Decision(5, "set", cards=house_way(setting.cards, round.game.steps).high))
     assert round.pending_decision().setting.cards == tuple(round.hand.hands[2])

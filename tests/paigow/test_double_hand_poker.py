@@ -60,7 +60,7 @@ def test_the_pending_decisions_say_what_the_dealer_enters() -> None:
     round.decide(Decision(1, "dice", values=(2, 3, 3)))
     setting = round.pending_decision().setting
     assert setting is not None
-    assert (setting.cards, setting.count, setting.named, setting.rest) == (tuple(parse_cards("KS KH AS QH 8D 7C 2S")), 2, "front", "back")
+    assert (setting.cards, setting.count, setting.named, setting.rest) == (tuple(parse_cards("KS KH AS QH 8D 7C 2S")), 2, "front hand", "back hand")
 
 
 def test_a_seat_may_ask_for_the_house_way() -> None:

@@ -7,7 +7,7 @@ let draft = null; // what the dealer has picked so far for the pending decision:
 const FINISHED = ["complete", "void"];
 
 function spotOf(target) {
-  const match = /^(?:seat|spot) ?(\d+)/.exec(target);
+  const match = /^(?:seat|spot|hole:|draw:) ?(\d+)/.exec(target);
   return match ? Number(match[1]) : null;
 }
 
@@ -104,7 +104,7 @@ function renderDecision(round, dealerMode) {
     const amounts = pending.amounts.filter((a) => a.action === action);
     if (amounts.length) return amountPicker(action, amounts, decide, dealerMode);
     if (pending.values.length && pending.actions.length === 1) return valuePicker(action, pending.values, decide, dealerMode);
-    if (action === "set" && pending.setting) return handSetter(pending.setting, decide, dealerMode);
+    if (pending.setting && action === pending.setting.action) return handSetter(pending.setting, decide, dealerMode);
     return el("button", { class: "big action", "data-action": action, text: label(action), disabled: !dealerMode,
                           onclick: () => decide(action, {}) });
   });
@@ -140,7 +140,8 @@ function valuePicker(action, ranges, decide, dealerMode) {
                    onclick: () => decide(action, { values: draft.values.slice(0, ranges.length) }) }));
 }
 
-// Pai gow hand setting: tap a card to move it between the two hands, then Set hand (the game refuses a foul one).
+// Cards split in two (a pai gow hand set, discards drawn): tap a card to move it across, then the action
+// (the game refuses a foul setting with its reason).
 function handSetter(setting, decide, dealerMode) {
   const named = setting.cards.filter((code, i) => draft.named.includes(i));
   const group = (title, indexes, into) => el("div", { class: "hand-group", "data-hand": into ? setting.rest : setting.named },
@@ -148,16 +149,17 @@ function handSetter(setting, decide, dealerMode) {
     el("div", { class: "cardrow" }, indexes.map((i) => {
       const face = cardFace(setting.cards[i]);
       return el("button", { class: "card pickable " + face.colour, "data-card": setting.cards[i], disabled: !dealerMode,
-                            title: "move to the " + (into ? setting.named : setting.rest) + " hand",
+                            title: "move to " + (into ? setting.named : setting.rest),
                             onclick: () => { draft.named = into ? [...draft.named, i] : draft.named.filter((n) => n !== i); render(view); } },
         el("span", { class: "face", text: face.text }));
     })));
   const all = setting.cards.map((_, i) => i);
   return el("div", { class: "picker setter", "data-picker": "set" },
-    group(title(setting.named) + " hand (" + named.length + " of " + setting.count + ")", draft.named, false),
-    group(title(setting.rest) + " hand (" + (setting.cards.length - named.length) + ")", all.filter((i) => !draft.named.includes(i)), true),
-    el("button", { class: "big action primary", "data-action": "set", text: "Set hand", disabled: !dealerMode,
-                   onclick: () => decide("set", { cards: named }) }));
+    group(title(setting.named) + " (" + named.length + " of " + setting.count + ")", draft.named, false),
+    group(title(setting.rest) + " (" + (setting.cards.length - named.length) + ")", all.filter((i) => !draft.named.includes(i)), true),
+    el("button", { class: "big action primary", "data-action": setting.action,
+                   text: setting.action === "set" ? "Set hand" : label(setting.action), disabled: !dealerMode,
+                   onclick: () => decide(setting.action, { cards: named }) }));
 }
 
 // Pieces the dealer keys in (Pai Gow Tiles): every tile of the set with the copies left; a typed code works too.
@@ -206,7 +208,11 @@ function renderLayout(round) {
     if (spot.role) classes.push("banker");
     return el("section", { class: classes.join(" "), "data-spot": spot.spot, "aria-label": "spot " + spot.spot },
       el("h3", { text: "Spot " + spot.spot }, spot.role ? el("span", { class: "badge", text: spot.role }) : null,
+        spot.seated ? el("span", { class: "badge", text: "dealt in" }) : null,
         decided.map((action) => el("span", { class: "badge decided", text: action }))),
+      betting && !view.game.wagers.length && !spot.seated
+        ? el("button", { class: "wager", "data-sit": spot.spot, text: "Deal in",
+                         onclick: () => command({ command: "sit", spot: spot.spot }) }) : null,
       el("div", { class: "wagers" }, spot.wagers.map((w) => {
         const isSelected = selected && selected.spot === spot.spot && selected.wager === w.name;
         return el("button", {
