@@ -512,6 +512,8 @@ class TableLoop:
         if not 0 <= command.index < len(round.cards):
             raise CommandRefused(f"round {round.id} has no card {command.index + 1}")
         target, previous, _ = round.cards[command.index]
+        if self.keyed is not None:  # the set's own count: no third copy of a tile
+            self.keyed.keyed(card.code, [p for i, (_, p, _) in enumerate(round.cards) if i != command.index])
         self.log.emit("supervisor_action", round.id, action="correct_placed_card", reason=command.reason,
                       index=command.index, card=card.code, previous=previous.code)
         round.correct_card(command.index, card, command.reason)

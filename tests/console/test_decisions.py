@@ -115,6 +115,8 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
     assert round["entry"] is None and [c["source"] for c in round["cards"]] == ["dealer"] * 32
     with pytest.raises(CommandRefused, match="no piece is due"):
         do(running, EnterPiece("1-1"))
+    with pytest.raises(PieceRefused, match="6-6 is already dealt this round: the set holds 2 and all 2 are out"):
+        do(running, CorrectPlacedCard(0, "6-6", "a correction may not make a third teen"))
     do(running, Decide(1, "dice", values=(1, 1, 1)))
     pending = running.snapshot()["round"]["pending"]
     assert (pending["spot"], pending["setting"]["named"]) == (4, "high hand")
