@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from controller.cards import Card
@@ -21,6 +22,10 @@ from drivers.shuffler import Shuffler, ShufflerError
 
 class FeedError(RuntimeError):
     """The device cannot give the card the round needs (shoe empty, shuffler fault)."""
+
+
+class PieceRefused(ValueError):
+    """A piece the dealer keyed in that the set does not hold, or holds no copy of left this round."""
 
 
 class DeviceFaulted(FeedError):
@@ -51,6 +56,10 @@ class CardFeed(abc.ABC):
     def wait_recovered(self, round_id: str, timeout: float) -> bool:
         """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not."""
         return False
+
+    def poll(self, round_id: str | None) -> str | None:
+        """A fault the device reported on its own (between rounds), without waiting or dealing; ``None`` if none."""
+        return None
 
 
 class ShoeFeed(CardFeed):
@@ -88,6 +97,20 @@ class ShoeFeed(CardFeed):
                 self._held_back.append(card)
         return True
 
+    def poll(self, round_id: str | None) -> str | None:
+        """Read what the shoe already sent: a card drawn is kept for the round, the first fault is returned (and
+        stays open until the shoe reports it recovered)."""
+        fault = None
+        for event in self.shoe.waiting_events():
+            try:
+                card = self._handle(event, round_id)
+            except FeedError as exc:
+                fault = fault or str(exc)
+                continue
+            if card is not None:
+                self._held_back.append(card)
+        return fault
+
     def prepare_round(self, round_id: str) -> int:
         if not self.shuffle_due:
             return 0
@@ -109,7 +132,7 @@ class ShoeFeed(CardFeed):
             if card is not None:
                 return card
 
-    def _handle(self, event: object, round_id: str) -> Card | None:
+    def _handle(self, event: object, round_id: str | None) -> Card | None:
         """Log a shoe event; the card when it is one. Faults raise ``DeviceFaulted`` and stay open until recovered."""
         if isinstance(event, CardDrawn):
             return event.card
@@ -138,7 +161,7 @@ class DealerEntryFeed(CardFeed):
     """Pieces the dealer enters by hand (Pai Gow Tiles: no tile shuffler or shoe exists).
 
     Simulated here by a seeded shuffle of the whole set each round; at a real
-    table the dealer keys each tile in from the console.
+    table the dealer keys each tile in from the console (``keyed``).
     """
 
     source = "dealer"
@@ -160,6 +183,31 @@ class DealerEntryFeed(CardFeed):
             raise FeedError("every piece of the set is already dealt")
         return self._order.pop(0)
 
+    def keyed(self, code: str, dealt: Sequence[Any]) -> Any:
+        """The piece the dealer keyed in as ``code``, checked against the set and the pieces already ``dealt``.
+
+        Raises ``PieceRefused`` (or the piece type's own parse error) naming what is wrong.
+        """
+        piece = type(self.pieces[0]).parse(code)
+        copies = sum(1 for p in self.pieces if p == piece)
+        if not copies:
+            raise PieceRefused(f"{piece} is not in this game's set")
+        used = sum(1 for p in dealt if p == piece)
+        if used >= copies:
+            held = "it is" if copies == 1 else f"all {copies} are"
+            raise PieceRefused(f"{piece} is already dealt this round: the set holds {copies} and {held} out")
+        return piece
+
+    def left(self, dealt: Sequence[Any]) -> list[tuple[Any, int]]:
+        """Each distinct piece of the set, in set order, with the copies not yet ``dealt`` this round."""
+        counts: dict[Any, int] = {}
+        for piece in self.pieces:
+            counts[piece] = counts.get(piece, 0) + 1
+        for piece in dealt:
+            if piece in counts:
+                counts[piece] -= 1
+        return list(counts.items())
+
 
 class ShufflerFeed(CardFeed):
     """A shuffler dealing one freshly shuffled deck per round, in stacks of ``stack_size``."""
@@ -174,6 +222,9 @@ class ShufflerFeed(CardFeed):
 
     def close(self) -> None:
         self.shuffler.close()
+
+    def poll(self, round_id: str | None) -> str | None:
+        return self.shuffler.reported_fault()
 
     def prepare_round(self, round_id: str) -> int:
         self.shuffler.shuffle()

@@ -158,6 +158,7 @@ INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
     "player_seated": lambda round, r, log: round.sit(r["spot"]),
     "irregularity": lambda round, r, log: _irregularity(round, r),
+    "card_corrected": lambda round, r, log: round.correct_card(r["index"], piece(r["card"]), r["reason"]),
 }
 
 

@@ -126,6 +126,7 @@ class Round:
         self.cards: list[tuple[str, Piece, str]] = []
         self.stray_cards: list[tuple[Piece, str, str]] = []
         self.decisions: list[Decision] = []
+        self.reports: list[Irregularity] = []
         self.fees: list[Fee] = []
         self.settlements: list[Settlement] = []
         self.hand: Any = None
@@ -274,6 +275,53 @@ class Round:
         self._advance()
         return target
 
+    @_journaled_together
+    def correct_card(self, index: int, card: Piece, reason: str) -> None:
+        """A card already placed was misread (the camera or the dealer says so): ``card`` takes its place.
+
+        The game's hand is dealt again from the corrected cards, so only before
+        the first decision and any irregularity report, and only if the deal
+        goes exactly as it did (a correction that would change where later cards
+        go is refused: void the round instead). Past the reveal, the reveal is
+        announced again.
+        """
+        where = self._held_from if self.state == "hold" else self.state
+        if where not in ("dealing", "decisions", "reveal"):
+            raise IllegalAction(f"round {self.id}: no card can be corrected while {self.state}")
+        if not 0 <= index < len(self.cards):
+            raise IllegalAction(f"round {self.id}: there is no card {index + 1} (the round has {len(self.cards)})")
+        if self.decisions or self.reports:
+            raise IllegalAction(f"round {self.id}: a placed card can be corrected only before the first decision "
+                                "or report: void the round instead")
+        target, previous, _ = self.cards[index]
+        cards = [(t, card if i == index else c) for i, (t, c, _) in enumerate(self.cards)]
+        hand = self._dealt_again(cards) if target != "burn" else self.hand
+        self.hand = hand
+        self.cards[index] = (target, card, "supervisor")
+        self.emit("card_corrected", index=index, target=target, card=card.code, previous=previous.code, reason=reason)
+        if where == "reveal":
+            self.emit("reveal", **self.game.reveal(self.hand))
+
+    def _dealt_again(self, cards: list[tuple[str, Piece]]) -> Any:
+        """A fresh hand with ``cards`` placed where they went; refused (the round unchanged) if the deal differs."""
+        spots = sorted({s for s, _ in self.wagers} | self.seated)
+        hand = self.game.new_hand(spots, self.wagers)
+        for target, card in cards:
+            if target == "burn":
+                continue
+            due = self.game.next_target(hand)
+            if due != target:
+                raise IllegalAction(f"round {self.id}: with the correction the deal changes ({card.code} would go to "
+                                    f"{due or 'no one'}, not {target}): void the round instead")
+            try:
+                self.game.place(hand, target, card)
+            except ValueError as exc:
+                raise IllegalAction(f"round {self.id}: the correction cannot stand: {exc}") from None
+        if self.game.next_target(hand) != self.game.next_target(self.hand):
+            raise IllegalAction(f"round {self.id}: with the correction the deal changes (the next card would go to "
+                                f"{self.game.next_target(hand) or 'no one'}): void the round instead")
+        return hand
+
     # -- decisions ------------------------------------------------------
 
     def pending_decision(self) -> PendingDecision | None:
@@ -312,6 +360,7 @@ class Round:
             self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
             raise
         self.emit("irregularity", **irregularity.as_event())
+        self.reports.append(irregularity)
         if irregularity.card is not None:
             self.stray_cards = [s for s in self.stray_cards if s[0] is not irregularity.card]
         if self.state == "hold" and not self.stray_cards:

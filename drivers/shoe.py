@@ -85,6 +85,14 @@ class Shoe(abc.ABC):
     def next_event(self, timeout: float | None = None) -> ShoeEvent:
         """The next event, waiting at most ``timeout`` seconds (``DeviceTimeout`` after that)."""
 
+    def waiting_events(self) -> list[ShoeEvent]:
+        """The events the shoe has already reported and not yet delivered, without waiting or opening the gate.
+
+        Lets the table notice a fault between rounds. A shoe that makes its
+        events only when asked (the in-process simulation) has none waiting.
+        """
+        return []
+
     def close(self) -> None:  # noqa: B027 - optional for shoes that hold nothing
         """Release the device."""
 

@@ -88,6 +88,14 @@ class Shuffler(abc.ABC):
         """Two-deck machines: deal from the deck just shuffled and take the other back to shuffle."""
         raise ShufflerNotReady("this shuffler holds one deck: there is no other deck to alternate to")
 
+    def reported_fault(self) -> str | None:
+        """The fault the machine reports now (from what it last sent: no command, no waiting), or ``None``.
+
+        Lets the table notice a fault between rounds; a shuffler that reports
+        nothing on its own (the in-process simulation) has none.
+        """
+        return None
+
     def close(self) -> None:  # noqa: B027 - optional for shufflers that hold nothing
         """Release the device."""
 

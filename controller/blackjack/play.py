@@ -311,12 +311,16 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
             return None
         seat = self._insurance_pending(state)
         if seat is not None:
-            return PendingDecision(seat.spot, self.insurance_actions(seat), hand=0)
+            # insurance may be less than its limit, half the original wager
+            return PendingDecision(seat.spot, self.insurance_actions(seat), hand=0,
+                                   amounts=(("insurance", seat.hands[0].stake // 2),))
         active = self._active(state)
         if active is None or active[2].card_due or len(active[2].cards) < 2:
             return None
-        seat, index, _ = active
-        return PendingDecision(seat.spot, tuple(self.legal(seat, index)), hand=index)
+        seat, index, hand = active
+        legal = tuple(self.legal(seat, index))
+        offered = (("double", hand.stake),) if self.double_for_less and "double" in legal else ()
+        return PendingDecision(seat.spot, legal, hand=index, amounts=offered)
 
     def insurance_actions(self, seat: Seat) -> tuple[str, ...]:
         return ("insurance", "no-insurance")

@@ -35,7 +35,19 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.console.commands import CloseBetting, Command, CorrectCard, Decide, OpenRound, PlaceWager, Resume, VoidRound
+from controller.console.commands import (
+    CloseBetting,
+    Command,
+    CorrectCard,
+    CorrectPlacedCard,
+    Decide,
+    EnterPiece,
+    OpenRound,
+    PlaceWager,
+    Resume,
+    Sit,
+    VoidRound,
+)
 from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.money import parse_money
@@ -256,11 +268,32 @@ def parse_command(body: Any) -> Command:
         amount = body.get("amount")
         cents = parse_money(amount if isinstance(amount, str) and amount.strip() else "0")
         return PlaceWager(_int(body, "spot"), _text(body, "wager"), cents)
+    if name == "sit":
+        return Sit(_int(body, "spot"))
     if name == "no_more_bets":
         return CloseBetting()
     if name == "decide":
-        return Decide(_int(body, "spot"), _text(body, "action"), body.get("hand", 0) or 0)
-    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, no_more_bets or decide")
+        return parse_decision(body)
+    if name == "enter_piece":
+        return EnterPiece(_text(body, "code").upper())
+    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, sit, no_more_bets, decide "
+                     "or enter_piece")
+
+
+def parse_decision(body: dict[str, Any]) -> Decide:
+    """A decision with what it carries: ``amount`` in dollars (``"20.00"``), ``cards`` as codes, ``values`` as numbers."""
+    amount = body.get("amount")
+    cents = parse_money(amount) if isinstance(amount, str) and amount.strip() else None
+    cards, values = body.get("cards") or [], body.get("values") or []
+    if not isinstance(cards, list) or not all(isinstance(c, str) and c.strip() for c in cards):
+        raise BadRequest(f"cards must be a list of card or tile codes, not {cards!r}")
+    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise BadRequest(f"values must be a list of whole numbers, not {values!r}")
+    hand = body.get("hand", 0) or 0
+    if isinstance(hand, bool) or not isinstance(hand, int):
+        raise BadRequest(f"hand must be a whole number, not {hand!r}")
+    return Decide(_int(body, "spot"), _text(body, "action"), hand, cents,
+                  tuple(c.strip().upper() for c in cards), tuple(values))
 
 
 def parse_supervisor(body: dict[str, Any], table: TableLoop) -> tuple[Command, str]:
@@ -277,4 +310,14 @@ def parse_supervisor(body: dict[str, Any], table: TableLoop) -> tuple[Command, s
     if action == "correct_card":
         card = _text(body, "card").upper()
         return CorrectCard(card, reason), f"Place {card} as the card really dealt in {where}, then resume?"
-    raise BadRequest(f"unknown supervisor action {action!r}: expected resume, void or correct_card")
+    if action == "correct_placed":
+        if body.get("index") is None:
+            raise BadRequest("pick the placed card the correction replaces")
+        index, card = _int(body, "index"), _text(body, "card").upper()
+        cards = (table.snapshot().get("round") or {}).get("cards") or []
+        if not 0 <= index < len(cards):
+            raise BadRequest(f"{where} has no card {index + 1}: pick a card on the table")
+        placed = cards[index]
+        return CorrectPlacedCard(index, card, reason), (
+            f"Replace {placed['card']} ({placed['target']}) with {card} in {where}? The hand is dealt again with it.")
+    raise BadRequest(f"unknown supervisor action {action!r}: expected resume, void, correct_card or correct_placed")

@@ -31,17 +31,34 @@ class PlaceWager:
 
 
 @dataclass(frozen=True, slots=True)
+class Sit:
+    """Deal a spot in without a wager (poker: the stakes come from the blinds and the betting)."""
+
+    spot: int
+
+
+@dataclass(frozen=True, slots=True)
 class CloseBetting:
     """ "No more bets"."""
 
 
 @dataclass(frozen=True, slots=True)
 class Decide:
-    """A player's decision, tapped in by the dealer."""
+    """A player's decision, tapped in by the dealer: with the amount, the cards (codes) or the numbers it carries."""
 
     spot: int
     action: str
     hand: int = 0
+    amount: Cents | None = None
+    cards: tuple[str, ...] = ()
+    values: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EnterPiece:
+    """The dealer keys in the card or tile just dealt (Pai Gow Tiles: no device deals the tiles)."""
+
+    code: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +91,14 @@ class CorrectCard:
     reason: str
 
 
-Command = OpenRound | PlaceWager | CloseBetting | Decide | DeviceFault | Resume | VoidRound | CorrectCard
+@dataclass(frozen=True, slots=True)
+class CorrectPlacedCard:
+    """Supervisor: card ``index`` (0-based, in dealing order) was placed but misread; ``card`` was really dealt."""
+
+    index: int
+    card: str
+    reason: str
+
+
+Command = (OpenRound | PlaceWager | Sit | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard
+           | CorrectPlacedCard)

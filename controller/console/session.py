@@ -37,16 +37,19 @@ from controller.console.commands import (
     Command,
     CommandRefused,
     CorrectCard,
+    CorrectPlacedCard,
     Decide,
     DeviceFault,
+    EnterPiece,
     OpenRound,
     PlaceWager,
     Resume,
+    Sit,
     VoidRound,
 )
 from controller.console.view import table_view
 from controller.errors import CardRefused, TableError, WagerRefused
-from controller.feeds import FeedError, ShoeFeed
+from controller.feeds import DealerEntryFeed, FeedError, ShoeFeed
 from controller.games.base import Decision
 from controller.journal import Journal
 from controller.players import SimulatedPlayers
@@ -57,10 +60,12 @@ from drivers.errors import DeviceTimeout
 Listener = Callable[[dict[str, Any]], None]
 
 
-SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard)
+SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard, CorrectPlacedCard)
 FINISHED = ("complete", "void")
 IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
+POLL_INTERVAL = 0.5
+"""How often, between rounds and while betting is open, the device is asked for a fault it reported on its own."""
 
 
 @dataclass
@@ -105,6 +110,8 @@ class TableLoop:
         self.journal = journal
         self.pending = list(pending or [])
         self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: True))
+        self.keyed = table.feed if isinstance(table.feed, DealerEntryFeed) and players is None else None
+        """The feed whose pieces the dealer keys in from the page (no device deals them)."""
         self.round: Round | None = None
         self.finalized = True
         self.rounds_finished = 0
@@ -122,6 +129,7 @@ class TableLoop:
         self._queue: queue.Queue[tuple[Command, Future[str]]] = queue.Queue()
         self._listeners: list[Listener] = []
         self._next_step = 0.0
+        self._next_poll = 0.0
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._closing = False
@@ -208,7 +216,7 @@ class TableLoop:
         except queue.Empty:
             command = None
         answer = self._execute(command) if command is not None else None
-        changed = command is not None
+        changed = command is not None or self._poll_device()
         while self._step():
             changed = True
             if self.pace:
@@ -221,6 +229,23 @@ class TableLoop:
                 future.set_exception(error)
             else:
                 future.set_result(result)
+
+    def _poll_device(self) -> bool:
+        """Between rounds (and while betting is open) ask the feed for a fault its device reported on its own,
+        so the page shows it at once, not at the next card. During the deal the feed reports faults itself."""
+        round = self.round
+        idle = round is None or round.state in (*FINISHED, "betting")
+        if not idle or time.monotonic() < self._next_poll:
+            return False
+        self._next_poll = time.monotonic() + POLL_INTERVAL
+        try:
+            reason = self.table.feed.poll(round.id if round is not None and round.state == "betting" else None)
+        except (RuntimeError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+        if reason is None:
+            return False
+        self._fault(self.table.feed.source, reason)
+        return True
 
     def _wait(self) -> float:
         if not self._step_possible():
@@ -248,6 +273,13 @@ class TableLoop:
         if isinstance(command, PlaceWager):
             round.place_wager(command.spot, command.wager, command.amount)
             return f"spot {command.spot} {command.wager}: {command.amount} cents"
+        if isinstance(command, Sit):
+            if round.game.wagers:
+                raise CommandRefused(f"{round.game.title} deals in the spots with a wager: place one instead")
+            if command.spot in round.seated:
+                raise CommandRefused(f"spot {command.spot} is already dealt in")
+            round.sit(command.spot)
+            return f"spot {command.spot} is dealt in"
         if isinstance(command, CloseBetting):
             round.close_betting()
             return "no more bets"
@@ -255,9 +287,33 @@ class TableLoop:
             pending = round.pending_decision()
             if pending is None:
                 raise CommandRefused(f"no decision is due while the round is {round.state}")
-            round.decide(Decision(command.spot, command.action, hand=command.hand))
+            cards = tuple(self._piece(code, pending.setting.cards if pending.setting else ()) for code in command.cards)
+            round.decide(Decision(command.spot, command.action, command.amount, cards, command.hand, command.values))
             return f"spot {command.spot}: {command.action}"
+        if isinstance(command, EnterPiece):
+            return self._enter_piece(round, command.code)
         raise CommandRefused(f"unknown command {command!r}")
+
+    def _piece(self, code: str, hand: tuple[Any, ...]) -> Any:
+        """The card or tile ``code`` names: one of ``hand`` when it is there, else parsed as the game's pieces are."""
+        for piece in hand:
+            if piece.code == code:
+                return piece
+        return type(self.table.game.deck()[0]).parse(code)
+
+    def _enter_piece(self, round: Round, code: str) -> str:
+        if self.keyed is None:
+            raise CommandRefused(f"the {self.table.feed.source} deals this table's cards: nothing is keyed in")
+        target = round.card_target()
+        if target is None:
+            raise CommandRefused(f"no piece is due while the round is {round.state}")
+        try:
+            piece = self.keyed.keyed(code, [p for _, p, _ in round.cards])
+        except ValueError as exc:
+            self.log.emit("piece_refused", round.id, code=code, target=target, reason=str(exc))
+            raise
+        round.card(piece, self.keyed.source)
+        return f"{piece.code} to {target}"
 
     def _current(self, reason: str) -> Round:
         if self.round is None or self.round.state in FINISHED:
@@ -338,7 +394,7 @@ class TableLoop:
         if round is None or round.state in FINISHED:
             return (not self.finalized) or self._auto_open()
         if round.card_target() is not None:
-            return True
+            return self.keyed is None
         if self.players is None:
             return False
         return round.state == "betting" or round.pending_decision() is not None
@@ -416,10 +472,11 @@ class TableLoop:
             self.table_fault = f"{device}: {reason}"
         return f"{device} fault: {reason}"
 
-    def _supervise(self, command: Resume | VoidRound | CorrectCard) -> str:
+    def _supervise(self, command: Resume | VoidRound | CorrectCard | CorrectPlacedCard) -> str:
         round = self.round
         active = round is not None and round.state not in FINISHED
-        action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card"}[type(command)]
+        action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card",
+                  CorrectPlacedCard: "correct_placed_card"}[type(command)]
         if isinstance(command, Resume) and not active and self.table_fault:
             self.log.emit("supervisor_action", None, action=action, reason=command.reason)
             self._clear_faults()
@@ -431,6 +488,8 @@ class TableLoop:
             round.void_round(command.reason)
             self._clear_faults()
             return f"round {round.id} voided"
+        if isinstance(command, CorrectPlacedCard):
+            return self._correct_placed(round, command)
         if round.state != "hold":
             raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
         card = None
@@ -446,6 +505,19 @@ class TableLoop:
                 raise CommandRefused("no card is due in this round: resume or void it instead")
             round.card(card, "supervisor")
         return f"round {round.id} resumed"
+
+    def _correct_placed(self, round: Round, command: CorrectPlacedCard) -> str:
+        """Replace a card already placed; the round stays where it is (a held round is resumed separately)."""
+        card = self._piece(command.card.strip().upper(), ())
+        if not 0 <= command.index < len(round.cards):
+            raise CommandRefused(f"round {round.id} has no card {command.index + 1}")
+        target, previous, _ = round.cards[command.index]
+        if self.keyed is not None:  # the set's own count: no third copy of a tile
+            self.keyed.keyed(card.code, [p for i, (_, p, _) in enumerate(round.cards) if i != command.index])
+        self.log.emit("supervisor_action", round.id, action="correct_placed_card", reason=command.reason,
+                      index=command.index, card=card.code, previous=previous.code)
+        round.correct_card(command.index, card, command.reason)
+        return f"{target}: {previous.code} corrected to {card.code}"
 
     def _clear_faults(self) -> None:
         self.table_fault = None

@@ -20,6 +20,7 @@ from controller.settlement import Settlement
 
 if TYPE_CHECKING:
     from controller.console.session import TableLoop
+    from controller.games.base import PendingDecision
 
 HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: once the cause is fixed "
              "they resume the round where it stopped, enter the card really dealt, or void the round.")
@@ -62,7 +63,8 @@ def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
         "cards": cards_view(loop, round),
         "card_due": card_due(round),
         "stray_cards": [{"card": c.code, "source": s, "reason": r} for c, s, r in round.stray_cards],
-        "pending": {"spot": pending.spot, "actions": list(pending.actions), "hand": pending.hand} if pending else None,
+        "pending": pending_view(pending) if pending else None,
+        "entry": piece_entry(loop, round),
         "decisions": [d.as_event() for d in round.decisions],
         "reveal": loop.reveals.get(round.id),
         "fees": [{"spot": f.spot, "amount": f.amount, "text": format_cents(f.amount), "reason": f.reason} for f in round.fees],
@@ -71,6 +73,30 @@ def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
         "totals_text": totals_text(round) if round.state in ("complete", "void") else None,
         "result": game.describe(round.hand) if round.state == "complete" and round.hand is not None else None,
     }
+
+
+def pending_view(pending: PendingDecision) -> dict[str, Any]:
+    """The decision awaited, with what the page offers beside the action buttons (amounts, numbers, a hand to set)."""
+    setting = pending.setting
+    return {
+        "spot": pending.spot,
+        "actions": list(pending.actions),
+        "hand": pending.hand,
+        "amounts": [{"action": a, "amount": c, "text": format_cents(c), "entry": f"{c // 100}.{c % 100:02d}"}
+                    for a, c in pending.amounts],
+        "values": [list(v) for v in pending.values],
+        "setting": None if setting is None else {
+            "cards": [c.code for c in setting.cards], "count": setting.count, "named": setting.named, "rest": setting.rest,
+            "action": setting.action},
+    }
+
+
+def piece_entry(loop: TableLoop, round: Round) -> list[dict[str, Any]] | None:
+    """When the dealer keys the pieces in and one is due: each piece of the set with the copies left this round."""
+    if loop.keyed is None or round.card_target() is None:
+        return None
+    left = loop.keyed.left([p for _, p, _ in round.cards])
+    return [{"code": p.code, "name": getattr(p, "name", p.code), "left": n} for p, n in left]
 
 
 def card_due(round: Round) -> str | None:
@@ -109,7 +135,7 @@ def spot_view(round: Round, spot: int) -> dict[str, Any]:
             "limits": format_limits(limits) if limits else None,
         })
     role = "player-dealer" if tuple(round.game.seat_wagers(spot)) == ("bank",) else None
-    return {"spot": spot, "wagers": wagers, "role": role}
+    return {"spot": spot, "wagers": wagers, "role": role, "seated": spot in round.seated}
 
 
 def format_limits(limits: tuple[int, int]) -> str:

@@ -63,12 +63,38 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSetting:
+    """What a decision that names cards splits: ``cards`` in two; the decision's ``cards`` name the ``named`` part.
+
+    Pai gow poker's ``set`` names its two-card front (the rest is the five-card
+    back), Pai Gow Tiles' its two-tile high hand (the rest is the low hand); a
+    draw names up to ``count`` discards (the rest is kept).
+    """
+
+    cards: tuple[Any, ...]
+    count: int
+    named: str
+    rest: str
+    action: str = "set"
+
+
+@dataclass(frozen=True, slots=True)
 class PendingDecision:
-    """The decision the table waits for: whose, and which actions are legal."""
+    """The decision the table waits for: whose, and which actions are legal.
+
+    The optional fields tell a dealer's console what to offer beside the
+    action buttons; the game still checks every decision itself.
+    """
 
     spot: int
     actions: tuple[str, ...]
     hand: int = 0
+    amounts: tuple[tuple[str, Cents], ...] = ()
+    """Amounts offered as buttons, each with its action: High Card Flush's raise at 1x, 2x, 3x the Ante."""
+    values: tuple[tuple[int, int], ...] = ()
+    """The numbers the (single) action carries, each as (lowest, highest): three dice are three ``(1, 6)``."""
+    setting: HandSetting | None = None
+    """For the action ``setting.action`` names: the cards the seat splits in two."""
 
 
 @dataclass(frozen=True, slots=True)

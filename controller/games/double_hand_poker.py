@@ -45,7 +45,17 @@ from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused, WagerRefused
 from controller.evaluators import InvalidHand
 from controller.fees import SCHEDULES, FeeError, FeeSchedule
-from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
+from controller.games.base import (
+    Decision,
+    Fee,
+    Game,
+    HandSetting,
+    Irregularity,
+    OptionError,
+    PendingDecision,
+    WagerChange,
+    Wagers,
+)
 from controller.money import Cents, Rounding
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.paigow.deal import PILE_SIZE, PILES, SEATS, Deal, DiceError, action_seat, pile_order
@@ -221,16 +231,22 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
         if state.deal.next_target() is not None:
             return None
         if state.first_pile is None:
-            return PendingDecision(state.player_dealer, ("first-pile",))
+            return PendingDecision(state.player_dealer, ("first-pile",), values=((1, PILES),))
         if state.dice is None:
-            return PendingDecision(state.player_dealer, ("dice",))
+            return PendingDecision(state.player_dealer, ("dice",), values=((1, 6),) * 3)
         for seat in state.settlement_order():
             if seat not in state.set_hands:
-                actions = ("house-way",) if seat in state.house_way_seats else ("set", "house-way")
-                return PendingDecision(seat, actions)
+                if seat in state.house_way_seats:
+                    return PendingDecision(seat, ("house-way",))
+                return PendingDecision(seat, ("set", "house-way"), setting=self._setting(state, seat))
         if state.player_dealer_hand is None:
-            return PendingDecision(state.player_dealer, ("set", "house-way"))
+            return PendingDecision(state.player_dealer, ("set", "house-way"), setting=self._setting(state, state.player_dealer))
         return None
+
+    @staticmethod
+    def _setting(state: PaiGowRound, seat: int) -> HandSetting:
+        """A "set" decision names the two cards in front; the other five are the back hand."""
+        return HandSetting(state.hands[seat], 2, "front hand", "back hand")
 
     def decide(self, state: PaiGowRound, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
         pending = self.pending_decision(state)

@@ -65,6 +65,8 @@ class HighCardFlushHand:
     dealer: list[Card] = field(default_factory=list)
     raises: dict[int, Cents] = field(default_factory=dict)
     """Each dealt spot's decision: the Raise in cents, 0 for a fold."""
+    antes: dict[int, Cents] = field(default_factory=dict)
+    """Each dealt spot's Ante, which the Raise is a multiple of."""
 
 
 class HighCardFlush(Game[HighCardFlushHand]):
@@ -133,7 +135,8 @@ class HighCardFlush(Game[HighCardFlushHand]):
 
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> HighCardFlushHand:
         dealt = tuple(s for s in sorted(spots) if wagers.get((s, ANTE)))
-        return HighCardFlushHand(tuple(sorted(spots)), dealt, {s: [] for s in dealt})
+        return HighCardFlushHand(tuple(sorted(spots)), dealt, {s: [] for s in dealt},
+                                 antes={s: wagers[(s, ANTE)] for s in dealt})
 
     def next_target(self, state: HighCardFlushHand) -> str | None:
         for spot in state.dealt:
@@ -155,7 +158,9 @@ class HighCardFlush(Game[HighCardFlushHand]):
             return None
         for spot in state.dealt:
             if spot not in state.raises:
-                return PendingDecision(spot, (FOLD, RAISE))
+                ante = state.antes[spot]
+                multiples = range(1, self.max_raise(state, spot, ante) // ante + 1)
+                return PendingDecision(spot, (FOLD, RAISE), amounts=tuple((RAISE, m * ante) for m in multiples))
         return None
 
     def max_raise(self, state: HighCardFlushHand, spot: int, ante: Cents) -> Cents:

@@ -29,7 +29,7 @@ from controller.banking import (
 )
 from controller.errors import DecisionRefused, WagerRefused
 from controller.fees import SCHEDULES, FeeError
-from controller.games.base import Decision, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
+from controller.games.base import Decision, Fee, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Rounding
 from controller.odds import LOSE, PUSH, parse_payout
 from controller.settlement import Settlement
@@ -118,10 +118,11 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
         if not state.players:
             return None
         if not state.dice:
-            return PendingDecision(state.player_dealer, ("dice",))
+            return PendingDecision(state.player_dealer, ("dice",), values=((1, 6),) * 3)
         for seat in state.setting_order:
             if seat not in state.settings:
-                return PendingDecision(seat, ("set", "house-way"))
+                setting = HandSetting(tuple(state.hands[seat]), 2, "high hand", "low hand")
+                return PendingDecision(seat, ("set", "house-way"), setting=setting)
         return None
 
     def decide(self, state: TilesHand, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:

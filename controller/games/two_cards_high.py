@@ -28,7 +28,7 @@ from controller.errors import DecisionRefused, WagerRefused
 from controller.evaluators import Category, best_split, category, describe, qualifying_sets, side_wager_value, two_card_value
 from controller.evaluators.five_card import unpack_ranks
 from controller.evaluators.two_cards_high import PAIR_BASE, describe_two_card, points
-from controller.games.base import Decision, Game, OptionError, PendingDecision, WagerChange, Wagers
+from controller.games.base import Decision, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding
 from controller.odds import LOSE, Payout, parse_payout
 from controller.settlement import Settlement, settle
@@ -128,7 +128,7 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
             return None
         for spot in state.spots:
             if spot not in state.sets:
-                return PendingDecision(spot, (SET,))
+                return PendingDecision(spot, (SET,), setting=HandSetting(tuple(state.cards[spot]), 3, "qualifier", "two-card hand"))
         return None
 
     def decide(self, state: TwoCardsHighHand, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:

@@ -123,6 +123,19 @@ class BettingRound:
             actions.append("all_in")
         return tuple(actions)
 
+    def offered(self, seat: int) -> tuple[tuple[str, Cents], ...]:
+        """Amounts a console offers as buttons: the bet or raise (in spread limit its smallest and largest) and
+        the most an all-in may put in (a player with less enters what he has)."""
+        legal = self.legal(seat)
+        amounts: list[tuple[str, Cents]] = []
+        for action in ("bet", "raise"):
+            if action in legal:
+                low, high = self.raise_range(seat)
+                amounts += [(action, low)] + ([(action, high)] if self.structure.spread_min is not None and high > low else [])
+        if "all_in" in legal:
+            amounts.append(("all_in", self.most_all_in(seat)))
+        return tuple(amounts)
+
     def most_all_in(self, seat: int) -> Cents:
         """The most chips an all-in may put in now: up to a full raise when raising is open, else up to a call."""
         return self.raise_range(seat)[1] if self.may_raise(seat) else self.level - self.put_in.get(seat, 0)

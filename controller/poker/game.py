@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from controller.cards import Card
 from controller.errors import DecisionRefused
-from controller.games.base import Decision, Fee, Game, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
+from controller.games.base import Decision, Fee, Game, HandSetting, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding, format_cents
 from controller.poker import irregularities, strategy
 from controller.poker.betting import Structure, clockwise
@@ -171,10 +171,11 @@ class PokerGame(Game[PokerHand]):
         if head.kind == "post":
             return PendingDecision(head.seat, ("post",))
         if head.kind == "draw":
-            return PendingDecision(head.seat, ("draw",))
+            hole = tuple(state.holes[head.seat])
+            return PendingDecision(head.seat, ("draw",), setting=HandSetting(hole, len(hole), "discard", "keep", "draw"))
         assert state.betting is not None
         seat = state.betting.next_to_act()
-        return None if seat is None else PendingDecision(seat, state.betting.legal(seat))
+        return None if seat is None else PendingDecision(seat, state.betting.legal(seat), amounts=state.betting.offered(seat))
 
     def decide(self, state: PokerHand, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
         pending = self.pending_decision(state)

@@ -169,6 +169,14 @@ class ReferenceShoe(Shoe):
         except queue.Empty:
             raise DeviceTimeout(f"no event from the shoe within {timeout} s") from None
 
+    def waiting_events(self) -> list[ShoeEvent]:
+        events = []
+        while True:
+            try:
+                events.append(self._events.get_nowait())
+            except queue.Empty:
+                return events
+
     def close(self) -> None:
         self.session.close()
 

@@ -195,6 +195,13 @@ class ReferenceShuffler(Shuffler):
         self._check_duplicates(cards)
         return cards
 
+    def reported_fault(self) -> str | None:
+        if not self.session.connected:
+            return "shuffler is not answering: check its cable and power"
+        with self._fault_lock:
+            fault = self.fault
+        return None if fault is None else f"shuffler fault ({fault.slug}): {fault.dealer_message}"
+
     def close(self) -> None:
         self.session.close()
 

@@ -148,6 +148,7 @@ def test_insurance_above_half_the_original_wager_is_refused() -> None:
     round = play(GAME, {(1, "base"): 1000}, "TB AS 9H 7C", stop_at_decision=True)
     with pytest.raises(DecisionRefused, match="at most half"):
         round.decide(Decision(1, "insurance", amount=600))
+    assert round.pending_decision().amounts == (("insurance", 500),)  # the most a console offers
     round.decide(Decision(1, "insurance", amount=300))
     assert round.wagers[(1, "insurance")] == 300
 
@@ -169,6 +170,8 @@ def test_even_money_is_offered_only_with_a_pure_21_5_blackjack() -> None:
 
 def test_doubling_down_for_less_is_allowed() -> None:
     # Double-down, split and surrender 1: "Doubling down for less is allowed."
+    offered = play(GAME, {(1, "base"): 1000}, "5S 9D 6H 7C", stop_at_decision=True).pending_decision()
+    assert "double" in offered.actions and offered.amounts == (("double", 1000),)  # up to the original wager
     round = play(GAME, {(1, "base"): 1000}, "5S 9D 6H 7C TB 2C", [Decision(1, "double", 500)])
     assert round.wagers[(1, "base")] == 1500 and returned(round) == {(1, "base"): 3000}
 

@@ -131,7 +131,8 @@ def test_three_card_poker_decisions_in_turn_and_settlement_against_the_bank() ->
         with pytest.raises(WagerRefused, match="spot 1 takes only bank"):
             do(loop, PlaceWager(1, "ante", 1000))
         do(loop, CloseBetting())
-        assert loop.snapshot()["round"]["pending"] == {"spot": 4, "actions": ["play", "fold"], "hand": 0}
+        pending = loop.snapshot()["round"]["pending"]
+        assert (pending["spot"], pending["actions"], pending["amounts"], pending["setting"]) == (4, ["play", "fold"], [], None)
         with pytest.raises(DecisionRefused, match="spot 4 decides first"):
             do(loop, Decide(6, "play"))
         do(loop, Decide(4, "play"))

@@ -49,6 +49,22 @@ def test_raise_is_limited_by_the_flush_length(hand, allowed, refused) -> None:
     assert round.wagers[(1, "raise")] == 500 * allowed
 
 
+@pytest.mark.parametrize(("hand", "multiples"), [
+    ("AH KH 7H 2H 3S 5D 4C", (1,)),        # four-card flush: 1x
+    ("AH KH 7H 2H 4H 5D 4C", (1, 2)),      # five-card flush: 1x or 2x
+    ("AH KH 7H 2H 4H 6H 4C", (1, 2, 3)),   # six-card flush: 1x to 3x
+])
+def test_the_pending_raise_offers_each_allowed_multiple_of_the_ante(hand, multiples) -> None:
+    # rules-notes: the Raise is up to 1x (four or fewer), 2x (five), 3x (six or seven) the Ante
+    round = hcf({(1, "ante"): 700}, f"{hand} {QUALIFIED}")
+    pending = round.pending_decision()
+    assert pending.amounts == tuple(("raise", 700 * m) for m in multiples)
+    for _, amount in pending.amounts:
+        assert round.game.max_raise(round.hand, 1, 700) >= amount >= 700
+    decide(round, 1, "raise", amount=pending.amounts[-1][1])
+    assert round.wagers[(1, "raise")] == 700 * multiples[-1]
+
+
 def test_unknown_decisions_and_folds_with_a_raise_are_refused() -> None:
     round = hcf({(1, "ante"): 500}, f"AH KH 7H 2H 3S 5D 4C {QUALIFIED}")
     with pytest.raises(DecisionRefused, match="unknown decision"):

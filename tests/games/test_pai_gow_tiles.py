@@ -166,6 +166,18 @@ def test_settings_are_validated() -> None:
     assert round.state == "complete"
 
 
+def test_the_pending_decisions_say_what_the_dealer_enters() -> None:
+    # How To Play 1: four tiles set as a high and a low hand of two; the dice are three, 1 to 6
+    round = dealt_round({(2, "bank"): 100000, (5, "main"): 1000})
+    assert round.pending_decision().values == ((1, 6), (1, 6), (1, 6))
+    round.decide(Decision(2, "dice", values=(1, 1, 2)))
+    setting = round.pending_decision().setting
+    assert setting is not None and (setting.count, setting.named, setting.rest) == (2, "high hand", "low hand")
+    assert setting.cards == tuple(round.hand.hands[5])
+    round.decide(Decision(5, "set", cards=house_way(setting.cards, round.game.steps).high))
+    assert round.pending_decision().setting.cards == tuple(round.hand.hands[2])
+
+
 def test_win_both_to_win_one_each_pushes_and_the_bank_limits_the_action() -> None:
     log = MemoryLog("PGT")
     round = dealt_round({(2, "bank"): 1000, **{(s, "main"): 5000 for s in (1, 3, 4, 5, 6, 7, 8)}}, log=log, seed=4)

@@ -29,6 +29,9 @@ def test_rule_3_five_cards_to_each_spot_then_five_to_the_dealer() -> None:
     round = tch({(2, "main"): 500}, "TS TH 5D 3D 2C " + DEALER_SEVEN)
     assert [t for t, _, _ in round.cards] == ["spot 2"] * 5 + ["dealer"] * 5
     assert round.pending_decision().actions == ("set",)
+    setting = round.pending_decision().setting  # rule 4: three of the five cards qualify, two make the hand
+    assert setting is not None and (setting.count, setting.named) == (3, "qualifier")
+    assert [c.code for c in setting.cards] == ["TS", "TH", "5D", "3D", "2C"]
 
 
 def test_rule_4c_either_qualifying_set_may_be_chosen() -> None:

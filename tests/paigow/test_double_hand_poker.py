@@ -50,6 +50,19 @@ def test_a_foul_setting_is_refused_with_the_reason_and_the_player_can_set_again(
     assert str(round.hand.set_hands[2]).startswith("AS QH /")
 
 
+def test_the_pending_decisions_say_what_the_dealer_enters() -> None:
+    # "Game Description": the player-dealer names one of seven piles, throws three dice, then hands are set 2 / 5
+    round = new_round()
+    deal(round, stacked_deck({2: "KS KH AS QH 8D 7C 2S"}))
+    assert round.pending_decision().values == ((1, 7),)
+    round.decide(Decision(1, "first-pile", values=(1,)))
+    assert round.pending_decision().values == ((1, 6),) * 3
+    round.decide(Decision(1, "dice", values=(2, 3, 3)))
+    setting = round.pending_decision().setting
+    assert setting is not None
+    assert (setting.cards, setting.count, setting.named, setting.rest) == (tuple(parse_cards("KS KH AS QH 8D 7C 2S")), 2, "front hand", "back hand")
+
+
 def test_a_seat_may_ask_for_the_house_way() -> None:
     round = new_round()
     deal(round, stacked_deck({2: "QS QH 9D 7C 3S 8H 8D"}))

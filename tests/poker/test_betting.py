@@ -105,6 +105,17 @@ def test_spread_limit_bets_any_amount_in_range_and_raises_at_least_the_last() ->
     assert b.level == 900
 
 
+def test_a_console_is_offered_the_bet_raise_and_all_in_amounts() -> None:  # rule 1, Low-ball "2 to 6"
+    fixed = betting((1, 2, 3))
+    assert fixed.offered(1) == (("bet", 600), ("all_in", 600))
+    fixed.act(1, "bet", None)
+    assert fixed.offered(2) == (("raise", 1200), ("all_in", 1200))
+    spread = betting((1, 2, 3), street=1, structure=Structure(100, 200, (600, 600), spread_min=200))
+    assert spread.offered(1) == (("bet", 200), ("bet", 600), ("all_in", 600))
+    for action, amount in spread.offered(1)[:2]:
+        assert spread.raise_range(1)[0] <= amount <= spread.raise_range(1)[1], action
+
+
 def test_the_kill_structure_doubles_the_bets() -> None:  # Kill pots lines 1200-1204
     assert THREE_SIX.doubled().bets == (600, 600, 1200, 1200)
     assert Structure(200, 400, (400, 400, 800, 800)).doubled().bets == (800, 800, 1600, 1600)

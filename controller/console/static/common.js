@@ -94,16 +94,26 @@ function renderHeader(view) {
   state.dataset.state = name;
 }
 
+// The supervisor panels on this page; each is told about every new view (the cards it can correct).
+const supervisorPanels = [];
+
+function refreshSupervisor(view) {
+  for (const panel of supervisorPanels) panel(view);
+}
+
 // The supervisor panel: token, reason, optional card, then a second confirmation before anything happens.
 function supervisorPanel(container) {
   const token = el("input", { id: container.id + "-token", type: "password", autocomplete: "off" });
   const reason = el("input", { id: container.id + "-reason", autocomplete: "off", placeholder: "why (goes in the log)" });
   const card = el("input", { id: container.id + "-card", autocomplete: "off", placeholder: "e.g. QH", size: 4 });
+  const which = el("select", { id: container.id + "-which" });
   const question = el("p", { class: "question", role: "alert", hidden: true });
   const confirmRow = el("div", { class: "entry-row", hidden: true });
   let pending = null;
   async function start(action) {
-    const answer = await post("/api/supervisor", { action, token: token.value, reason: reason.value, card: card.value });
+    const body = { action, token: token.value, reason: reason.value, card: card.value };
+    if (action === "correct_placed") body.index = which.value === "" ? null : Number(which.value);
+    const answer = await post("/api/supervisor", body);
     if (!answer.ok) return;
     pending = answer.confirm;
     question.textContent = answer.question;
@@ -131,5 +141,15 @@ function supervisorPanel(container) {
     el("div", { class: "entry-row" }, el("label", { for: card.id, text: "Card really dealt" }), card,
       el("button", { class: "big", "data-supervisor": "correct_card", text: "Correct card",
                      onclick: () => start("correct_card") })),
+    el("div", { class: "entry-row" }, el("label", { for: which.id, text: "Placed card it replaces" }), which,
+      el("button", { class: "big", "data-supervisor": "correct_placed", text: "Correct placed card",
+                     onclick: () => start("correct_placed") })),
     question, confirmRow);
+  supervisorPanels.push((view) => {
+    const cards = view.round && !["complete", "void"].includes(view.round.state) ? view.round.cards : [];
+    const keep = which.value;
+    which.replaceChildren(el("option", { value: "", text: cards.length ? "pick a card" : "no card placed" }),
+      ...cards.map((c, i) => el("option", { value: String(i), text: (i + 1) + ". " + c.target + ": " + c.card })));
+    which.value = cards[Number(keep)] && keep !== "" ? keep : "";
+  });
 }

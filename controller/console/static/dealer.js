@@ -3,14 +3,17 @@
 
 let view = null;
 let selected = null; // { spot, wager } picked for entry
+let draft = null; // what the dealer has picked so far for the pending decision: numbers, cards of the named hand
 const FINISHED = ["complete", "void"];
 
 function spotOf(target) {
-  const match = /^(?:seat|spot)(\d+)/.exec(target);
+  const match = /^(?:seat|spot|hole:|draw:) ?(\d+)/.exec(target);
   return match ? Number(match[1]) : null;
 }
 
-function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/_/g, " "); }
+function title(name) { const text = label(name); return text.charAt(0).toUpperCase() + text.slice(1); }
+
+function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/^stack(\d+)$/, "stack $1").replace(/_/g, " "); }
 
 const STATUS = {
   betting: "Betting is open: tap a wager on a spot, enter the amount, Place. Then No more bets.",
@@ -27,6 +30,7 @@ const STATUS = {
 function render(next) {
   view = next;
   renderHeader(view);
+  refreshSupervisor(view);
   const round = view.round;
   const state = view.table_fault ? "hold" : round ? round.state : "idle";
   const dealerMode = view.mode === "dealer";
@@ -57,6 +61,7 @@ function render(next) {
   document.getElementById("entry").hidden = !betting;
   renderEntry(round);
   renderDecision(round, dealerMode);
+  renderPieceEntry(round);
   renderCards(round);
   renderLayout(round);
   renderSettlement(round);
@@ -89,14 +94,86 @@ function renderDecision(round, dealerMode) {
   const box = document.getElementById("decision");
   const pending = round && round.state === "decisions" ? round.pending : null;
   box.hidden = !pending;
-  if (!pending) return;
+  if (!pending) { draft = null; return; }
+  const key = [round.id, pending.spot, pending.hand, pending.actions.join()].join("/");
+  if (!draft || draft.key !== key) draft = { key, values: [], named: [] };
   const hand = pending.hand ? " (hand " + pending.hand + ")" : "";
   document.getElementById("decision-label").textContent = "Spot " + pending.spot + hand + " to act";
-  const buttons = pending.actions.map((action) => el("button", {
-    class: "big action", "data-action": action, text: label(action), disabled: !dealerMode,
-    onclick: () => command({ command: "decide", spot: pending.spot, action, hand: pending.hand }),
-  }));
-  document.getElementById("decision-actions").replaceChildren(...buttons);
+  const decide = (action, extra) => command({ command: "decide", spot: pending.spot, action, hand: pending.hand, ...extra });
+  const parts = pending.actions.map((action) => {
+    const amounts = pending.amounts.filter((a) => a.action === action);
+    if (amounts.length) return amountPicker(action, amounts, decide, dealerMode);
+    if (pending.values.length && pending.actions.length === 1) return valuePicker(action, pending.values, decide, dealerMode);
+    if (pending.setting && action === pending.setting.action) return handSetter(pending.setting, decide, dealerMode);
+    return el("button", { class: "big action", "data-action": action, text: label(action), disabled: !dealerMode,
+                          onclick: () => decide(action, {}) });
+  });
+  document.getElementById("decision-actions").replaceChildren(...parts);
+}
+
+// A raise (or any action carrying an amount): one button per amount the game offers, and any other amount typed in.
+function amountPicker(action, amounts, decide, dealerMode) {
+  const other = el("input", { id: "decision-amount", inputmode: "decimal", autocomplete: "off", placeholder: "other $",
+                              "aria-label": label(action) + " amount in dollars", size: 6 });
+  const send = () => decide(action, { amount: other.value });
+  other.addEventListener("keydown", (event) => { if (event.key === "Enter") send(); });
+  return el("div", { class: "picker", "data-picker": action },
+    amounts.map((a) => el("button", { class: "big action", "data-action": action, "data-amount": a.entry,
+                                      text: label(action) + " " + a.text, disabled: !dealerMode,
+                                      onclick: () => decide(action, { amount: a.entry }) })),
+    el("span", { class: "entry-row" }, other,
+      el("button", { class: "big", "data-action": action, "data-amount": "other", text: label(action) + " other amount",
+                     disabled: !dealerMode, onclick: send })));
+}
+
+// Numbers the action carries (three dice, a pile): one row of buttons per number, then the action.
+function valuePicker(action, ranges, decide, dealerMode) {
+  const rows = ranges.map(([low, high], i) => el("div", { class: "entry-row", role: "group", "aria-label": label(action) + " " + (i + 1) },
+    el("span", { class: "muted", text: ranges.length > 1 ? String(i + 1) : "" }),
+    Array.from({ length: high - low + 1 }, (_, k) => low + k).map((n) => el("button", {
+      class: "pick" + (draft.values[i] === n ? " selected" : ""), "data-value-index": i, "data-value": n,
+      "aria-pressed": draft.values[i] === n ? "true" : "false", text: String(n), disabled: !dealerMode,
+      onclick: () => { draft.values[i] = n; render(view); } }))));
+  const ready = ranges.every((_, i) => draft.values[i] !== undefined);
+  return el("div", { class: "picker", "data-picker": action }, rows,
+    el("button", { class: "big action", "data-action": action, text: "Enter " + label(action), disabled: !dealerMode || !ready,
+                   onclick: () => decide(action, { values: draft.values.slice(0, ranges.length) }) }));
+}
+
+// Cards split in two (a pai gow hand set, discards drawn): tap a card to move it across, then the action
+// (the game refuses a foul setting with its reason).
+function handSetter(setting, decide, dealerMode) {
+  const named = setting.cards.filter((code, i) => draft.named.includes(i));
+  const group = (title, indexes, into) => el("div", { class: "hand-group", "data-hand": into ? setting.rest : setting.named },
+    el("h3", { text: title }),
+    el("div", { class: "cardrow" }, indexes.map((i) => {
+      const face = cardFace(setting.cards[i]);
+      return el("button", { class: "card pickable " + face.colour, "data-card": setting.cards[i], disabled: !dealerMode,
+                            title: "move to " + (into ? setting.named : setting.rest),
+                            onclick: () => { draft.named = into ? [...draft.named, i] : draft.named.filter((n) => n !== i); render(view); } },
+        el("span", { class: "face", text: face.text }));
+    })));
+  const all = setting.cards.map((_, i) => i);
+  return el("div", { class: "picker setter", "data-picker": "set" },
+    group(title(setting.named) + " (" + named.length + " of " + setting.count + ")", draft.named, false),
+    group(title(setting.rest) + " (" + (setting.cards.length - named.length) + ")", all.filter((i) => !draft.named.includes(i)), true),
+    el("button", { class: "big action primary", "data-action": setting.action,
+                   text: setting.action === "set" ? "Set hand" : label(setting.action), disabled: !dealerMode,
+                   onclick: () => decide(setting.action, { cards: named }) }));
+}
+
+// Pieces the dealer keys in (Pai Gow Tiles): every tile of the set with the copies left; a typed code works too.
+function renderPieceEntry(round) {
+  const box = document.getElementById("piece-entry");
+  const entry = round && round.entry && view.mode === "dealer" ? round.entry : null;
+  box.hidden = !entry;
+  if (!entry) return;
+  document.getElementById("piece-entry-label").textContent = "Key the tile dealt to " + label(round.card_due);
+  document.getElementById("piece-grid").replaceChildren(...entry.map((p) => el("button", {
+    class: "piece" + (p.left ? "" : " used"), "data-piece": p.code, title: p.name,
+    onclick: () => command({ command: "enter_piece", code: p.code }) },
+    el("span", { class: "face", text: p.code }), el("span", { class: "name", text: p.name }),
+    el("span", { class: "left", text: p.left + " left" }))));
 }
 
 function renderCards(round) {
@@ -131,7 +208,11 @@ function renderLayout(round) {
     if (spot.role) classes.push("banker");
     return el("section", { class: classes.join(" "), "data-spot": spot.spot, "aria-label": "spot " + spot.spot },
       el("h3", { text: "Spot " + spot.spot }, spot.role ? el("span", { class: "badge", text: spot.role }) : null,
+        spot.seated ? el("span", { class: "badge", text: "dealt in" }) : null,
         decided.map((action) => el("span", { class: "badge decided", text: action }))),
+      betting && !view.game.wagers.length && !spot.seated
+        ? el("button", { class: "wager", "data-sit": spot.spot, text: "Deal in",
+                         onclick: () => command({ command: "sit", spot: spot.spot }) }) : null,
       el("div", { class: "wagers" }, spot.wagers.map((w) => {
         const isSelected = selected && selected.spot === spot.spot && selected.wager === w.name;
         return el("button", {
@@ -185,6 +266,10 @@ document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("place").addEventListener("click", () => place(amount.value));
   document.getElementById("take-back").addEventListener("click", () => place("0"));
   amount.addEventListener("keydown", (event) => { if (event.key === "Enter") place(amount.value); });
+  const piece = document.getElementById("piece-code");
+  const keyPiece = () => command({ command: "enter_piece", code: piece.value }).then((a) => { if (a.ok) piece.value = ""; });
+  piece.addEventListener("keydown", (event) => { if (event.key === "Enter") keyPiece(); });
+  document.getElementById("piece-enter").addEventListener("click", keyPiece);
   supervisorPanel(document.getElementById("hold-supervisor"));
   connect(render);
 });

@@ -8,6 +8,7 @@ function rows(table, header, data) {
 
 function render(view) {
   renderHeader(view);
+  refreshSupervisor(view);
   const m = view.meters;
   rows(document.getElementById("meters"), ["rounds", "void", "wagered", "paid", "fees", "house win", "between players"],
     [[m.rounds, m.voided, m.wagered, m.paid, m.fees, m.house_win, m.between_players]]);

@@ -1,0 +1,108 @@
+"""Faults a device reports between rounds reach the console at once, not at the next card.
+
+The devices are the reference simulators over real pseudo-terminals, driven
+by the reference drivers; the table loop polls its feed between rounds and
+while betting is open.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+import pytest
+
+from controller.config import load_config
+from controller.console.commands import CloseBetting, CommandRefused, OpenRound, PlaceWager, Resume
+from controller.console.session import TableLoop
+from controller.devices import open_feed
+from controller.feeds import ShufflerFeed
+from controller.table import Table
+from drivers.registry import open_shuffler
+from drivers.sim.process import SimulatorProcess
+from tests.console.tables import CONFIG, table_loop
+from tests.helpers import MemoryLog
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def do(loop: TableLoop, command: object) -> str:
+    return loop.submit(command).result(5)  # type: ignore[arg-type]
+
+
+def test_a_shoe_fault_between_rounds_holds_the_table_and_the_next_round_deals_on_once_cleared() -> None:
+    with SimulatorProcess("shoe", "--seed", "4") as sim:
+        loop, log = table_loop("top-card", shoe_port=sim.port)
+        loop.start()
+        try:
+            sim.command("fault jam")
+            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
+            assert loop.snapshot()["table_fault"].startswith("shoe: shoe fault (jam)")
+            assert loop.snapshot()["devices"]["shoe"].startswith("fault: shoe fault (jam)")
+            assert log.named("shoe_fault")[-1]["round"] is None
+            with pytest.raises(CommandRefused, match="the table is on hold: shoe: shoe fault"):
+                do(loop, OpenRound())
+            sim.command("clear")
+            wait_until(lambda: bool(log.named("shoe_recovered")))  # read between rounds too
+            assert loop.snapshot()["table_fault"] is not None  # until the supervisor resumes
+            do(loop, Resume("jam cleared at the shoe"))
+            do(loop, OpenRound())
+            do(loop, PlaceWager(1, "home", 1000))
+            do(loop, CloseBetting())
+            wait_until(lambda: loop.snapshot()["round"]["state"] == "complete")
+            assert log.named("shoe_recovered")[-1]["code"] == "jam" and len(log.named("shoe_fault")) == 1
+        finally:
+            loop.stop()
+            loop.table.feed.close()
+
+
+def test_a_shoe_fault_while_betting_is_open_holds_the_round() -> None:
+    with SimulatorProcess("shoe", "--seed", "4") as sim:
+        loop, _ = table_loop("top-card", shoe_port=sim.port)
+        loop.start()
+        try:
+            do(loop, OpenRound())
+            sim.command("fault door-open")
+            wait_until(lambda: loop.snapshot()["round"]["state"] == "hold")
+            assert loop.snapshot()["round"]["hold_reason"].startswith("shoe: shoe fault (door-open)")
+        finally:
+            loop.stop()
+            loop.table.feed.close()
+
+
+def test_the_reference_shuffler_reports_a_fault_without_being_asked_to_deal() -> None:
+    with SimulatorProcess("shuffler", "--seed", "2") as sim:
+        shuffler = open_shuffler("reference", port=sim.port)
+        try:
+            assert shuffler.reported_fault() is None
+            sim.command("fault door-open")
+            wait_until(lambda: shuffler.reported_fault() is not None)
+            assert shuffler.reported_fault().startswith("shuffler fault (door-open):")  # type: ignore[union-attr]
+            sim.command("clear")
+            wait_until(lambda: shuffler.reported_fault() is None)
+        finally:
+            shuffler.close()
+
+
+def test_a_shuffler_fault_between_rounds_holds_the_table() -> None:
+    with SimulatorProcess("shuffler", "--seed", "2") as sim:
+        config = load_config(CONFIG / "three-card-poker.toml")
+        config = dataclasses.replace(config, shuffler={"driver": "reference", "port": sim.port})
+        log = MemoryLog(config.table_id)
+        feed = open_feed(config, log, seed=2)
+        assert isinstance(feed, ShufflerFeed)
+        loop = TableLoop(Table(config, feed, log, session="POLL"))
+        loop.start()
+        try:
+            sim.command("fault jam")
+            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
+            assert loop.snapshot()["table_fault"].startswith("shuffler: shuffler fault (jam)")
+        finally:
+            loop.stop()
+            feed.close()
