@@ -1,15 +1,18 @@
 """The overhead camera as the round's second witness on the simulated table.
 
-Before a round settles, the cards the shoe dealt to each target are drawn into
-the matching zones of the layout (``vision.synthetic.SceneSource``), the frames
-go through the recognizer and the tracker, and ``vision.crosscheck`` compares
-what was dealt with what was seen. Any discrepancy (a card seen but not dealt,
-dealt but not seen, seen differently, or unreadable) is logged as
-``camera_discrepancy`` and returned as the reason that holds the round.
+After every card is placed, and once more before the round settles, the cards
+the shoe dealt to each target are drawn into the matching zones of the layout
+(``vision.synthetic.SceneSource``), the frames go through the recognizer and
+the tracker, and ``vision.crosscheck`` compares what was dealt with what was
+seen. Any discrepancy (a card seen but not dealt, dealt but not seen, seen
+differently, or unreadable) is logged as ``camera_discrepancy`` and returned as
+the reason that holds the round, the card kept where the shoe put it.
 
 It is switched on by ``crosscheck = true`` in the config's ``[vision]`` table,
-whose ``[vision.zones]`` must name every card target of the game (burn cards
-go face down to the discard and are not filmed).
+whose ``[vision.zones]`` must name every card target of the game, or the seat
+of a split hand (``3`` for ``3.1``). Burn cards go face down to the discard
+and cards the game deals face down (``Game.face_down``) are not filmed until
+they are turned.
 """
 
 from __future__ import annotations
@@ -24,45 +27,98 @@ from controller.round import Round
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError
 from vision.crosscheck import crosscheck, seen_by_zone
-from vision.enroll import load_deck
-from vision.setup import layout_from, settings_from
-from vision.recognizer import Recognizer
-from vision.synthetic import Camera, SceneSource
+from vision.setup import build_recognizer, layout_from
+from vision.synthetic import DEALER_SPREAD, Camera, SceneSource
 from vision.templates import TemplateError
 from vision.tracking import Tracker
 
 
 class CameraWitness:
-    """Films each round's dealt cards on the simulated table and cross-checks them with the shoe."""
+    """Films the simulated table as cards are dealt and cross-checks what it reads with the shoe.
+
+    ``confirm_card`` (the round's ``card_witness``) looks after every card;
+    ``__call__`` (the round's ``witness``) looks once more before settling.
+    A look reads one frame (``stable_frames`` before settling, through the
+    tracker); when it disagrees with the shoe, ``stable_frames + 1`` further
+    frames are read and only a disagreement found in every one of them is
+    reported, so a glint on one frame does not stop the table.
+    """
 
     def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0) -> None:
         try:
             layout = layout_from(vision)
             if layout is None:
                 raise CalibrationError("[vision] crosscheck needs [vision.calibration] and [vision.zones]")
-            deck = load_deck(vision, base)
+            self.recognizer = build_recognizer(vision, base)
             faces = render_deck(str(vision.get("deck", "aisleriot-anglo")))
         except (ArtworkMissing, CalibrationError, TemplateError) as error:
             raise TableError(f"camera: {error}") from error
-        self.source = SceneSource(faces, Camera(layout.table_to_image), zones=layout.zones, seed=seed)
-        self.recognizer = Recognizer(deck, layout, settings_from(vision))
+        self.zones = {zone.name for zone in layout.zones}
+        self.source = SceneSource(faces, Camera(layout.table_to_image), zones=layout.zones, seed=seed,
+                                  spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
         self.stable_frames = int(vision.get("stable_frames", 2))
         self.log = log
 
+    def zone_of(self, target: str) -> str:
+        """The zone a card target's cards lie in: the zone of that name, or of the seat a split hand
+        (``"3.1"``) belongs to."""
+        if target in self.zones:
+            return target
+        seat = target.split(".", 1)[0]
+        if seat in self.zones:
+            return seat
+        raise TableError(f"camera: no [vision.zones] entry for the card target {target!r}")
+
+    def confirm_card(self, round: Round) -> str | None:
+        """After a card is placed: the camera must see every face-up card where the shoe put it."""
+        return self._look(round, "camera_confirms", first_frames=1)
+
     def __call__(self, round: Round) -> str | None:
+        """Before settling: the last look at the whole layout."""
+        return self._look(round, "camera_agrees", first_frames=self.stable_frames)
+
+    def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:
+        hands = self._face_up(round)
+        self.source.show(hands, self.zone_of)
         dealt: dict[str, list[Any]] = {}
-        for target, card, _source in round.cards:
-            if target != "burn":
-                dealt.setdefault(target, []).append(card)
-        self.source.show(dealt)
-        tracker = Tracker(stable_frames=self.stable_frames)
-        for _ in range(self.stable_frames):
+        for target, cards in hands.items():
+            dealt.setdefault(self.zone_of(target), []).extend(cards)
+        tracker = Tracker(stable_frames=first_frames)
+        for _ in range(first_frames):
             tracker.update(self.recognizer.read(self.source.read()))
         problems = crosscheck(dealt, seen_by_zone(tracker.on_table))
+        for _ in range(self.stable_frames + 1 if problems else 0):
+            again = crosscheck(dealt, seen_by_zone(self.recognizer.read(self.source.read())))
+            problems = [p for p in problems if p in again]
         for problem in problems:
             self.log.emit("camera_discrepancy", round.id, kind=problem.kind, zone=problem.zone,
                           dealt=problem.dealt.code if problem.dealt else None, seen=problem.seen.code if problem.seen else None)
         if problems:
             return "camera: " + "; ".join(str(p) for p in problems)
-        self.log.emit("camera_agrees", round.id, cards=sum(len(c) for c in dealt.values()))
+        self.log.emit(agreed, round.id, cards=sum(len(c) for c in dealt.values()))
         return None
+
+    def _face_up(self, round: Round) -> dict[str, list[Any]]:
+        """The cards on the layout by target, in the order dealt, without burns and cards lying face down."""
+        hands: dict[str, list[Any]] = {}
+        dealt: dict[str, int] = {}
+        for target, card, _source in round.cards:
+            if target == "burn":
+                continue
+            position = dealt[target] = dealt.get(target, -1) + 1
+            hands.setdefault(target, [])
+            if not round.game.face_down(round.hand, target, position):
+                hands[target].append(card)
+        return hands
+
+
+def _fan(value: Any) -> tuple[float, float]:
+    """``[vision] fan_mm``: how far right and down the simulated dealer lays each next card of a hand."""
+    try:
+        right, down = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise TableError(f"camera: [vision] fan_mm must be two numbers of millimetres [right, down], not {value!r}") from None
+    if right < 16.0 and down < 28.0:
+        raise TableError(f"camera: [vision] fan_mm: each card must lie at least 16 mm right of the last or 28 mm "
+                         f"below it (or it covers that card's index), not {[right, down]}")
+    return right, down

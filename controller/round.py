@@ -14,9 +14,10 @@ left to decide, the reveal ends when the dealer's cards are in.
 
 A card that arrives when none is due is never dropped: it is logged as a
 fault, kept in ``stray_cards``, and the round goes to ``hold`` for the dealer.
-Before settling, an optional ``witness`` (the overhead camera, see
-``controller.camera``) is asked about the cards; any doubt it names holds the
-round too.
+An optional ``card_witness`` is asked after every card is placed, and an
+optional ``witness`` before settling (the overhead camera, see
+``controller.camera``); any doubt either names holds the round too, the card
+kept where it was placed.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ class Round:
         self.settlements: list[Settlement] = []
         self.hand: Any = None
         self.witness: Callable[[Round], str | None] | None = None
+        self.card_witness: Callable[[Round], str | None] | None = None
         self.hold_reason: str | None = None
         self._held_from: str | None = None
         self.machine = Machine(
@@ -272,6 +274,10 @@ class Round:
                 raise CardRefused(str(exc)) from exc
             self.cards.append((target, card, source))
             self.emit("card_dealt", card=card.code, target=target, source=source)
+            doubt = self.card_witness(self) if self.card_witness is not None else None
+            if doubt is not None:
+                self.put_on_hold(doubt)
+                return target
         self._advance()
         return target
 

@@ -31,12 +31,14 @@ class Table:
         *,
         session: str | None = None,
         witness: Callable[[Round], str | None] | None = None,
+        card_witness: Callable[[Round], str | None] | None = None,
         recovery_timeout: float = 30.0,
     ) -> None:
         self.config = config
         self.recovery_timeout = recovery_timeout
         """How long a round held for a device fault waits for the device to report it cleared."""
         self.witness = witness
+        self.card_witness = card_witness
         self.game: Game[Any] = config.make_game()
         self.feed = feed
         self.log = log
@@ -64,6 +66,7 @@ class Table:
             burns=burns,
         )
         round.witness = self.witness
+        round.card_witness = self.card_witness
         return round
 
     def _held_at_start(self, error: Exception) -> Round:

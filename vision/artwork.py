@@ -41,6 +41,7 @@ __all__ = [
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 CARD_HEIGHT_PX = 336
+BONUS_SUFFIX = "+bonus"
 
 
 class ArtworkMissing(FileNotFoundError):
@@ -166,7 +167,19 @@ def _deck_cards(art: DeckArt) -> list[tuple[Card, str]]:
 
 
 def render_deck(name: str, height: int = CARD_HEIGHT_PX) -> dict[Card, np.ndarray]:
-    """Every face the deck draws, BGRA, ``height`` rows tall; cached on disk."""
+    """Every face the deck draws, BGRA, ``height`` rows tall; cached on disk.
+
+    A name ending in ``+bonus`` (``aisleriot-anglo+bonus``) adds Pure 21.5's
+    Bonus cards, drawn from the deck's spades (``vision.bonus_cards``).
+    """
+    if name.endswith(BONUS_SUFFIX):
+        from vision.bonus_cards import NoSuitSymbol, with_bonus_cards
+
+        base = name[: -len(BONUS_SUFFIX)]
+        try:
+            return with_bonus_cards(render_deck(base, height))
+        except NoSuitSymbol as error:
+            raise ArtworkMissing(f"deck {base!r}: its Bonus cards cannot be drawn ({error})") from None
     art = deck_art(name)
     folder = cache_dir() / "faces" / f"{name}-{height}"
     faces: dict[Card, np.ndarray] = {}

@@ -155,10 +155,11 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     first, second = np.triu_indices(len(edges), 1)
     square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
     first, second = first[square], second[square]
-    t = _cross2(point[second] - point[first], direction[second]) / _cross2(direction[first], direction[second])
-    meet = point[first] + t[:, None] * direction[first]
-    dir_a, len_a, near_a, ok_a = _toward(meet, ends[first], direction[first])
-    dir_b, len_b, near_b, ok_b = _toward(meet, ends[second], direction[second])
+    run_a, run_b = _squared_up(direction[first], direction[second], np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)[[first, second]])
+    t = _cross2(point[second] - point[first], run_b) / _cross2(run_a, run_b)
+    meet = point[first] + t[:, None] * run_a
+    dir_a, len_a, near_a, ok_a = _toward(meet, ends[first], run_a)
+    dir_b, len_b, near_b, ok_b = _toward(meet, ends[second], run_b)
     ok = ok_a & ok_b & (near_a <= reach) & (near_b <= reach)
     ok &= ((dir_b * inward[first]).sum(axis=1) > 0) & ((dir_a * inward[second]).sum(axis=1) > 0)
     polygon = contour.astype(np.float32).reshape(-1, 1, 2)
@@ -167,6 +168,18 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
         for k in np.flatnonzero(ok)
         if cv2.pointPolygonTest(polygon, (float(meet[k, 0]), float(meet[k, 1])), True) >= -outside
     ]
+
+
+def _squared_up(dir_a: np.ndarray, dir_b: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two edges' directions, the shorter one turned square to the longer when it is less than half
+    as long: a short run of outline gives a poor angle, and a card's corner is square."""
+    len_a, len_b = lengths
+    square_b = np.stack([-dir_a[:, 1], dir_a[:, 0]], axis=1)
+    square_b *= np.sign((square_b * dir_b).sum(axis=1))[:, None]
+    square_a = np.stack([dir_b[:, 1], -dir_b[:, 0]], axis=1)
+    square_a *= np.sign((square_a * dir_a).sum(axis=1))[:, None]
+    short_a, short_b = (len_a < 0.5 * len_b)[:, None], (len_b < 0.5 * len_a)[:, None]
+    return np.where(short_a, square_a, dir_a), np.where(short_b, square_b, dir_b)
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -17,7 +17,8 @@ cards dealt into each zone of a calibrated layout, fanned as a dealer does.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +38,8 @@ DEALER_SPREAD = (26.0, 38.0)
 #: What the simulated table's camera frames: the playing area only, about 2.3 px/mm.
 DEALER_VIEW_MM = (800.0, 450.0)
 TABLE_MM = (1100.0, 620.0)
+#: How far right (mm) each further hand of one zone (a split hand) is laid beside the first.
+SPLIT_OFFSET = 110.0
 Visibility = Literal["full", "corner", "hidden"]
 
 
@@ -164,9 +167,14 @@ class SceneRenderer:
             self._scaled[card] = face
         return face
 
-    def render(self, placements: Sequence[Placement], rng: np.random.Generator, *, clean: bool = False) -> Scene:
-        """One frame of the placements; ``clean`` leaves out glare, blur, noise and JPEG."""
-        frame = _felt(rng)
+    def render(
+        self, placements: Sequence[Placement], rng: np.random.Generator, *, clean: bool = False,
+        felt: np.ndarray | None = None, truth: bool = True,
+    ) -> Scene:
+        """One frame of the placements; ``clean`` leaves out glare, blur, noise and JPEG. ``felt`` is
+        the empty table to draw on (a fresh one from ``rng`` by default); ``truth=False`` skips working
+        out what shows of each card (the scene's truth is then empty)."""
+        frame = _felt(rng) if felt is None else felt.copy()
         quads = [_card_table_quad(p, self.card_size) for p in placements]
         truth_quads = []
         for p, quad in zip(placements, quads):
@@ -174,9 +182,10 @@ class SceneRenderer:
             self._draw_card(frame, self._face(p.card), image_quad, rng)
             truth_quads.append(image_quad)
         frame = frame if clean else _degrade(frame, rng)
+        if not truth:
+            return Scene(frame, ())
         visibility = _visibility(quads, self.card_size)
-        truth = tuple(TruthCard(p.card, q, v) for p, q, v in zip(placements, truth_quads, visibility))
-        return Scene(frame, truth)
+        return Scene(frame, tuple(TruthCard(p.card, q, v) for p, q, v in zip(placements, truth_quads, visibility)))
 
     def _draw_card(self, frame: np.ndarray, face: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
         h, w = frame.shape[:2]
@@ -215,20 +224,26 @@ def _felt(rng: np.random.Generator) -> np.ndarray:
 
 
 def _degrade(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Light falloff, glare, defocus, sensor noise and JPEG, as a real camera adds them."""
+    """Light falloff, glare, defocus, sensor noise and JPEG, as a real camera adds them.
+
+    Light and glare are worked out on a coarse grid and spread over the frame;
+    the whole-frame arithmetic is OpenCV's (a frame is rendered for every look
+    the simulated table's camera takes).
+    """
     h, w = frame.shape[:2]
-    out = frame.astype(np.float32)
     yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
-    gain = 1.0 - rng.uniform(0.0, 0.15) * (((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2) * 4
-    out *= cv2.resize(gain, (w, h))[:, :, None] * rng.uniform(0.85, 1.1)
+    gain = (1.0 - rng.uniform(0.0, 0.15) * (((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2) * 4) * rng.uniform(0.85, 1.1)
+    glare = np.zeros_like(gain)
     for _ in range(int(rng.integers(0, 3))):
         cx, cy, sigma = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(60, 220)
-        blob = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2)))
-        out += cv2.resize(blob, (w, h))[:, :, None] * rng.uniform(25, 80)
-    sigma = rng.uniform(0.3, 1.2)
-    out = cv2.GaussianBlur(out, (0, 0), sigma)
-    out += rng.normal(0, rng.uniform(1, 5), out.shape).astype(np.float32)
-    image = np.clip(out, 0, 255).astype(np.uint8)
+        glare += np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))) * rng.uniform(25, 80)
+    spread = [cv2.merge([cv2.resize(m.astype(np.float32), (w, h))] * 3) for m in (gain, glare)]
+    out = cv2.add(cv2.multiply(frame.astype(np.float32), spread[0]), spread[1])
+    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2))
+    noise = np.empty_like(out)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))
+    image = cv2.convertScaleAbs(cv2.max(cv2.add(out, noise), 0.0))
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else image
 
@@ -288,29 +303,43 @@ def random_placements(
 
 
 class SceneSource:
-    """The simulated table's camera: frames of the cards dealt into each zone of a layout.
+    """The simulated table's camera: frames of the cards dealt to each hand, in the zones of a layout.
 
-    ``show(zone_cards)`` sets what lies on the table; each ``read()`` renders it
-    again with fresh noise, as successive camera frames would.
+    ``show(hands)`` sets what lies on the table: each hand (a card target) is
+    fanned from its zone's top left corner, as a dealer lays it, several hands
+    of one zone (split hands) side by side. A hand keeps where its cards lie when cards are added
+    to it, so the camera sees cards arrive, not jump. Each ``read()`` renders
+    the table again with fresh noise, as successive camera frames would.
     """
 
-    def __init__(self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, zones: Sequence[Zone] = (), seed: int = 0):
+    def __init__(
+        self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, zones: Sequence[Zone] = (), seed: int = 0,
+        spread: tuple[float, float] = DEALER_SPREAD,
+    ):
         self.renderer = SceneRenderer(faces, camera or Camera.overhead(view_mm=DEALER_VIEW_MM))
         self.layout = self.renderer.camera.layout(zones)
+        self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self.felt = _felt(self.rng)
+        self.spread = spread
         self.placements: list[Placement] = []
 
-    def show(self, zone_cards: Mapping[str, Sequence[Card]]) -> None:
+    def show(self, hands: Mapping[str, Sequence[Card]], zone_of: Callable[[str], str] = lambda hand: hand) -> None:
+        """Lay out ``hands`` (hand name -> its cards in the order dealt), each in the zone ``zone_of`` names."""
         placements: list[Placement] = []
-        for name, cards in zone_cards.items():
-            zone = self.layout.zone(name)
-            cx, cy = zone.center
-            start = (cx - DEALER_SPREAD[0] / 2 * (len(cards) - 1), cy - DEALER_SPREAD[1] / 2 * (len(cards) - 1))
-            placements.extend(fan(cards, start, 0.0, self.rng, DEALER_SPREAD))
+        beside: dict[str, int] = {}
+        for name, cards in hands.items():
+            zone = self.layout.zone(zone_of(name))
+            k = beside[zone.name] = beside.get(zone.name, -1) + 1
+            left, top = (min(p[i] for p in zone.polygon) for i in (0, 1))
+            size = self.renderer.card_size
+            start = (left + size.width_mm / 2 + 10.0 + SPLIT_OFFSET * k, top + size.height_mm / 2 + 10.0)
+            steady = np.random.default_rng([self.seed, zlib.crc32(name.encode())])
+            placements.extend(fan(cards, start, 0.0, steady, self.spread))
         self.placements = placements
 
     def render(self) -> Scene:
-        return self.renderer.render(self.placements, self.rng)
+        return self.renderer.render(self.placements, self.rng, felt=self.felt, truth=False)
 
     def read(self) -> np.ndarray:
         return self.render().frame

@@ -239,6 +239,10 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
             return PLAYER_DEALER
         return None
 
+    def face_down(self, state: BlackjackRound, target: str, position: int) -> bool:
+        """Pure 21.5: the player-dealer's second card stays down until the reveal."""
+        return self.dealer_card_in_deal and target == PLAYER_DEALER and position == 1 and not state.revealed
+
     def dealer_draws_on(self, cards: Sequence[Card]) -> bool:
         """The player-dealer takes a card: to make two, then by the drawing rule."""
         return len(cards) < 2 or dealer_draws(self.total(cards, initial=len(cards) == 2))

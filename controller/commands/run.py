@@ -101,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
                           simulate_devices=True) as session:
             table = session.table
-            table.witness = _camera(args, config, session.log, rng)
+            camera = _camera(args, config, session.log, rng)
+            if camera is not None:
+                table.witness, table.card_witness = camera, camera.confirm_card
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32)))

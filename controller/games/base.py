@@ -226,6 +226,11 @@ class Game(abc.ABC, Generic[State]):
         """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""
         raise ValueError(f"{self.title} has no rule for a {report.kind} report")
 
+    def face_down(self, state: State, target: str, position: int) -> bool:
+        """Whether the ``position``-th card (from 0) dealt to ``target`` lies face down now (the camera
+        cannot read it, so it is not filmed until it is turned)."""
+        return False
+
     def misdeal(self, state: State) -> str | None:
         """Why the round is a misdeal (every wager returned), or ``None``; asked after every card and report."""
         return None

@@ -11,8 +11,10 @@ from controller.config import DEFAULT_CONFIG
 
 def test_a_session_filmed_by_the_camera_settles_every_round(tmp_path: Path, capsys, faces) -> None:
     log = tmp_path / "events.jsonl"
-    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log)]) == 0
-    assert log.read_text().count('"camera_agrees"') == 3
+    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 0
+    text = log.read_text()
+    assert text.count('"camera_agrees"') == 3
+    assert text.count('"camera_confirms"') == text.count('"card_dealt"')  # every card, as it lands
 
 
 def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, capsys, faces, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -20,14 +22,15 @@ def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, caps
 
     show = SceneSource.show
 
-    def swap_the_home_card(self, zone_cards):  # the dealer put another card on "home" than the shoe gave
-        cards = dict(zone_cards)
-        cards["home"] = [Card.parse("2S") if cards["home"][0] != Card.parse("2S") else Card.parse("3S")]
-        show(self, cards)
+    def swap_the_home_card(self, hands, zone_of):  # the dealer put another card on "home" than the shoe gave
+        cards = dict(hands)
+        if cards.get("home"):
+            cards["home"] = [Card.parse("2S") if cards["home"][0] != Card.parse("2S") else Card.parse("3S")]
+        show(self, cards, zone_of)
 
     monkeypatch.setattr(SceneSource, "show", swap_the_home_card)
     log = tmp_path / "events.jsonl"
-    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log)]) == 1
+    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 1
     assert "camera:" in capsys.readouterr().err
     events = log.read_text()
     assert '"camera_discrepancy"' in events and '"zone": "home"' in events and '"zone": "away"' not in events
