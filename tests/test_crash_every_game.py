@@ -46,12 +46,12 @@ def test_every_game_recovers_from_sigkill_and_replays(tmp_path: Path, config: Pa
     rng = random.Random(config.stem)
     kills = 0
     for _ in range(8):
-        proc = tablectl("run", "--config", str(config), "--rounds", "500", "--seed", str(rng.randrange(10**6)),
+        proc = tablectl("run", "--config", str(config), "--rounds", "500", "--seed", str(rng.randrange(10**6)), "--no-camera",
                         "--journal", str(journal), "--log", str(log))
         kills += kill_after_rounds(proc, f"{table_id}-", rng.randint(0, 3), rng.uniform(0, 0.03))
         _, err = proc.communicate()
         assert proc.returncode in (0, -signal.SIGKILL), err
-    final = tablectl("run", "--config", str(config), "--rounds", "2", "--seed", "1", "--journal", str(journal), "--log", str(log))
+    final = tablectl("run", "--config", str(config), "--rounds", "2", "--seed", "1", "--no-camera", "--journal", str(journal), "--log", str(log))
     _, err = final.communicate()
     assert final.returncode == 0, err
     assert kills >= 4 and integrity(journal) == "ok"

@@ -57,3 +57,25 @@ def test_simulated_players_post_the_bank_on_the_player_dealers_seat_and_bet_else
     SimulatedPlayers(random.Random(1), sit_probability=1.0).place_wagers(round)
     assert {w for s, w in round.wagers if s == 1} == {"bank"}
     assert {w for s, w in round.wagers if s != 1} == {"bet"}
+
+
+def test_a_card_witness_doubt_holds_the_round_with_the_card_placed_and_release_carries_on() -> None:
+    round = top_card_round()
+    looked: list[int] = []
+
+    def camera(r: Round) -> str | None:
+        looked.append(len(r.cards))
+        return "camera: home looks like 2S" if len(r.cards) == 1 else None
+
+    round.card_witness = camera
+    round.start()
+    round.place_wager(1, "home", 500)
+    round.close_betting()
+    assert round.card(Card.parse("KD")) == "home"
+    assert round.state == "hold" and round.hold_reason == "camera: home looks like 2S"
+    assert round.cards[0][1] == Card.parse("KD")  # kept where the shoe put it
+    round.release(by="supervisor")
+    round.card(Card.parse("3C"))
+    assert round.state == "complete" and looked == [1, 2]
+    held = round.log.named("round_held")[0]
+    assert held["seq"] > round.log.named("card_dealt")[0]["seq"]

@@ -50,9 +50,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
     parser.add_argument("--pace", type=float, default=None, help="with --console: seconds between dealt cards (default: [console] pace, else 1)")
     console_arguments(parser)
-    parser.add_argument("--camera", action="store_true",
-                        help="film every round on the simulated table and hold it when camera and shoe disagree "
+    camera = parser.add_mutually_exclusive_group()
+    camera.add_argument("--camera", action="store_true",
+                        help="film every card on the simulated table and hold the round when camera and shoe disagree "
                              "(also on with [vision] crosscheck = true)")
+    camera.add_argument("--no-camera", action="store_true",
+                        help="play without the camera even when the config's [vision] crosscheck films the table")
     parser.set_defaults(func=run)
 
 
@@ -68,7 +71,7 @@ def _positive(text: str) -> int:
 
 def _camera(args: argparse.Namespace, config: Any, log: EventLog, rng: random.Random) -> Any:
     vision = config.sections.get("vision", {})
-    if not (args.camera or vision.get("crosscheck", False)):
+    if args.no_camera or not (args.camera or vision.get("crosscheck", False)):
         return None
     from controller.camera import CameraWitness
 
