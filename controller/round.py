@@ -146,6 +146,11 @@ class Round:
         for state in ACTIVE:
             setattr(self, f"_was_{state}", lambda s=state: self._held_from == s)
 
+    @property
+    def held_from(self) -> str | None:
+        """The state a held round was in when it was put on hold."""
+        return self._held_from
+
     # -- the machine ----------------------------------------------------
 
     def _fire(self, trigger: str, **fields: Any) -> None:

@@ -535,10 +535,14 @@ class TableLoop:
             self.reveals[round_id] = {k: v for k, v in record.items() if k not in ("seq", "event", "round", "table", "timestamp", "game")}
         elif event == "round_voided" and round_id:
             self.void_reasons[round_id] = str(record.get("reason"))
-        elif event in ("camera_discrepancy", "camera_agrees") and round_id:
-            self.camera.setdefault(round_id, {"agrees": False, "problems": []})
+        elif event in ("card_dealt", "card_burned") and round_id:
+            self.camera.setdefault(round_id, {"agrees": False, "confirmed": 0, "problems": [], "dealt": 0})["dealt"] += 1
+        elif event in ("camera_discrepancy", "camera_agrees", "camera_confirms") and round_id:
+            camera = self.camera.setdefault(round_id, {"agrees": False, "confirmed": 0, "problems": [], "dealt": 0})
             if event == "camera_agrees":
-                self.camera[round_id]["agrees"] = True
+                camera["agrees"] = True
+            elif event == "camera_confirms":
+                camera["confirmed"] = camera["dealt"]  # every card out so far, burns among them
             else:
                 self.camera[round_id]["problems"].append(
                     {"zone": record.get("zone"), "dealt": record.get("dealt"), "seen": record.get("seen"), "kind": record.get("kind")})

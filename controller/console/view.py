@@ -46,7 +46,7 @@ def table_view(loop: TableLoop) -> dict[str, Any]:
         "faults": [{"device": f.device, "reason": f.reason, "round": f.round_id, "at": f.at} for f in loop.faults[-20:]],
         "meters": meters_view(loop),
         "recent": recent_rounds(loop),
-        "events": list(loop.events)[:25],
+        "events": events_view(loop),
     }
 
 
@@ -142,19 +142,58 @@ def format_limits(limits: tuple[int, int]) -> str:
     return f"{format_cents(limits[0])}–{format_cents(limits[1])}"
 
 
+#: While the round is in these states, the dealer's cards and any card the game deals face down stay hidden.
+HIDDEN_WHILE = ("dealing", "decisions")
+
+
+def hidden_cards(round: Round) -> set[int]:
+    """Which of ``round.cards`` lie face down now: neither page (nor the data sent to it) shows their faces.
+
+    The dealer's hand of a banking game is dealt face down until the reveal
+    (the players decide against a hand they cannot see), and a game can deal
+    other cards face down (``Game.face_down``: Pure 21.5's down card).
+    """
+    state = round.held_from if round.state == "hold" else round.state
+    if state not in HIDDEN_WHILE:
+        return set()
+    out, dealt = set(), {}
+    for index, (target, _, _) in enumerate(round.cards):
+        position = dealt[target] = dealt.get(target, -1) + 1
+        if target == "dealer" or round.game.face_down(round.hand, target, position):
+            out.add(index)
+    return out
+
+
 def cards_view(loop: TableLoop, round: Round) -> list[dict[str, Any]]:
     """The cards dealt, in order, with their source and any disagreement the camera reported."""
-    camera = loop.camera.get(round.id, {"agrees": False, "problems": []})
+    camera = loop.camera.get(round.id, {"agrees": False, "confirmed": 0, "problems": []})
     problems = {p["zone"]: p for p in camera["problems"]}
+    hidden = hidden_cards(round)
     out = []
-    for target, piece, source in round.cards:
-        problem = problems.get(target)
+    for index, (target, piece, source) in enumerate(round.cards):
+        problem = problems.get(target) or problems.get(target.split(".", 1)[0])
+        filmed = target != "burn" and (camera["agrees"] or index < camera.get("confirmed", 0))
         out.append({
             "target": target,
-            "card": piece.code,
-            "source": f"{source}+camera" if camera["agrees"] and target != "burn" else source,
+            "card": None if index in hidden else piece.code,
+            "face_down": index in hidden,
+            "source": f"{source}+camera" if filmed and index not in hidden else source,
             "disagreement": None if problem is None else f"camera saw {problem['seen'] or 'nothing'} ({problem['kind']})",
         })
+    return out
+
+
+def events_view(loop: TableLoop) -> list[dict[str, Any]]:
+    """The latest events, the faces of the current round's face-down cards left out."""
+    round = loop.round
+    hidden = {(t, c.code) for i, (t, c, _) in enumerate(round.cards) if i in hidden_cards(round)} if round else set()
+    out = []
+    for event in list(loop.events)[:25]:
+        detail = event["detail"]
+        if event["event"] == "card_dealt" and round is not None and event["round"] == round.id \
+                and (detail.get("target"), detail.get("card")) in hidden:
+            event = event | {"detail": detail | {"card": None}}
+        out.append(event)
     return out
 
 

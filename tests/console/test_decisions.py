@@ -177,3 +177,19 @@ def test_poker_seats_are_dealt_in_and_bets_raises_and_draws_carry_what_the_page_
     assert (setting["action"], setting["named"], len(setting["cards"])) == ("draw", "discard", 5)
     do(running, Decide(pending["spot"], "draw", cards=tuple(setting["cards"][:2])))
     assert running.round.hand.discards == [Card.parse(c) for c in setting["cards"][:2]]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("running", ["high-card-flush"], indirect=True)
+def test_the_dealers_cards_stay_face_down_on_the_pages_until_the_reveal(running: TableLoop) -> None:
+    # rules-notes (High Card Flush): the players decide against a dealer hand they cannot see
+    from controller.console.view import table_view
+
+    start(running, [(2, "ante", 1000)])
+    view = table_view(running)
+    dealer = [c for c in view["round"]["cards"] if c["target"] == "dealer"]
+    assert len(dealer) == 7 and all(c["card"] is None and c["face_down"] for c in dealer)
+    assert all(c["card"] is not None for c in view["round"]["cards"] if c["target"] not in ("dealer", "burn"))
+    assert not any(e["detail"].get("target") == "dealer" and e["detail"].get("card") for e in view["events"])
+    do(running, Decide(2, "fold"))
+    dealer = [c for c in table_view(running)["round"]["cards"] if c["target"] == "dealer"]
+    assert all(c["card"] and not c["face_down"] for c in dealer)

@@ -28,7 +28,7 @@ function cardFace(code) {
 }
 
 function cardNode(card) {
-  const face = cardFace(card.card);
+  const face = card.face_down ? { text: "face down", colour: "back" } : cardFace(card.card);
   const bad = card.disagreement ? " disagree" : "";
   return el("div", { class: "card " + face.colour + bad, "data-card": card.card, "data-target": card.target,
                      title: card.disagreement || "" },
@@ -149,7 +149,7 @@ function supervisorPanel(container) {
     const cards = view.round && !["complete", "void"].includes(view.round.state) ? view.round.cards : [];
     const keep = which.value;
     which.replaceChildren(el("option", { value: "", text: cards.length ? "pick a card" : "no card placed" }),
-      ...cards.map((c, i) => el("option", { value: String(i), text: (i + 1) + ". " + c.target + ": " + c.card })));
+      ...cards.map((c, i) => el("option", { value: String(i), text: (i + 1) + ". " + c.target + ": " + (c.face_down ? "face down" : c.card) })));
     which.value = cards[Number(keep)] && keep !== "" ? keep : "";
   });
 }
