@@ -8,9 +8,10 @@ Stages (each in its own module, each tested on small fixed images):
    corner gives the card's whole outline, even when most of it lies under other
    cards. Hypotheses whose card would stick out of the blob, or whose visible
    edge is longer than that side of a card can be, are dropped;
-3. ``vision.templates``: each index patch is matched against the enrolled
-   deck; a patch that fits no card closely (its corner a few pixels off, its
-   angle a few degrees) is slid and turned onto its nearest cards' looks first;
+3. ``vision.index_reader``: each index patch is matched against the enrolled
+   deck (``vision.templates``); a patch that fits no card closely (its corner
+   a few pixels off, its angle a few degrees) is slid and turned onto its
+   nearest cards' looks first;
 4. hypotheses are grouped by where their card's centre falls, and each group
    becomes one ``Read``. A group is read only when its confident matches all
    name the same card; when they disagree, or none is confident, the group is
@@ -19,7 +20,6 @@ Stages (each in its own module, each tested on small fixed images):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -30,26 +30,15 @@ from controller.cards import Card
 
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corner, card_mask, find_blobs, find_corners, half_size
-from vision.geometry import INDEX_FX, CardSize, patch_homographies, quad_center, warp_patches
-from vision.templates import INDEX_SIZE, DeckTemplates, features, grey_patches
+from vision.geometry import CardSize, quad_center
+from vision.index_reader import IndexReader
+from vision.templates import DeckTemplates
 
 __all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence"]
 
 Visible = Literal["full", "corner"]
 
 
-def _turn(degrees: float) -> np.ndarray:
-    """A turn of canonical patch coordinates about the patch's corner (the card's corner)."""
-    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
-#: How far (patch pixels) an index patch is slid each way to fit a card's look, and against how many cards.
-SLIDE = 5
-SLIDE_CARDS = 3
-#: Turns (about the card's corner) tried on patches that still fit no card closely: an outline's
-#: angle is least sure where little of its edges shows, as on the middle cards of a fan.
-TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
 #: Shortest straight run of outline (in card widths) that counts as a card edge.
 MIN_EDGE = 0.12
 
@@ -115,6 +104,7 @@ class Recognizer:
         self.layout = layout
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
+        self.reader = IndexReader(deck, self.settings.refine_above, self.settings.anchor_distance, self.settings.search_below)
 
     def read(self, frame: np.ndarray) -> list[Read]:
         """Every card in a BGR frame, each read or marked unreadable, in no particular order."""
@@ -138,7 +128,7 @@ class Recognizer:
                 candidates.append(cand)
         if not candidates:
             return []
-        distances = self._index_distances(frame, small, np.stack(quads), width_px)
+        distances = self.reader.distances(frame, small, np.stack(quads), width_px)
         decided = []
         for cand in candidates:
             read = self._decide(cand, distances[cand.index_rows])
@@ -146,67 +136,6 @@ class Recognizer:
                 decided.append((layout.to_table([quad_center(read.polygon)])[0], read))
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)))
                 for r in self._suppress(decided)]
-
-    def _index_distances(
-        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float
-    ) -> np.ndarray:
-        """Distances of each quad's index patch to every card, each patch slid to where it fits best.
-
-        A corner found from the outline can be a few pixels off, and an index
-        patch a few pixels off looks less like its card. A patch that looks
-        somewhat like a card but not closely is slid (``cv2.matchTemplate``)
-        against the look of each of its nearest few cards, and read again
-        where each fits; the nearest of these reads is kept. Only the pose
-        finally kept is judged against the parts of faces that are not an
-        index (a patch a few pixels off an index can look like one of those).
-        """
-        image, to_source = _patch_source(frame, small, width_px)
-        quads = to_source(quads)
-        homographies = patch_homographies(quads, INDEX_SIZE)
-        distances = self._distances_at(image, homographies, judged=False)
-        self._refit(image, homographies, distances, self.settings.refine_above, [np.eye(3)], SLIDE_CARDS)
-        self._refit(image, homographies, distances, self.settings.anchor_distance, TURNS, 1)
-        return self._distances_at(image, homographies)
-
-    def _refit(
-        self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, above: float,
-        turns: list[np.ndarray], cards: int,
-    ) -> None:
-        """Slide the patches whose nearest card is between ``above`` and ``search_below``, each turned
-        by every one of ``turns``, against the looks of their ``cards`` nearest cards; keep (in place)
-        every pose that reads nearer than before."""
-        nearest = distances.min(axis=1)
-        rows = np.flatnonzero((nearest > above) & (nearest <= self.settings.search_below))
-        if len(rows) == 0:
-            return
-        turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
-        slid = self._slid(image, turned, np.repeat(distances[rows], len(turns), axis=0), cards)
-        tries = len(turns) * cards
-        found = self._distances_at(image, slid, judged=False).reshape(len(rows), tries, -1)
-        pick = found.min(axis=2).argmin(axis=1)
-        best = found[np.arange(len(rows)), pick]
-        better = best.min(axis=1) < nearest[rows]
-        distances[rows[better]] = best[better]
-        homographies[rows[better]] = slid.reshape(len(rows), tries, 3, 3)[np.arange(len(rows)), pick][better]
-
-    def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int) -> np.ndarray:
-        """For each patch and each of its ``cards`` nearest cards, the homography moved to where that
-        card's look fits the patch best (to a fraction of a pixel)."""
-        w, h = INDEX_SIZE
-        grown = homographies @ np.array([[1.0, 0.0, -SLIDE], [0.0, 1.0, -SLIDE], [0.0, 0.0, 1.0]])
-        around = grey_patches(warp_patches(image, grown, (w + 2 * SLIDE, h + 2 * SLIDE)))
-        looks = self.deck.index_looks
-        nearest = np.argsort(distances, axis=1)[:, :cards]
-        scores = np.stack([
-            cv2.matchTemplate(grey, looks[card], cv2.TM_CCOEFF_NORMED) for grey, row in zip(around, nearest) for card in row
-        ])
-        shifts = _peaks(scores) - SLIDE
-        moves = np.tile(np.eye(3), (len(shifts), 1, 1))
-        moves[:, :2, 2] = shifts
-        return np.repeat(homographies, cards, axis=0) @ moves
-
-    def _distances_at(self, image: np.ndarray, homographies: np.ndarray, judged: bool = True) -> np.ndarray:
-        return self.deck.index_distances(features(warp_patches(image, homographies, INDEX_SIZE)), judged)
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
@@ -326,37 +255,6 @@ class Recognizer:
         if conf < settings.min_confidence:
             return Read(None, outline, visible, conf)
         return Read(self.deck.cards[best], outline, visible, conf)
-
-
-def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
-    """The image to warp index patches from (the frame, or its half-size copy when cards are large) and
-    the map from frame pixels to its pixels.
-
-    Patches warped out of an image at much finer scale than the patch alias,
-    and an aliased index looks like no card of the deck.
-    """
-    if (INDEX_SIZE[0] / INDEX_FX) / width_px > 0.6:
-        return frame, lambda points: points
-    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
-
-
-def _peaks(scores: np.ndarray) -> np.ndarray:
-    """Where each correlation map (M, h, w) peaks, as (x, y) to a fraction of a pixel (a parabola
-    through the peak and its neighbours along each axis)."""
-    m, h, w = scores.shape
-    flat = scores.reshape(m, -1).argmax(axis=1)
-    y, x = np.divmod(flat, w)
-    rows = np.arange(m)
-
-    def offset(before: np.ndarray, at: np.ndarray, after: np.ndarray, inner: np.ndarray) -> np.ndarray:
-        curve = before - 2 * at + after
-        safe = inner & (curve < 0)
-        return np.where(safe, np.clip(0.5 * (before - after) / np.where(safe, curve, -1.0), -0.5, 0.5), 0.0)
-
-    xi, yi = np.clip(x, 1, w - 2), np.clip(y, 1, h - 2)
-    fx = offset(scores[rows, y, xi - 1], scores[rows, y, x], scores[rows, y, xi + 1], (x > 0) & (x < w - 1))
-    fy = offset(scores[rows, yi - 1, x], scores[rows, y, x], scores[rows, yi + 1, x], (y > 0) & (y < h - 1))
-    return np.stack([x + fx, y + fy], axis=1)
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)

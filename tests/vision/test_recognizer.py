@@ -8,7 +8,6 @@ from controller.cards import parse_cards
 from vision.calibration import Zone
 from vision.geometry import INDEX_FX, INDEX_FY, quad_center, rotate_quad
 from vision.recognizer import Recognizer
-from vision.templates import INDEX_SIZE
 from vision.synthetic import DEALER_SPREAD, Camera, Placement, SceneRenderer, fan
 
 ZONES = [Zone("dealer", ((350, 50), (750, 50), (750, 250), (350, 250))), Zone("player-1", ((50, 300), (450, 300), (450, 600), (50, 600)))]
@@ -75,32 +74,3 @@ def test_an_empty_table_has_no_cards(deck) -> None:
 def test_a_frame_that_is_not_a_colour_image_is_refused(deck) -> None:
     with pytest.raises(ValueError, match="8-bit BGR"):
         Recognizer(deck).read(np.zeros((10, 10), np.uint8))
-
-
-def test_an_index_patch_found_pixels_off_is_slid_back_onto_its_card(faces, deck) -> None:
-    """The outline's corner can be a few pixels off; sliding the patch against the nearest cards' looks fixes it."""
-    from vision.geometry import patch_homographies
-
-    card = parse_cards("QS")[0]
-    camera = Camera.overhead(keystone=0.0)
-    scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 8.0)], np.random.default_rng(5), clean=True)
-    recognizer = Recognizer(deck, camera.layout())
-    off = scene.truth[0].polygon + np.array([3.5, -3.0])
-    homography = patch_homographies(off[None], INDEX_SIZE)
-    image = scene.frame
-    before = recognizer._distances_at(image, homography)[0]
-    after = recognizer._distances_at(image, recognizer._slid(image, homography, before[None], 3))
-    best = after[int(after.min(axis=1).argmin())]
-    assert deck.cards[int(best.argmin())] is card
-    assert best.min() < recognizer.settings.anchor_distance < before.min()
-
-
-def test_a_correlation_peak_is_found_to_a_fraction_of_a_pixel() -> None:
-    from vision.recognizer import _peaks
-
-    scores = np.zeros((2, 5, 5), np.float32)
-    scores[0, 2, 3], scores[0, 2, 2], scores[0, 2, 4] = 1.0, 0.5, 0.9
-    scores[1, 0, 4] = 1.0  # on the border: no neighbour to fit, the whole pixel is kept
-    (x, y), edge = _peaks(scores)
-    assert 3.0 < x < 3.5 and y == 2.0
-    assert edge.tolist() == [4.0, 0.0]

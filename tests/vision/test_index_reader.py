@@ -1,0 +1,36 @@
+"""Index patches read against the deck, their pose fitted first: a patch found pixels off is slid back."""
+
+import numpy as np
+
+from controller.cards import parse_cards
+from vision.recognizer import Recognizer
+from vision.synthetic import Camera, Placement, SceneRenderer
+from vision.templates import INDEX_SIZE
+
+
+def test_an_index_patch_found_pixels_off_is_slid_back_onto_its_card(faces, deck) -> None:
+    """The outline's corner can be a few pixels off; sliding the patch against the nearest cards' looks fixes it."""
+    from vision.geometry import patch_homographies
+
+    card = parse_cards("QS")[0]
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 8.0)], np.random.default_rng(5), clean=True)
+    reader = Recognizer(deck, camera.layout()).reader
+    off = scene.truth[0].polygon + np.array([3.5, -3.0])
+    homography = patch_homographies(off[None], INDEX_SIZE)
+    image = scene.frame
+    before = reader._distances_at(image, homography)[0]
+    after = reader._distances_at(image, reader._slid(image, homography, before[None], 3))
+    best = after[int(after.min(axis=1).argmin())]
+    assert deck.cards[int(best.argmin())] is card
+    assert best.min() < reader.anchor_distance < before.min()
+
+
+def test_a_correlation_peak_is_found_to_a_fraction_of_a_pixel() -> None:
+    from vision.index_reader import _peaks
+    scores = np.zeros((2, 5, 5), np.float32)
+    scores[0, 2, 3], scores[0, 2, 2], scores[0, 2, 4] = 1.0, 0.5, 0.9
+    scores[1, 0, 4] = 1.0  # on the border: no neighbour to fit, the whole pixel is kept
+    (x, y), edge = _peaks(scores)
+    assert 3.0 < x < 3.5 and y == 2.0
+    assert edge.tolist() == [4.0, 0.0]

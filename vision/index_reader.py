@@ -1,0 +1,138 @@
+"""Reading index patches against an enrolled deck, each patch's pose fitted first.
+
+The corner an outline gives can be a few pixels off and its angle a few
+degrees, and an index patch that far off looks less like its card. Patches
+that look somewhat like a card but not closely are slid (``cv2.matchTemplate``)
+against the look of their nearest cards, those still not close are turned a
+little and slid again, and each keeps the pose nearest to any card. All
+patches of a frame are warped in few ``cv2.remap`` calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.detect import DOWNSCALE
+from vision.geometry import INDEX_FX, patch_homographies, warp_patches
+from vision.templates import INDEX_SIZE, DeckTemplates, features, grey_patches
+
+__all__ = ["IndexReader"]
+
+
+def _turn(degrees: float) -> np.ndarray:
+    """A turn of canonical patch coordinates about the patch's corner (the card's corner)."""
+    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+#: How far (patch pixels) an index patch is slid each way to fit a card's look, and against how many cards.
+SLIDE = 5
+SLIDE_CARDS = 3
+#: Turns (about the card's corner) tried on patches that still fit no card closely: an outline's
+#: angle is least sure where little of its edges shows, as on the middle cards of a fan.
+TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
+
+
+class IndexReader:
+    """Distances of index patches to every card of ``deck``, after fitting each patch's pose.
+
+    Patches nearer than ``refine_above`` to some card are taken as they are;
+    those up to ``search_below`` away are slid, and those still beyond
+    ``anchor_distance`` are turned and slid again.
+    """
+
+    def __init__(self, deck: DeckTemplates, refine_above: float, anchor_distance: float, search_below: float) -> None:
+        self.deck = deck
+        self.refine_above = refine_above
+        self.anchor_distance = anchor_distance
+        self.search_below = search_below
+
+    def distances(self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float) -> np.ndarray:
+        """(quads, cards) distances for the index patch of each quad (frame pixels, index corner first).
+
+        ``small`` is the frame at half size (patches of large cards come from
+        it). Only the pose finally kept is judged against the parts of faces
+        that are not an index (a patch a few pixels off an index can look like
+        one of those).
+        """
+        image, to_source = _patch_source(frame, small, width_px)
+        quads = to_source(quads)
+        homographies = patch_homographies(quads, INDEX_SIZE)
+        distances = self._distances_at(image, homographies, judged=False)
+        self._refit(image, homographies, distances, self.refine_above, [np.eye(3)], SLIDE_CARDS)
+        self._refit(image, homographies, distances, self.anchor_distance, TURNS, 1)
+        return self._distances_at(image, homographies)
+
+    def _refit(
+        self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, above: float,
+        turns: list[np.ndarray], cards: int,
+    ) -> None:
+        """Slide the patches whose nearest card is between ``above`` and ``search_below``, each turned
+        by every one of ``turns``, against the looks of their ``cards`` nearest cards; keep (in place)
+        every pose that reads nearer than before."""
+        nearest = distances.min(axis=1)
+        rows = np.flatnonzero((nearest > above) & (nearest <= self.search_below))
+        if len(rows) == 0:
+            return
+        turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
+        slid = self._slid(image, turned, np.repeat(distances[rows], len(turns), axis=0), cards)
+        tries = len(turns) * cards
+        found = self._distances_at(image, slid, judged=False).reshape(len(rows), tries, -1)
+        pick = found.min(axis=2).argmin(axis=1)
+        best = found[np.arange(len(rows)), pick]
+        better = best.min(axis=1) < nearest[rows]
+        distances[rows[better]] = best[better]
+        homographies[rows[better]] = slid.reshape(len(rows), tries, 3, 3)[np.arange(len(rows)), pick][better]
+
+    def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int) -> np.ndarray:
+        """For each patch and each of its ``cards`` nearest cards, the homography moved to where that
+        card's look fits the patch best (to a fraction of a pixel)."""
+        w, h = INDEX_SIZE
+        grown = homographies @ np.array([[1.0, 0.0, -SLIDE], [0.0, 1.0, -SLIDE], [0.0, 0.0, 1.0]])
+        around = grey_patches(warp_patches(image, grown, (w + 2 * SLIDE, h + 2 * SLIDE)))
+        looks = self.deck.index_looks
+        nearest = np.argsort(distances, axis=1)[:, :cards]
+        scores = np.stack([
+            cv2.matchTemplate(grey, looks[card], cv2.TM_CCOEFF_NORMED) for grey, row in zip(around, nearest) for card in row
+        ])
+        shifts = _peaks(scores) - SLIDE
+        moves = np.tile(np.eye(3), (len(shifts), 1, 1))
+        moves[:, :2, 2] = shifts
+        return np.repeat(homographies, cards, axis=0) @ moves
+
+    def _distances_at(self, image: np.ndarray, homographies: np.ndarray, judged: bool = True) -> np.ndarray:
+        return self.deck.index_distances(features(warp_patches(image, homographies, INDEX_SIZE)), judged)
+
+
+def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The image to warp index patches from (the frame, or its half-size copy when cards are large) and
+    the map from frame pixels to its pixels.
+
+    Patches warped out of an image at much finer scale than the patch alias,
+    and an aliased index looks like no card of the deck.
+    """
+    if (INDEX_SIZE[0] / INDEX_FX) / width_px > 0.6:
+        return frame, lambda points: points
+    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
+
+
+def _peaks(scores: np.ndarray) -> np.ndarray:
+    """Where each correlation map (M, h, w) peaks, as (x, y) to a fraction of a pixel (a parabola
+    through the peak and its neighbours along each axis)."""
+    m, h, w = scores.shape
+    flat = scores.reshape(m, -1).argmax(axis=1)
+    y, x = np.divmod(flat, w)
+    rows = np.arange(m)
+
+    def offset(before: np.ndarray, at: np.ndarray, after: np.ndarray, inner: np.ndarray) -> np.ndarray:
+        curve = before - 2 * at + after
+        safe = inner & (curve < 0)
+        return np.where(safe, np.clip(0.5 * (before - after) / np.where(safe, curve, -1.0), -0.5, 0.5), 0.0)
+
+    xi, yi = np.clip(x, 1, w - 2), np.clip(y, 1, h - 2)
+    fx = offset(scores[rows, y, xi - 1], scores[rows, y, x], scores[rows, y, xi + 1], (x > 0) & (x < w - 1))
+    fy = offset(scores[rows, yi - 1, x], scores[rows, y, x], scores[rows, yi + 1, x], (y > 0) & (y < h - 1))
+    return np.stack([x + fx, y + fy], axis=1)
