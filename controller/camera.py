@@ -17,16 +17,18 @@ they are turned.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from controller.cards import Card
 from controller.errors import TableError
 from controller.events import EventLog
 from controller.round import Round
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError
-from vision.crosscheck import crosscheck, seen_by_zone
+from vision.crosscheck import Seen, Unsure, crosscheck, seen_by_zone
 from vision.setup import build_recognizer, layout_from
 from vision.synthetic import DEALER_SPREAD, Camera, SceneSource
 from vision.templates import TemplateError
@@ -41,7 +43,9 @@ class CameraWitness:
     A look reads one frame (``stable_frames`` before settling, through the
     tracker); when it disagrees with the shoe, ``stable_frames + 1`` further
     frames are read and only a disagreement found in every one of them is
-    reported, so a glint on one frame does not stop the table.
+    reported, so a glint on one frame does not stop the table. A card once
+    confirmed is not asked for again in the round: a later look that misses
+    it does not hold the round, one that sees another card there does.
     """
 
     def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0) -> None:
@@ -58,6 +62,8 @@ class CameraWitness:
                                   spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
         self.stable_frames = int(vision.get("stable_frames", 2))
         self.log = log
+        self._confirmed: tuple[str, dict[str, Counter[Card]]] = ("", {})
+        """The round and, zone by zone, the cards the camera has confirmed in it so far."""
 
     def zone_of(self, target: str) -> str:
         """The zone a card target's cards lie in: the zone of that name, or of the seat a split hand
@@ -86,10 +92,12 @@ class CameraWitness:
         tracker = Tracker(stable_frames=first_frames)
         for _ in range(first_frames):
             tracker.update(self.recognizer.read(self.source.read()))
-        problems = crosscheck(dealt, seen_by_zone(tracker.on_table))
+        problems = crosscheck(dealt, self._remembering(round.id, seen_by_zone(tracker.on_table)))
         for _ in range(self.stable_frames + 1 if problems else 0):
-            again = crosscheck(dealt, seen_by_zone(self.recognizer.read(self.source.read())))
+            again = crosscheck(dealt, self._remembering(round.id, seen_by_zone(self.recognizer.read(self.source.read()))))
             problems = [p for p in problems if p in again]
+        if not problems:
+            self._confirmed = (round.id, {zone: Counter(cards) for zone, cards in dealt.items()})
         for problem in problems:
             self.log.emit("camera_discrepancy", round.id, kind=problem.kind, zone=problem.zone,
                           dealt=problem.dealt.code if problem.dealt else None, seen=problem.seen.code if problem.seen else None)
@@ -97,6 +105,23 @@ class CameraWitness:
             return "camera: " + "; ".join(str(p) for p in problems)
         self.log.emit(agreed, round.id, cards=sum(len(c) for c in dealt.values()))
         return None
+
+    def _remembering(self, round_id: str, seen: dict[str | None, list[Seen]]) -> dict[str | None, list[Seen]]:
+        """What a frame shows, with the cards confirmed earlier in the round taken as still there when the
+        frame misses them (a later card's shadow, a glint): an unreadable card stands for one of them, and
+        any left are added as ``Unsure``. A card seen differently, or one not dealt, still shows."""
+        if self._confirmed[0] != round_id:
+            return seen
+        out = {zone: list(items) for zone, items in seen.items()}
+        for zone, cards in self._confirmed[1].items():
+            items = out.setdefault(zone, [])
+            read = Counter(i for i in items if isinstance(i, Card)) + Counter(i.card for i in items if isinstance(i, Unsure))
+            lost = list((cards - read).elements())
+            for k, item in enumerate(items):
+                if item is None and lost:
+                    items[k] = Unsure(lost.pop())
+            items.extend(Unsure(card) for card in lost)
+        return out
 
     def _face_up(self, round: Round) -> dict[str, list[Any]]:
         """The cards on the layout by target, in the order dealt, without burns and cards lying face down."""

@@ -22,7 +22,7 @@ from controller.cards import Card
 
 from vision.recognizer import Read
 
-__all__ = ["Discrepancy", "crosscheck", "seen_by_zone"]
+__all__ = ["Discrepancy", "Unsure", "crosscheck", "seen_by_zone"]
 
 Kind = Literal["dealt-not-seen", "seen-not-dealt", "seen-differently", "unreadable"]
 
@@ -47,24 +47,46 @@ class Discrepancy:
         return f"the camera sees a card in {where} it cannot read"
 
 
-def seen_by_zone(reads: Iterable[Read]) -> dict[str | None, list[Card | None]]:
-    """The cards read per zone (``None`` for an unreadable card)."""
-    out: dict[str | None, list[Card | None]] = {}
+@dataclass(frozen=True)
+class Unsure:
+    """An unreadable card whose look points to ``card``: it may corroborate ``card`` being dealt there,
+    never name a card by itself."""
+
+    card: Card
+
+
+Seen = Card | Unsure | None
+
+
+def seen_by_zone(reads: Iterable[Read]) -> dict[str | None, list[Seen]]:
+    """The cards read per zone (``Unsure`` for an unreadable card with a guess, ``None`` without one)."""
+    out: dict[str | None, list[Seen]] = {}
     for read in reads:
-        out.setdefault(read.zone, []).append(read.card)
+        out.setdefault(read.zone, []).append(read.card if read.card is not None else
+                                             Unsure(read.guess) if read.guess is not None else None)
     return out
 
 
-def crosscheck(
-    dealt: Mapping[str, Sequence[Card]], seen: Mapping[str | None, Sequence[Card | None]]
-) -> list[Discrepancy]:
-    """Disagreements zone by zone: cards missing, extra, read as another card, or unreadable."""
+def crosscheck(dealt: Mapping[str, Sequence[Card]], seen: Mapping[str | None, Sequence[Seen]]) -> list[Discrepancy]:
+    """Disagreements zone by zone: cards missing, extra, read as another card, or unreadable.
+
+    An unreadable card whose look points to a card dealt there and not read
+    (``Unsure``) corroborates it: the camera is a witness to what the shoe
+    says, not the one who names the card.
+    """
     out: list[Discrepancy] = []
     for zone in sorted(set(dealt) | set(seen), key=lambda z: (z is None, z or "")):
         want = Counter(dealt.get(zone, ())) if zone is not None else Counter()
         got_all = list(seen.get(zone, ()))
-        unreadable = sum(1 for c in got_all if c is None)
-        got = Counter(c for c in got_all if c is not None)
+        got = Counter(c for c in got_all if isinstance(c, Card))
+        missing_now = want - got
+        unreadable = 0
+        for item in got_all:
+            if isinstance(item, Unsure) and missing_now[item.card] > 0:
+                missing_now[item.card] -= 1
+                got[item.card] += 1
+            elif not isinstance(item, Card):
+                unreadable += 1
         missing = sorted((want - got).elements())
         extra = sorted((got - want).elements())
         while missing and extra:

@@ -52,6 +52,9 @@ class Read:
     visible: Visible
     confidence: float
     zone: str | None = None
+    guess: Card | None = None
+    """For an unreadable card whose patches all point to one card, without the evidence to name it:
+    that card. Never reported as a read; a witness may let it corroborate what another witness says."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -134,7 +137,7 @@ class Recognizer:
             read = self._decide(cand, distances[cand.index_rows])
             if read is not None:
                 decided.append((layout.to_table([quad_center(read.polygon)])[0], read))
-        return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)))
+        return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
                 for r in self._suppress(decided)]
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
@@ -144,14 +147,18 @@ class Recognizer:
         the more confident. Corner hypotheses built from edges of two
         different cards outline a card that is not there, half over real
         ones: such an outline found unreadable is dropped when a read card
-        lies within half a card's width of it. Read cards in a fan lie
-        closer together than that and are all kept.
+        lies within half a card's width of it, or when read cards cover half
+        of it and none of its patches points to a card. Read cards in a fan
+        lie closer together than that and are all kept.
         """
         decided.sort(key=lambda cr: (cr[1].card is None, -cr[1].confidence))
         kept: list[tuple[np.ndarray, Read]] = []
         for center, read in decided:
             near = (0.2 if read.card is not None else 0.45) * self.card_size.width_mm
             if all(np.linalg.norm(center - other) >= near for other, _ in kept):
+                covered = _covered(read.polygon, [r.polygon for _, r in kept if r.card is not None])
+                if read.card is None and read.guess is None and covered >= 0.5:
+                    continue
                 kept.append((center, read))
         return [read for _, read in kept]
 
@@ -253,11 +260,25 @@ class Recognizer:
         runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
         if conf < settings.min_confidence:
-            return Read(None, outline, visible, conf)
+            return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)
+
+
+def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
+    """The share of a grid of points inside ``quad`` that lie inside any of the (convex) ``others``."""
+    if not others:
+        return 0.0
+    o, a, b = quad[0], quad[1] - quad[0], quad[3] - quad[0]
+    pts = o + _GRID[:, :1] * a + _GRID[:, 1:] * b
+    inside = np.zeros(len(pts), bool)
+    for other in others:
+        edges = np.roll(other, -1, axis=0) - other
+        turns = edges[:, 0][None] * (pts[:, None, 1] - other[None, :, 1]) - edges[:, 1][None] * (pts[:, None, 0] - other[None, :, 0])
+        inside |= (turns >= 0).all(axis=1) | (turns <= 0).all(axis=1)
+    return float(inside.mean())
 
 
 def _inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:

@@ -123,7 +123,7 @@ class Tracker:
         if read is not None:
             previous = track.read
             if read.card is None and previous.card is not None:
-                read = Read(previous.card, read.polygon, read.visible, previous.confidence, read.zone)
+                read = Read(previous.card, read.polygon, read.visible, previous.confidence, read.zone, previous.guess)
             if track.reported and read.zone != previous.zone:
                 events.append(CardMoved(track.id, read.card, previous.zone, read.zone))
             if track.reported and previous.card is None and read.card is not None:

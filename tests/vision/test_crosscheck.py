@@ -60,3 +60,12 @@ def test_a_card_swapped_on_the_layout_is_a_discrepancy_there_and_only_there(face
     result = _play(faces, deck, swap=True)
     assert result and {d.zone for d in result} == {"player-2"}
     assert {d.kind for d in result} <= {"seen-differently", "unreadable"}
+
+
+def test_an_unreadable_card_that_looks_like_the_dealt_card_corroborates_it_and_one_that_does_not_is_a_discrepancy() -> None:
+    from vision.crosscheck import Unsure
+
+    club, spade = parse_cards("3C 3S")
+    assert crosscheck({"6": [club]}, {"6": [Unsure(club)]}) == []
+    assert [d.kind for d in crosscheck({"6": [club]}, {"6": [Unsure(spade)]})] == ["unreadable"]
+    assert [d.kind for d in crosscheck({"6": [club]}, {"6": [club, Unsure(club)]})] == ["unreadable"]  # an extra card
