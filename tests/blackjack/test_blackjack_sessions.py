@@ -17,7 +17,7 @@ from controller.cli import main
 def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
     assert main(["run", "--config", f"config/{game_id}.toml", "--rounds", "300", "--seed", "7", "--no-camera",
-                 "--log", str(log_file)]) == 0
+                 "--log", str(log_file), "--journal", str(tmp_path / "journal.sqlite")]) == 0
     out = capsys.readouterr().out
     records = [json.loads(line) for line in log_file.read_text().splitlines()]
     placed: dict[str, int] = defaultdict(int)

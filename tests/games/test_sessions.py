@@ -16,7 +16,8 @@ GAMES = ("top-5-poker", "high-card-flush", "two-cards-high")
 def play_and_balance(game: str, rounds: int, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]:
     log_file = tmp_path / "events.jsonl"
     config = ROOT / "config" / f"{game}.toml"
-    assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log_file)]) == 0
+    assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log_file),
+                 "--journal", str(tmp_path / "journal.sqlite")]) == 0
     return check_session_balances(capsys.readouterr().out, log_file, rounds)
 
 
