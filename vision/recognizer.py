@@ -26,7 +26,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from controller.cards import Card
+from controller.cards import JOKER, Card
 
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corner, card_mask, find_blobs, find_corners, half_size
@@ -233,7 +233,10 @@ class Recognizer:
         little further off (within ``max_distance``) add their evidence when
         they agree and are left out when they do not (an outline from a wrong
         corner), except on a card lying alone, whose outline is certain: there
-        they make it unreadable. Within-card spread is whitened to unit variance, so the sum of
+        they make it unreadable. A joker has no index, only its picture in the
+        corner, which other pictures resemble: it is named only when two of
+        its corners look closely like it (else it is unreadable, its guess
+        the joker). Within-card spread is whitened to unit variance, so the sum of
         squared distances is a log-likelihood up to a factor, and the gap
         between the named card's sum and the next card's is the evidence.
         """
@@ -252,6 +255,8 @@ class Recognizer:
         if len(set(named[strong].tolist())) > 1:
             return Read(None, outline, visible, 0.0)
         best = int(named[strong][0])
+        if self.deck.cards[best] is JOKER and int(strong.sum()) < 2:
+            return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance
         if cand.alone and (near & (named != best)).any():
             return Read(None, outline, visible, 0.0)
