@@ -155,11 +155,12 @@ class Recognizer:
         kept: list[tuple[np.ndarray, Read]] = []
         for center, read in decided:
             near = (0.2 if read.card is not None else 0.45) * self.card_size.width_mm
-            if all(np.linalg.norm(center - other) >= near for other, _ in kept):
-                covered = _covered(read.polygon, [r.polygon for _, r in kept if r.card is not None])
-                if read.card is None and read.guess is None and covered >= 0.5:
-                    continue
-                kept.append((center, read))
+            if any(np.linalg.norm(center - other) < near for other, _ in kept):
+                continue
+            if read.card is None and read.guess is None and \
+                    _covered(read.polygon, [r.polygon for _, r in kept if r.card is not None]) >= 0.5:
+                continue
+            kept.append((center, read))
         return [read for _, read in kept]
 
     def _guess_layout(self, mask: np.ndarray) -> Layout | None:
