@@ -32,6 +32,7 @@ from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corner, card_mask, find_blobs, find_corners, half_size
 from vision.geometry import CardSize, quad_center
 from vision.index_reader import IndexReader
+from vision.snap import snap_corners
 from vision.templates import DeckTemplates
 
 __all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence"]
@@ -123,8 +124,11 @@ class Recognizer:
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale)
         candidates: list[_Candidate] = []
         quads: list[np.ndarray] = []
-        for blob in blobs:
-            corners = find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
+        found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
+                 for blob in blobs]
+        snapped = iter(snap_corners(frame, [c for corners in found for c in corners], width_px))
+        for blob, corners in zip(blobs, found):
+            corners = corners + [s for s, c in ((next(snapped), c) for c in corners) if _moved(s, c)]
             for cand in self._blob_candidates(blob, corners, layout, filled, width_px):
                 cand.index_rows.extend(range(len(quads), len(quads) + len(cand.quads)))
                 quads.extend(cand.quads)
@@ -271,6 +275,11 @@ class Recognizer:
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)
+
+
+def _moved(snapped: Corner, corner: Corner) -> bool:
+    return bool(np.linalg.norm(snapped.point - corner.point) > 1.0 or abs(float(np.dot(snapped.dir_a, corner.dir_b))) > 0.01
+                or abs(float(np.dot(snapped.dir_b, corner.dir_a))) > 0.01)
 
 
 def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
