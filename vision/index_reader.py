@@ -40,15 +40,19 @@ class IndexReader:
     """Distances of index patches to every card of ``deck``, after fitting each patch's pose.
 
     Patches nearer than ``refine_above`` to some card are taken as they are;
-    those up to ``search_below`` away are slid, and those still beyond
-    ``anchor_distance`` are turned and slid again.
+    those up to ``search_below`` away are slid, and those then between
+    ``anchor_distance`` and ``turn_below`` are turned and slid again (patches
+    further off are hardly ever a card's index).
     """
 
-    def __init__(self, deck: DeckTemplates, refine_above: float, anchor_distance: float, search_below: float) -> None:
+    def __init__(
+        self, deck: DeckTemplates, refine_above: float, anchor_distance: float, search_below: float, turn_below: float
+    ) -> None:
         self.deck = deck
         self.refine_above = refine_above
         self.anchor_distance = anchor_distance
         self.search_below = search_below
+        self.turn_below = turn_below
 
     def distances(self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float) -> np.ndarray:
         """(quads, cards) distances for the index patch of each quad (frame pixels, index corner first).
@@ -61,31 +65,35 @@ class IndexReader:
         image, to_source = _patch_source(frame, small, width_px)
         quads = to_source(quads)
         homographies = patch_homographies(quads, INDEX_SIZE)
-        distances = self._distances_at(image, homographies, judged=False)
-        self._refit(image, homographies, distances, self.refine_above, [np.eye(3)], SLIDE_CARDS)
-        self._refit(image, homographies, distances, self.anchor_distance, TURNS, 1)
-        return self._distances_at(image, homographies)
+        vectors = self._features_at(image, homographies)
+        distances = self.deck.index_distances(vectors, judged=False)
+        self._refit(image, homographies, vectors, distances, self.refine_above, self.search_below, [np.eye(3)], SLIDE_CARDS)
+        self._refit(image, homographies, vectors, distances, self.anchor_distance, self.turn_below, TURNS, 1)
+        return self.deck.index_distances(vectors)
 
     def _refit(
-        self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, above: float,
-        turns: list[np.ndarray], cards: int,
+        self, image: np.ndarray, homographies: np.ndarray, vectors: np.ndarray, distances: np.ndarray,
+        above: float, below: float, turns: list[np.ndarray], cards: int,
     ) -> None:
-        """Slide the patches whose nearest card is between ``above`` and ``search_below``, each turned
-        by every one of ``turns``, against the looks of their ``cards`` nearest cards; keep (in place)
-        every pose that reads nearer than before."""
+        """Slide the patches whose nearest card is between ``above`` and ``below``, each turned by
+        every one of ``turns``, against the looks of their ``cards`` nearest cards; keep (in place)
+        every pose that reads nearer than before, with its features and distances."""
         nearest = distances.min(axis=1)
-        rows = np.flatnonzero((nearest > above) & (nearest <= self.search_below))
+        rows = np.flatnonzero((nearest > above) & (nearest <= below))
         if len(rows) == 0:
             return
         turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
         slid = self._slid(image, turned, np.repeat(distances[rows], len(turns), axis=0), cards)
         tries = len(turns) * cards
-        found = self._distances_at(image, slid, judged=False).reshape(len(rows), tries, -1)
+        found_vectors = self._features_at(image, slid)
+        found = self.deck.index_distances(found_vectors, judged=False).reshape(len(rows), tries, -1)
         pick = found.min(axis=2).argmin(axis=1)
         best = found[np.arange(len(rows)), pick]
         better = best.min(axis=1) < nearest[rows]
+        chosen = np.arange(len(rows)) * tries + pick
         distances[rows[better]] = best[better]
-        homographies[rows[better]] = slid.reshape(len(rows), tries, 3, 3)[np.arange(len(rows)), pick][better]
+        homographies[rows[better]] = slid[chosen[better]]
+        vectors[rows[better]] = found_vectors[chosen[better]]
 
     def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int) -> np.ndarray:
         """For each patch and each of its ``cards`` nearest cards, the homography moved to where that
@@ -103,8 +111,8 @@ class IndexReader:
         moves[:, :2, 2] = shifts
         return np.repeat(homographies, cards, axis=0) @ moves
 
-    def _distances_at(self, image: np.ndarray, homographies: np.ndarray, judged: bool = True) -> np.ndarray:
-        return self.deck.index_distances(features(warp_patches(image, homographies, INDEX_SIZE)), judged)
+    def _features_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
+        return features(warp_patches(image, homographies, INDEX_SIZE))
 
 
 def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:

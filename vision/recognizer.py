@@ -79,6 +79,7 @@ class RecognizerSettings:
     inside_share: float = 0.9
     refine_above: float = 8.0
     search_below: float = 60.0
+    turn_below: float = 35.0
 
 
 def evidence_confidence(evidence: float) -> float:
@@ -108,7 +109,8 @@ class Recognizer:
         self.layout = layout
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
-        self.reader = IndexReader(deck, self.settings.refine_above, self.settings.anchor_distance, self.settings.search_below)
+        self.reader = IndexReader(deck, self.settings.refine_above, self.settings.anchor_distance,
+                                  self.settings.search_below, self.settings.turn_below)
 
     def read(self, frame: np.ndarray) -> list[Read]:
         """Every card in a BGR frame, each read or marked unreadable, in no particular order."""

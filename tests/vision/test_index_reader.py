@@ -19,8 +19,8 @@ def test_an_index_patch_found_pixels_off_is_slid_back_onto_its_card(faces, deck)
     off = scene.truth[0].polygon + np.array([3.5, -3.0])
     homography = patch_homographies(off[None], INDEX_SIZE)
     image = scene.frame
-    before = reader._distances_at(image, homography)[0]
-    after = reader._distances_at(image, reader._slid(image, homography, before[None], 3))
+    before = deck.index_distances(reader._features_at(image, homography))[0]
+    after = deck.index_distances(reader._features_at(image, reader._slid(image, homography, before[None], 3)))
     best = after[int(after.min(axis=1).argmin())]
     assert deck.cards[int(best.argmin())] is card
     assert best.min() < reader.anchor_distance < before.min()
