@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.detect import DOWNSCALE
 from vision.geometry import INDEX_FX, patch_homographies, warp_patches
-from vision.templates import INDEX_SIZE, DeckTemplates, features, grey_patches
+from vision.templates import INDEX_SIZE, DeckTemplates, features
 
 __all__ = ["IndexReader"]
 
@@ -83,9 +83,9 @@ class IndexReader:
         if len(rows) == 0:
             return
         turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
-        slid = self._slid(image, turned, np.repeat(distances[rows], len(turns), axis=0), cards)
+        slid, patches = self._slid(image, turned, np.repeat(distances[rows], len(turns), axis=0), cards)
         tries = len(turns) * cards
-        found_vectors = self._features_at(image, slid)
+        found_vectors = features(patches)
         found = self.deck.index_distances(found_vectors, judged=False).reshape(len(rows), tries, -1)
         pick = found.min(axis=2).argmin(axis=1)
         best = found[np.arange(len(rows)), pick]
@@ -95,21 +95,26 @@ class IndexReader:
         homographies[rows[better]] = slid[chosen[better]]
         vectors[rows[better]] = found_vectors[chosen[better]]
 
-    def _slid(self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int) -> np.ndarray:
+    def _slid(
+        self, image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         """For each patch and each of its ``cards`` nearest cards, the homography moved to where that
-        card's look fits the patch best (to a fraction of a pixel)."""
+        card's look fits the patch best (to a fraction of a pixel), and the patch there (resampled
+        from the grown patch the search ran on)."""
         w, h = INDEX_SIZE
         grown = homographies @ np.array([[1.0, 0.0, -SLIDE], [0.0, 1.0, -SLIDE], [0.0, 0.0, 1.0]])
-        around = grey_patches(warp_patches(image, grown, (w + 2 * SLIDE, h + 2 * SLIDE)))
+        around = warp_patches(image, grown, (w + 2 * SLIDE, h + 2 * SLIDE))
+        grey = cv2.cvtColor(around.reshape(-1, w + 2 * SLIDE, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey = grey.reshape(len(around), h + 2 * SLIDE, w + 2 * SLIDE)
         looks = self.deck.index_looks
         nearest = np.argsort(distances, axis=1)[:, :cards]
         scores = np.stack([
-            cv2.matchTemplate(grey, looks[card], cv2.TM_CCOEFF_NORMED) for grey, row in zip(around, nearest) for card in row
+            cv2.matchTemplate(patch, looks[card], cv2.TM_CCOEFF_NORMED) for patch, row in zip(grey, nearest) for card in row
         ])
         shifts = _peaks(scores) - SLIDE
         moves = np.tile(np.eye(3), (len(shifts), 1, 1))
         moves[:, :2, 2] = shifts
-        return np.repeat(homographies, cards, axis=0) @ moves
+        return np.repeat(homographies, cards, axis=0) @ moves, _shifted(around, shifts.reshape(len(around), cards, 2))
 
     def _features_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
         return features(warp_patches(image, homographies, INDEX_SIZE))
@@ -125,6 +130,25 @@ def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tupl
     if (INDEX_SIZE[0] / INDEX_FX) / width_px > 0.6:
         return frame, lambda points: points
     return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
+
+
+def _shifted(around: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Index patches cut from grown patches (N, h + 2 SLIDE, w + 2 SLIDE, 3), each at several
+    sub-pixel shifts (N, k, 2) from the middle: (N * k, h, w, 3), in few ``cv2.remap`` calls."""
+    w, h = INDEX_SIZE
+    n, k = shifts.shape[:2]
+    tall = around.reshape(-1, around.shape[2], 3)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    per_chunk = (np.iinfo(np.int16).max - 1) // max(k * h, around.shape[1])
+    parts = []
+    for start in range(0, n, per_chunk):
+        part = shifts[start : start + per_chunk].astype(np.float32)
+        rows = (np.arange(len(part), dtype=np.float32) * around.shape[1])[:, None, None, None]
+        map_x = (xs + SLIDE + part[:, :, 0, None, None]).reshape(-1, w)
+        map_y = (ys + SLIDE + part[:, :, 1, None, None] + rows).reshape(-1, w)
+        source = tall[start * around.shape[1] : (start + len(part)) * around.shape[1]]
+        parts.append(cv2.remap(source, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    return np.concatenate(parts).reshape(n * k, h, w, 3)
 
 
 def _peaks(scores: np.ndarray) -> np.ndarray:

@@ -128,9 +128,12 @@ class Recognizer:
         quads: list[np.ndarray] = []
         found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
                  for blob in blobs]
-        snapped = iter(snap_corners(frame, [c for corners in found for c in corners], width_px))
+        every = [c for corners in found for c in corners]
+        snapped = snap_corners(frame, every, width_px)
+        moved = iter(_moved(snapped, every).tolist())
+        snapped_at = iter(snapped)
         for blob, corners in zip(blobs, found):
-            corners = corners + [s for s, c in ((next(snapped), c) for c in corners) if _moved(s, c)]
+            corners = corners + [s for s in (next(snapped_at) for _ in corners) if next(moved)]
             for cand in self._blob_candidates(blob, corners, layout, filled, width_px):
                 cand.index_rows.extend(range(len(quads), len(quads) + len(cand.quads)))
                 quads.extend(cand.quads)
@@ -192,15 +195,7 @@ class Recognizer:
         hypotheses = [quad for quad, ok in zip(found, inside) if ok]
         if not hypotheses:
             return []
-        centers = layout.to_table([quad_center(q) for q in hypotheses])
-        groups: list[list[int]] = []
-        for i, c in enumerate(centers):
-            for group in groups:
-                if np.linalg.norm(centers[group[0]] - c) < 0.25 * self.card_size.width_mm:
-                    group.append(i)
-                    break
-            else:
-                groups.append([i])
+        groups = _groups(layout.to_table(np.stack(hypotheses).mean(axis=1)), 0.25 * self.card_size.width_mm)
         card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(hypotheses[0])) ** 2
         alone = len(groups) == 1 and blob.area < 1.12 * card_area
         return [_Candidate([hypotheses[i] for i in group], alone) for group in groups]
@@ -279,9 +274,28 @@ class Recognizer:
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)
 
 
-def _moved(snapped: Corner, corner: Corner) -> bool:
-    return bool(np.linalg.norm(snapped.point - corner.point) > 1.0 or abs(float(np.dot(snapped.dir_a, corner.dir_b))) > 0.01
-                or abs(float(np.dot(snapped.dir_b, corner.dir_a))) > 0.01)
+def _groups(points: np.ndarray, within: float) -> list[list[int]]:
+    """Points grouped in order: each joins the first group whose first point lies within ``within``."""
+    near = (np.linalg.norm(points[:, None] - points[None], axis=2) < within).tolist()
+    groups: list[list[int]] = []
+    for i, row in enumerate(near):
+        for group in groups:
+            if row[group[0]]:
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+def _moved(snapped: list[Corner], corners: list[Corner]) -> np.ndarray:
+    """Which snapped corners lie more than a pixel or about half a degree from where they were found."""
+    if not corners:
+        return np.zeros(0, bool)
+    shift = np.linalg.norm(np.array([s.point for s in snapped]) - np.array([c.point for c in corners]), axis=1)
+    turn_a = np.abs((np.array([s.dir_a for s in snapped]) * np.array([c.dir_b for c in corners])).sum(axis=1))
+    turn_b = np.abs((np.array([s.dir_b for s in snapped]) * np.array([c.dir_a for c in corners])).sum(axis=1))
+    return (shift > 1.0) | (turn_a > 0.01) | (turn_b > 0.01)
 
 
 def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:

@@ -5,7 +5,7 @@ import numpy as np
 from controller.cards import parse_cards
 from vision.recognizer import Recognizer
 from vision.synthetic import Camera, Placement, SceneRenderer
-from vision.templates import INDEX_SIZE
+from vision.templates import INDEX_SIZE, features
 
 
 def test_an_index_patch_found_pixels_off_is_slid_back_onto_its_card(faces, deck) -> None:
@@ -20,10 +20,29 @@ def test_an_index_patch_found_pixels_off_is_slid_back_onto_its_card(faces, deck)
     homography = patch_homographies(off[None], INDEX_SIZE)
     image = scene.frame
     before = deck.index_distances(reader._features_at(image, homography))[0]
-    after = deck.index_distances(reader._features_at(image, reader._slid(image, homography, before[None], 3)))
+    slid, patches = reader._slid(image, homography, before[None], 3)
+    after = deck.index_distances(reader._features_at(image, slid))
+    assert deck.cards[int(deck.index_distances(features(patches)).min(axis=0).argmin())] is card
     best = after[int(after.min(axis=1).argmin())]
     assert deck.cards[int(best.argmin())] is card
     assert best.min() < reader.anchor_distance < before.min()
+
+
+def test_patches_cut_from_a_grown_patch_at_sub_pixel_shifts_match_patches_warped_from_the_frame(faces) -> None:
+    from vision.geometry import patch_homographies, warp_patches
+    from vision.index_reader import SLIDE, _shifted
+
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(parse_cards("7H")[0], (500.0, 300.0), 20.0)], np.random.default_rng(2))
+    homography = patch_homographies(scene.truth[0].polygon[None], INDEX_SIZE)
+    w, h = INDEX_SIZE
+    grown = homography @ np.array([[1.0, 0.0, -SLIDE], [0.0, 1.0, -SLIDE], [0.0, 0.0, 1.0]])
+    around = warp_patches(scene.frame, grown, (w + 2 * SLIDE, h + 2 * SLIDE))
+    shifts = np.array([[[0.0, 0.0], [2.25, -1.5], [-4.0, 3.75]]])
+    cut = _shifted(around, shifts)
+    for patch, (dx, dy) in zip(cut, shifts[0]):
+        direct = warp_patches(scene.frame, homography @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]]), INDEX_SIZE)[0]
+        assert np.abs(patch.astype(int) - direct).mean() < 3.0
 
 
 def test_a_correlation_peak_is_found_to_a_fraction_of_a_pixel() -> None:
