@@ -87,18 +87,21 @@ def features(patches: np.ndarray) -> np.ndarray:
     stack = np.ascontiguousarray(patches, dtype=np.uint8)
     n, h, w = stack.shape[:3]
     flat = stack.reshape(n * h, w, 3)
-    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).reshape(n, h * w).astype(np.float32)
+    vec = np.empty((n, 2 * h * w), np.float32)
+    grey, redness = vec[:, : h * w], vec[:, h * w :]
+    grey[:] = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).reshape(n, h * w)
     blue, green, red = cv2.split(flat)
-    redness = cv2.subtract(red, cv2.max(blue, green)).reshape(n, h * w).astype(np.float32)
+    redness[:] = cv2.subtract(red, cv2.max(blue, green)).reshape(n, h * w)
     if (h, w) == (INDEX_SIZE[1], INDEX_SIZE[0]):
         grey[:, _CORNER] = grey[:, -1:]
         redness[:, _CORNER] = redness[:, -1:]
-    contrast = grey.std(axis=1, keepdims=True)
     grey -= grey.mean(axis=1, keepdims=True)
     redness -= redness.mean(axis=1, keepdims=True)
-    vec = np.concatenate([grey, redness], axis=1)
-    norm = np.linalg.norm(vec, axis=1, keepdims=True)
-    return np.where((norm > 1e-6) & (contrast > 6.0), vec / np.maximum(norm, 1e-6), 0.0).astype(np.float32)
+    contrast = np.sqrt(np.einsum("ij,ij->i", grey, grey) / (h * w))
+    norm = np.sqrt(np.einsum("ij,ij->i", vec, vec))
+    keep = (norm > 1e-6) & (contrast > 6.0)
+    vec *= np.where(keep, 1.0 / np.maximum(norm, 1e-6), 0.0).astype(np.float32)[:, None]
+    return vec
 
 
 @dataclass(frozen=True)
