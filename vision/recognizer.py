@@ -3,6 +3,9 @@
 Stages (each in its own module, each tested on small fixed images):
 
 1. ``vision.detect``: the card mask, blobs, and card corners on each outline;
+   ``vision.snap`` moves each corner onto the edges the image shows near it,
+   and a corner that moved is tried both where it was found and where it
+   snapped to;
 2. corner hypotheses: at each corner the card is assumed to have its index
    there; with the layout's homography and the card's size in millimetres the
    corner gives the card's whole outline, even when most of it lies under other
@@ -124,23 +127,10 @@ class Recognizer:
         scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
         width_px = self.card_size.width_mm * scale
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale)
-        candidates: list[_Candidate] = []
-        quads: list[np.ndarray] = []
-        found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
-                 for blob in blobs]
-        every = [c for corners in found for c in corners]
-        snapped = snap_corners(frame, every, width_px)
-        moved = iter(_moved(snapped, every).tolist())
-        snapped_at = iter(snapped)
-        for blob, corners in zip(blobs, found):
-            corners = corners + [s for s in (next(snapped_at) for _ in corners) if next(moved)]
-            for cand in self._blob_candidates(blob, corners, layout, filled, width_px):
-                cand.index_rows.extend(range(len(quads), len(quads) + len(cand.quads)))
-                quads.extend(cand.quads)
-                candidates.append(cand)
+        candidates = self._candidates(frame, blobs, filled, layout, width_px)
         if not candidates:
             return []
-        distances = self.reader.distances(frame, small, np.stack(quads), width_px)
+        distances = self.reader.distances(frame, small, np.stack([q for c in candidates for q in c.quads]), width_px)
         decided = []
         for cand in candidates:
             read = self._decide(cand, distances[cand.index_rows])
@@ -148,6 +138,33 @@ class Recognizer:
                 decided.append((layout.to_table([quad_center(read.polygon)])[0], read))
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
                 for r in self._suppress(decided)]
+
+    def _candidates(
+        self, frame: np.ndarray, blobs: list[Blob], filled: np.ndarray, layout: Layout, width_px: float
+    ) -> list[_Candidate]:
+        """The cards the blobs may hold: each corner found, and each corner snapped onto the image's edges
+        that moved, gives an outline; outlines are grouped per card, with their rows among the patches."""
+        found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
+                 for blob in blobs]
+        every = [c for corners in found for c in corners]
+        snapped = snap_corners(frame, every, width_px)
+        moved = _moved(snapped, every)
+        blob_of = np.repeat(np.arange(len(blobs)), [len(c) for c in found]).astype(int)
+        quads, ok = self._hypotheses(every + [s for s, m in zip(snapped, moved) if m], layout, width_px)
+        owner = np.concatenate([blob_of, blob_of[moved]])[ok]
+        if not len(quads):
+            return []
+        inside = _inside_share(quads, filled) >= self.settings.inside_share
+        quads, owner = quads[inside], owner[inside]
+        centers = layout.to_table(quads.mean(axis=1)) if len(quads) else quads
+        candidates: list[_Candidate] = []
+        for b in np.unique(owner).tolist():
+            candidates.extend(self._blob_candidates(blobs[b], quads[owner == b], centers[owner == b], layout))
+        start = 0
+        for cand in candidates:
+            cand.index_rows = list(range(start, start + len(cand.quads)))
+            start += len(cand.quads)
+        return candidates
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
@@ -185,30 +202,23 @@ class Recognizer:
             return None
         return Layout.scale(float(np.median(sides)) / self.card_size.height_mm)
 
-    def _blob_candidates(
-        self, blob: Blob, corners: list[Corner], layout: Layout, filled: np.ndarray, width_px: float
-    ) -> list[_Candidate]:
-        found = self._hypotheses(corners, layout, width_px)
-        if not found:
-            return []
-        inside = _inside_share(np.stack(found), filled) >= self.settings.inside_share
-        hypotheses = [quad for quad, ok in zip(found, inside) if ok]
-        if not hypotheses:
-            return []
-        groups = _groups(layout.to_table(np.stack(hypotheses).mean(axis=1)), 0.25 * self.card_size.width_mm)
-        card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(hypotheses[0])) ** 2
+    def _blob_candidates(self, blob: Blob, quads: np.ndarray, centers: np.ndarray, layout: Layout) -> list[_Candidate]:
+        """The cards of one blob: its hypotheses grouped by where their card's centre (table mm) falls."""
+        groups = _groups(centers, 0.25 * self.card_size.width_mm)
+        card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
         alone = len(groups) == 1 and blob.area < 1.12 * card_area
-        return [_Candidate([hypotheses[i] for i in group], alone) for group in groups]
+        return [_Candidate([quads[i] for i in group], alone) for group in groups]
 
-    def _hypotheses(self, corners: list[Corner], layout: Layout, width_px: float) -> list[np.ndarray]:
-        """The outline of the card each corner would be the index corner of, for the corners that can be one.
+    def _hypotheses(self, corners: list[Corner], layout: Layout, width_px: float) -> tuple[np.ndarray, np.ndarray]:
+        """The outline of the card each corner would be the index corner of, for the corners that can be
+        one (and which those are).
 
         The side running clockwise from the corner is the card's short side
         (cards are seen face up); a corner whose visible short side is longer
         than a card is wide cannot be a card's.
         """
         if not corners:
-            return []
+            return np.zeros((0, 4, 2)), np.zeros(0, bool)
         dir_a = np.array([c.dir_a for c in corners])
         dir_b = np.array([c.dir_b for c in corners])
         turn = dir_a[:, 0] * dir_b[:, 1] - dir_a[:, 1] * dir_b[:, 0]
@@ -224,7 +234,7 @@ class Recognizer:
         w, h = self.card_size.width_mm, self.card_size.height_mm
         origin = table[:, 0]
         quads_mm = np.stack([origin, origin + w * u, origin + w * u + h * v, origin + h * v], axis=1)[ok]
-        return list(layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2))
+        return layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2), ok
 
     def _decide(self, cand: _Candidate, distances: np.ndarray) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
