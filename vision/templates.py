@@ -133,7 +133,7 @@ class DeckTemplates:
         rows of patches nearer to some part of a face that is not an index
         (``background``) than to any card.
         """
-        z = (vectors - self.index_mean) @ self.index_projection
+        z = vectors @ self.index_projection - self.index_mean @ self.index_projection
         dist = _distances(z, self.index_centers)
         dist[~vectors.any(axis=1)] = np.inf
         if judged and len(self.background):
