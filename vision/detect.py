@@ -79,59 +79,51 @@ def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.nda
     return blobs, filled
 
 
-def _vertex_indices(contour: np.ndarray, epsilon: float) -> list[int]:
-    """Where on the contour ``cv2.approxPolyDP`` puts its vertices (it returns points, not indices)."""
-    approx = cv2.approxPolyDP(contour.astype(np.float32).reshape(-1, 1, 2), epsilon, True).reshape(-1, 2)
-    codes = contour[:, 0] * 65536.0 + contour[:, 1]
-    order = np.argsort(codes, kind="stable")
-    wanted = approx[:, 0].astype(np.float64) * 65536.0 + approx[:, 1]
-    at = np.clip(np.searchsorted(codes[order], wanted), 0, len(codes) - 1)
-    hits = order[at][codes[order[at]] == wanted]
-    return sorted(set(hits.tolist()))
-
-
-def _fit(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], dtype=np.float64), np.array([vx, vy], dtype=np.float64)
-
-
-def _segment(contour: np.ndarray, start: int, end: int) -> np.ndarray:
-    n = len(contour)
-    idx = np.arange(start, end + (n if end < start else 0) + 1) % n
-    return contour[idx]
+def _vertex_indices(contour: np.ndarray, epsilon: float) -> np.ndarray:
+    """Where on the contour (float32, n x 2) ``cv2.approxPolyDP`` puts its vertices (it returns points, not
+    indices), ascending; a point the outline passes twice is taken at its first index."""
+    approx = cv2.approxPolyDP(contour.reshape(-1, 1, 2), epsilon, True).reshape(-1, 2)
+    same = (contour[None, :, 0] == approx[:, None, 0]) & (contour[None, :, 1] == approx[:, None, 1])
+    return np.unique(same.argmax(axis=1)[same.any(axis=1)])
 
 
 @dataclass(frozen=True, eq=False)
-class _Edge:
-    """A long straight run of an outline: a point on its line (moved out to the true edge),
-    its direction, its two ends, and the normal pointing into the card."""
+class _Edges:
+    """The long straight runs of an outline, one row each: a point on its line (moved out to the true
+    edge), its direction, its two ends, and the normal pointing into the card."""
 
     point: np.ndarray
     direction: np.ndarray
-    ends: tuple[np.ndarray, np.ndarray]
+    ends: np.ndarray
     inward: np.ndarray
 
 
-def _edges(contour: np.ndarray, min_edge: float) -> list[_Edge]:
-    vertices = _vertex_indices(contour, 1.0 * DOWNSCALE)
+def _edges(contour: np.ndarray, min_edge: float, contour32: np.ndarray) -> _Edges | None:
+    """The runs between ``approxPolyDP`` vertices at least ``min_edge`` long, each with the line
+    ``cv2.fitLine`` (Huber) fits to it less an eighth of its points at either end (rounded card corners)."""
+    vertices = _vertex_indices(contour32, 1.0 * DOWNSCALE)
     if len(vertices) < 3:
-        return []
+        return None
+    start, end = vertices, np.roll(vertices, -1)
+    run = contour[end] - contour[start]
+    long = np.sqrt((run * run).sum(axis=1)) >= min_edge
+    start, end, run = start[long], end[long], run[long]
+    if len(start) < 2:
+        return None
+    count = (end - start) % len(contour) + 1
+    cut = np.where(count > 8, count // 8, 0)
+    twice = np.concatenate([contour32, contour32])
+    lines = np.array([cv2.fitLine(twice[a:b], cv2.DIST_HUBER, 0, 0.01, 0.01)
+                      for a, b in zip((start + cut).tolist(), (start + count - cut).tolist())], dtype=np.float64)
+    lines = lines.reshape(-1, 4)
+    direction, point = lines[:, :2], lines[:, 2:]
+    direction = np.where(((direction * run).sum(axis=1) < 0)[:, None], -direction, direction)
     # The inside lies to the same side of every stretch of a contour traversed in one direction.
-    inside_left = cv2.contourArea(contour.astype(np.float32), oriented=True) < 0
-    edges = []
-    for k, start in enumerate(vertices):
-        end = vertices[(k + 1) % len(vertices)]
-        run = contour[end] - contour[start]
-        if np.linalg.norm(run) < min_edge:
-            continue
-        point, direction = _fit(_trimmed(_segment(contour, start, end)))
-        if np.dot(direction, run) < 0:
-            direction = -direction
-        normal = np.array([direction[1], -direction[0]]) if inside_left else np.array([-direction[1], direction[0]])
-        ends = (point + np.dot(contour[start] - point, direction) * direction,
-                point + np.dot(contour[end] - point, direction) * direction)
-        edges.append(_Edge(point - EDGE_OFFSET * normal, direction, ends, normal))
-    return edges
+    side = 1.0 if cv2.contourArea(contour32, oriented=True) < 0 else -1.0
+    normal = np.stack([side * direction[:, 1], -side * direction[:, 0]], axis=1)
+    ends = np.stack([point + ((contour[start] - point) * direction).sum(axis=1)[:, None] * direction,
+                     point + ((contour[end] - point) * direction).sum(axis=1)[:, None] * direction], axis=1)
+    return _Edges(point - EDGE_OFFSET * normal, direction, ends, normal)
 
 
 def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: float | None = None) -> list[Corner]:
@@ -144,17 +136,16 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     point is outside; ``0.4 * min_edge`` by default); the card must lie on
     the inner side of both edges.
     """
-    edges = _edges(contour, min_edge)
-    outside = 0.4 * min_edge if outside is None else outside
-    if len(edges) < 2:
+    contour32 = contour.astype(np.float32)
+    edges = _edges(contour, min_edge, contour32)
+    if edges is None:
         return []
-    point = np.array([e.point for e in edges])
-    direction = np.array([e.direction for e in edges])
-    inward = np.array([e.inward for e in edges])
-    ends = np.array([e.ends for e in edges])
-    first, second = np.triu_indices(len(edges), 1)
-    square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
-    first, second = first[square], second[square]
+    outside = 0.4 * min_edge if outside is None else outside
+    point, direction, inward, ends = edges.point, edges.direction, edges.inward, edges.ends
+    cosine = direction[:, None, 0] * direction[None, :, 0] + direction[:, None, 1] * direction[None, :, 1]
+    first, second = np.nonzero(np.triu(np.abs(cosine) <= 0.26, 1))
+    if len(first) == 0:
+        return []
     run_a, run_b = _squared_up(direction[first], direction[second], np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)[[first, second]])
     t = _cross2(point[second] - point[first], run_b) / _cross2(run_a, run_b)
     meet = point[first] + t[:, None] * run_a
@@ -162,12 +153,12 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     dir_b, len_b, near_b, ok_b = _toward(meet, ends[second], run_b)
     ok = ok_a & ok_b & (near_a <= reach) & (near_b <= reach)
     ok &= ((dir_b * inward[first]).sum(axis=1) > 0) & ((dir_a * inward[second]).sum(axis=1) > 0)
-    polygon = contour.astype(np.float32).reshape(-1, 1, 2)
-    return [
-        Corner(meet[k], dir_a[k], dir_b[k], float(len_a[k]), float(len_b[k]))
-        for k in np.flatnonzero(ok)
-        if cv2.pointPolygonTest(polygon, (float(meet[k, 0]), float(meet[k, 1])), True) >= -outside
-    ]
+    polygon = contour32.reshape(-1, 1, 2)
+    corners = []
+    for k, (x, y) in zip(np.flatnonzero(ok).tolist(), meet[ok].tolist()):
+        if cv2.pointPolygonTest(polygon, (x, y), True) >= -outside:
+            corners.append(Corner(meet[k], dir_a[k], dir_b[k], float(len_a[k]), float(len_b[k])))
+    return corners
 
 
 def _squared_up(dir_a: np.ndarray, dir_b: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -198,8 +189,3 @@ def _toward(
     far = np.where(ahead, high, -low)
     near = np.where(ahead, np.maximum(low, 0.0), np.maximum(-high, 0.0))
     return direction * sign[:, None], far, near, ahead | behind
-
-
-def _trimmed(points: np.ndarray) -> np.ndarray:
-    cut = len(points) // 8
-    return points[cut : len(points) - cut] if len(points) > 8 else points
