@@ -14,6 +14,7 @@ pixel even though real card corners are rounded.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -79,12 +80,13 @@ def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.nda
     return blobs, filled
 
 
-def _vertex_indices(contour: np.ndarray, epsilon: float) -> np.ndarray:
+def _vertex_indices(contour: np.ndarray, epsilon: float) -> list[int]:
     """Where on the contour (float32, n x 2) ``cv2.approxPolyDP`` puts its vertices (it returns points, not
     indices), ascending; a point the outline passes twice is taken at its first index."""
     approx = cv2.approxPolyDP(contour.reshape(-1, 1, 2), epsilon, True).reshape(-1, 2)
-    same = (contour[None, :, 0] == approx[:, None, 0]) & (contour[None, :, 1] == approx[:, None, 1])
-    return np.unique(same.argmax(axis=1)[same.any(axis=1)])
+    # Both coordinates of a point as one 64-bit word, so each vertex is found with one comparison.
+    same = approx.view(np.int64) == contour.view(np.int64).T
+    return sorted(set(same.argmax(axis=1)[same.any(axis=1)].tolist()))
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,26 +106,31 @@ def _edges(contour: np.ndarray, min_edge: float, contour32: np.ndarray) -> _Edge
     vertices = _vertex_indices(contour32, 1.0 * DOWNSCALE)
     if len(vertices) < 3:
         return None
-    start, end = vertices, np.roll(vertices, -1)
+    start, end = np.array(vertices), np.array(vertices[1:] + vertices[:1])
     run = contour[end] - contour[start]
     long = np.sqrt((run * run).sum(axis=1)) >= min_edge
-    start, end, run = start[long], end[long], run[long]
-    if len(start) < 2:
+    if np.count_nonzero(long) < 2:
         return None
+    start, end, run = start[long], end[long], run[long]
     count = (end - start) % len(contour) + 1
     cut = np.where(count > 8, count // 8, 0)
     twice = np.concatenate([contour32, contour32])
     lines = np.array([cv2.fitLine(twice[a:b], cv2.DIST_HUBER, 0, 0.01, 0.01)
                       for a, b in zip((start + cut).tolist(), (start + count - cut).tolist())], dtype=np.float64)
-    lines = lines.reshape(-1, 4)
-    direction, point = lines[:, :2], lines[:, 2:]
-    direction = np.where(((direction * run).sum(axis=1) < 0)[:, None], -direction, direction)
+    direction, point = lines[:, :2, 0], lines[:, 2:, 0]
+    direction *= np.where((direction * run).sum(axis=1) < 0, -1.0, 1.0)[:, None]
     # The inside lies to the same side of every stretch of a contour traversed in one direction.
     side = 1.0 if cv2.contourArea(contour32, oriented=True) < 0 else -1.0
-    normal = np.stack([side * direction[:, 1], -side * direction[:, 0]], axis=1)
-    ends = np.stack([point + ((contour[start] - point) * direction).sum(axis=1)[:, None] * direction,
-                     point + ((contour[end] - point) * direction).sum(axis=1)[:, None] * direction], axis=1)
+    normal = direction[:, ::-1] * (side, -side)
+    tips = contour[np.stack([start, end], axis=1)]
+    along = ((tips - point[:, None]) * direction[:, None]).sum(axis=2)
+    ends = point[:, None] + along[:, :, None] * direction[:, None]
     return _Edges(point - EDGE_OFFSET * normal, direction, ends, normal)
+
+
+@functools.cache
+def _pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(count, 1)
 
 
 def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: float | None = None) -> list[Corner]:
@@ -141,36 +148,40 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     if edges is None:
         return []
     outside = 0.4 * min_edge if outside is None else outside
-    point, direction, inward, ends = edges.point, edges.direction, edges.inward, edges.ends
-    cosine = direction[:, None, 0] * direction[None, :, 0] + direction[:, None, 1] * direction[None, :, 1]
-    first, second = np.nonzero(np.triu(np.abs(cosine) <= 0.26, 1))
-    if len(first) == 0:
-        return []
-    run_a, run_b = _squared_up(direction[first], direction[second], np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)[[first, second]])
+    point, direction, ends = edges.point, edges.direction, edges.ends
+    first, second = _pairs(len(point))
+    square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
+    first, second = first[square], second[square]
+    length = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
+    run_a, run_b = _squared_up(direction[first], direction[second], length[first], length[second])
     t = _cross2(point[second] - point[first], run_b) / _cross2(run_a, run_b)
     meet = point[first] + t[:, None] * run_a
-    dir_a, len_a, near_a, ok_a = _toward(meet, ends[first], run_a)
-    dir_b, len_b, near_b, ok_b = _toward(meet, ends[second], run_b)
-    ok = ok_a & ok_b & (near_a <= reach) & (near_b <= reach)
-    ok &= ((dir_b * inward[first]).sum(axis=1) > 0) & ((dir_a * inward[second]).sum(axis=1) > 0)
+    # Both edges of every pair at once: rows [:pairs] are the first edges, [pairs:] the second.
+    pairs = len(first)
+    toward, far, near, one_side = _toward(np.concatenate([meet, meet]), ends[np.concatenate([first, second])],
+                                          np.concatenate([run_a, run_b]))
+    ok = one_side & (near <= reach) & ((toward * edges.inward[np.concatenate([second, first])]).sum(axis=1) > 0)
+    ok = ok[:pairs] & ok[pairs:]
     polygon = contour32.reshape(-1, 1, 2)
     corners = []
-    for k, (x, y) in zip(np.flatnonzero(ok).tolist(), meet[ok].tolist()):
+    keep = np.flatnonzero(ok)
+    rows = zip(meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs], far[keep].tolist(), far[keep + pairs].tolist())
+    for (x, y), at, dir_a, dir_b, len_a, len_b in rows:
         if cv2.pointPolygonTest(polygon, (x, y), True) >= -outside:
-            corners.append(Corner(meet[k], dir_a[k], dir_b[k], float(len_a[k]), float(len_b[k])))
+            corners.append(Corner(at, dir_a, dir_b, len_a, len_b))
     return corners
 
 
-def _squared_up(dir_a: np.ndarray, dir_b: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _squared_up(
+    dir_a: np.ndarray, dir_b: np.ndarray, len_a: np.ndarray, len_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The two edges' directions, the shorter one turned square to the longer when it is less than half
     as long: a short run of outline gives a poor angle, and a card's corner is square."""
-    len_a, len_b = lengths
-    square_b = np.stack([-dir_a[:, 1], dir_a[:, 0]], axis=1)
-    square_b *= np.sign((square_b * dir_b).sum(axis=1))[:, None]
-    square_a = np.stack([dir_b[:, 1], -dir_b[:, 0]], axis=1)
-    square_a *= np.sign((square_a * dir_a).sum(axis=1))[:, None]
-    short_a, short_b = (len_a < 0.5 * len_b)[:, None], (len_b < 0.5 * len_a)[:, None]
-    return np.where(short_a, square_a, dir_a), np.where(short_b, square_b, dir_b)
+    turn = np.sign(_cross2(dir_a, dir_b))[:, None]
+    square_a = dir_b[:, ::-1] * (1.0, -1.0) * turn
+    square_b = dir_a[:, ::-1] * (-1.0, 1.0) * turn
+    return (np.where((len_a < 0.5 * len_b)[:, None], square_a, dir_a),
+            np.where((len_b < 0.5 * len_a)[:, None], square_b, dir_b))
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
