@@ -56,13 +56,24 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
     """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``)."""
     small = half_size(frame) if small is None else small
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    hue, sat = hsv[:, :, 0], hsv[:, :, 1]
-    saturated = cv2.threshold(sat, 80, 255, cv2.THRESH_BINARY)[1]
-    felt_hue = int(np.argmax(cv2.calcHist([hue[::3, ::3].copy()], [0], saturated[::3, ::3].copy(), [180], [0, 180])))
-    steps = np.abs(np.arange(256) - felt_hue)
-    near_hue = np.where(np.minimum(steps, 180 - steps) <= HUE_TOLERANCE, 255, 0).astype(np.uint8)
-    felt = cv2.bitwise_and(cv2.LUT(hue, near_hue), cv2.threshold(sat, MIN_SATURATION - 1, 255, cv2.THRESH_BINARY)[1])
+    sample = hsv[::3, ::3]
+    saturated = cv2.threshold(sample[:, :, 1].copy(), 80, 255, cv2.THRESH_BINARY)[1]
+    felt_hue = int(np.argmax(cv2.calcHist([sample[:, :, 0].copy()], [0], saturated, [180], [0, 180])))
+    felt = None
+    for low, high in _hue_ranges(felt_hue):
+        near = cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
+        felt = near if felt is None else cv2.bitwise_or(felt, near)
     return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _hue_ranges(felt_hue: int) -> list[tuple[int, int]]:
+    """The hues (OpenCV's 0..179 circle) within ``HUE_TOLERANCE`` of the felt's, as one or two closed ranges."""
+    low, high = felt_hue - HUE_TOLERANCE, felt_hue + HUE_TOLERANCE
+    if low < 0:
+        return [(0, high), (low + 180, 179)]
+    if high > 179:
+        return [(low, 179), (0, high - 180)]
+    return [(low, high)]
 
 
 def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.ndarray]:
