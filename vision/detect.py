@@ -59,10 +59,8 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
     sample = hsv[::3, ::3]
     saturated = cv2.threshold(sample[:, :, 1].copy(), 80, 255, cv2.THRESH_BINARY)[1]
     felt_hue = int(np.argmax(cv2.calcHist([sample[:, :, 0].copy()], [0], saturated, [180], [0, 180])))
-    felt = None
-    for low, high in _hue_ranges(felt_hue):
-        near = cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
-        felt = near if felt is None else cv2.bitwise_or(felt, near)
+    felt = functools.reduce(cv2.bitwise_or, (cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
+                                             for low, high in _hue_ranges(felt_hue)))
     return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -176,7 +174,8 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     polygon = contour32.reshape(-1, 1, 2)
     corners = []
     keep = np.flatnonzero(ok)
-    rows = zip(meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs], far[keep].tolist(), far[keep + pairs].tolist())
+    rows = zip(meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs],
+               far[keep].tolist(), far[keep + pairs].tolist())
     for (x, y), at, dir_a, dir_b, len_a, len_b in rows:
         if cv2.pointPolygonTest(polygon, (x, y), True) >= -outside:
             corners.append(Corner(at, dir_a, dir_b, len_a, len_b))
