@@ -14,6 +14,7 @@ pixel even though real card corners are rounded.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -55,13 +56,22 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
     """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``)."""
     small = half_size(frame) if small is None else small
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    hue, sat = hsv[:, :, 0], hsv[:, :, 1]
-    saturated = cv2.threshold(sat, 80, 255, cv2.THRESH_BINARY)[1]
-    felt_hue = int(np.argmax(cv2.calcHist([hue[::3, ::3].copy()], [0], saturated[::3, ::3].copy(), [180], [0, 180])))
-    steps = np.abs(np.arange(256) - felt_hue)
-    near_hue = np.where(np.minimum(steps, 180 - steps) <= HUE_TOLERANCE, 255, 0).astype(np.uint8)
-    felt = cv2.bitwise_and(cv2.LUT(hue, near_hue), cv2.threshold(sat, MIN_SATURATION - 1, 255, cv2.THRESH_BINARY)[1])
+    sample = hsv[::3, ::3]
+    saturated = cv2.threshold(sample[:, :, 1].copy(), 80, 255, cv2.THRESH_BINARY)[1]
+    felt_hue = int(np.argmax(cv2.calcHist([sample[:, :, 0].copy()], [0], saturated, [180], [0, 180])))
+    felt = functools.reduce(cv2.bitwise_or, (cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
+                                             for low, high in _hue_ranges(felt_hue)))
     return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _hue_ranges(felt_hue: int) -> list[tuple[int, int]]:
+    """The hues (OpenCV's 0..179 circle) within ``HUE_TOLERANCE`` of the felt's, as one or two closed ranges."""
+    low, high = felt_hue - HUE_TOLERANCE, felt_hue + HUE_TOLERANCE
+    if low < 0:
+        return [(0, high), (low + 180, 179)]
+    if high > 179:
+        return [(low, 179), (0, high - 180)]
+    return [(low, high)]
 
 
 def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.ndarray]:
@@ -80,58 +90,56 @@ def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.nda
 
 
 def _vertex_indices(contour: np.ndarray, epsilon: float) -> list[int]:
-    """Where on the contour ``cv2.approxPolyDP`` puts its vertices (it returns points, not indices)."""
-    approx = cv2.approxPolyDP(contour.astype(np.float32).reshape(-1, 1, 2), epsilon, True).reshape(-1, 2)
-    codes = contour[:, 0] * 65536.0 + contour[:, 1]
-    order = np.argsort(codes, kind="stable")
-    wanted = approx[:, 0].astype(np.float64) * 65536.0 + approx[:, 1]
-    at = np.clip(np.searchsorted(codes[order], wanted), 0, len(codes) - 1)
-    hits = order[at][codes[order[at]] == wanted]
-    return sorted(set(hits.tolist()))
-
-
-def _fit(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], dtype=np.float64), np.array([vx, vy], dtype=np.float64)
-
-
-def _segment(contour: np.ndarray, start: int, end: int) -> np.ndarray:
-    n = len(contour)
-    idx = np.arange(start, end + (n if end < start else 0) + 1) % n
-    return contour[idx]
+    """Where on the contour (float32, n x 2) ``cv2.approxPolyDP`` puts its vertices (it returns points, not
+    indices), ascending; a point the outline passes twice is taken at its first index."""
+    approx = cv2.approxPolyDP(contour.reshape(-1, 1, 2), epsilon, True).reshape(-1, 2)
+    # Both coordinates of a point as one 64-bit word, so each vertex is found with one comparison.
+    same = approx.view(np.int64) == contour.view(np.int64).T
+    return sorted(set(same.argmax(axis=1)[same.any(axis=1)].tolist()))
 
 
 @dataclass(frozen=True, eq=False)
-class _Edge:
-    """A long straight run of an outline: a point on its line (moved out to the true edge),
-    its direction, its two ends, and the normal pointing into the card."""
+class _Edges:
+    """The long straight runs of an outline, one row each: a point on its line (moved out to the true
+    edge), its direction, its two ends, and the normal pointing into the card."""
 
     point: np.ndarray
     direction: np.ndarray
-    ends: tuple[np.ndarray, np.ndarray]
+    ends: np.ndarray
     inward: np.ndarray
 
 
-def _edges(contour: np.ndarray, min_edge: float) -> list[_Edge]:
-    vertices = _vertex_indices(contour, 1.0 * DOWNSCALE)
+def _edges(contour: np.ndarray, min_edge: float, contour32: np.ndarray) -> _Edges | None:
+    """The runs between ``approxPolyDP`` vertices at least ``min_edge`` long, each with the line
+    ``cv2.fitLine`` (Huber) fits to it less an eighth of its points at either end (rounded card corners)."""
+    vertices = _vertex_indices(contour32, 1.0 * DOWNSCALE)
     if len(vertices) < 3:
-        return []
+        return None
+    start, end = np.array(vertices), np.array(vertices[1:] + vertices[:1])
+    run = contour[end] - contour[start]
+    long = np.sqrt((run * run).sum(axis=1)) >= min_edge
+    if np.count_nonzero(long) < 2:
+        return None
+    start, end, run = start[long], end[long], run[long]
+    count = (end - start) % len(contour) + 1
+    cut = np.where(count > 8, count // 8, 0)
+    twice = np.concatenate([contour32, contour32])
+    lines = np.array([cv2.fitLine(twice[a:b], cv2.DIST_HUBER, 0, 0.01, 0.01)
+                      for a, b in zip((start + cut).tolist(), (start + count - cut).tolist())], dtype=np.float64)
+    direction, point = lines[:, :2, 0], lines[:, 2:, 0]
+    direction *= np.where((direction * run).sum(axis=1) < 0, -1.0, 1.0)[:, None]
     # The inside lies to the same side of every stretch of a contour traversed in one direction.
-    inside_left = cv2.contourArea(contour.astype(np.float32), oriented=True) < 0
-    edges = []
-    for k, start in enumerate(vertices):
-        end = vertices[(k + 1) % len(vertices)]
-        run = contour[end] - contour[start]
-        if np.linalg.norm(run) < min_edge:
-            continue
-        point, direction = _fit(_trimmed(_segment(contour, start, end)))
-        if np.dot(direction, run) < 0:
-            direction = -direction
-        normal = np.array([direction[1], -direction[0]]) if inside_left else np.array([-direction[1], direction[0]])
-        ends = (point + np.dot(contour[start] - point, direction) * direction,
-                point + np.dot(contour[end] - point, direction) * direction)
-        edges.append(_Edge(point - EDGE_OFFSET * normal, direction, ends, normal))
-    return edges
+    side = 1.0 if cv2.contourArea(contour32, oriented=True) < 0 else -1.0
+    normal = direction[:, ::-1] * (side, -side)
+    tips = contour[np.stack([start, end], axis=1)]
+    along = ((tips - point[:, None]) * direction[:, None]).sum(axis=2)
+    ends = point[:, None] + along[:, :, None] * direction[:, None]
+    return _Edges(point - EDGE_OFFSET * normal, direction, ends, normal)
+
+
+@functools.cache
+def _pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(count, 1)
 
 
 def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: float | None = None) -> list[Corner]:
@@ -144,42 +152,46 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     point is outside; ``0.4 * min_edge`` by default); the card must lie on
     the inner side of both edges.
     """
-    edges = _edges(contour, min_edge)
-    outside = 0.4 * min_edge if outside is None else outside
-    if len(edges) < 2:
+    contour32 = contour.astype(np.float32)
+    edges = _edges(contour, min_edge, contour32)
+    if edges is None:
         return []
-    point = np.array([e.point for e in edges])
-    direction = np.array([e.direction for e in edges])
-    inward = np.array([e.inward for e in edges])
-    ends = np.array([e.ends for e in edges])
-    first, second = np.triu_indices(len(edges), 1)
+    outside = 0.4 * min_edge if outside is None else outside
+    point, direction, ends = edges.point, edges.direction, edges.ends
+    first, second = _pairs(len(point))
     square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
     first, second = first[square], second[square]
-    run_a, run_b = _squared_up(direction[first], direction[second], np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)[[first, second]])
+    length = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
+    run_a, run_b = _squared_up(direction[first], direction[second], length[first], length[second])
     t = _cross2(point[second] - point[first], run_b) / _cross2(run_a, run_b)
     meet = point[first] + t[:, None] * run_a
-    dir_a, len_a, near_a, ok_a = _toward(meet, ends[first], run_a)
-    dir_b, len_b, near_b, ok_b = _toward(meet, ends[second], run_b)
-    ok = ok_a & ok_b & (near_a <= reach) & (near_b <= reach)
-    ok &= ((dir_b * inward[first]).sum(axis=1) > 0) & ((dir_a * inward[second]).sum(axis=1) > 0)
-    polygon = contour.astype(np.float32).reshape(-1, 1, 2)
-    return [
-        Corner(meet[k], dir_a[k], dir_b[k], float(len_a[k]), float(len_b[k]))
-        for k in np.flatnonzero(ok)
-        if cv2.pointPolygonTest(polygon, (float(meet[k, 0]), float(meet[k, 1])), True) >= -outside
-    ]
+    # Both edges of every pair at once: rows [:pairs] are the first edges, [pairs:] the second.
+    pairs = len(first)
+    toward, far, near, one_side = _toward(np.concatenate([meet, meet]), ends[np.concatenate([first, second])],
+                                          np.concatenate([run_a, run_b]))
+    ok = one_side & (near <= reach) & ((toward * edges.inward[np.concatenate([second, first])]).sum(axis=1) > 0)
+    ok = ok[:pairs] & ok[pairs:]
+    polygon = contour32.reshape(-1, 1, 2)
+    corners = []
+    keep = np.flatnonzero(ok)
+    rows = zip(meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs],
+               far[keep].tolist(), far[keep + pairs].tolist())
+    for (x, y), at, dir_a, dir_b, len_a, len_b in rows:
+        if cv2.pointPolygonTest(polygon, (x, y), True) >= -outside:
+            corners.append(Corner(at, dir_a, dir_b, len_a, len_b))
+    return corners
 
 
-def _squared_up(dir_a: np.ndarray, dir_b: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _squared_up(
+    dir_a: np.ndarray, dir_b: np.ndarray, len_a: np.ndarray, len_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The two edges' directions, the shorter one turned square to the longer when it is less than half
     as long: a short run of outline gives a poor angle, and a card's corner is square."""
-    len_a, len_b = lengths
-    square_b = np.stack([-dir_a[:, 1], dir_a[:, 0]], axis=1)
-    square_b *= np.sign((square_b * dir_b).sum(axis=1))[:, None]
-    square_a = np.stack([dir_b[:, 1], -dir_b[:, 0]], axis=1)
-    square_a *= np.sign((square_a * dir_a).sum(axis=1))[:, None]
-    short_a, short_b = (len_a < 0.5 * len_b)[:, None], (len_b < 0.5 * len_a)[:, None]
-    return np.where(short_a, square_a, dir_a), np.where(short_b, square_b, dir_b)
+    turn = np.sign(_cross2(dir_a, dir_b))[:, None]
+    square_a = dir_b[:, ::-1] * (1.0, -1.0) * turn
+    square_b = dir_a[:, ::-1] * (-1.0, 1.0) * turn
+    return (np.where((len_a < 0.5 * len_b)[:, None], square_a, dir_a),
+            np.where((len_b < 0.5 * len_a)[:, None], square_b, dir_b))
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -198,8 +210,3 @@ def _toward(
     far = np.where(ahead, high, -low)
     near = np.where(ahead, np.maximum(low, 0.0), np.maximum(-high, 0.0))
     return direction * sign[:, None], far, near, ahead | behind
-
-
-def _trimmed(points: np.ndarray) -> np.ndarray:
-    cut = len(points) // 8
-    return points[cut : len(points) - cut] if len(points) > 8 else points

@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.detect import card_mask, find_blobs, find_corners
+from vision.detect import _vertex_indices, card_mask, find_blobs, find_corners
 
 
 def _felt(w: int = 400, h: int = 300) -> np.ndarray:
@@ -53,3 +53,34 @@ def test_the_hidden_corner_of_a_fanned_card_is_found_from_its_two_visible_edges(
     corners = find_corners(blobs[0].contour, min_edge=14, reach=100)
     found = np.array([c.point for c in corners])
     assert np.min(np.linalg.norm(found - middle[0], axis=1)) < 2.0
+
+
+def test_felt_is_told_by_hue_around_the_hue_circle() -> None:
+    """Felt is within 14 of the commonest saturated hue on OpenCV's 0..179 circle (wrapping past 0) and at
+    least 45 saturated; everything else is card. Felt hues at both ends of the circle and in the middle."""
+    grid = np.zeros((180, 256, 3), np.uint8)
+    grid[:, :, 0] = np.arange(180)[:, None]
+    grid[:, :, 1] = np.arange(256)[None, :]
+    grid[:, :, 2] = 220
+    for felt in (3, 90, 176):
+        hsv = np.concatenate([grid, np.full((400, 256, 3), (felt, 200, 150), np.uint8)])
+        image = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+        seen = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(int)
+        steps = np.abs(seen[:, :, 0] - felt)
+        is_felt = (np.minimum(steps, 180 - steps) <= 14) & (seen[:, :, 1] >= 45)
+        expected = cv2.morphologyEx(np.where(is_felt, 0, 255).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        assert np.array_equal(card_mask(image, image), expected), felt
+
+
+def test_vertices_are_found_where_the_outline_holds_them_first() -> None:
+    """A blob with a one-pixel spike: its outline passes the spike's points twice."""
+    mask = np.zeros((60, 80), np.uint8)
+    mask[10:40, 10:50] = 255
+    mask[25, 50:70] = 255
+    contour = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0][0].reshape(-1, 2).astype(np.float32)
+    approx = cv2.approxPolyDP(contour.reshape(-1, 1, 2), 2.0, True).reshape(-1, 2)
+    found = _vertex_indices(contour, 2.0)
+    assert found == sorted(found) and len(found) == len({tuple(p) for p in approx.tolist()})
+    for index in found:
+        first = np.flatnonzero((contour == contour[index]).all(axis=1))[0]
+        assert first == index and (approx == contour[index]).all(axis=1).any()
