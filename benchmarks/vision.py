@@ -59,8 +59,9 @@ class Tally:
     wrong_examples: list[str] = field(default_factory=list)
 
 
-def score(scene: Scene, reads: list[Read], tally: Tally) -> None:
-    """Pair each drawn card with the nearest report and count what happened to it."""
+def score(scene: Scene, reads: list[Read], tally: Tally, where: str) -> None:
+    """Pair each drawn card with the nearest report and count what happened to it (``where``: the
+    deck and frame, named in the examples of wrong reads so that they can be looked at again)."""
     used: set[int] = set()
     for truth in scene.truth:
         center = quad_center(truth.polygon)
@@ -71,7 +72,7 @@ def score(scene: Scene, reads: list[Read], tally: Tally) -> None:
             used.add(int(candidates[0]))
         if read is not None and read.card is not None and read.card is not truth.card:
             tally.wrong += 1
-            tally.wrong_examples.append(f"{truth.card} ({truth.visible}) read as {read.card}")
+            tally.wrong_examples.append(f"{truth.card} ({truth.visible}) read as {read.card} [{where}]")
         if truth.visible == "hidden":
             tally.hidden += 1
             continue
@@ -88,7 +89,7 @@ def score(scene: Scene, reads: list[Read], tally: Tally) -> None:
             continue
         if read.card is not None:
             tally.wrong += 1
-            tally.wrong_examples.append(f"nothing read as {read.card}")
+            tally.wrong_examples.append(f"nothing read as {read.card} [{where}]")
         else:
             tally.spurious_unreadable += 1
 
@@ -113,7 +114,7 @@ def run_group(decks: list[str], frames: int, seed: int, tally: Tally) -> None:
             tally.frames += 1
             tally.cards += len(scene.truth)
             tally.fanned += sum(1 for t in scene.truth if t.visible != "full")
-            score(scene, reads, tally)
+            score(scene, reads, tally, f"{name}, frame {k}")
 
 
 def report(title: str, decks: list[str], t: Tally) -> None:

@@ -83,6 +83,8 @@ class RecognizerSettings:
     refine_above: float = 8.0
     search_below: float = 60.0
     turn_below: float = 35.0
+    weak_distance: float = 12.0
+    weak_margin: float = 1.25
 
 
 def evidence_confidence(evidence: float) -> float:
@@ -236,6 +238,13 @@ class Recognizer:
         quads_mm = np.stack([origin, origin + w * u, origin + w * u + h * v, origin + h * v], axis=1)[ok]
         return layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2), ok
 
+    def _weak(self, rows: np.ndarray) -> bool:
+        """Whether a read rests on a weak match: its closest patch far from the card (the Gaussian
+        evidence then overstates the gap) and the next card not clearly further."""
+        closest = rows[int(rows.min(axis=1).argmin())]
+        first, second = np.partition(closest, 1)[:2]
+        return bool(first > self.settings.weak_distance and second < self.settings.weak_margin * first)
+
     def _decide(self, cand: _Candidate, distances: np.ndarray) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
 
@@ -251,6 +260,12 @@ class Recognizer:
         the joker). Within-card spread is whitened to unit variance, so the sum of
         squared distances is a log-likelihood up to a factor, and the gap
         between the named card's sum and the next card's is the evidence.
+        Outlines from one corner (as found and as snapped, or from two pairs of
+        edges) see nearly the same patch: they are one look, each card taken
+        at the pose that fits it best, and they count as one corner. A patch far from every card
+        (beyond ``weak_distance``) lies where the Gaussian model overstates
+        the evidence: a read resting on it needs the next card at least
+        ``weak_margin`` times further off.
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
@@ -267,21 +282,34 @@ class Recognizer:
         if len(set(named[strong].tolist())) > 1:
             return Read(None, outline, visible, 0.0)
         best = int(named[strong][0])
-        if self.deck.cards[best] is JOKER and int(strong.sum()) < 2:
+        looks = _per_corner(distances, np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0]))
+        nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        if self.deck.cards[best] is JOKER and int(((nearest <= settings.anchor_distance) & (named == best)).sum()) < 2:
             return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance
         if cand.alone and (near & (named != best)).any():
             return Read(None, outline, visible, 0.0)
         agree = near & (named == best)
-        totals = (distances[agree] ** 2).sum(axis=0)
+        totals = (looks[agree] ** 2).sum(axis=0)
         runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
-        if conf < settings.min_confidence:
+        if conf < settings.min_confidence or self._weak(looks[agree]):
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.hypot(*(quad[1] - quad[0])))
+
+
+def _per_corner(distances: np.ndarray, corners: np.ndarray, within: float) -> np.ndarray:
+    """(corners, cards): rows whose index corners lie within ``within`` px of each other see nearly
+    the same patch, at poses a pixel or two apart; they are one look, at each card's best pose."""
+    groups = _groups(corners, within)
+    return np.stack([distances[group].min(axis=0) for group in groups])
 
 
 def _groups(points: np.ndarray, within: float) -> list[list[int]]:

@@ -74,3 +74,48 @@ def test_an_empty_table_has_no_cards(deck) -> None:
 def test_a_frame_that_is_not_a_colour_image_is_refused(deck) -> None:
     with pytest.raises(ValueError, match="8-bit BGR"):
         Recognizer(deck).read(np.zeros((10, 10), np.uint8))
+
+
+def _candidate_at(corners: list[tuple[float, float]]):
+    """A candidate whose outlines start at the given index corners (a 100 px wide card)."""
+    from vision.recognizer import _Candidate
+    quads = [np.array([c, (c[0] + 100, c[1]), (c[0] + 100, c[1] + 140), (c[0], c[1] + 140)], float) for c in corners]
+    return _Candidate(quads, alone=False)
+
+
+def _rows(deck, *looks: dict[str, float]) -> np.ndarray:
+    """Distance rows: 30 to every card but those named."""
+    rows = np.full((len(looks), len(deck.cards)), 30.0)
+    codes = [c.code for c in deck.cards]
+    for row, look in zip(rows, looks):
+        for code, distance in look.items():
+            row[codes.index(code)] = distance
+    return rows
+
+
+def test_a_corner_found_twice_is_one_look_not_two_witnesses(deck) -> None:
+    """A corner and its snapped twin see the same patch: pooled as two looks, the gap below would pass."""
+    recognizer = Recognizer(deck)
+    look = {"6H": 6.0, "8H": 9.0}
+    twins = recognizer._decide(_candidate_at([(100, 100), (101.5, 100.5)]), _rows(deck, look, look))
+    assert twins.card is None and twins.guess.code == "6H"
+    apart = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, look, look))
+    assert apart.card is not None and apart.card.code == "6H"
+
+
+def test_a_joker_needs_two_corners_apart_not_a_corner_and_its_twin(deck) -> None:
+    recognizer = Recognizer(deck)
+    look = {"JK": 4.0}
+    twins = recognizer._decide(_candidate_at([(100, 100), (101.0, 101.0)]), _rows(deck, look, look))
+    assert twins.card is None and twins.guess.code == "JK"
+    apart = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, look, look))
+    assert apart.card is not None and apart.card.code == "JK"
+
+
+def test_a_read_resting_on_a_weak_match_needs_a_clear_margin(deck) -> None:
+    """Far from every card the Gaussian gap overstates the evidence (15.4 vs 18.6 would pass 0.99)."""
+    recognizer = Recognizer(deck)
+    weak = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"8D": 15.4, "6D": 18.6}))
+    assert weak.card is None and weak.guess.code == "8D"
+    clear = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"8D": 13.0, "6D": 19.0}))
+    assert clear.card is not None and clear.card.code == "8D"
