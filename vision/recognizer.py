@@ -262,10 +262,10 @@ class Recognizer:
         between the named card's sum and the next card's is the evidence.
         Outlines from one corner (as found and as snapped, or from two pairs of
         edges) see nearly the same patch: they are one look, each card taken
-        at the pose that fits it best, and they count as one corner. A patch far from every card
-        (beyond ``weak_distance``) lies where the Gaussian model overstates
-        the evidence: a read resting on it needs the next card at least
-        ``weak_margin`` times further off.
+        at the pose that fits it best, and they count as one corner. A patch
+        far from every card (beyond ``weak_distance``) lies where the Gaussian
+        model overstates the evidence: a read resting on it needs the next
+        card at least ``weak_margin`` times further off.
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
