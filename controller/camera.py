@@ -126,13 +126,12 @@ class CameraWitness:
     def _face_up(self, round: Round) -> dict[str, list[Any]]:
         """The cards on the layout by target, in the order dealt, without burns and cards lying face down."""
         hands: dict[str, list[Any]] = {}
-        dealt: dict[str, int] = {}
-        for target, card, _source in round.cards:
+        down = round.face_down()
+        for index, (target, card, _source) in enumerate(round.cards):
             if target == "burn":
                 continue
-            position = dealt[target] = dealt.get(target, -1) + 1
             hands.setdefault(target, [])
-            if not round.game.face_down(round.hand, target, position):
+            if index not in down:
                 hands[target].append(card)
         return hands
 

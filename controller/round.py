@@ -246,6 +246,15 @@ class Round:
 
     # -- cards ----------------------------------------------------------
 
+    def face_down(self) -> set[int]:
+        """Which of ``cards`` the game has lying face down now (``Game.face_down``)."""
+        out, dealt = set(), {}
+        for index, (target, _, _) in enumerate(self.cards):
+            position = dealt[target] = dealt.get(target, -1) + 1
+            if self.game.face_down(self.hand, target, position):
+                out.add(index)
+        return out
+
     def card_target(self) -> str | None:
         """Where the next card goes now, or ``None`` when the round expects none."""
         if self.state not in ("dealing", "decisions", "reveal"):

@@ -536,16 +536,20 @@ class TableLoop:
         elif event == "round_voided" and round_id:
             self.void_reasons[round_id] = str(record.get("reason"))
         elif event in ("card_dealt", "card_burned") and round_id:
-            self.camera.setdefault(round_id, {"agrees": False, "confirmed": 0, "problems": [], "dealt": 0})["dealt"] += 1
+            self._camera_of(round_id)["dealt"] += 1
         elif event in ("camera_discrepancy", "camera_agrees", "camera_confirms") and round_id:
-            camera = self.camera.setdefault(round_id, {"agrees": False, "confirmed": 0, "problems": [], "dealt": 0})
+            camera = self._camera_of(round_id)
             if event == "camera_agrees":
                 camera["agrees"] = True
             elif event == "camera_confirms":
                 camera["confirmed"] = camera["dealt"]  # every card out so far, burns among them
             else:
-                self.camera[round_id]["problems"].append(
+                camera["problems"].append(
                     {"zone": record.get("zone"), "dealt": record.get("dealt"), "seen": record.get("seen"), "kind": record.get("kind")})
+
+    def _camera_of(self, round_id: str) -> dict[str, Any]:
+        """What the camera said of a round so far: whether it agreed, how many cards it confirmed, its problems."""
+        return self.camera.setdefault(round_id, {"agrees": False, "confirmed": 0, "problems": [], "dealt": 0})
 
     def _publish(self) -> None:
         self.version += 1

@@ -156,12 +156,7 @@ def hidden_cards(round: Round) -> set[int]:
     state = round.held_from if round.state == "hold" else round.state
     if state not in HIDDEN_WHILE:
         return set()
-    out, dealt = set(), {}
-    for index, (target, _, _) in enumerate(round.cards):
-        position = dealt[target] = dealt.get(target, -1) + 1
-        if target == "dealer" or round.game.face_down(round.hand, target, position):
-            out.add(index)
-    return out
+    return round.face_down() | {index for index, (target, _, _) in enumerate(round.cards) if target == "dealer"}
 
 
 def cards_view(loop: TableLoop, round: Round) -> list[dict[str, Any]]:
