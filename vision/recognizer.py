@@ -85,6 +85,8 @@ class RecognizerSettings:
     turn_below: float = 35.0
     weak_distance: float = 12.0
     weak_margin: float = 1.25
+    joker_close: float = 8.0
+    joker_margin: float = 2.0
 
 
 def evidence_confidence(evidence: float) -> float:
@@ -245,6 +247,17 @@ class Recognizer:
         first, second = np.partition(closest, 1)[:2]
         return bool(first > self.settings.weak_distance and second < self.settings.weak_margin * first)
 
+    def _joker_shown(self, looks: np.ndarray, joker: int) -> bool:
+        """Whether the looks show a joker: two corners look closely like it, or one corner (all that
+        shows of a joker under another card) looks like it very closely and like every card at least
+        ``joker_margin`` times less."""
+        nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        if int(((nearest <= self.settings.anchor_distance) & (named == joker)).sum()) >= 2:
+            return True
+        others = np.delete(looks, joker, axis=1).min(axis=1)
+        close = (named == joker) & (nearest <= self.settings.joker_close)
+        return bool((close & (others >= self.settings.joker_margin * nearest)).any())
+
     def _decide(self, cand: _Candidate, distances: np.ndarray) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
 
@@ -256,8 +269,8 @@ class Recognizer:
         corner), except on a card lying alone, whose outline is certain: there
         they make it unreadable. A joker has no index, only its picture in the
         corner, which other pictures resemble: it is named only when two of
-        its corners look closely like it (else it is unreadable, its guess
-        the joker). Within-card spread is whitened to unit variance, so the sum of
+        its corners look closely like it, or one very closely and unlike
+        every card (else it is unreadable, its guess the joker). Within-card spread is whitened to unit variance, so the sum of
         squared distances is a log-likelihood up to a factor, and the gap
         between the named card's sum and the next card's is the evidence.
         Outlines from one corner (as found and as snapped, or from two pairs of
@@ -284,7 +297,7 @@ class Recognizer:
         best = int(named[strong][0])
         looks = _per_corner(distances, np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0]))
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
-        if self.deck.cards[best] is JOKER and int(((nearest <= settings.anchor_distance) & (named == best)).sum()) < 2:
+        if self.deck.cards[best] is JOKER and not self._joker_shown(looks, best):
             return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance
         if cand.alone and (near & (named != best)).any():

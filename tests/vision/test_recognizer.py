@@ -105,11 +105,23 @@ def test_a_corner_found_twice_is_one_look_not_two_witnesses(deck) -> None:
 
 def test_a_joker_needs_two_corners_apart_not_a_corner_and_its_twin(deck) -> None:
     recognizer = Recognizer(deck)
-    look = {"JK": 4.0}
+    look = {"JK": 10.0}
     twins = recognizer._decide(_candidate_at([(100, 100), (101.0, 101.0)]), _rows(deck, look, look))
     assert twins.card is None and twins.guess.code == "JK"
     apart = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, look, look))
     assert apart.card is not None and apart.card.code == "JK"
+
+
+def test_a_joker_under_another_card_is_read_from_one_corner_only_when_it_looks_like_no_card(deck) -> None:
+    """A fanned joker shows one corner: named when that look is very close and every card twice as far
+    (7 against 13 would pass 0.99 on the evidence alone)."""
+    recognizer = Recognizer(deck)
+    clear = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"JK": 5.0}))
+    assert clear.card is not None and clear.card.code == "JK"
+    loose = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"JK": 10.0}))
+    assert loose.card is None and loose.guess.code == "JK"
+    like_a_card = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"JK": 7.0, "QS": 13.0}))
+    assert like_a_card.card is None
 
 
 def test_a_read_resting_on_a_weak_match_needs_a_clear_margin(deck) -> None:
