@@ -262,41 +262,43 @@ class Recognizer:
         """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
 
         The outline reported is the one whose index patch the read rests on.
-        Patches that look closely like a card (nearest within ``anchor_distance``)
-        must all name the same card: pooling never settles a quarrel. Patches a
+        Outlines from one corner (as found and as snapped, or from two pairs
+        of edges) see nearly the same patch: they are one look, each card
+        taken at the pose that fits it best, and they count as one corner (an
+        outline a few pixels off can look more like another card than the
+        card; the look still names the card its best pose fits).
+        Looks that look closely like a card (nearest within ``anchor_distance``)
+        must all name the same card: pooling never settles a quarrel. Looks a
         little further off (within ``max_distance``) add their evidence when
         they agree and are left out when they do not (an outline from a wrong
         corner), except on a card lying alone, whose outline is certain: there
         they make it unreadable. A joker has no index, only its picture in the
         corner, which other pictures resemble: it is named only when two of
         its corners look closely like it, or one very closely and unlike
-        every card (else it is unreadable, its guess the joker). Within-card spread is whitened to unit variance, so the sum of
-        squared distances is a log-likelihood up to a factor, and the gap
-        between the named card's sum and the next card's is the evidence.
-        Outlines from one corner (as found and as snapped, or from two pairs of
-        edges) see nearly the same patch: they are one look, each card taken
-        at the pose that fits it best, and they count as one corner. A patch
-        far from every card (beyond ``weak_distance``) lies where the Gaussian
-        model overstates the evidence: a read resting on it needs the next
-        card at least ``weak_margin`` times further off.
+        every card (else it is unreadable, its guess the joker).
+        Within-card spread is whitened to unit variance, so the sum of squared
+        distances is a log-likelihood up to a factor, and the gap between the
+        named card's sum and the next card's is the evidence. A look far from
+        every card (beyond ``weak_distance``) lies where the Gaussian model
+        overstates the evidence: a read resting on it needs the next card at
+        least ``weak_margin`` times further off.
         """
         settings = self.settings
         visible: Visible = "full" if cand.alone else "corner"
         if len(distances) == 0:
             return None
         nearest = distances.min(axis=1)
-        named = distances.argmin(axis=1)
         outline = cand.quads[int(nearest.argmin())]
-        strong = nearest <= settings.anchor_distance
-        if not strong.any():
+        if not (nearest <= settings.anchor_distance).any():
             if (nearest <= settings.evidence_distance).any():
                 return Read(None, outline, visible, 0.0)
             return None
+        looks = _per_corner(distances, np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0]))
+        nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        strong = nearest <= settings.anchor_distance
         if len(set(named[strong].tolist())) > 1:
             return Read(None, outline, visible, 0.0)
         best = int(named[strong][0])
-        looks = _per_corner(distances, np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0]))
-        nearest, named = looks.min(axis=1), looks.argmin(axis=1)
         if self.deck.cards[best] is JOKER and not self._joker_shown(looks, best):
             return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance

@@ -103,6 +103,16 @@ def test_a_corner_found_twice_is_one_look_not_two_witnesses(deck) -> None:
     assert apart.card is not None and apart.card.code == "6H"
 
 
+def test_an_outline_a_few_pixels_off_that_looks_like_another_card_does_not_make_a_quarrel(deck) -> None:
+    """The twin of the first corner fits 8C more closely than TC, but the look at that corner fits TC best."""
+    recognizer = Recognizer(deck)
+    first, twin, second = {"TC": 5.5, "8C": 13.0}, {"8C": 9.7, "TC": 11.6}, {"TC": 4.9, "8C": 14.5}
+    read = recognizer._decide(_candidate_at([(100, 100), (103, 101), (200, 240)]), _rows(deck, first, twin, second))
+    assert read.card is not None and read.card.code == "TC"
+    quarrel = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, twin, second))
+    assert quarrel.card is None
+
+
 def test_a_joker_needs_two_corners_apart_not_a_corner_and_its_twin(deck) -> None:
     recognizer = Recognizer(deck)
     look = {"JK": 10.0}
