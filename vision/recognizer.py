@@ -249,8 +249,8 @@ class Recognizer:
 
     def _joker_shown(self, looks: np.ndarray, joker: int) -> bool:
         """Whether the looks show a joker: two corners look closely like it, or one corner (all that
-        shows of a joker under another card) looks like it very closely and like every card at least
-        ``joker_margin`` times less."""
+        shows of a joker under another card) looks very closely like it (within ``joker_close``)
+        while every card is at least ``joker_margin`` times further off."""
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
         if int(((nearest <= self.settings.anchor_distance) & (named == joker)).sum()) >= 2:
             return True
