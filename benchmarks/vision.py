@@ -5,8 +5,9 @@ used while tuning, half from decks kept out of all tuning), up to 20 cards
 each with about a third of them fanned over each other, and prints for each
 group: accuracy on cards lying whole ("full") and on cards showing only an
 index corner ("corner"), wrong reads (a card reported as another card, or a
-card reported where there is none), unreadable reports, cards not reported at
-all, and the milliseconds per frame of ``Recognizer.read`` on one core.
+card reported where there is none), unreadable reports (and how often the
+guess an unreadable card carries is right), cards not reported at all, and the
+milliseconds per frame of ``Recognizer.read`` on one core.
 
 Every deck, seen or held out, is enrolled from its own artwork, one image per
 card, exactly as ``tablectl vision enroll`` would enrol a casino's deck.
@@ -51,6 +52,7 @@ class Tally:
     corner: list[int] = field(default_factory=lambda: [0, 0])
     wrong: int = 0
     unreadable: int = 0
+    guessed: list[int] = field(default_factory=lambda: [0, 0])
     spurious_unreadable: int = 0
     missed: int = 0
     hidden: int = 0
@@ -84,6 +86,9 @@ def score(scene: Scene, reads: list[Read], tally: Tally, where: str) -> None:
             bucket[0] += 1
         elif read.card is None:
             tally.unreadable += 1
+            if read.guess is not None:
+                tally.guessed[1] += 1
+                tally.guessed[0] += read.guess is truth.card
     for i, read in enumerate(reads):
         if i in used:
             continue
@@ -127,6 +132,7 @@ def report(title: str, decks: list[str], t: Tally) -> None:
     print(f"  index corners correct {pct(t.corner)}")
     print(f"  wrong reads           {t.wrong}")
     print(f"  unreadable reports    {t.unreadable} on visible cards, {t.spurious_unreadable} where no card could be matched")
+    print(f"    with a guess        {t.guessed[1]}, the guess right {t.guessed[0]} (the table's camera witness lets a guess corroborate the shoe)")
     print(f"  not reported at all   {t.missed}")
     print(f"  ms per frame          median {np.median(t.ms):.1f}, p95 {np.percentile(t.ms, 95):.1f} wall clock; "
           f"CPU time median {np.median(t.cpu_ms):.1f}, p95 {np.percentile(t.cpu_ms, 95):.1f} (one thread)")
