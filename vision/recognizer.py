@@ -287,15 +287,14 @@ class Recognizer:
         visible: Visible = "full" if cand.alone else "corner"
         if len(distances) == 0:
             return None
-        nearest = distances.min(axis=1)
-        outline = cand.quads[int(nearest.argmin())]
-        if not (nearest <= settings.anchor_distance).any():
-            if (nearest <= settings.evidence_distance).any():
-                return Read(None, outline, visible, 0.0)
-            return None
+        outline = cand.quads[int(distances.min(axis=1).argmin())]
         looks = _per_corner(distances, np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0]))
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
         strong = nearest <= settings.anchor_distance
+        if not strong.any():
+            if (nearest <= settings.evidence_distance).any():
+                return Read(None, outline, visible, 0.0)
+            return None
         if len(set(named[strong].tolist())) > 1:
             return Read(None, outline, visible, 0.0)
         best = int(named[strong][0])
