@@ -36,14 +36,15 @@ class SerialTransport(Transport):
     def read(self) -> bytes:
         try:
             return bytes(self._port.read(max(1, self._port.in_waiting)))
-        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
-            # TypeError/AttributeError: pyserial's read after close() from another thread.
+        except (serial.SerialException, OSError, TypeError, AttributeError, ValueError) as exc:
+            # TypeError/AttributeError/ValueError: pyserial's read after close() from another thread
+            # (ValueError: socket:// selects on the closed socket's descriptor, -1).
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def write(self, data: bytes) -> None:
         try:
             self._port.write(data)
-        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+        except (serial.SerialException, OSError, TypeError, AttributeError, ValueError) as exc:
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def close(self) -> None:

@@ -70,6 +70,23 @@ def test_closing_the_device_end_is_seen_at_once(pty_pair: tuple[FdTransport, Ser
     host.close()
 
 
+def test_a_socket_port_closed_under_a_read_is_a_lost_device_not_a_crash() -> None:
+    """close() from another thread can close the socket while the reader waits on it."""
+    import socket
+
+    server = socket.create_server(("127.0.0.1", 0))
+    host = SerialTransport(f"socket://127.0.0.1:{server.getsockname()[1]}")
+    peer, _ = server.accept()
+    try:
+        host._port._socket.close()
+        with pytest.raises(DeviceLost):
+            host.read()
+    finally:
+        host.close()
+        peer.close()
+        server.close()
+
+
 def test_a_sync_makes_the_receiver_accept_a_repeated_sequence_number(
     pty_pair: tuple[FdTransport, SerialTransport],
 ) -> None:
