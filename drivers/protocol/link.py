@@ -3,9 +3,10 @@
 Both ends of the reference protocol run the same ``Link``. It is stop-and-wait:
 ``send`` writes a frame and waits up to ``ack_timeout`` for an ``ACK`` frame
 carrying the same sequence number, retransmitting up to ``retries`` times. The
-receiving side acknowledges every frame with a good CRC (duplicates too, since
-the duplicate means its earlier ACK was lost) and delivers a frame only if its
-sequence number differs from the last one delivered. A ``SYNC`` frame resets
+receiving side delivers a frame with a good CRC only if its sequence number
+differs from the last one delivered, and then acknowledges it (duplicates too,
+since the duplicate means its earlier ACK was lost): once ``send`` returns, the
+peer's ``on_frame`` has run. A ``SYNC`` frame resets
 that memory; the host sends one first on every (re)connection.
 
 A reader thread owns the transport's input. ``on_frame`` runs on that thread
@@ -162,13 +163,12 @@ class Link:
                     self._ack_seen = True
                     self._acked.notify_all()
             return
-        self._write(encode(Frame(ACK, frame.seq)))
         if frame.kind == SYNC_LINK:
             self._rx_last = frame.seq
-            return
-        if frame.seq == self._rx_last:
+        elif frame.seq == self._rx_last:
             self.stats.duplicates += 1
-            return
-        self._rx_last = frame.seq
-        self.stats.received += 1
-        self._on_frame(frame)
+        else:
+            self._rx_last = frame.seq
+            self.stats.received += 1
+            self._on_frame(frame)
+        self._write(encode(Frame(ACK, frame.seq)))

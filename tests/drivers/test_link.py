@@ -29,6 +29,26 @@ def pty_pair() -> Iterator[tuple[FdTransport, SerialTransport]]:
     device.close()
 
 
+def test_a_frame_is_delivered_before_it_is_acknowledged(pty_pair: tuple[FdTransport, SerialTransport]) -> None:
+    """Once ``send`` returns, the peer has handed the frame over: closing right after loses nothing."""
+    device_end, host_end = pty_pair
+    got: list[bytes] = []
+
+    def slow_handler(frame: Frame) -> None:
+        threading.Event().wait(0.03)
+        got.append(frame.payload)
+
+    host = Link(host_end, slow_handler).start()
+    device = Link(device_end, lambda f: None).start()
+    try:
+        for i in range(5):
+            device.send(0x84, bytes([i]))
+            assert got[-1:] == [bytes([i])]
+    finally:
+        host.close()
+        device.close()
+
+
 def test_both_directions_deliver_every_frame_exactly_once_in_order_through_noise(
     pty_pair: tuple[FdTransport, SerialTransport],
 ) -> None:
