@@ -1,11 +1,14 @@
 """Reading index patches against an enrolled deck, each patch's pose fitted first.
 
 The corner an outline gives can be a few pixels off and its angle a few
-degrees, and an index patch that far off looks less like its card. Patches
-that look somewhat like a card but not closely are slid (``cv2.matchTemplate``)
-against the look of their nearest cards, those still not close are turned a
-little and slid again, and each keeps the pose nearest to any card. All
-patches of a frame are warped in few ``cv2.remap`` calls.
+degrees, and an index patch that far off looks less like its card. Outlines
+from one corner (as found, as snapped, from two pairs of edges) are one
+*look*: poses a pixel or two apart on nearly the same patch. Each look's pose
+nearest to any card is fitted further: when it looks somewhat like a card but
+not closely it is slid (``cv2.matchTemplate``) against the look of its nearest
+cards, and when still not close it is turned a little and slid again. A look
+is read at its one best pose, every card judged at that pose. All patches of a
+frame are warped in few ``cv2.remap`` calls.
 """
 
 from __future__ import annotations
@@ -37,12 +40,12 @@ TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
 
 
 class IndexReader:
-    """Distances of index patches to every card of ``deck``, after fitting each patch's pose.
+    """Distances of index patches to every card of ``deck``, after fitting each look's pose.
 
-    Patches nearer than ``refine_above`` to some card are taken as they are;
-    those up to ``search_below`` away are slid, and those then between
-    ``anchor_distance`` and ``turn_below`` are turned and slid again (patches
-    further off are hardly ever a card's index).
+    A look whose best pose is nearer than ``refine_above`` to some card is
+    taken as it is; up to ``search_below`` away it is slid, and when then
+    between ``anchor_distance`` and ``turn_below`` it is turned and slid again
+    (patches further off are hardly ever a card's index).
     """
 
     def __init__(
@@ -54,32 +57,37 @@ class IndexReader:
         self.search_below = search_below
         self.turn_below = turn_below
 
-    def distances(self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float) -> np.ndarray:
-        """(quads, cards) distances for the index patch of each quad (frame pixels, index corner first).
+    def distances(
+        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, looks: np.ndarray, width_px: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each look, its distances to every card at its best pose (looks, cards), and which quad that
+        pose came from (a quad slid and turned a little).
 
-        ``small`` is the frame at half size (patches of large cards come from
-        it). Only the pose finally kept is judged against the parts of faces
-        that are not an index (a patch a few pixels off an index can look like
-        one of those).
+        ``quads`` are outlines (frame pixels, index corner first) and ``looks``
+        each one's look, numbered from 0. ``small`` is the frame at half size
+        (patches of large cards come from it). Only the pose finally kept is
+        judged against the parts of faces that are not an index (a patch a few
+        pixels off an index can look like one of those).
         """
         image, to_source = _patch_source(frame, small, width_px)
-        quads = to_source(quads)
-        homographies = patch_homographies(quads, INDEX_SIZE)
+        homographies = patch_homographies(to_source(quads), INDEX_SIZE)
         vectors = self._features_at(image, homographies)
         distances = self.deck.index_distances(vectors, judged=False)
-        self._refit(image, homographies, vectors, distances, self.refine_above, self.search_below, [np.eye(3)], SLIDE_CARDS)
-        self._refit(image, homographies, vectors, distances, self.anchor_distance, self.turn_below, TURNS, 1)
-        return self.deck.index_distances(vectors)
+        self._refit(image, homographies, vectors, distances, looks, self.refine_above, self.search_below, [np.eye(3)], SLIDE_CARDS)
+        self._refit(image, homographies, vectors, distances, looks, self.anchor_distance, self.turn_below, TURNS, 1)
+        poses = _best_of_looks(distances.min(axis=1), looks)
+        return self.deck.index_distances(vectors[poses]), poses
 
     def _refit(
         self, image: np.ndarray, homographies: np.ndarray, vectors: np.ndarray, distances: np.ndarray,
-        above: float, below: float, turns: list[np.ndarray], cards: int,
+        looks: np.ndarray, above: float, below: float, turns: list[np.ndarray], cards: int,
     ) -> None:
-        """Slide the patches whose nearest card is between ``above`` and ``below``, each turned by
-        every one of ``turns``, against the looks of their ``cards`` nearest cards; keep (in place)
-        every pose that reads nearer than before, with its features and distances."""
+        """Slide each look's best pose when its nearest card is between ``above`` and ``below``, turned by
+        every one of ``turns``, against the looks of its ``cards`` nearest cards; keep (in place) every
+        pose that reads nearer than before, with its features and distances."""
         nearest = distances.min(axis=1)
-        rows = np.flatnonzero((nearest > above) & (nearest <= below))
+        rows = _best_of_looks(nearest, looks)
+        rows = rows[(nearest[rows] > above) & (nearest[rows] <= below)]
         if len(rows) == 0:
             return
         turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
@@ -118,6 +126,14 @@ class IndexReader:
 
     def _features_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
         return features(warp_patches(image, homographies, INDEX_SIZE))
+
+
+def _best_of_looks(nearest: np.ndarray, looks: np.ndarray) -> np.ndarray:
+    """The row of each look (0, 1, ...) nearest to any card, in the order of the looks."""
+    order = np.lexsort((nearest, looks))
+    first = np.ones(len(order), bool)
+    first[1:] = looks[order[1:]] != looks[order[:-1]]
+    return order[first]
 
 
 def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:

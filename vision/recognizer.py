@@ -11,10 +11,11 @@ Stages (each in its own module, each tested on small fixed images):
    corner gives the card's whole outline, even when most of it lies under other
    cards. Hypotheses whose card would stick out of the blob, or whose visible
    edge is longer than that side of a card can be, are dropped;
-3. ``vision.index_reader``: each index patch is matched against the enrolled
-   deck (``vision.templates``); a patch that fits no card closely (its corner
-   a few pixels off, its angle a few degrees) is slid and turned onto its
-   nearest cards' looks first;
+3. ``vision.index_reader``: outlines from one corner are one look at one index
+   patch; each look is matched against the enrolled deck (``vision.templates``)
+   at its best pose, and a look that fits no card closely (its corner a few
+   pixels off, its angle a few degrees) is slid and turned onto its nearest
+   cards' looks first;
 4. hypotheses are grouped by where their card's centre falls, and each group
    becomes one ``Read``. A group is read only when its confident matches all
    name the same card; when they disagree, or none is confident, the group is
@@ -101,11 +102,12 @@ def evidence_confidence(evidence: float) -> float:
 @dataclass(eq=False)
 class _Candidate:
     """One card's hypotheses: outlines from its corners whose centres agree (a card's two index corners
-    give the same centre), and their rows among the frame's patches."""
+    give the same centre), and the frame-wide number of each outline's look (outlines whose index
+    corners nearly coincide see nearly the same patch: they are one look)."""
 
     quads: list[np.ndarray]
     alone: bool
-    index_rows: list[int] = field(default_factory=list)
+    looks: list[int] = field(default_factory=list)
 
 
 class Recognizer:
@@ -134,12 +136,14 @@ class Recognizer:
         candidates = self._candidates(frame, blobs, filled, layout, width_px)
         if not candidates:
             return []
-        distances = self.reader.distances(frame, small, np.stack([q for c in candidates for q in c.quads]), width_px)
+        quads = np.stack([q for c in candidates for q in c.quads])
+        distances, poses = self.reader.distances(frame, small, quads, np.concatenate([c.looks for c in candidates]), width_px)
         decided = []
         for cand in candidates:
-            read = self._decide(cand, distances[cand.index_rows])
+            looks = np.unique(cand.looks)
+            read = self._decide(cand.alone, distances[looks], quads[poses[looks]])
             if read is not None:
-                decided.append((layout.to_table([quad_center(read.polygon)])[0], read))
+                decided.append((layout.to_table([quad_center(read.polygon)])[0], read, float(distances[looks].min())))
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
                 for r in self._suppress(decided)]
 
@@ -147,7 +151,7 @@ class Recognizer:
         self, frame: np.ndarray, blobs: list[Blob], filled: np.ndarray, layout: Layout, width_px: float
     ) -> list[_Candidate]:
         """The cards the blobs may hold: each corner found, and each corner snapped onto the image's edges
-        that moved, gives an outline; outlines are grouped per card, with their rows among the patches."""
+        that moved, gives an outline; outlines are grouped per card, and per look."""
         found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
                  for blob in blobs]
         every = [c for corners in found for c in corners]
@@ -164,26 +168,33 @@ class Recognizer:
         candidates: list[_Candidate] = []
         for b in np.unique(owner).tolist():
             candidates.extend(self._blob_candidates(blobs[b], quads[owner == b], centers[owner == b], layout))
-        start = 0
+        count = 0
         for cand in candidates:
-            cand.index_rows = list(range(start, start + len(cand.quads)))
-            start += len(cand.quads)
+            cand.looks = [0] * len(cand.quads)
+            for group in _groups(np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0])):
+                for i in group:
+                    cand.looks[i] = count
+                count += 1
         return candidates
 
-    def _suppress(self, decided: list[tuple[np.ndarray, Read]]) -> list[Read]:
+    def _suppress(self, decided: list[tuple[np.ndarray, Read, float]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
 
-        Two reads of one card (outlines whose centres nearly coincide) keep
-        the more confident. Corner hypotheses built from edges of two
-        different cards outline a card that is not there, half over real
-        ones: such an outline found unreadable is dropped when a read card
-        lies within half a card's width of it, or when read cards cover half
-        of it and none of its patches points to a card. Read cards in a fan
-        lie closer together than that and are all kept.
+        Each entry is a read's centre (table mm), the read, and how closely
+        its best look fits a card. Two reads of one card (outlines whose
+        centres nearly coincide) keep the read card whose look fits most
+        closely (a clear read's confidence is all but 1 and tells them
+        apart no further), or else the more confident unreadable one. Corner
+        hypotheses built from edges of two different cards outline a card
+        that is not there, half over real ones: such an outline found
+        unreadable is dropped when a read card lies within half a card's
+        width of it, or when read cards cover half of it and none of its
+        patches points to a card. Read cards in a fan lie closer together
+        than that and are all kept.
         """
-        decided.sort(key=lambda cr: (cr[1].card is None, -cr[1].confidence))
+        decided.sort(key=lambda entry: (0, entry[2]) if entry[1].card is not None else (1, -entry[1].confidence))
         kept: list[tuple[np.ndarray, Read]] = []
-        for center, read in decided:
+        for center, read, _ in decided:
             near = (0.2 if read.card is not None else 0.45) * self.card_size.width_mm
             if any(np.linalg.norm(center - other) < near for other, _ in kept):
                 continue
@@ -258,15 +269,12 @@ class Recognizer:
         close = (named == joker) & (nearest <= self.settings.joker_close)
         return bool((close & (others >= self.settings.joker_margin * nearest)).any())
 
-    def _decide(self, cand: _Candidate, distances: np.ndarray) -> Read | None:
-        """One read per candidate, or unreadable, or nothing when no patch looks like a card index.
+    def _decide(self, alone: bool, looks: np.ndarray, outlines: np.ndarray) -> Read | None:
+        """One read per candidate, or unreadable, or nothing when no look is like a card index.
 
-        The outline reported is the one whose index patch the read rests on.
-        Outlines from one corner (as found and as snapped, or from two pairs
-        of edges) see nearly the same patch: they are one look, each card
-        taken at the pose that fits it best, and they count as one corner (an
-        outline a few pixels off can look more like another card than the
-        card; the look still names the card its best pose fits).
+        ``looks`` are the candidate's looks' distances to every card (one row
+        per corner, each at its best pose) and ``outlines`` the outline of
+        each look's pose; the outline reported is the one the read rests on.
         Looks that look closely like a card (nearest within ``anchor_distance``)
         must all name the same card: pooling never settles a quarrel. Looks a
         little further off (within ``max_distance``) add their evidence when
@@ -284,11 +292,10 @@ class Recognizer:
         least ``weak_margin`` times further off.
         """
         settings = self.settings
-        visible: Visible = "full" if cand.alone else "corner"
-        if len(distances) == 0:
+        visible: Visible = "full" if alone else "corner"
+        if len(looks) == 0:
             return None
-        outline = cand.quads[int(distances.min(axis=1).argmin())]
-        looks = _per_corner(distances, np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0]))
+        outline = outlines[int(looks.min(axis=1).argmin())]
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
         strong = nearest <= settings.anchor_distance
         if not strong.any():
@@ -301,7 +308,7 @@ class Recognizer:
         if self.deck.cards[best] is JOKER and not self._joker_shown(looks, best):
             return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance
-        if cand.alone and (near & (named != best)).any():
+        if alone and (near & (named != best)).any():
             return Read(None, outline, visible, 0.0)
         agree = near & (named == best)
         totals = (looks[agree] ** 2).sum(axis=0)
@@ -317,13 +324,6 @@ _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8
 
 def _side(quad: np.ndarray) -> float:
     return float(np.hypot(*(quad[1] - quad[0])))
-
-
-def _per_corner(distances: np.ndarray, corners: np.ndarray, within: float) -> np.ndarray:
-    """(corners, cards): rows whose index corners lie within ``within`` px of each other see nearly
-    the same patch, at poses a pixel or two apart; they are one look, at each card's best pose."""
-    groups = _groups(corners, within)
-    return np.stack([distances[group].min(axis=0) for group in groups])
 
 
 def _groups(points: np.ndarray, within: float) -> list[list[int]]:

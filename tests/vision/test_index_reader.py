@@ -1,5 +1,6 @@
 """Index patches read against the deck, their pose fitted first: a patch found pixels off is slid back."""
 
+import cv2
 import numpy as np
 
 from controller.cards import parse_cards
@@ -53,3 +54,26 @@ def test_a_correlation_peak_is_found_to_a_fraction_of_a_pixel() -> None:
     (x, y), edge = _peaks(scores)
     assert 3.0 < x < 3.5 and y == 2.0
     assert edge.tolist() == [4.0, 0.0]
+
+
+def test_each_look_is_read_at_its_one_best_pose() -> None:
+    """Not each card at the pose that suits it: poses that fit no card well would bring the runner-up
+    closer and hide the evidence the best pose gives."""
+    from vision.index_reader import _best_of_looks
+    nearest = np.array([9.0, 6.0, 3.0, 30.0, 12.0])
+    assert _best_of_looks(nearest, np.array([1, 1, 0, 2, 0])).tolist() == [2, 1, 3]
+
+
+def test_outlines_from_one_corner_give_one_row_naming_the_card(faces, deck) -> None:
+    card = parse_cards("7H")[0]
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 12.0)], np.random.default_rng(3))
+    recognizer = Recognizer(deck, camera.layout())
+    truth = scene.truth[0].polygon
+    quads = np.stack([truth + (4.0, -3.0), truth, np.roll(truth, -2, axis=0)])
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    small = cv2.resize(scene.frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    distances, poses = recognizer.reader.distances(scene.frame, small, quads, np.array([0, 0, 1]), width)
+    assert distances.shape == (2, len(deck.cards)) and poses[1] == 2 and poses[0] in (0, 1)
+    assert [deck.cards[int(i)] for i in distances.argmin(axis=1)] == [card, card]
+    assert distances.min(axis=1).max() < recognizer.reader.anchor_distance

@@ -76,11 +76,9 @@ def test_a_frame_that_is_not_a_colour_image_is_refused(deck) -> None:
         Recognizer(deck).read(np.zeros((10, 10), np.uint8))
 
 
-def _candidate_at(corners: list[tuple[float, float]]):
-    """A candidate whose outlines start at the given index corners (a 100 px wide card)."""
-    from vision.recognizer import _Candidate
-    quads = [np.array([c, (c[0] + 100, c[1]), (c[0] + 100, c[1] + 140), (c[0], c[1] + 140)], float) for c in corners]
-    return _Candidate(quads, alone=False)
+def _outlines(*corners: tuple[float, float]) -> np.ndarray:
+    """Outlines (a 100 px wide card) whose index corners are the given points, one per look."""
+    return np.array([[c, (c[0] + 100, c[1]), (c[0] + 100, c[1] + 140), (c[0], c[1] + 140)] for c in corners], float)
 
 
 def _rows(deck, *looks: dict[str, float]) -> np.ndarray:
@@ -93,51 +91,61 @@ def _rows(deck, *looks: dict[str, float]) -> np.ndarray:
     return rows
 
 
-def test_a_corner_found_twice_is_one_look_not_two_witnesses(deck) -> None:
-    """A corner and its snapped twin see the same patch: pooled as two looks, the gap below would pass."""
+def test_one_look_is_one_witness_and_two_corners_are_two(deck) -> None:
+    """A 6 of hearts looked at once, 6 against 9 from the eight: too little evidence; from both corners, enough."""
     recognizer = Recognizer(deck)
     look = {"6H": 6.0, "8H": 9.0}
-    twins = recognizer._decide(_candidate_at([(100, 100), (101.5, 100.5)]), _rows(deck, look, look))
-    assert twins.card is None and twins.guess.code == "6H"
-    apart = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, look, look))
-    assert apart.card is not None and apart.card.code == "6H"
+    once = recognizer._decide(False, _rows(deck, look), _outlines((100, 100)))
+    assert once.card is None and once.guess.code == "6H"
+    twice = recognizer._decide(False, _rows(deck, look, look), _outlines((100, 100), (200, 240)))
+    assert twice.card is not None and twice.card.code == "6H"
 
 
-def test_an_outline_a_few_pixels_off_that_looks_like_another_card_does_not_make_a_quarrel(deck) -> None:
-    """The twin of the first corner fits 8C more closely than TC, but the look at that corner fits TC best."""
+def test_two_looks_that_closely_name_different_cards_make_a_quarrel(deck) -> None:
     recognizer = Recognizer(deck)
-    first, twin, second = {"TC": 5.5, "8C": 13.0}, {"8C": 9.7, "TC": 11.6}, {"TC": 4.9, "8C": 14.5}
-    read = recognizer._decide(_candidate_at([(100, 100), (103, 101), (200, 240)]), _rows(deck, first, twin, second))
+    read = recognizer._decide(False, _rows(deck, {"TC": 5.5, "8C": 13.0}, {"TC": 4.9, "8C": 14.5}), _outlines((100, 100), (200, 240)))
     assert read.card is not None and read.card.code == "TC"
-    quarrel = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, twin, second))
+    quarrel = recognizer._decide(False, _rows(deck, {"8C": 9.7, "TC": 11.6}, {"TC": 4.9, "8C": 14.5}), _outlines((100, 100), (200, 240)))
     assert quarrel.card is None
 
 
-def test_a_joker_needs_two_corners_apart_not_a_corner_and_its_twin(deck) -> None:
+def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_confidence(deck) -> None:
+    """A phantom outline across a fan read 6D from a look 16 off the six; the card there, 2H, from looks 5
+    off. Both confidences round to 1: the closer fit names the card."""
+    from vision.recognizer import Read
+
+    recognizer = Recognizer(deck)
+    phantom = Read(parse_cards("6D")[0], _outlines((100, 100))[0], "corner", 0.99998)
+    card = Read(parse_cards("2H")[0], _outlines((103, 101))[0], "corner", 0.99990)
+    kept = recognizer._suppress([(np.array([50.0, 60.0]), phantom, 16.0), (np.array([51.0, 60.5]), card, 5.0)])
+    assert [r.card.code for r in kept] == ["2H"]
+
+
+def test_a_joker_needs_two_corners_that_look_like_it(deck) -> None:
     recognizer = Recognizer(deck)
     look = {"JK": 10.0}
-    twins = recognizer._decide(_candidate_at([(100, 100), (101.0, 101.0)]), _rows(deck, look, look))
-    assert twins.card is None and twins.guess.code == "JK"
-    apart = recognizer._decide(_candidate_at([(100, 100), (200, 240)]), _rows(deck, look, look))
-    assert apart.card is not None and apart.card.code == "JK"
+    once = recognizer._decide(False, _rows(deck, look), _outlines((100, 100)))
+    assert once.card is None and once.guess.code == "JK"
+    twice = recognizer._decide(False, _rows(deck, look, look), _outlines((100, 100), (200, 240)))
+    assert twice.card is not None and twice.card.code == "JK"
 
 
 def test_a_joker_under_another_card_is_read_from_one_corner_only_when_it_looks_like_no_card(deck) -> None:
     """A fanned joker shows one corner: named when that look is very close and every card twice as far
     (7 against 13 would pass 0.99 on the evidence alone)."""
     recognizer = Recognizer(deck)
-    clear = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"JK": 5.0}))
+    clear = recognizer._decide(False, _rows(deck, {"JK": 5.0}), _outlines((100, 100)))
     assert clear.card is not None and clear.card.code == "JK"
-    loose = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"JK": 10.0}))
+    loose = recognizer._decide(False, _rows(deck, {"JK": 10.0}), _outlines((100, 100)))
     assert loose.card is None and loose.guess.code == "JK"
-    like_a_card = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"JK": 7.0, "QS": 13.0}))
+    like_a_card = recognizer._decide(False, _rows(deck, {"JK": 7.0, "QS": 13.0}), _outlines((100, 100)))
     assert like_a_card.card is None
 
 
 def test_a_read_resting_on_a_weak_match_needs_a_clear_margin(deck) -> None:
     """Far from every card the Gaussian gap overstates the evidence (15.4 vs 18.6 would pass 0.99)."""
     recognizer = Recognizer(deck)
-    weak = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"8D": 15.4, "6D": 18.6}))
+    weak = recognizer._decide(False, _rows(deck, {"8D": 15.4, "6D": 18.6}), _outlines((100, 100)))
     assert weak.card is None and weak.guess.code == "8D"
-    clear = recognizer._decide(_candidate_at([(100, 100)]), _rows(deck, {"8D": 13.0, "6D": 19.0}))
+    clear = recognizer._decide(False, _rows(deck, {"8D": 13.0, "6D": 19.0}), _outlines((100, 100)))
     assert clear.card is not None and clear.card.code == "8D"
