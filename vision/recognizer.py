@@ -150,14 +150,17 @@ class Recognizer:
     def _candidates(
         self, frame: np.ndarray, blobs: list[Blob], filled: np.ndarray, layout: Layout, width_px: float
     ) -> list[_Candidate]:
-        """The cards the blobs may hold: each corner found, and each corner snapped onto the image's edges
-        that moved, gives an outline; outlines are grouped per card, and per look."""
+        """The cards the blobs may hold: each corner found that can be an index corner, and each of those
+        snapped onto the image's edges that moved, gives an outline; outlines are grouped per card, and
+        per look."""
         found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
                  for blob in blobs]
         every = [c for corners in found for c in corners]
+        blob_of = np.repeat(np.arange(len(blobs)), [len(c) for c in found]).astype(int)
+        able = self._hypotheses(every, layout, width_px)[1]
+        every, blob_of = [c for c, k in zip(every, able) if k], blob_of[able]
         snapped = snap_corners(frame, every, width_px)
         moved = _moved(snapped, every)
-        blob_of = np.repeat(np.arange(len(blobs)), [len(c) for c in found]).astype(int)
         quads, ok = self._hypotheses(every + [s for s, m in zip(snapped, moved) if m], layout, width_px)
         owner = np.concatenate([blob_of, blob_of[moved]])[ok]
         if not len(quads):
