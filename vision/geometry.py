@@ -18,7 +18,6 @@ TR, BR, BL of the card frame.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 
 import cv2
