@@ -5,8 +5,8 @@ degrees, and an index patch that far off looks less like its card. Outlines
 from one corner (as found, as snapped, from two pairs of edges) are one
 *look*: poses a pixel or two apart on nearly the same patch. Each look's pose
 nearest to any card is fitted further: when it looks somewhat like a card but
-not closely it is slid (``cv2.matchTemplate``) against the look of its nearest
-cards, and when still not close it is turned a little and slid again. A look
+not closely it is slid (``cv2.matchTemplate``) against the mean index patch
+(``DeckTemplates.index_looks``) of its nearest cards, and when still not close it is turned a little and slid again. A look
 is read at its one best pose, every card judged at that pose. All patches of a
 frame are warped in few ``cv2.remap`` calls.
 """
@@ -60,8 +60,8 @@ class IndexReader:
     def distances(
         self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, looks: np.ndarray, width_px: float
     ) -> tuple[np.ndarray, np.ndarray]:
-        """For each look, its distances to every card at its best pose (looks, cards), and which quad that
-        pose came from (a quad slid and turned a little).
+        """For each look, its distances to every card at its best pose (looks, cards), and the index of
+        the quad that pose started from (before it was slid and turned).
 
         ``quads`` are outlines (frame pixels, index corner first) and ``looks``
         each one's look, numbered from 0. ``small`` is the frame at half size
@@ -83,8 +83,8 @@ class IndexReader:
         looks: np.ndarray, above: float, below: float, turns: list[np.ndarray], cards: int,
     ) -> None:
         """Slide each look's best pose when its nearest card is between ``above`` and ``below``, turned by
-        every one of ``turns``, against the looks of its ``cards`` nearest cards; keep (in place) every
-        pose that reads nearer than before, with its features and distances."""
+        every one of ``turns``, against the mean index patches of its ``cards`` nearest cards; keep (in
+        place) every pose that reads nearer than before, with its features and distances."""
         nearest = distances.min(axis=1)
         rows = _best_of_looks(nearest, looks)
         rows = rows[(nearest[rows] > above) & (nearest[rows] <= below)]

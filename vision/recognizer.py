@@ -298,8 +298,8 @@ class Recognizer:
         visible: Visible = "full" if alone else "corner"
         if len(looks) == 0:
             return None
-        outline = outlines[int(looks.min(axis=1).argmin())]
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        outline = outlines[int(nearest.argmin())]
         strong = nearest <= settings.anchor_distance
         if not strong.any():
             if (nearest <= settings.evidence_distance).any():

@@ -1,9 +1,9 @@
 """Index patches read against the deck, their pose fitted first: a patch found pixels off is slid back."""
 
-import cv2
 import numpy as np
 
 from controller.cards import parse_cards
+from vision.detect import half_size
 from vision.recognizer import Recognizer
 from vision.synthetic import Camera, Placement, SceneRenderer
 from vision.templates import INDEX_SIZE, features
@@ -72,8 +72,7 @@ def test_outlines_from_one_corner_give_one_row_naming_the_card(faces, deck) -> N
     truth = scene.truth[0].polygon
     quads = np.stack([truth + (4.0, -3.0), truth, np.roll(truth, -2, axis=0)])
     width = float(np.linalg.norm(truth[1] - truth[0]))
-    small = cv2.resize(scene.frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    distances, poses = recognizer.reader.distances(scene.frame, small, quads, np.array([0, 0, 1]), width)
+    distances, poses = recognizer.reader.distances(scene.frame, half_size(scene.frame), quads, np.array([0, 0, 1]), width)
     assert distances.shape == (2, len(deck.cards)) and poses[1] == 2 and poses[0] in (0, 1)
     assert [deck.cards[int(i)] for i in distances.argmin(axis=1)] == [card, card]
     assert distances.min(axis=1).max() < recognizer.reader.anchor_distance
