@@ -6,9 +6,12 @@ from one corner (as found, as snapped, from two pairs of edges) are one
 *look*: poses a pixel or two apart on nearly the same patch. Each look's pose
 nearest to any card is fitted further: when it looks somewhat like a card but
 not closely it is slid (``cv2.matchTemplate``) against the mean index patch
-(``DeckTemplates.index_looks``) of its nearest cards, and when still not close it is turned a little and slid again. A look
-is read at its one best pose, every card judged at that pose. All patches of a
-frame are warped in few ``cv2.remap`` calls.
+(``DeckTemplates.index_looks``) of its nearest cards, and when still not close
+it is turned a little and slid again. A look
+is read at its one best pose, every card judged at that pose. A look much
+nearer to a part of a face that is not an index (pips, a picture, the other
+corners) than to any card is not fitted at all. All patches of a frame are
+warped in few ``cv2.remap`` calls.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ SLIDE_CARDS = 3
 #: Turns (about the card's corner) tried on patches that still fit no card closely: an outline's
 #: angle is least sure where little of its edges shows, as on the middle cards of a fan.
 TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
+#: A look whose best pose lies this many times nearer to a part of a face that is not an index than to
+#: any card is not fitted: on the seen decks' frames, fitting such a pose never made a card read.
+FACE_MARGIN = 1.5
 
 
 class IndexReader:
@@ -73,21 +79,23 @@ class IndexReader:
         homographies = patch_homographies(to_source(quads), INDEX_SIZE)
         vectors = self._features_at(image, homographies)
         distances = self.deck.index_distances(vectors, judged=False)
-        self._refit(image, homographies, vectors, distances, looks, self.refine_above, self.search_below, [np.eye(3)], SLIDE_CARDS)
-        self._refit(image, homographies, vectors, distances, looks, self.anchor_distance, self.turn_below, TURNS, 1)
+        fitted = FACE_MARGIN * self.deck.background_distances(vectors) >= distances.min(axis=1)
+        self._refit(image, homographies, vectors, distances, looks, fitted, self.refine_above, self.search_below, [np.eye(3)], SLIDE_CARDS)
+        self._refit(image, homographies, vectors, distances, looks, fitted, self.anchor_distance, self.turn_below, TURNS, 1)
         poses = _best_of_looks(distances.min(axis=1), looks)
         return self.deck.index_distances(vectors[poses]), poses
 
     def _refit(
         self, image: np.ndarray, homographies: np.ndarray, vectors: np.ndarray, distances: np.ndarray,
-        looks: np.ndarray, above: float, below: float, turns: list[np.ndarray], cards: int,
+        looks: np.ndarray, fitted: np.ndarray, above: float, below: float, turns: list[np.ndarray], cards: int,
     ) -> None:
-        """Slide each look's best pose when its nearest card is between ``above`` and ``below``, turned by
-        every one of ``turns``, against the mean index patches of its ``cards`` nearest cards; keep (in
-        place) every pose that reads nearer than before, with its features and distances."""
+        """Slide each look's best pose when its nearest card is between ``above`` and ``below`` (and the
+        pose may be ``fitted``), turned by every one of ``turns``, against the mean index patches of its
+        ``cards`` nearest cards; keep (in place) every pose that reads nearer than before, with its
+        features and distances."""
         nearest = distances.min(axis=1)
         rows = _best_of_looks(nearest, looks)
-        rows = rows[(nearest[rows] > above) & (nearest[rows] <= below)]
+        rows = rows[(nearest[rows] > above) & (nearest[rows] <= below) & fitted[rows]]
         if len(rows) == 0:
             return
         turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)

@@ -76,3 +76,34 @@ def test_outlines_from_one_corner_give_one_row_naming_the_card(faces, deck) -> N
     assert distances.shape == (2, len(deck.cards)) and poses[1] == 2 and poses[0] in (0, 1)
     assert [deck.cards[int(i)] for i in distances.argmin(axis=1)] == [card, card]
     assert distances.min(axis=1).max() < recognizer.reader.anchor_distance
+
+
+def test_a_pose_much_nearer_a_part_of_a_face_than_any_index_is_not_fitted(faces, deck) -> None:
+    """Sliding a patch of pips against the cards' indexes would cost time and never read a card."""
+    from vision.geometry import patch_homographies
+    from vision.index_reader import FACE_MARGIN
+
+    card = parse_cards("9D")[0]
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 0.0)], np.random.default_rng(4), clean=True)
+    recognizer = Recognizer(deck, camera.layout())
+    truth = scene.truth[0].polygon
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    height = float(np.linalg.norm(truth[3] - truth[0]))
+    down, left = (truth[2] - truth[1]) / height, (truth[0] - truth[1]) / width
+    other_corner = truth[1] + np.array([[0.0, 0.0], [width, 0.0], [width, height], [0.0, height]]) @ np.stack([down, left])
+    quads = np.stack([truth + (3.5, -3.0), other_corner])
+    vectors = recognizer.reader._features_at(scene.frame, patch_homographies(quads, INDEX_SIZE))
+    nearest = deck.index_distances(vectors, judged=False).min(axis=1)
+    assert nearest[0] > recognizer.reader.refine_above and FACE_MARGIN * deck.background_distances(vectors)[1] < nearest[1]
+    slid: list[int] = []
+    original = recognizer.reader._slid
+
+    def counted(image, homographies, distances, cards):
+        slid.append(len(homographies))
+        return original(image, homographies, distances, cards)
+
+    recognizer.reader._slid = counted
+    distances, _ = recognizer.reader.distances(scene.frame, half_size(scene.frame), quads, np.array([0, 1]), width)
+    assert slid[0] == 1
+    assert deck.cards[int(distances[0].argmin())] is card
