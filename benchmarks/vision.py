@@ -34,7 +34,7 @@ from dataclasses import dataclass, field  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.artwork import HELD_OUT_DECKS, SEEN_DECKS, available_decks, render_deck  # noqa: E402
+from vision.artwork import HELD_OUT_DECKS, SEEN_DECKS, TUNING_DECKS, available_decks, render_deck  # noqa: E402
 from vision.geometry import quad_center  # noqa: E402
 from vision.recognizer import Read, Recognizer  # noqa: E402
 from vision.synthetic import Camera, Scene, SceneRenderer, random_placements  # noqa: E402
@@ -144,16 +144,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000, help="frames in all, split evenly between the groups")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--group", choices=("both", "seen", "held-out"), default="both",
-                        help="run one group only (two processes can then share the work)")
+    parser.add_argument("--group", choices=("both", "seen", "held-out", "tuning"), default="both",
+                        help="run one group only (two processes can then share the work); 'tuning': the further "
+                             "decks tuned on, which 'both' leaves out")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     seen, held_out = available_decks(SEEN_DECKS), available_decks(HELD_OUT_DECKS)
     if not seen or not held_out:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
-    groups = {"seen": ("seen decks (used while tuning)", seen), "held-out": ("held-out decks (never used while tuning)", held_out)}
+    groups = {"seen": ("seen decks (used while tuning)", seen), "held-out": ("held-out decks (never used while tuning)", held_out),
+              "tuning": ("further decks used while tuning", available_decks(TUNING_DECKS))}
     for key, (title, decks) in groups.items():
-        if args.group not in ("both", key):
+        if args.group != key and (args.group != "both" or key == "tuning"):
             continue
         tally = Tally()
         run_group(decks, args.frames // 2, args.seed, tally)

@@ -7,11 +7,10 @@ from one corner (as found, as snapped, from two pairs of edges) are one
 nearest to any card is fitted further: when it looks somewhat like a card but
 not closely it is slid (``cv2.matchTemplate``) against the mean index patch
 (``DeckTemplates.index_looks``) of its nearest cards, and when still not close
-it is turned a little and slid again. A look
-is read at its one best pose, every card judged at that pose. A look much
-nearer to a part of a face that is not an index (pips, a picture, the other
-corners) than to any card is not fitted at all. All patches of a frame are
-warped in few ``cv2.remap`` calls.
+it is turned a little and slid again. A look is read at its one best pose,
+every card judged at that pose. A look much nearer to a part of a face that is
+not an index (pips, a picture, the other corners) than to any card is not
+fitted at all. All patches of a frame are warped in few ``cv2.remap`` calls.
 """
 
 from __future__ import annotations
