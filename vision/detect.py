@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Blob", "Corner", "card_mask", "find_blobs", "find_corners", "half_size"]
+__all__ = ["Blob", "Corner", "card_mask", "corners_of_blobs", "find_blobs", "find_corners", "half_size"]
 
 DOWNSCALE = 2
 MIN_SATURATION = 45
@@ -152,15 +152,30 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     point is outside; ``0.4 * min_edge`` by default); the card must lie on
     the inner side of both edges.
     """
-    contour32 = contour.astype(np.float32)
-    edges = _edges(contour, min_edge, contour32)
-    if edges is None:
-        return []
+    return corners_of_blobs([contour], min_edge, reach, outside)[0]
+
+
+def corners_of_blobs(
+    contours: list[np.ndarray], min_edge: float, reach: float, outside: float | None = None
+) -> list[list[Corner]]:
+    """``find_corners`` of each outline, the edge pairs of all outlines worked through at once."""
     outside = 0.4 * min_edge if outside is None else outside
-    point, direction, ends = edges.point, edges.direction, edges.ends
-    first, second = _pairs(len(point))
+    polygons = [contour.astype(np.float32) for contour in contours]
+    found = [(b, e) for b, e in enumerate(_edges(c, min_edge, c32) for c, c32 in zip(contours, polygons)) if e is not None]
+    result: list[list[Corner]] = [[] for _ in contours]
+    if not found:
+        return result
+    point = np.concatenate([e.point for _, e in found])
+    direction = np.concatenate([e.direction for _, e in found])
+    ends = np.concatenate([e.ends for _, e in found])
+    inward = np.concatenate([e.inward for _, e in found])
+    counts = [len(e.point) for _, e in found]
+    offsets = np.cumsum([0] + counts[:-1])
+    first = np.concatenate([_pairs(n)[0] + o for n, o in zip(counts, offsets)])
+    second = np.concatenate([_pairs(n)[1] + o for n, o in zip(counts, offsets)])
+    owner = np.repeat([b for b, _ in found], [len(_pairs(n)[0]) for n in counts])
     square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
-    first, second = first[square], second[square]
+    first, second, owner = first[square], second[square], owner[square]
     length = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
     run_a, run_b = _squared_up(direction[first], direction[second], length[first], length[second])
     t = _cross2(point[second] - point[first], run_b) / _cross2(run_a, run_b)
@@ -169,17 +184,14 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
     pairs = len(first)
     toward, far, near, one_side = _toward(np.concatenate([meet, meet]), ends[np.concatenate([first, second])],
                                           np.concatenate([run_a, run_b]))
-    ok = one_side & (near <= reach) & ((toward * edges.inward[np.concatenate([second, first])]).sum(axis=1) > 0)
-    ok = ok[:pairs] & ok[pairs:]
-    polygon = contour32.reshape(-1, 1, 2)
-    corners = []
-    keep = np.flatnonzero(ok)
-    rows = zip(meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs],
+    ok = one_side & (near <= reach) & ((toward * inward[np.concatenate([second, first])]).sum(axis=1) > 0)
+    keep = np.flatnonzero(ok[:pairs] & ok[pairs:])
+    rows = zip(owner[keep].tolist(), meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs],
                far[keep].tolist(), far[keep + pairs].tolist())
-    for (x, y), at, dir_a, dir_b, len_a, len_b in rows:
-        if cv2.pointPolygonTest(polygon, (x, y), True) >= -outside:
-            corners.append(Corner(at, dir_a, dir_b, len_a, len_b))
-    return corners
+    for b, (x, y), at, dir_a, dir_b, len_a, len_b in rows:
+        if cv2.pointPolygonTest(polygons[b].reshape(-1, 1, 2), (x, y), True) >= -outside:
+            result[b].append(Corner(at, dir_a, dir_b, len_a, len_b))
+    return result
 
 
 def _squared_up(

@@ -33,7 +33,7 @@ import numpy as np
 from controller.cards import JOKER, Card
 
 from vision.calibration import Layout
-from vision.detect import DOWNSCALE, Blob, Corner, card_mask, find_blobs, find_corners, half_size
+from vision.detect import DOWNSCALE, Blob, Corner, card_mask, corners_of_blobs, find_blobs, half_size
 from vision.geometry import CardSize, quad_center
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
@@ -153,8 +153,8 @@ class Recognizer:
         """The cards the blobs may hold: each corner found that can be an index corner, and each of those
         snapped onto the image's edges that moved, gives an outline; outlines are grouped per card, and
         per look."""
-        found = [find_corners(blob.contour, MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect, 0.09 * width_px)
-                 for blob in blobs]
+        found = corners_of_blobs([blob.contour for blob in blobs], MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect,
+                                 0.09 * width_px)
         every = [c for corners in found for c in corners]
         blob_of = np.repeat(np.arange(len(blobs)), [len(c) for c in found]).astype(int)
         able = self._hypotheses(every, layout, width_px)[1]

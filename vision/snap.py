@@ -48,8 +48,11 @@ def snap_corners(frame: np.ndarray, corners: list[Corner], width_px: float) -> l
     point = np.array([c.point for c in corners])
     dir_a = np.array([c.dir_a for c in corners])
     dir_b = np.array([c.dir_b for c in corners])
-    line_a = _snap_edges(frame, point, dir_a, _inward(dir_a, dir_b), width_px)
-    line_b = _snap_edges(frame, point, dir_b, _inward(dir_b, dir_a), width_px)
+    n = len(corners)
+    both_dirs = np.concatenate([dir_a, dir_b])
+    points, dirs = _snap_edges(frame, np.concatenate([point, point]), both_dirs,
+                               _inward(both_dirs, np.concatenate([dir_b, dir_a])), width_px)
+    line_a, line_b = (points[:n], dirs[:n]), (points[n:], dirs[n:])
     meet = _cross(line_a, line_b)
     return [
         Corner(meet[k], line_a[1][k], line_b[1][k], c.len_a, c.len_b) for k, c in enumerate(corners)

@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.detect import _vertex_indices, card_mask, find_blobs, find_corners
+from vision.detect import _vertex_indices, card_mask, corners_of_blobs, find_blobs, find_corners
 
 
 def _felt(w: int = 400, h: int = 300) -> np.ndarray:
@@ -40,6 +40,24 @@ def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
     found = np.array([c.point for c in corners])
     for truth in quad:
         assert np.min(np.linalg.norm(found - truth, axis=1)) < 1.5
+
+
+def test_the_corners_of_several_blobs_found_at_once_are_each_blobs_own() -> None:
+    image = _felt()
+    quads = [_rect(100, 150, 63, 88, 10), _rect(300, 150, 63, 88, -30)]
+    for quad in quads:
+        _card(image, quad)
+    blobs, _ = find_blobs(card_mask(image), 1000)
+    contours = [blob.contour for blob in blobs]
+    together = corners_of_blobs(contours, min_edge=14, reach=100)
+    assert len(together) == 2
+    for contour, corners in zip(contours, together):
+        alone = find_corners(contour, min_edge=14, reach=100)
+        assert [c.point.tolist() for c in corners] == [c.point.tolist() for c in alone]
+        nearest = min(quads, key=lambda q: np.linalg.norm(q.mean(axis=0) - contour.mean(axis=0)))
+        found = np.array([c.point for c in corners])
+        assert all(np.min(np.linalg.norm(found - truth, axis=1)) < 2.0 for truth in nearest)
+        assert all(np.min(np.linalg.norm(nearest - point, axis=1)) < 3.0 for point in found)
 
 
 def test_the_hidden_corner_of_a_fanned_card_is_found_from_its_two_visible_edges() -> None:
