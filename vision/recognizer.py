@@ -46,6 +46,10 @@ Visible = Literal["full", "corner"]
 
 #: Shortest straight run of outline (in card widths) that counts as a card edge.
 MIN_EDGE = 0.12
+#: How far (card widths) a corner may lie outside the blob's outline: a card's rounded corner leaves
+#: the point where its edges meet outside, and the half-size mask rounds it further (0.09 missed the
+#: corners of cream-faced cards, whose edges the mask eats into).
+CORNER_OUTSIDE = 0.11
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,7 +158,7 @@ class Recognizer:
         snapped onto the image's edges that moved, gives an outline; outlines are grouped per card, and
         per look."""
         found = corners_of_blobs([blob.contour for blob in blobs], MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect,
-                                 0.09 * width_px)
+                                 CORNER_OUTSIDE * width_px)
         every = [c for corners in found for c in corners]
         blob_of = np.repeat(np.arange(len(blobs)), [len(c) for c in found]).astype(int)
         able = self._hypotheses(every, layout, width_px)[1]
