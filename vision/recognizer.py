@@ -90,6 +90,7 @@ class RecognizerSettings:
     turn_below: float = 35.0
     weak_distance: float = 12.0
     weak_margin: float = 1.25
+    tie_distance: float = 1.0
     joker_close: float = 8.0
     joker_margin: float = 2.0
 
@@ -287,7 +288,10 @@ class Recognizer:
         little further off (within ``max_distance``) add their evidence when
         they agree and are left out when they do not (an outline from a wrong
         corner), except on a card lying alone, whose outline is certain: there
-        they make it unreadable. A joker has no index, only its picture in the
+        they make it unreadable. A look that names another card but puts the
+        closest look's card within ``tie_distance`` of it (a suit twin at
+        10.6 against 10.9) does not take sides: it neither quarrels nor adds
+        evidence. A joker has no index, only its picture in the
         corner, which other pictures resemble: it is named only when two of
         its corners look closely like it, or one very closely and unlike
         every card (else it is unreadable, its guess the joker).
@@ -309,13 +313,15 @@ class Recognizer:
             if (nearest <= settings.evidence_distance).any():
                 return Read(None, outline, visible, 0.0)
             return None
-        if len(set(named[strong].tolist())) > 1:
+        best = int(named[strong][int(nearest[strong].argmin())])
+        with np.errstate(invalid="ignore"):
+            dissent = (named != best) & ~(looks[:, best] - nearest <= settings.tie_distance)
+        if (strong & dissent).any():
             return Read(None, outline, visible, 0.0)
-        best = int(named[strong][0])
         if self.deck.cards[best] is JOKER and not self._joker_shown(looks, best):
             return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance
-        if alone and (near & (named != best)).any():
+        if alone and (near & dissent).any():
             return Read(None, outline, visible, 0.0)
         agree = near & (named == best)
         totals = (looks[agree] ** 2).sum(axis=0)

@@ -109,6 +109,17 @@ def test_two_looks_that_closely_name_different_cards_make_a_quarrel(deck) -> Non
     assert quarrel.card is None
 
 
+def test_a_look_that_barely_prefers_a_suit_twin_does_not_quarrel(deck) -> None:
+    """A nine of clubs: one corner clearly a club (9.5 against 14.4), the other all but tied (9S 10.6, 9C 10.9)."""
+    recognizer = Recognizer(deck)
+    tied = recognizer._decide(False, _rows(deck, {"9C": 9.5, "9S": 14.4}, {"9S": 10.6, "9C": 10.9}), _outlines((100, 100), (200, 240)))
+    assert tied.card is not None and tied.card.code == "9C"
+    lone = recognizer._decide(True, _rows(deck, {"9C": 9.5, "9S": 14.4}, {"9S": 10.6, "9C": 10.9}), _outlines((100, 100), (200, 240)))
+    assert lone.card is not None and lone.card.code == "9C"
+    clear = recognizer._decide(False, _rows(deck, {"9C": 9.5, "9S": 14.4}, {"9S": 10.6, "9C": 12.6}), _outlines((100, 100), (200, 240)))
+    assert clear.card is None
+
+
 def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_confidence(deck) -> None:
     """A phantom outline across a fan read 6D from a look 16 off the six; the card there, 2H, from looks 5
     off. Both confidences round to 1: the closer fit names the card."""
