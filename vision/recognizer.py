@@ -91,6 +91,7 @@ class RecognizerSettings:
     weak_distance: float = 12.0
     weak_margin: float = 1.25
     tie_distance: float = 1.0
+    same_card: float = 0.15
     joker_close: float = 8.0
     joker_margin: float = 2.0
 
@@ -283,6 +284,10 @@ class Recognizer:
         ``looks`` are the candidate's looks' distances to every card (one row
         per corner, each at its best pose) and ``outlines`` the outline of
         each look's pose; the outline reported is the one the read rests on.
+        Only looks whose outline puts the card's centre within ``same_card``
+        card widths of the closest look's are this card's: a candidate groups
+        outlines by centre loosely, and in a tight fan the centres of two
+        cards can lie within that.
         Looks that look closely like a card (nearest within ``anchor_distance``)
         must all name the same card: pooling never settles a quarrel. Looks a
         little further off (within ``max_distance``) add their evidence when
@@ -306,8 +311,10 @@ class Recognizer:
         visible: Visible = "full" if alone else "corner"
         if len(looks) == 0:
             return None
+        outline = outlines[int(looks.min(axis=1).argmin())]
+        same = np.linalg.norm(outlines.mean(axis=1) - outline.mean(axis=0), axis=1) <= settings.same_card * _side(outline)
+        looks = looks[same]
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
-        outline = outlines[int(nearest.argmin())]
         strong = nearest <= settings.anchor_distance
         if not strong.any():
             if (nearest <= settings.evidence_distance).any():

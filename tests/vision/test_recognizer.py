@@ -77,8 +77,13 @@ def test_a_frame_that_is_not_a_colour_image_is_refused(deck) -> None:
 
 
 def _outlines(*corners: tuple[float, float]) -> np.ndarray:
-    """Outlines (a 100 px wide card) whose index corners are the given points, one per look."""
-    return np.array([[c, (c[0] + 100, c[1]), (c[0] + 100, c[1] + 140), (c[0], c[1] + 140)] for c in corners], float)
+    """Outlines of one 100 x 140 px card, one per look: the first from the index corner at the first
+    point, each next from the opposite index corner (the same card turned about) when the point lies
+    there, else again from the top left."""
+    first = np.array(corners[0], float)
+    upright = first + np.array([[0, 0], [100, 0], [100, 140], [0, 140]], float)
+    turned = np.roll(upright, -2, axis=0)
+    return np.array([upright + (np.array(c) - first) if not np.allclose(c, turned[0]) else turned for c in corners])
 
 
 def _rows(deck, *looks: dict[str, float]) -> np.ndarray:
@@ -118,6 +123,17 @@ def test_a_look_that_barely_prefers_a_suit_twin_does_not_quarrel(deck) -> None:
     assert lone.card is not None and lone.card.code == "9C"
     clear = recognizer._decide(False, _rows(deck, {"9C": 9.5, "9S": 14.4}, {"9S": 10.6, "9C": 12.6}), _outlines((100, 100), (200, 240)))
     assert clear.card is None
+
+
+def test_a_look_at_the_next_card_of_a_tight_fan_is_not_a_quarrel(deck) -> None:
+    """A five of spades fanned 15 mm from a jack of diamonds: the jack's look outlines a card whose centre
+    lies a third of a card's width off the five's, so it is the jack's witness, not the five's."""
+    recognizer = Recognizer(deck)
+    rows = _rows(deck, {"5S": 7.2, "5C": 18.1}, {"JD": 8.2, "JH": 37.6})
+    fanned = recognizer._decide(False, rows, _outlines((100, 100), (65, 110)))
+    assert fanned.card is not None and fanned.card.code == "5S"
+    one_card = recognizer._decide(False, rows, _outlines((100, 100), (200, 240)))
+    assert one_card.card is None
 
 
 def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_confidence(deck) -> None:
