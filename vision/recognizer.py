@@ -147,9 +147,8 @@ class Recognizer:
         decided = []
         for cand in candidates:
             looks = np.unique(cand.looks)
-            read = self._decide(cand.alone, distances[looks], quads[poses[looks]])
-            if read is not None:
-                decided.append((layout.to_table([quad_center(read.polygon)])[0], read, float(distances[looks].min())))
+            for read, closest in self._reads(cand.alone, distances[looks], quads[poses[looks]]):
+                decided.append((layout.to_table([quad_center(read.polygon)])[0], read, closest))
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
                 for r in self._suppress(decided)]
 
@@ -260,6 +259,25 @@ class Recognizer:
         quads_mm = np.stack([origin, origin + w * u, origin + w * u + h * v, origin + h * v], axis=1)[ok]
         return layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2), ok
 
+    def _reads(self, alone: bool, looks: np.ndarray, outlines: np.ndarray) -> list[tuple[Read, float]]:
+        """A candidate's reads, each with how closely its closest look fits a card: its looks split by the
+        card they are of (``_same_card``), each card decided."""
+        reads = []
+        while len(looks):
+            same = self._same_card(looks, outlines)
+            read = self._decide(alone, looks[same], outlines[same])
+            if read is not None:
+                reads.append((read, float(looks[same].min())))
+            looks, outlines = looks[~same], outlines[~same]
+        return reads
+
+    def _same_card(self, looks: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+        """Which of a candidate's looks are of the card its closest look is of: those whose outline puts the
+        card's centre within ``same_card`` card widths of that look's. A candidate groups outlines by
+        centre loosely, and in a tight fan the centres of two cards lie closer than that grouping."""
+        outline = outlines[int(looks.min(axis=1).argmin())]
+        return np.linalg.norm(outlines.mean(axis=1) - outline.mean(axis=0), axis=1) <= self.settings.same_card * _side(outline)
+
     def _weak(self, rows: np.ndarray) -> bool:
         """Whether a read rests on a weak match: its closest patch far from the card (the Gaussian
         evidence then overstates the gap) and the next card not clearly further."""
@@ -284,10 +302,6 @@ class Recognizer:
         ``looks`` are the candidate's looks' distances to every card (one row
         per corner, each at its best pose) and ``outlines`` the outline of
         each look's pose; the outline reported is the one the read rests on.
-        Only looks whose outline puts the card's centre within ``same_card``
-        card widths of the closest look's are this card's: a candidate groups
-        outlines by centre loosely, and in a tight fan the centres of two
-        cards can lie within that.
         Looks that look closely like a card (nearest within ``anchor_distance``)
         must all name the same card: pooling never settles a quarrel. Looks a
         little further off (within ``max_distance``) add their evidence when
@@ -311,10 +325,8 @@ class Recognizer:
         visible: Visible = "full" if alone else "corner"
         if len(looks) == 0:
             return None
-        outline = outlines[int(looks.min(axis=1).argmin())]
-        same = np.linalg.norm(outlines.mean(axis=1) - outline.mean(axis=0), axis=1) <= settings.same_card * _side(outline)
-        looks = looks[same]
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        outline = outlines[int(nearest.argmin())]
         strong = nearest <= settings.anchor_distance
         if not strong.any():
             if (nearest <= settings.evidence_distance).any():

@@ -125,14 +125,16 @@ def test_a_look_that_barely_prefers_a_suit_twin_does_not_quarrel(deck) -> None:
     assert clear.card is None
 
 
-def test_a_look_at_the_next_card_of_a_tight_fan_is_not_a_quarrel(deck) -> None:
-    """A five of spades fanned 15 mm from a jack of diamonds: the jack's look outlines a card whose centre
-    lies a third of a card's width off the five's, so it is the jack's witness, not the five's."""
+def test_a_look_at_the_next_card_of_a_tight_fan_is_not_a_quarrel_but_a_read_of_its_own(deck) -> None:
+    """A five of spades fanned 15 mm from a jack of diamonds, their outlines in one candidate: the jack's
+    look outlines a card whose centre lies a third of a card's width off the five's, so it is the
+    jack's witness, and both are read."""
     recognizer = Recognizer(deck)
     rows = _rows(deck, {"5S": 7.2, "5C": 18.1}, {"JD": 8.2, "JH": 37.6})
-    fanned = recognizer._decide(False, rows, _outlines((100, 100), (65, 110)))
-    assert fanned.card is not None and fanned.card.code == "5S"
-    one_card = recognizer._decide(False, rows, _outlines((100, 100), (200, 240)))
+    fanned = recognizer._reads(False, rows, _outlines((100, 100), (65, 110)))
+    assert sorted(read.card.code for read, _ in fanned) == ["5S", "JD"]
+    assert [closest for _, closest in fanned] == [7.2, 8.2]
+    (one_card, _), = recognizer._reads(False, rows, _outlines((100, 100), (200, 240)))
     assert one_card.card is None
 
 
