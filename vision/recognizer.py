@@ -274,8 +274,16 @@ class Recognizer:
     def _same_card(self, looks: np.ndarray, outlines: np.ndarray) -> np.ndarray:
         """Which of a candidate's looks are of the card its closest look is of: those whose outline puts the
         card's centre within ``same_card`` card widths of that look's. A candidate groups outlines by
-        centre loosely, and in a tight fan the centres of two cards lie closer than that grouping."""
-        outline = outlines[int(looks.min(axis=1).argmin())]
+        centre loosely, and in a tight fan the centres of two cards lie closer than that grouping.
+
+        When the closest look is a joker's, all are: a joker has no index, a patch of its picture
+        anywhere looks like its corner, and an outline across a joker and the card beside it must still
+        answer to that card's looks.
+        """
+        closest = int(looks.min(axis=1).argmin())
+        if self.deck.cards[int(looks[closest].argmin())] is JOKER:
+            return np.ones(len(looks), bool)
+        outline = outlines[closest]
         return np.linalg.norm(outlines.mean(axis=1) - outline.mean(axis=0), axis=1) <= self.settings.same_card * _side(outline)
 
     def _weak(self, rows: np.ndarray) -> bool:

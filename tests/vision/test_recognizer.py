@@ -138,6 +138,15 @@ def test_a_look_at_the_next_card_of_a_tight_fan_is_not_a_quarrel_but_a_read_of_i
     assert one_card.card is None
 
 
+def test_a_joker_look_is_not_split_from_the_looks_of_the_card_beside_it(deck) -> None:
+    """A patch of a joker's picture looks like a joker's corner wherever it is cut: an outline across a
+    joker and a queen beside it, very like the joker, still answers to the queen's looks."""
+    recognizer = Recognizer(deck)
+    rows = _rows(deck, {"JK": 3.4}, {"QD": 8.0, "KD": 20.0})
+    reads = recognizer._reads(False, rows, _outlines((100, 100), (65, 110)))
+    assert [read.card for read, _ in reads] == [None]
+
+
 def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_confidence(deck) -> None:
     """A phantom outline across a fan read 6D from a look 16 off the six; the card there, 2H, from looks 5
     off. Both confidences round to 1: the closer fit names the card."""
