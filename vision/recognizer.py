@@ -264,7 +264,7 @@ class Recognizer:
         card they are of (``_same_card``), each card decided."""
         reads = []
         while len(looks):
-            same = self._same_card(looks, outlines)
+            same = self._same_card(looks, outlines) if len(looks) > 1 else np.ones(1, bool)
             read = self._decide(alone, looks[same], outlines[same])
             if read is not None:
                 reads.append((read, float(looks[same].min())))
@@ -280,11 +280,12 @@ class Recognizer:
         anywhere looks like its corner, and an outline across a joker and the card beside it must still
         answer to that card's looks.
         """
-        closest = int(looks.min(axis=1).argmin())
-        if self.deck.cards[int(looks[closest].argmin())] is JOKER:
+        closest, card = divmod(int(looks.argmin()), looks.shape[1])
+        if self.deck.cards[card] is JOKER:
             return np.ones(len(looks), bool)
-        outline = outlines[closest]
-        return np.linalg.norm(outlines.mean(axis=1) - outline.mean(axis=0), axis=1) <= self.settings.same_card * _side(outline)
+        centres = outlines.mean(axis=1)
+        offsets = centres - centres[closest]
+        return np.einsum("ij,ij->i", offsets, offsets) <= (self.settings.same_card * _side(outlines[closest])) ** 2
 
     def _weak(self, rows: np.ndarray) -> bool:
         """Whether a read rests on a weak match: its closest patch far from the card (the Gaussian
