@@ -79,7 +79,8 @@ def test_outlines_from_one_corner_give_one_row_naming_the_card(faces, deck) -> N
 
 
 def test_a_pose_much_nearer_a_part_of_a_face_than_any_index_is_not_fitted(faces, deck) -> None:
-    """Sliding a patch of pips against the cards' indexes would cost time and never read a card."""
+    """A card's corner that holds no index (a pip) is much nearer to that part of its face than to any
+    card: sliding it against the cards' indexes would cost time and never read a card."""
     from vision.geometry import patch_homographies
     from vision.index_reader import FACE_MARGIN
 
@@ -99,7 +100,7 @@ def test_a_pose_much_nearer_a_part_of_a_face_than_any_index_is_not_fitted(faces,
     slid: list[int] = []
     original = recognizer.reader._slid
 
-    def counted(image, homographies, distances, cards):
+    def counted(image: np.ndarray, homographies: np.ndarray, distances: np.ndarray, cards: int) -> tuple[np.ndarray, np.ndarray]:
         slid.append(len(homographies))
         return original(image, homographies, distances, cards)
 
