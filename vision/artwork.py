@@ -95,16 +95,12 @@ HELD_OUT_DECKS: tuple[str, ...] = ("aisleriot-dondorf", "aisleriot-tango", "aisl
 #: sessions): more brands than five to find what fails, and a few that are hard on purpose. Guyenne's
 #: court cards show a bare suit symbol for an index; the Swiss deck has green and yellow artwork out to
 #: its edges. None is like a held-out deck (``tango_nuevo`` and KDE's dondorf are, and are left out).
-TUNING_DECKS: tuple[str, ...] = (
-    "aisleriot-ancient_french",
-    "aisleriot-anglo_poker",
-    "aisleriot-guyenne-classic",
-    "aisleriot-lattmann",
-    "aisleriot-neoclassical",
-    "aisleriot-swiss-xvii",
-    "aisleriot-tigullio",
-    "kde-standard",
+_TUNING_ART = (
+    *(_aisleriot(name) for name in ("ancient_french", "anglo_poker", "guyenne-classic", "lattmann", "neoclassical",
+                                    "swiss-xvii", "tigullio")),
+    _kde("standard", "standard"),
 )
+TUNING_DECKS: tuple[str, ...] = tuple(art.name for art in _TUNING_ART)
 
 KNOWN_DECKS: dict[str, DeckArt] = {
     d.name: d
@@ -117,9 +113,8 @@ KNOWN_DECKS: dict[str, DeckArt] = {
         _aisleriot("tango"),
         _aisleriot("simplistic"),
         _aisleriot("bellot"),
-        *(_aisleriot(name.removeprefix("aisleriot-")) for name in TUNING_DECKS if name.startswith("aisleriot-")),
         _kde("nicu-white", "white"),
-        _kde("standard", "standard"),
+        *_TUNING_ART,
     )
 }
 

@@ -171,9 +171,10 @@ def corners_of_blobs(
     inward = np.concatenate([e.inward for _, e in found])
     counts = [len(e.point) for _, e in found]
     offsets = np.cumsum([0] + counts[:-1])
-    first = np.concatenate([_pairs(n)[0] + o for n, o in zip(counts, offsets)])
-    second = np.concatenate([_pairs(n)[1] + o for n, o in zip(counts, offsets)])
-    owner = np.repeat([b for b, _ in found], [len(_pairs(n)[0]) for n in counts])
+    pairs_of = [_pairs(n) for n in counts]
+    first = np.concatenate([a + o for (a, _), o in zip(pairs_of, offsets)])
+    second = np.concatenate([b + o for (_, b), o in zip(pairs_of, offsets)])
+    owner = np.repeat([b for b, _ in found], [len(a) for a, _ in pairs_of])
     square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
     first, second, owner = first[square], second[square], owner[square]
     length = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)

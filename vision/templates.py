@@ -136,18 +136,21 @@ class DeckTemplates:
         z = self._projected(vectors)
         dist = _distances(z, self.index_centers)
         dist[~vectors.any(axis=1)] = np.inf
-        if judged and len(self.background):
-            dist[_distances(z, self.background).min(axis=1) < dist.min(axis=1)] = np.inf
+        if judged:
+            dist[self._background_nearest(z) < dist.min(axis=1)] = np.inf
         return dist
 
     def background_distances(self, vectors: np.ndarray) -> np.ndarray:
         """Each patch's distance to the nearest part of a face that is not an index (inf when none was enrolled)."""
-        if not len(self.background):
-            return np.full(len(vectors), np.inf)
-        return _distances(self._projected(vectors), self.background).min(axis=1)
+        return self._background_nearest(self._projected(vectors))
 
     def _projected(self, vectors: np.ndarray) -> np.ndarray:
         return vectors @ self.index_projection - self.index_mean @ self.index_projection
+
+    def _background_nearest(self, z: np.ndarray) -> np.ndarray:
+        if not len(self.background):
+            return np.full(len(z), np.inf)
+        return _distances(z, self.background).min(axis=1)
 
     def match_index(self, vectors: np.ndarray) -> list[IndexMatch]:
         """Nearest card to each patch, with its distance and the next card's."""
