@@ -7,7 +7,7 @@ outlines and keeps a 1920x1080 frame cheap.
 
 A blob is one card or several overlapping ones. Its outline is simplified to a
 polygon; two long straight edges meeting at a convex, roughly right angle
-(a rounded card corner may sit between them) make a ``Corner``. The corner
+(a rounded card corner may sit between them) make a corner (a row of ``Corners``). The corner
 point is where lines fitted to both edges cross, so it is found to about a
 pixel even though real card corners are rounded.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Blob", "Corner", "card_mask", "corners_of_blobs", "find_blobs", "find_corners", "half_size"]
+__all__ = ["Blob", "Corners", "card_mask", "corners_of_blobs", "find_blobs", "find_corners", "half_size"]
 
 DOWNSCALE = 2
 MIN_SATURATION = 45
@@ -29,14 +29,32 @@ EDGE_OFFSET = 1.5
 
 
 @dataclass(frozen=True, eq=False)
-class Corner:
-    """A convex card corner: its point, unit directions along both edges, and their visible lengths (px)."""
+class Corners:
+    """Convex card corners, one row each: the point (n, 2), unit directions along both edges (n, 2), and
+    the edges' visible lengths in pixels (n,). Kept as arrays, not one object per corner: a frame has
+    a hundred or more, and every stage works on all of them at once."""
 
     point: np.ndarray
     dir_a: np.ndarray
     dir_b: np.ndarray
-    len_a: float
-    len_b: float
+    len_a: np.ndarray
+    len_b: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.point)
+
+    def __getitem__(self, rows: np.ndarray | slice) -> Corners:
+        """The corners of ``rows`` (a boolean mask, indices or a slice)."""
+        return Corners(self.point[rows], self.dir_a[rows], self.dir_b[rows], self.len_a[rows], self.len_b[rows])
+
+    @staticmethod
+    def joined(parts: list[Corners]) -> Corners:
+        return Corners(*(np.concatenate([getattr(p, name) for p in parts])
+                         for name in ("point", "dir_a", "dir_b", "len_a", "len_b")))
+
+    @staticmethod
+    def none() -> Corners:
+        return Corners(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros(0))
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,7 +160,7 @@ def _pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(count, 1)
 
 
-def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: float | None = None) -> list[Corner]:
+def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: float | None = None) -> Corners:
     """Card corners on an outline: where two long straight edges, extended, meet at about a right angle.
 
     The edges need not be neighbours: in a fan, the middle cards' corners lie on
@@ -157,14 +175,13 @@ def find_corners(contour: np.ndarray, min_edge: float, reach: float, outside: fl
 
 def corners_of_blobs(
     contours: list[np.ndarray], min_edge: float, reach: float, outside: float | None = None
-) -> list[list[Corner]]:
-    """``find_corners`` of each outline, the edge pairs of all outlines worked through at once."""
+) -> tuple[Corners, np.ndarray]:
+    """``find_corners`` of all outlines at once, and the outline (its index) each corner is on."""
     outside = 0.4 * min_edge if outside is None else outside
     polygons = [contour.astype(np.float32) for contour in contours]
     found = [(b, e) for b, e in enumerate(_edges(c, min_edge, c32) for c, c32 in zip(contours, polygons)) if e is not None]
-    result: list[list[Corner]] = [[] for _ in contours]
     if not found:
-        return result
+        return Corners.none(), np.zeros(0, int)
     point = np.concatenate([e.point for _, e in found])
     direction = np.concatenate([e.direction for _, e in found])
     ends = np.concatenate([e.ends for _, e in found])
@@ -187,12 +204,10 @@ def corners_of_blobs(
                                           np.concatenate([run_a, run_b]))
     ok = one_side & (near <= reach) & ((toward * inward[np.concatenate([second, first])]).sum(axis=1) > 0)
     keep = np.flatnonzero(ok[:pairs] & ok[pairs:])
-    rows = zip(owner[keep].tolist(), meet[keep].tolist(), meet[keep], toward[keep], toward[keep + pairs],
-               far[keep].tolist(), far[keep + pairs].tolist())
-    for b, (x, y), at, dir_a, dir_b, len_a, len_b in rows:
-        if cv2.pointPolygonTest(polygons[b].reshape(-1, 1, 2), (x, y), True) >= -outside:
-            result[b].append(Corner(at, dir_a, dir_b, len_a, len_b))
-    return result
+    near_outline = [cv2.pointPolygonTest(polygons[b].reshape(-1, 1, 2), (x, y), True) >= -outside
+                    for b, (x, y) in zip(owner[keep].tolist(), meet[keep].tolist())]
+    keep = keep[np.array(near_outline, bool)]
+    return Corners(meet[keep], toward[keep], toward[keep + pairs], far[keep], far[keep + pairs]), owner[keep]
 
 
 def _squared_up(

@@ -33,7 +33,7 @@ import numpy as np
 from controller.cards import JOKER, Card
 
 from vision.calibration import Layout
-from vision.detect import DOWNSCALE, Blob, Corner, card_mask, corners_of_blobs, find_blobs, half_size
+from vision.detect import DOWNSCALE, Blob, Corners, card_mask, corners_of_blobs, find_blobs, half_size
 from vision.geometry import CardSize, quad_center
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
@@ -111,9 +111,9 @@ class _Candidate:
     give the same centre), and the frame-wide number of each outline's look (outlines whose index
     corners nearly coincide see nearly the same patch: they are one look)."""
 
-    quads: list[np.ndarray]
+    quads: np.ndarray
     alone: bool
-    looks: list[int] = field(default_factory=list)
+    looks: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
 
 class Recognizer:
@@ -142,7 +142,7 @@ class Recognizer:
         candidates = self._candidates(frame, blobs, filled, layout, width_px)
         if not candidates:
             return []
-        quads = np.stack([q for c in candidates for q in c.quads])
+        quads = np.concatenate([c.quads for c in candidates])
         distances, poses = self.reader.distances(frame, small, quads, np.concatenate([c.looks for c in candidates]), width_px)
         decided = []
         for cand in candidates:
@@ -158,15 +158,13 @@ class Recognizer:
         """The cards the blobs may hold: each corner found that can be an index corner, and each of those
         snapped onto the image's edges that moved, gives an outline; outlines are grouped per card, and
         per look."""
-        found = corners_of_blobs([blob.contour for blob in blobs], MIN_EDGE * width_px, 1.1 * width_px / self.deck.aspect,
-                                 CORNER_OUTSIDE * width_px)
-        every = [c for corners in found for c in corners]
-        blob_of = np.repeat(np.arange(len(blobs)), [len(c) for c in found]).astype(int)
+        every, blob_of = corners_of_blobs([blob.contour for blob in blobs], MIN_EDGE * width_px,
+                                          1.1 * width_px / self.deck.aspect, CORNER_OUTSIDE * width_px)
         able = self._hypotheses(every, layout, width_px)[1]
-        every, blob_of = [c for c, k in zip(every, able) if k], blob_of[able]
+        every, blob_of = every[able], blob_of[able]
         snapped = snap_corners(frame, every, width_px)
         moved = _moved(snapped, every)
-        quads, ok = self._hypotheses(every + [s for s, m in zip(snapped, moved) if m], layout, width_px)
+        quads, ok = self._hypotheses(Corners.joined([every, snapped[moved]]), layout, width_px)
         owner = np.concatenate([blob_of, blob_of[moved]])[ok]
         if not len(quads):
             return []
@@ -178,10 +176,9 @@ class Recognizer:
             candidates.extend(self._blob_candidates(blobs[b], quads[owner == b], centers[owner == b], layout))
         count = 0
         for cand in candidates:
-            cand.looks = [0] * len(cand.quads)
-            for group in _groups(np.array([q[0] for q in cand.quads]), 0.2 * _side(cand.quads[0])):
-                for i in group:
-                    cand.looks[i] = count
+            cand.looks = np.zeros(len(cand.quads), int)
+            for group in _groups(cand.quads[:, 0], 0.2 * _side(cand.quads[0])):
+                cand.looks[group] = count
                 count += 1
         return candidates
 
@@ -230,9 +227,9 @@ class Recognizer:
         groups = _groups(centers, 0.25 * self.card_size.width_mm)
         card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
         alone = len(groups) == 1 and blob.area < 1.12 * card_area
-        return [_Candidate([quads[i] for i in group], alone) for group in groups]
+        return [_Candidate(quads[group], alone) for group in groups]
 
-    def _hypotheses(self, corners: list[Corner], layout: Layout, width_px: float) -> tuple[np.ndarray, np.ndarray]:
+    def _hypotheses(self, corners: Corners, layout: Layout, width_px: float) -> tuple[np.ndarray, np.ndarray]:
         """The outline of the card each corner would be the index corner of, for the corners that can be
         one (and which those are).
 
@@ -240,15 +237,14 @@ class Recognizer:
         (cards are seen face up); a corner whose visible short side is longer
         than a card is wide cannot be a card's.
         """
-        if not corners:
+        if not len(corners):
             return np.zeros((0, 4, 2)), np.zeros(0, bool)
-        dir_a = np.array([c.dir_a for c in corners])
-        dir_b = np.array([c.dir_b for c in corners])
+        dir_a, dir_b = corners.dir_a, corners.dir_b
         turn = dir_a[:, 0] * dir_b[:, 1] - dir_a[:, 1] * dir_b[:, 0]
         swap = (turn < 0)[:, None]
         along_w, along_h = np.where(swap, dir_b, dir_a), np.where(swap, dir_a, dir_b)
-        len_w = np.where(swap[:, 0], [c.len_b for c in corners], [c.len_a for c in corners])
-        points = np.array([c.point for c in corners])
+        len_w = np.where(swap[:, 0], corners.len_b, corners.len_a)
+        points = corners.point
         table = layout.to_table(np.stack([points, points + 20 * along_w, points + 20 * along_h], axis=1)).reshape(-1, 3, 2)
         u = table[:, 1] - table[:, 0]
         u /= np.linalg.norm(u, axis=1, keepdims=True)
@@ -381,13 +377,11 @@ def _groups(points: np.ndarray, within: float) -> list[list[int]]:
     return groups
 
 
-def _moved(snapped: list[Corner], corners: list[Corner]) -> np.ndarray:
+def _moved(snapped: Corners, corners: Corners) -> np.ndarray:
     """Which snapped corners lie more than a pixel or about half a degree from where they were found."""
-    if not corners:
-        return np.zeros(0, bool)
-    shift = np.linalg.norm(np.array([s.point for s in snapped]) - np.array([c.point for c in corners]), axis=1)
-    turn_a = np.abs((np.array([s.dir_a for s in snapped]) * np.array([c.dir_b for c in corners])).sum(axis=1))
-    turn_b = np.abs((np.array([s.dir_b for s in snapped]) * np.array([c.dir_a for c in corners])).sum(axis=1))
+    shift = np.linalg.norm(snapped.point - corners.point, axis=1)
+    turn_a = np.abs((snapped.dir_a * corners.dir_b).sum(axis=1))
+    turn_b = np.abs((snapped.dir_b * corners.dir_a).sum(axis=1))
     return (shift > 1.0) | (turn_a > 0.01) | (turn_b > 0.01)
 
 

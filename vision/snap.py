@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import Corner
+from vision.detect import Corners
 
 __all__ = ["snap_corners"]
 
@@ -41,22 +41,16 @@ PENALTY_PX = 0.3
 PENALTY_DEG = 0.3
 
 
-def snap_corners(frame: np.ndarray, corners: list[Corner], width_px: float) -> list[Corner]:
+def snap_corners(frame: np.ndarray, corners: Corners, width_px: float) -> Corners:
     """The corners moved onto the image's edges (``width_px``: a card's width in pixels)."""
-    if not corners:
+    if not len(corners):
         return corners
-    point = np.array([c.point for c in corners])
-    dir_a = np.array([c.dir_a for c in corners])
-    dir_b = np.array([c.dir_b for c in corners])
     n = len(corners)
-    both_dirs = np.concatenate([dir_a, dir_b])
-    points, dirs = _snap_edges(frame, np.concatenate([point, point]), both_dirs,
-                               _inward(both_dirs, np.concatenate([dir_b, dir_a])), width_px)
+    both_dirs = np.concatenate([corners.dir_a, corners.dir_b])
+    points, dirs = _snap_edges(frame, np.concatenate([corners.point, corners.point]), both_dirs,
+                               _inward(both_dirs, np.concatenate([corners.dir_b, corners.dir_a])), width_px)
     line_a, line_b = (points[:n], dirs[:n]), (points[n:], dirs[n:])
-    meet = _cross(line_a, line_b)
-    return [
-        Corner(meet[k], line_a[1][k], line_b[1][k], c.len_a, c.len_b) for k, c in enumerate(corners)
-    ]
+    return Corners(_cross(line_a, line_b), line_a[1], line_b[1], corners.len_a, corners.len_b)
 
 
 def _inward(direction: np.ndarray, other: np.ndarray) -> np.ndarray:

@@ -36,8 +36,7 @@ def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
     _card(image, quad)
     blobs, filled = find_blobs(card_mask(image), 1000)
     assert len(blobs) == 1 and filled[75, 100] == 255
-    corners = find_corners(blobs[0].contour, min_edge=14, reach=100)
-    found = np.array([c.point for c in corners])
+    found = find_corners(blobs[0].contour, min_edge=14, reach=100).point
     for truth in quad:
         assert np.min(np.linalg.norm(found - truth, axis=1)) < 1.5
 
@@ -49,13 +48,12 @@ def test_the_corners_of_several_blobs_found_at_once_are_each_blobs_own() -> None
         _card(image, quad)
     blobs, _ = find_blobs(card_mask(image), 1000)
     contours = [blob.contour for blob in blobs]
-    together = corners_of_blobs(contours, min_edge=14, reach=100)
-    assert len(together) == 2
-    for contour, corners in zip(contours, together):
-        alone = find_corners(contour, min_edge=14, reach=100)
-        assert [c.point.tolist() for c in corners] == [c.point.tolist() for c in alone]
+    together, owner = corners_of_blobs(contours, min_edge=14, reach=100)
+    assert sorted(set(owner.tolist())) == [0, 1]
+    for b, contour in enumerate(contours):
+        found = together.point[owner == b]
+        assert found.tolist() == find_corners(contour, min_edge=14, reach=100).point.tolist()
         nearest = min(quads, key=lambda q: np.linalg.norm(q.mean(axis=0) - contour.mean(axis=0)))
-        found = np.array([c.point for c in corners])
         assert all(np.min(np.linalg.norm(found - truth, axis=1)) < 2.0 for truth in nearest)
         assert all(np.min(np.linalg.norm(nearest - point, axis=1)) < 3.0 for point in found)
 
@@ -68,8 +66,7 @@ def test_the_hidden_corner_of_a_fanned_card_is_found_from_its_two_visible_edges(
     for quad in (below, middle, top):
         _card(image, quad)
     blobs, _ = find_blobs(card_mask(image), 1000)
-    corners = find_corners(blobs[0].contour, min_edge=14, reach=100)
-    found = np.array([c.point for c in corners])
+    found = find_corners(blobs[0].contour, min_edge=14, reach=100).point
     assert np.min(np.linalg.norm(found - middle[0], axis=1)) < 2.0
 
 
