@@ -24,6 +24,7 @@ Stages (each in its own module, each tested on small fixed images):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -144,11 +145,14 @@ class Recognizer:
             return []
         quads = np.concatenate([c.quads for c in candidates])
         distances, poses = self.reader.distances(frame, small, quads, np.concatenate([c.looks for c in candidates]), width_px)
-        decided = []
+        found: list[tuple[Read, float]] = []
         for cand in candidates:
             looks = np.unique(cand.looks)
-            for read, closest in self._reads(cand.alone, distances[looks], quads[poses[looks]]):
-                decided.append((layout.to_table([quad_center(read.polygon)])[0], read, closest))
+            found.extend(self._reads(cand.alone, distances[looks], quads[poses[looks]]))
+        if not found:
+            return []
+        centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
+        decided = [(center, read, closest) for center, (read, closest) in zip(centers, found)]
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
                 for r in self._suppress(decided)]
 
@@ -198,15 +202,16 @@ class Recognizer:
         than that and are all kept.
         """
         decided.sort(key=lambda entry: (0, entry[2]) if entry[1].card is not None else (1, -entry[1].confidence))
-        kept: list[tuple[np.ndarray, Read]] = []
+        kept: list[tuple[tuple[float, float], Read]] = []
         for center, read, _ in decided:
             near = (0.2 if read.card is not None else 0.45) * self.card_size.width_mm
-            if any(np.linalg.norm(center - other) < near for other, _ in kept):
+            x, y = center.tolist()
+            if any(math.hypot(x - ox, y - oy) < near for (ox, oy), _ in kept):
                 continue
             if read.card is None and read.guess is None and \
                     _covered(read.polygon, [r.polygon for _, r in kept if r.card is not None]) >= 0.5:
                 continue
-            kept.append((center, read))
+            kept.append(((x, y), read))
         return [read for _, read in kept]
 
     def _guess_layout(self, mask: np.ndarray) -> Layout | None:
@@ -225,8 +230,8 @@ class Recognizer:
     def _blob_candidates(self, blob: Blob, quads: np.ndarray, centers: np.ndarray, layout: Layout) -> list[_Candidate]:
         """The cards of one blob: its hypotheses grouped by where their card's centre (table mm) falls."""
         groups = _groups(centers, 0.25 * self.card_size.width_mm)
-        card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
-        alone = len(groups) == 1 and blob.area < 1.12 * card_area
+        alone = len(groups) == 1 and \
+            blob.area < 1.12 * self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
         return [_Candidate(quads[group], alone) for group in groups]
 
     def _hypotheses(self, corners: Corners, layout: Layout, width_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -349,7 +354,8 @@ class Recognizer:
             return Read(None, outline, visible, 0.0)
         agree = near & (named == best)
         totals = (looks[agree] ** 2).sum(axis=0)
-        runner_up = float(np.partition(np.delete(totals, best), 0)[0]) if len(totals) > 1 else float(totals[best])
+        # Every agreeing look is nearest to ``best``, so its total is the least and the runner-up's the next.
+        runner_up = float(np.partition(totals, 1)[1]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
         if conf < settings.min_confidence or self._weak(looks[agree]):
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
@@ -365,7 +371,8 @@ def _side(quad: np.ndarray) -> float:
 
 def _groups(points: np.ndarray, within: float) -> list[list[int]]:
     """Points grouped in order: each joins the first group whose first point lies within ``within``."""
-    near = (np.linalg.norm(points[:, None] - points[None], axis=2) < within).tolist()
+    offsets = points[:, None] - points[None]
+    near = (np.einsum("ijk,ijk->ij", offsets, offsets) < within * within).tolist()
     groups: list[list[int]] = []
     for i, row in enumerate(near):
         for group in groups:

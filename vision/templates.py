@@ -133,16 +133,25 @@ class DeckTemplates:
         rows of patches nearer to some part of a face that is not an index
         (``background``) than to any card.
         """
-        z = self._projected(vectors)
-        dist = _distances(z, self.index_centers)
-        dist[~vectors.any(axis=1)] = np.inf
-        if judged:
-            dist[self._background_nearest(z) < dist.min(axis=1)] = np.inf
+        if not judged:
+            return self._index_distances(self._projected(vectors), vectors)
+        dist, background = self.index_and_background_distances(vectors)
+        dist[background < dist.min(axis=1)] = np.inf
         return dist
+
+    def index_and_background_distances(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``index_distances`` unjudged and ``background_distances``, the patches projected once."""
+        z = self._projected(vectors)
+        return self._index_distances(z, vectors), self._background_nearest(z)
 
     def background_distances(self, vectors: np.ndarray) -> np.ndarray:
         """Each patch's distance to the nearest part of a face that is not an index (inf when none was enrolled)."""
         return self._background_nearest(self._projected(vectors))
+
+    def _index_distances(self, z: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+        dist = _distances(z, self.index_centers)
+        dist[~vectors.any(axis=1)] = np.inf
+        return dist
 
     def _projected(self, vectors: np.ndarray) -> np.ndarray:
         return vectors @ self.index_projection - self.index_mean @ self.index_projection
