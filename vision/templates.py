@@ -140,13 +140,10 @@ class DeckTemplates:
         return dist
 
     def index_and_background_distances(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``index_distances`` unjudged and ``background_distances``, the patches projected once."""
+        """``index_distances`` unjudged, and each patch's distance to the nearest part of a face that is not
+        an index (inf when none was enrolled): the patches projected once for both."""
         z = self._projected(vectors)
         return self._index_distances(z, vectors), self._background_nearest(z)
-
-    def background_distances(self, vectors: np.ndarray) -> np.ndarray:
-        """Each patch's distance to the nearest part of a face that is not an index (inf when none was enrolled)."""
-        return self._background_nearest(self._projected(vectors))
 
     def _index_distances(self, z: np.ndarray, vectors: np.ndarray) -> np.ndarray:
         dist = _distances(z, self.index_centers)

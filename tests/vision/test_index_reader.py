@@ -95,8 +95,9 @@ def test_a_pose_much_nearer_a_part_of_a_face_than_any_index_is_not_fitted(faces,
     other_corner = truth[1] + np.array([[0.0, 0.0], [width, 0.0], [width, height], [0.0, height]]) @ np.stack([down, left])
     quads = np.stack([truth + (3.5, -3.0), other_corner])
     vectors = recognizer.reader._features_at(scene.frame, patch_homographies(quads, INDEX_SIZE))
-    nearest = deck.index_distances(vectors, judged=False).min(axis=1)
-    assert nearest[0] > recognizer.reader.refine_above and FACE_MARGIN * deck.background_distances(vectors)[1] < nearest[1]
+    distances, background = deck.index_and_background_distances(vectors)
+    nearest = distances.min(axis=1)
+    assert nearest[0] > recognizer.reader.refine_above and FACE_MARGIN * background[1] < nearest[1]
     slid: list[int] = []
     original = recognizer.reader._slid
 
