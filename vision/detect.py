@@ -71,14 +71,7 @@ def half_size(frame: np.ndarray) -> np.ndarray:
 
 
 def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
-    """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``).
-
-    A 3 x 3 opening removes specks and threads of not-felt on the cloth; the
-    card pixels it shaved off next to what it kept are put back (one step of
-    reconstruction), so a card's thin white border stays where artwork of the
-    felt's colour lies just inside it (the Swiss deck's green clothes), and
-    the card's outline with it.
-    """
+    """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``)."""
     small = half_size(frame) if small is None else small
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     sample = hsv[::3, ::3]
@@ -86,10 +79,7 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
     felt_hue = int(np.argmax(cv2.calcHist([sample[:, :, 0].copy()], [0], saturated, [180], [0, 180])))
     felt = functools.reduce(cv2.bitwise_or, (cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
                                              for low, high in _hue_ranges(felt_hue)))
-    card = cv2.bitwise_not(felt)
-    square = np.ones((3, 3), np.uint8)
-    opened = cv2.morphologyEx(card, cv2.MORPH_OPEN, square)
-    return cv2.bitwise_or(opened, cv2.bitwise_and(card, cv2.dilate(opened, square)))
+    return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def _hue_ranges(felt_hue: int) -> list[tuple[int, int]]:

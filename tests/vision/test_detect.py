@@ -38,7 +38,7 @@ def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
     assert len(blobs) == 1 and filled[75, 100] == 255
     found = find_corners(blobs[0].contour, min_edge=14, reach=100).point
     for truth in quad:
-        assert np.min(np.linalg.norm(found - truth, axis=1)) < 1.6
+        assert np.min(np.linalg.norm(found - truth, axis=1)) < 1.5
 
 
 def test_the_corners_of_several_blobs_found_at_once_are_each_blobs_own() -> None:
@@ -83,25 +83,8 @@ def test_felt_is_told_by_hue_around_the_hue_circle() -> None:
         seen = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(int)
         steps = np.abs(seen[:, :, 0] - felt)
         is_felt = (np.minimum(steps, 180 - steps) <= 14) & (seen[:, :, 1] >= 45)
-        card = np.where(is_felt, 0, 255).astype(np.uint8)
-        opened = cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        expected = opened | (card & cv2.dilate(opened, np.ones((3, 3), np.uint8)))
+        expected = cv2.morphologyEx(np.where(is_felt, 0, 255).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         assert np.array_equal(card_mask(image, image), expected), felt
-
-
-def test_a_thin_border_beside_artwork_of_the_felts_colour_stays_card_and_specks_on_the_cloth_do_not() -> None:
-    """A card's 4 px border (2 px at half size, thinner than the 3 x 3 opening) with felt-coloured artwork
-    inside it, red blocks of artwork touching the border every 10 px: the border between the blocks is
-    card. A 4 x 4 speck on the cloth is not."""
-    image = _felt()
-    image[50:250, 100:300] = (245, 245, 245)
-    image[54:246, 104:296] = (40, 120, 35)
-    for y in range(54, 246, 10):
-        image[y : y + 6, 288:296] = (30, 30, 200)
-    image[20:24, 20:24] = (245, 245, 245)
-    mask = card_mask(image)
-    assert (mask[27:123, 148:150] == 255).all()
-    assert (mask[8:14, 8:14] == 0).all()
 
 
 def test_vertices_are_found_where_the_outline_holds_them_first() -> None:
