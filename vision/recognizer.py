@@ -230,9 +230,10 @@ class Recognizer:
     def _blob_candidates(self, blob: Blob, quads: np.ndarray, centers: np.ndarray, layout: Layout) -> list[_Candidate]:
         """The cards of one blob: its hypotheses grouped by where their card's centre (table mm) falls."""
         groups = _groups(centers, 0.25 * self.card_size.width_mm)
-        alone = len(groups) == 1 and \
-            blob.area < 1.12 * self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
-        return [_Candidate(quads[group], alone) for group in groups]
+        if len(groups) > 1:
+            return [_Candidate(quads[group], False) for group in groups]
+        card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
+        return [_Candidate(quads, blob.area < 1.12 * card_area)]
 
     def _hypotheses(self, corners: Corners, layout: Layout, width_px: float) -> tuple[np.ndarray, np.ndarray]:
         """The outline of the card each corner would be the index corner of, for the corners that can be
