@@ -145,10 +145,15 @@ class Recognizer:
             return []
         quads = np.concatenate([c.quads for c in candidates])
         distances, poses = self.reader.distances(frame, small, quads, np.concatenate([c.looks for c in candidates]), width_px)
+        # A look further than ``evidence_distance`` from every card takes part in no decision: only
+        # candidates with a look nearer than that are decided, and only on such looks.
+        telling = distances.min(axis=1) <= self.settings.evidence_distance
         found: list[tuple[Read, float]] = []
         for cand in candidates:
             looks = np.unique(cand.looks)
-            found.extend(self._reads(cand.alone, distances[looks], quads[poses[looks]]))
+            looks = looks[telling[looks]]
+            if len(looks):
+                found.extend(self._reads(cand.alone, distances[looks], quads[poses[looks]]))
         if not found:
             return []
         centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
