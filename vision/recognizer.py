@@ -51,6 +51,9 @@ MIN_EDGE = 0.12
 #: the point where its edges meet outside, and the half-size mask rounds it further (0.09 missed the
 #: corners of cream-faced cards, whose edges the mask eats into).
 CORNER_OUTSIDE = 0.11
+#: Outlines whose index corners lie within this many card widths of each other see nearly one patch:
+#: they are one look. An index corner is guessed only this far from every corner found.
+LOOK_APART = 0.2
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,6 +98,8 @@ class RecognizerSettings:
     same_card: float = 0.15
     joker_close: float = 8.0
     joker_margin: float = 2.0
+    guessed_confidence: float = 0.999
+    guessed_anchor: float = 12.0
 
 
 def evidence_confidence(evidence: float) -> float:
@@ -109,11 +114,13 @@ def evidence_confidence(evidence: float) -> float:
 @dataclass(eq=False)
 class _Candidate:
     """One card's hypotheses: outlines from its corners whose centres agree (a card's two index corners
-    give the same centre), and the frame-wide number of each outline's look (outlines whose index
-    corners nearly coincide see nearly the same patch: they are one look)."""
+    give the same centre), which of them start from a guessed index corner, and the frame-wide number
+    of each outline's look (outlines whose index corners nearly coincide see nearly the same patch:
+    they are one look, never counted twice; a look is all of guessed corners or all of corners found)."""
 
     quads: np.ndarray
     alone: bool
+    guessed: np.ndarray
     looks: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
 
@@ -144,7 +151,10 @@ class Recognizer:
         if not candidates:
             return []
         quads = np.concatenate([c.quads for c in candidates])
-        distances, poses = self.reader.distances(frame, small, quads, np.concatenate([c.looks for c in candidates]), width_px)
+        look_of = np.concatenate([c.looks for c in candidates])
+        distances, poses = self.reader.distances(frame, small, quads, look_of, width_px)
+        guessed = np.zeros(len(distances), bool)
+        guessed[look_of[np.concatenate([c.guessed for c in candidates])]] = True
         # A look further than ``evidence_distance`` from every card takes part in no decision: only
         # candidates with a look nearer than that are decided, and only on such looks.
         telling = distances.min(axis=1) <= self.settings.evidence_distance
@@ -153,7 +163,7 @@ class Recognizer:
             looks = np.unique(cand.looks)
             looks = looks[telling[looks]]
             if len(looks):
-                found.extend(self._reads(cand.alone, distances[looks], quads[poses[looks]]))
+                found.extend(self._reads(cand.alone, distances[looks], quads[poses[looks]], guessed[looks]))
         if not found:
             return []
         centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
@@ -164,29 +174,45 @@ class Recognizer:
     def _candidates(
         self, frame: np.ndarray, blobs: list[Blob], filled: np.ndarray, layout: Layout, width_px: float
     ) -> list[_Candidate]:
-        """The cards the blobs may hold: each corner found that can be an index corner, and each of those
-        snapped onto the image's edges that moved, gives an outline; outlines are grouped per card, and
-        per look."""
+        """The cards the blobs may hold: outlines grouped per card, and per look.
+
+        Each corner found that can be an index corner, and each of those
+        snapped onto the image's edges that moved, gives an outline. So does
+        each guessed index corner (snapped): where a corner found can be a
+        plain corner of a card, the two corners beside it are that card's
+        index corners, and one that lies on the blob where no corner was
+        found is guessed. In a fan, the index corner of a card lying on
+        another card is white on white and not on the blob's outline, while
+        its plain corners often are.
+        """
         every, blob_of = corners_of_blobs([blob.contour for blob in blobs], MIN_EDGE * width_px,
                                           1.1 * width_px / self.deck.aspect, CORNER_OUTSIDE * width_px)
+        plain, plain_ok = self._hypotheses(every, layout, width_px, plain=True)
+        guessed, guessed_owner = _guessed_corners(
+            np.concatenate([np.roll(plain, 2, axis=1), plain]), np.tile(blob_of[plain_ok], 2), every.point, filled,
+            LOOK_APART * width_px, self.settings.inside_share)
         able = self._hypotheses(every, layout, width_px)[1]
         every, blob_of = every[able], blob_of[able]
-        snapped = snap_corners(frame, every, width_px)
-        moved = _moved(snapped, every)
-        quads, ok = self._hypotheses(Corners.joined([every, snapped[moved]]), layout, width_px)
-        owner = np.concatenate([blob_of, blob_of[moved]])[ok]
+        n = len(every)
+        snapped = snap_corners(frame, Corners.joined([every, guessed]), width_px)
+        moved = _moved(snapped[:n], every)
+        quads, ok = self._hypotheses(Corners.joined([every, snapped[:n][moved], snapped[n:]]), layout, width_px)
+        owner = np.concatenate([blob_of, blob_of[moved], guessed_owner])[ok]
+        is_guessed = np.concatenate([np.zeros(n + int(moved.sum()), bool), np.ones(len(guessed), bool)])[ok]
         if not len(quads):
             return []
         inside = _inside_share(quads, filled) >= self.settings.inside_share
-        quads, owner = quads[inside], owner[inside]
+        inside[is_guessed] &= _apart(quads[is_guessed, 0], quads[~is_guessed, 0], LOOK_APART * width_px)
+        quads, owner, is_guessed = quads[inside], owner[inside], is_guessed[inside]
         centers = layout.to_table(quads.mean(axis=1)) if len(quads) else quads
         candidates: list[_Candidate] = []
         for b in np.unique(owner).tolist():
-            candidates.extend(self._blob_candidates(blobs[b], quads[owner == b], centers[owner == b], layout))
+            mine = owner == b
+            candidates.extend(self._blob_candidates(blobs[b], quads[mine], is_guessed[mine], centers[mine], layout))
         count = 0
         for cand in candidates:
             cand.looks = np.zeros(len(cand.quads), int)
-            for group in _groups(cand.quads[:, 0], 0.2 * _side(cand.quads[0])):
+            for group in _groups(cand.quads[:, 0], LOOK_APART * _side(cand.quads[0])):
                 cand.looks[group] = count
                 count += 1
         return candidates
@@ -232,50 +258,59 @@ class Recognizer:
             return None
         return Layout.scale(float(np.median(sides)) / self.card_size.height_mm)
 
-    def _blob_candidates(self, blob: Blob, quads: np.ndarray, centers: np.ndarray, layout: Layout) -> list[_Candidate]:
+    def _blob_candidates(
+        self, blob: Blob, quads: np.ndarray, guessed: np.ndarray, centers: np.ndarray, layout: Layout
+    ) -> list[_Candidate]:
         """The cards of one blob: its hypotheses grouped by where their card's centre (table mm) falls."""
         groups = _groups(centers, 0.25 * self.card_size.width_mm)
         if len(groups) > 1:
-            return [_Candidate(quads[group], False) for group in groups]
+            return [_Candidate(quads[group], False, guessed[group]) for group in groups]
         card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
-        return [_Candidate(quads, blob.area < 1.12 * card_area)]
+        return [_Candidate(quads, blob.area < 1.12 * card_area, guessed)]
 
-    def _hypotheses(self, corners: Corners, layout: Layout, width_px: float) -> tuple[np.ndarray, np.ndarray]:
-        """The outline of the card each corner would be the index corner of, for the corners that can be
-        one (and which those are).
+    def _hypotheses(
+        self, corners: Corners, layout: Layout, width_px: float, plain: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The outline (index corner first) of the card each corner would be the index corner of (with
+        ``plain``: a plain corner of), for the corners that can be one (and which those are).
 
-        The side running clockwise from the corner is the card's short side
-        (cards are seen face up); a corner whose visible short side is longer
-        than a card is wide cannot be a card's.
+        The side running clockwise from an index corner is the card's short
+        side, from a plain corner its long side (cards are seen face up); a
+        corner whose visible short side is longer than a card is wide cannot
+        be a card's.
         """
         if not len(corners):
             return np.zeros((0, 4, 2)), np.zeros(0, bool)
         dir_a, dir_b = corners.dir_a, corners.dir_b
         turn = dir_a[:, 0] * dir_b[:, 1] - dir_a[:, 1] * dir_b[:, 0]
-        swap = (turn < 0)[:, None]
+        swap = ((turn < 0) != plain)[:, None]
         along_w, along_h = np.where(swap, dir_b, dir_a), np.where(swap, dir_a, dir_b)
         len_w = np.where(swap[:, 0], corners.len_b, corners.len_a)
         points = corners.point
         table = layout.to_table(np.stack([points, points + 20 * along_w, points + 20 * along_h], axis=1)).reshape(-1, 3, 2)
-        u = table[:, 1] - table[:, 0]
+        u = (table[:, 0] - table[:, 1]) if plain else (table[:, 1] - table[:, 0])
         u /= np.linalg.norm(u, axis=1, keepdims=True)
         v = np.stack([-u[:, 1], u[:, 0]], axis=1)
         ok = (len_w <= 1.15 * width_px) & ((v * (table[:, 2] - table[:, 0])).sum(axis=1) >= 0)
         w, h = self.card_size.width_mm, self.card_size.height_mm
-        origin = table[:, 0]
+        origin = table[:, 0] - w * u if plain else table[:, 0]
         quads_mm = np.stack([origin, origin + w * u, origin + w * u + h * v, origin + h * v], axis=1)[ok]
         return layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2), ok
 
-    def _reads(self, alone: bool, looks: np.ndarray, outlines: np.ndarray) -> list[tuple[Read, float]]:
+    def _reads(
+        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None
+    ) -> list[tuple[Read, float]]:
         """A candidate's reads, each with how closely its closest look fits a card: its looks split by the
-        card they are of (``_same_card``), each card decided."""
+        card they are of (``_same_card``), each card decided. ``guessed``: which looks are of a guessed
+        index corner (none when not given)."""
+        guessed = np.zeros(len(looks), bool) if guessed is None else guessed
         reads = []
         while len(looks):
             same = self._same_card(looks, outlines) if len(looks) > 1 else np.ones(1, bool)
-            read = self._decide(alone, looks[same], outlines[same])
+            read = self._decide(alone, looks[same], outlines[same], guessed[same])
             if read is not None:
                 reads.append((read, float(looks[same].min())))
-            looks, outlines = looks[~same], outlines[~same]
+            looks, outlines, guessed = looks[~same], outlines[~same], guessed[~same]
         return reads
 
     def _same_card(self, looks: np.ndarray, outlines: np.ndarray) -> np.ndarray:
@@ -312,7 +347,7 @@ class Recognizer:
         close = (named == joker) & (nearest <= self.settings.joker_close)
         return bool((close & (others >= self.settings.joker_margin * nearest)).any())
 
-    def _decide(self, alone: bool, looks: np.ndarray, outlines: np.ndarray) -> Read | None:
+    def _decide(self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no look is like a card index.
 
         ``looks`` are the candidate's looks' distances to every card (one row
@@ -335,7 +370,11 @@ class Recognizer:
         named card's sum and the next card's is the evidence. A look far from
         every card (beyond ``weak_distance``) lies where the Gaussian model
         overstates the evidence: a read resting on it needs the next card at
-        least ``weak_margin`` times further off.
+        least ``weak_margin`` times further off. A read whose close looks are
+        all of ``guessed`` index corners (no corner was found there) needs
+        ``guessed_confidence``, and its closest look within ``guessed_anchor``:
+        a guessed corner can lie anywhere on a fan, and a patch of another
+        card's face there can look somewhat like an index.
         """
         settings = self.settings
         visible: Visible = "full" if alone else "corner"
@@ -363,7 +402,9 @@ class Recognizer:
         # Every agreeing look is nearest to ``best``, so its total is the least and the runner-up's the next.
         runner_up = float(np.partition(totals, 1)[1]) if len(totals) > 1 else float(totals[best])
         conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
-        if conf < settings.min_confidence or self._weak(looks[agree]):
+        guessed_only = guessed is not None and not (strong & agree & ~guessed).any()
+        line = settings.guessed_confidence if guessed_only else settings.min_confidence
+        if conf < line or self._weak(looks[agree]) or (guessed_only and nearest[agree].min() > settings.guessed_anchor):
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
 
@@ -396,6 +437,36 @@ def _moved(snapped: Corners, corners: Corners) -> np.ndarray:
     turn_a = np.abs((snapped.dir_a * corners.dir_b).sum(axis=1))
     turn_b = np.abs((snapped.dir_b * corners.dir_a).sum(axis=1))
     return (shift > 1.0) | (turn_a > 0.01) | (turn_b > 0.01)
+
+
+def _guessed_corners(
+    outlines: np.ndarray, owner: np.ndarray, found: np.ndarray, filled: np.ndarray, apart: float, inside: float
+) -> tuple[Corners, np.ndarray]:
+    """The index corner of each outline (its first corner) where it lies on the filled mask, no corner was
+    found within ``apart`` pixels and the outline lies ``inside`` the mask, one per place (within 3 px),
+    with its blob (``owner``)."""
+    points = outlines[:, 0]
+    half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
+    h, w = filled.shape
+    ok = (half[:, 0] >= 0) & (half[:, 0] < w) & (half[:, 1] >= 0) & (half[:, 1] < h)
+    ok[ok] = filled[half[ok, 1], half[ok, 0]] > 0
+    rows = np.flatnonzero(ok)
+    rows = rows[_apart(points[rows], found, apart)]
+    rows = rows[_inside_share(outlines[rows], filled) >= inside]
+    keep = np.array([rows[group[0]] for group in _groups(points[rows], 3.0)] if len(rows) else [], int)
+    q = outlines[keep]
+    along_w, along_h = q[:, 1] - q[:, 0], q[:, 3] - q[:, 0]
+    along_w /= np.linalg.norm(along_w, axis=1, keepdims=True)
+    along_h /= np.linalg.norm(along_h, axis=1, keepdims=True)
+    return Corners(q[:, 0].copy(), along_w, along_h, np.zeros(len(q)), np.zeros(len(q))), owner[keep]
+
+
+def _apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
+    """Which ``points`` lie further than ``distance`` from every one of ``others``."""
+    if not len(points) or not len(others):
+        return np.ones(len(points), bool)
+    offsets = points[:, None] - others[None]
+    return np.einsum("ijk,ijk->ij", offsets, offsets).min(axis=1) > distance * distance
 
 
 def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
