@@ -347,7 +347,9 @@ class Recognizer:
         close = (named == joker) & (nearest <= self.settings.joker_close)
         return bool((close & (others >= self.settings.joker_margin * nearest)).any())
 
-    def _decide(self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None) -> Read | None:
+    def _decide(
+        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None
+    ) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no look is like a card index.
 
         ``looks`` are the candidate's looks' distances to every card (one row
@@ -446,11 +448,7 @@ def _guessed_corners(
     found within ``apart`` pixels and the outline lies ``inside`` the mask, one per place (within 3 px),
     with its blob (``owner``)."""
     points = outlines[:, 0]
-    half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
-    h, w = filled.shape
-    ok = (half[:, 0] >= 0) & (half[:, 0] < w) & (half[:, 1] >= 0) & (half[:, 1] < h)
-    ok[ok] = filled[half[ok, 1], half[ok, 0]] > 0
-    rows = np.flatnonzero(ok)
+    rows = np.flatnonzero(_on_mask(points, filled))
     rows = rows[_apart(points[rows], found, apart)]
     rows = rows[_inside_share(outlines[rows], filled) >= inside]
     keep = np.array([rows[group[0]] for group in _groups(points[rows], 3.0)] if len(rows) else [], int)
@@ -486,10 +484,14 @@ def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
 def _inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:
     """For each quad, the share of a grid of points inside the card (inset from its edges) on the filled card mask."""
     o, a, b = quads[:, None, 0], quads[:, None, 1] - quads[:, None, 0], quads[:, None, 3] - quads[:, None, 0]
-    pts = o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b
-    half = np.round((pts - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
+    return _on_mask(o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b, filled).mean(axis=1)
+
+
+def _on_mask(points: np.ndarray, filled: np.ndarray) -> np.ndarray:
+    """Whether each point (frame pixels, (..., 2)) lies on the half-size ``filled`` mask."""
+    half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
     h, w = filled.shape
     ok = (half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h)
-    inside = np.zeros(ok.shape, bool)
-    inside[ok] = filled[half[..., 1][ok], half[..., 0][ok]] > 0
-    return inside.mean(axis=1)
+    on = np.zeros(ok.shape, bool)
+    on[ok] = filled[half[..., 1][ok], half[..., 0][ok]] > 0
+    return on
