@@ -420,8 +420,7 @@ def _side(quad: np.ndarray) -> float:
 
 def _groups(points: np.ndarray, within: float) -> list[list[int]]:
     """Points grouped in order: each joins the first group whose first point lies within ``within``."""
-    offsets = points[:, None] - points[None]
-    near = (np.einsum("ijk,ijk->ij", offsets, offsets) < within * within).tolist()
+    near = _within(points, points, within).tolist()
     groups: list[list[int]] = []
     for i, row in enumerate(near):
         for group in groups:
@@ -460,11 +459,14 @@ def _guessed_corners(
 
 
 def _apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
-    """Which ``points`` lie further than ``distance`` from every one of ``others``."""
-    if not len(points) or not len(others):
-        return np.ones(len(points), bool)
+    """Which ``points`` lie at least ``distance`` from every one of ``others``."""
+    return ~_within(points, others, distance).any(axis=1)
+
+
+def _within(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
+    """(points, others): which pairs lie nearer than ``distance``."""
     offsets = points[:, None] - others[None]
-    return np.einsum("ijk,ijk->ij", offsets, offsets).min(axis=1) > distance * distance
+    return np.einsum("ijk,ijk->ij", offsets, offsets) < distance * distance
 
 
 def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
