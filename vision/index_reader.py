@@ -7,7 +7,11 @@ from one corner (as found, as snapped, from two pairs of edges) are one
 nearest to any card is fitted further: when it looks somewhat like a card but
 not closely it is slid (``cv2.matchTemplate``) against the mean index patch
 (``DeckTemplates.index_looks``) of its nearest cards, and when still not close
-it is turned a little and slid again. A look is read at its one best pose,
+it is turned a little and slid again. A look that is close to a card but
+whose runner-up is too near for the look alone to name it (a suit twin, a like
+rank) is slid against the looks of both: at this scale the small difference
+between twins is the first thing a pose a pixel off blurs. A look is read at
+its one best pose,
 every card judged at that pose. A look much nearer to a part of a face that is
 not an index (pips, a picture, the other corners) than to any card is not
 fitted at all. All patches of a frame are warped in few ``cv2.remap`` calls.
@@ -39,6 +43,11 @@ SLIDE_CARDS = 3
 #: Turns (about the card's corner) tried on patches that still fit no card closely: an outline's
 #: angle is least sure where little of its edges shows, as on the middle cards of a fan.
 TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
+#: A look close to a card that does not alone tell it from the runner-up is slid against the looks of
+#: both. A pose fitted to one card's look favours that card, so a look at a card in a fan (whose
+#: outline is uncertain) then judges each of the two at the pose that suits it: a guyenne king of
+#: hearts (its index a bare heart) was read as the jack at a pose fitted to the jack.
+SETTLE_CARDS = 2
 #: A look whose best pose lies this many times nearer to a part of a face that is not an index than to
 #: any card is not fitted: on the seen decks' frames, fitting such a pose never made a card read.
 FACE_MARGIN = 1.5
@@ -50,23 +59,29 @@ class IndexReader:
     A look whose best pose is nearer than ``refine_above`` to some card is
     taken as it is; up to ``search_below`` away it is slid, and when then
     between ``anchor_distance`` and ``turn_below`` it is turned and slid again
-    (patches further off are hardly ever a card's index).
+    (patches further off are hardly ever a card's index). A look then within
+    ``anchor_distance`` whose next card is nearer than ``decisive_gap`` (in
+    squared distance: twice the evidence a read needs) is slid against the
+    looks of both (``SETTLE_CARDS``).
     """
 
     def __init__(
-        self, deck: DeckTemplates, refine_above: float, anchor_distance: float, search_below: float, turn_below: float
+        self, deck: DeckTemplates, refine_above: float, anchor_distance: float, search_below: float, turn_below: float,
+        decisive_gap: float,
     ) -> None:
         self.deck = deck
         self.refine_above = refine_above
         self.anchor_distance = anchor_distance
         self.search_below = search_below
         self.turn_below = turn_below
+        self.decisive_gap = decisive_gap
 
     def distances(
         self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, looks: np.ndarray, width_px: float
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """For each look, its distances to every card at its best pose (looks, cards), and the index of
-        the quad that pose started from (before it was slid and turned).
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each look, its distances to every card at its best pose (looks, cards); the same with each
+        card of a settled look (see ``SETTLE_CARDS``) at whichever pose tried suits that card best; and the
+        index of the quad the best pose started from (before it was slid and turned).
 
         ``quads`` are outlines (frame pixels, index corner first) and ``looks``
         each one's look, numbered from 0. ``small`` is the frame at half size
@@ -79,22 +94,36 @@ class IndexReader:
         vectors = self._features_at(image, homographies)
         distances, background = self.deck.index_and_background_distances(vectors)
         fitted = FACE_MARGIN * background >= distances.min(axis=1)
-        self._refit(image, homographies, vectors, distances, looks, fitted, self.refine_above, self.search_below, [np.eye(3)], SLIDE_CARDS)
-        self._refit(image, homographies, vectors, distances, looks, fitted, self.anchor_distance, self.turn_below, TURNS, 1)
+        rows = _looks_within(distances, looks, fitted, self.refine_above, self.search_below)
+        self._refit(image, homographies, vectors, distances, rows, [np.eye(3)], SLIDE_CARDS)
+        rows = _looks_within(distances, looks, fitted, self.anchor_distance, self.turn_below)
+        self._refit(image, homographies, vectors, distances, rows, TURNS, 1)
+        rows = _looks_within(distances, looks, fitted, -np.inf, self.anchor_distance)
+        rows = rows[self._undecided(distances[rows])]
+        own = distances[rows].copy()
+        self._refit(image, homographies, vectors, distances, rows, [np.eye(3)], SETTLE_CARDS, own)
         poses = _best_of_looks(distances.min(axis=1), looks)
-        return self.deck.index_distances(vectors[poses]), poses
+        judged = self.deck.index_distances(vectors[poses])
+        each_own = judged.copy()
+        at = np.argsort(poses)[np.searchsorted(np.sort(poses), rows)]
+        each_own[at] = np.where(np.isinf(judged[at]), np.inf, own)
+        return judged, each_own, poses
+
+    def _undecided(self, distances: np.ndarray) -> np.ndarray:
+        """Which rows of distances have the next card within ``decisive_gap`` (squared) of the nearest."""
+        if distances.shape[1] < 2:
+            return np.zeros(len(distances), bool)
+        two = np.partition(distances, 1, axis=1)[:, :2]
+        return two[:, 1] ** 2 - two[:, 0] ** 2 < self.decisive_gap
 
     def _refit(
         self, image: np.ndarray, homographies: np.ndarray, vectors: np.ndarray, distances: np.ndarray,
-        looks: np.ndarray, fitted: np.ndarray, above: float, below: float, turns: list[np.ndarray], cards: int,
+        rows: np.ndarray, turns: list[np.ndarray], cards: int, own: np.ndarray | None = None,
     ) -> None:
-        """Slide each look's best pose when its nearest card is between ``above`` and ``below`` (and the
-        pose may be ``fitted``), turned by every one of ``turns``, against the mean index patches of its
-        ``cards`` nearest cards; keep (in place) every pose that reads nearer than before, with its
-        features and distances."""
-        nearest = distances.min(axis=1)
-        rows = _best_of_looks(nearest, looks)
-        rows = rows[(nearest[rows] > above) & (nearest[rows] <= below) & fitted[rows]]
+        """Slide the poses of ``rows``, turned by every one of ``turns``, against the mean index patches of
+        their ``cards`` nearest cards; keep (in place) every pose that reads nearer than before, with its
+        features and distances. ``own`` (rows, cards), when given, is lowered in place to each card's
+        distance at the pose tried that suits it best."""
         if len(rows) == 0:
             return
         turned = np.einsum("nij,tjk->ntik", homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
@@ -102,9 +131,11 @@ class IndexReader:
         tries = len(turns) * cards
         found_vectors = features(patches)
         found = self.deck.index_distances(found_vectors, judged=False).reshape(len(rows), tries, -1)
+        if own is not None:
+            np.minimum(own, found.min(axis=1), out=own)
         pick = found.min(axis=2).argmin(axis=1)
         best = found[np.arange(len(rows)), pick]
-        better = best.min(axis=1) < nearest[rows]
+        better = best.min(axis=1) < distances[rows].min(axis=1)
         chosen = np.arange(len(rows)) * tries + pick
         distances[rows[better]] = best[better]
         homographies[rows[better]] = slid[chosen[better]]
@@ -133,6 +164,14 @@ class IndexReader:
 
     def _features_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
         return features(warp_patches(image, homographies, INDEX_SIZE))
+
+
+def _looks_within(distances: np.ndarray, looks: np.ndarray, fitted: np.ndarray, above: float, below: float) -> np.ndarray:
+    """The best pose (row) of each look whose nearest card is further than ``above`` and at most ``below``
+    away, among the poses that may be ``fitted``."""
+    nearest = distances.min(axis=1)
+    rows = _best_of_looks(nearest, looks)
+    return rows[(nearest[rows] > above) & (nearest[rows] <= below) & fitted[rows]]
 
 
 def _best_of_looks(nearest: np.ndarray, looks: np.ndarray) -> np.ndarray:

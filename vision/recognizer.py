@@ -40,7 +40,7 @@ from vision.index_reader import IndexReader
 from vision.snap import snap_corners
 from vision.templates import DeckTemplates
 
-__all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence"]
+__all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence", "evidence_needed"]
 
 Visible = Literal["full", "corner"]
 
@@ -102,13 +102,26 @@ class RecognizerSettings:
     guessed_anchor: float = 12.0
 
 
+#: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
+EVIDENCE_SCALE = 8.0
+
+
 def evidence_confidence(evidence: float) -> float:
     """0..1 from the evidence for the best card over the next (a log-likelihood ratio, see ``_decide``).
 
     >>> round(evidence_confidence(0.0), 3), round(evidence_confidence(20.0), 3)
     (0.0, 0.918)
     """
-    return float(1.0 - np.exp(-max(evidence, 0.0) / 8.0))
+    return float(1.0 - np.exp(-max(evidence, 0.0) / EVIDENCE_SCALE))
+
+
+def evidence_needed(confidence: float) -> float:
+    """The evidence that gives ``confidence`` (the inverse of ``evidence_confidence``).
+
+    >>> round(evidence_needed(0.99), 2), round(evidence_needed(evidence_confidence(20.0)), 6)
+    (36.84, 20.0)
+    """
+    return -EVIDENCE_SCALE * math.log1p(-confidence)
 
 
 @dataclass(eq=False)
@@ -132,8 +145,11 @@ class Recognizer:
         self.layout = layout
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
+        # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
+        # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further.
         self.reader = IndexReader(deck, self.settings.refine_above, self.settings.anchor_distance,
-                                  self.settings.search_below, self.settings.turn_below)
+                                  self.settings.search_below, self.settings.turn_below,
+                                  2.0 * evidence_needed(self.settings.min_confidence))
 
     def read(self, frame: np.ndarray) -> list[Read]:
         """Every card in a BGR frame, each read or marked unreadable, in no particular order."""
@@ -152,7 +168,7 @@ class Recognizer:
             return []
         quads = np.concatenate([c.quads for c in candidates])
         look_of = np.concatenate([c.looks for c in candidates])
-        distances, poses = self.reader.distances(frame, small, quads, look_of, width_px)
+        distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px)
         guessed = np.zeros(len(distances), bool)
         guessed[look_of[np.concatenate([c.guessed for c in candidates])]] = True
         # A look further than ``evidence_distance`` from every card takes part in no decision: only
@@ -163,7 +179,9 @@ class Recognizer:
             looks = np.unique(cand.looks)
             looks = looks[telling[looks]]
             if len(looks):
-                found.extend(self._reads(cand.alone, distances[looks], quads[poses[looks]], guessed[looks]))
+                # A card lying alone has a certain outline; one in a fan judges each card at its own pose.
+                judged = distances if cand.alone else each_own
+                found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks]))
         if not found:
             return []
         centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
