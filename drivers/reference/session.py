@@ -258,8 +258,16 @@ class Session:
                 log.debug("%s: reconnect failed (%s), retrying in %.2f s", self.where, exc, delay)
             else:
                 self._drain_tasks()
-                self._on_up(ident, reported)
-                return
+                try:
+                    self._on_up(ident, reported)
+                    return
+                except DeviceError as exc:
+                    # Lost again while resuming (the replay went unanswered): reconnect again. Left to
+                    # escape, it would end this thread and the device would never be recovered.
+                    self._connected = False
+                    if self._link is not None:
+                        self._link.close()
+                    log.warning("%s: lost again while resuming (%s), reconnecting", self.where, exc)
             time.sleep(delay)
             delay = min(delay * 2, BACKOFF_MAX)
 

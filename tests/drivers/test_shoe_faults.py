@@ -124,6 +124,33 @@ def test_a_device_cut_off_mid_frame_comes_back_with_nothing_lost(shoe: Reference
     assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
 
 
+def test_a_line_that_drops_again_while_the_shoe_is_being_resumed_is_reconnected_again(
+    shoe: ReferenceShoe, shoe_sim: SimulatorProcess
+) -> None:
+    """Back after a loss, the driver asks the shoe to replay what it dealt meanwhile; a cable that drops
+    again right then (seen under load: the replay went unanswered) must send the driver back to
+    reconnecting, not end the thread that reconnects."""
+    resume = shoe._replay
+    drops: list[str] = []
+
+    def replay_as_the_line_drops_again() -> None:
+        if not drops:
+            drops.append(shoe_sim.command("unplug 0.3"))
+        resume()
+
+    shoe._replay = replay_as_the_line_drops_again  # type: ignore[method-assign]
+    shoe.shuffle()
+    events = [shoe.next_event(5.0) for _ in range(3)]
+    shoe_sim.command("unplug 0.2")
+    events += events_until(shoe, lambda e: isinstance(e, ShoeEmpty), timeout=10.0)
+    assert len(drops) == 1
+    assert [e for e in events if isinstance(e, DeviceFault | DeviceRecovered)] == [
+        DeviceFault("communication-lost", "the shoe stopped answering: reconnecting"),
+        DeviceRecovered("communication-lost", "the shoe is back (communication-lost is over)"),
+    ]
+    assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
+
+
 def test_a_device_that_goes_silent_with_its_port_open_is_noticed_by_the_heartbeat(shoe_sim: SimulatorProcess) -> None:
     shoe = open_shoe("reference", port=shoe_sim.port, deal_on_demand=False)
     shoe_sim.command("noise drop=1")
