@@ -104,9 +104,9 @@ class IndexReader:
         self._refit(image, homographies, vectors, distances, rows, [np.eye(3)], SETTLE_CARDS, own)
         poses = _best_of_looks(distances.min(axis=1), looks)
         judged = self.deck.index_distances(vectors[poses])
+        # A settled row stays its look's best pose, and ``poses`` holds one row per look in look order.
         each_own = judged.copy()
-        at = np.argsort(poses)[np.searchsorted(np.sort(poses), rows)]
-        each_own[at] = np.where(np.isinf(judged[at]), np.inf, own)
+        each_own[looks[rows]] = np.where(np.isinf(judged[looks[rows]]), np.inf, own)
         return judged, each_own, poses
 
     def _undecided(self, distances: np.ndarray) -> np.ndarray:
