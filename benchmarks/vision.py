@@ -18,12 +18,9 @@ Run: ``PYTHONPATH=. python benchmarks/vision.py [--frames 1000] [--seed 2024]``
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # This file is called vision.py: keep its folder off the path so ``vision`` is the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
@@ -31,12 +28,12 @@ import argparse  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.artwork import HELD_OUT_DECKS, SEEN_DECKS, TUNING_DECKS, available_decks, render_deck  # noqa: E402
 from vision.geometry import quad_center  # noqa: E402
 from vision.recognizer import Read, Recognizer  # noqa: E402
+from vision.setup import one_core  # noqa: E402
 from vision.synthetic import Camera, Scene, SceneRenderer, random_placements  # noqa: E402
 from vision.templates import enrol_faces  # noqa: E402
 
@@ -148,7 +145,7 @@ def main() -> None:
                         help="run one group only (two processes can then share the work); 'tuning': the further "
                              "decks tuned on, which 'both' leaves out")
     args = parser.parse_args()
-    cv2.setNumThreads(1)
+    one_core()
     seen, held_out = available_decks(SEEN_DECKS), available_decks(HELD_OUT_DECKS)
     if not seen or not held_out:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
