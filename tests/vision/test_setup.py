@@ -8,7 +8,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from tests.vision.conftest import DECK
 from vision.calibration import CalibrationError
-from vision.setup import build_recognizer, one_core, settings_from
+from vision.setup import build_recognizer, settings_from
 
 
 def test_a_recognizer_keeps_the_process_arithmetic_to_one_thread(deck):
@@ -17,12 +17,6 @@ def test_a_recognizer_keeps_the_process_arithmetic_to_one_thread(deck):
     build_recognizer({"deck": DECK})
     blas = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
     assert blas and set(blas) == {1}
-    assert cv2.getNumThreads() == 1
-
-
-def test_one_core_is_idempotent():
-    one_core()
-    one_core()
     assert cv2.getNumThreads() == 1
 
 
