@@ -146,10 +146,12 @@ class Recognizer:
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
         # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
-        # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further.
+        # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further. A
+        # look within ``weak_distance`` of a card is a close match, whose evidence the Gaussian model does
+        # not overstate: one that names another card once fitted is judged as a look whose pose is unsure.
         self.reader = IndexReader(deck, self.settings.refine_above, self.settings.anchor_distance,
                                   self.settings.search_below, self.settings.turn_below,
-                                  2.0 * evidence_needed(self.settings.min_confidence))
+                                  2.0 * evidence_needed(self.settings.min_confidence), self.settings.weak_distance)
 
     def read(self, frame: np.ndarray) -> list[Read]:
         """Every card in a BGR frame, each read or marked unreadable, in no particular order."""
