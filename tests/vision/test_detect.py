@@ -42,12 +42,12 @@ def test_artwork_of_the_felt_colour_near_a_card_edge_is_card_not_a_notch_in_its_
         _card(image, _rect(cx, cy, w, h, 0))
     card_px = 120 * 168
     notched = find_blobs(card_mask(image), 1000)[0]
-    whole = find_blobs(card_mask(image, hole_px=card_px), 1000)[0]
+    whole = find_blobs(card_mask(image, holes=(0.01 * card_px, card_px)), 1000)[0]
     assert min(blob.area for blob in notched) < 0.8 * card_px
     assert sorted(round(blob.area / card_px, 1) for blob in whole)[0] == 1.0
     inside_ring = (150 // 2, 290 // 2)
-    assert card_mask(image, hole_px=card_px)[inside_ring] == 0
-    assert card_mask(image, hole_px=2 * card_px)[inside_ring] == 255
+    assert card_mask(image, holes=(0.01 * card_px, card_px))[inside_ring] == 0
+    assert card_mask(image, holes=(0.01 * card_px, 2 * card_px))[inside_ring] == 255
 
 
 def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
