@@ -70,17 +70,8 @@ def half_size(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, (frame.shape[1] // DOWNSCALE, frame.shape[0] // DOWNSCALE), interpolation=cv2.INTER_AREA)
 
 
-def card_mask(
-    frame: np.ndarray, small: np.ndarray | None = None, holes: tuple[float, float] | None = None
-) -> np.ndarray:
-    """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``).
-
-    Felt-coloured holes in it of at least ``holes[0]`` and less than ``holes[1]`` full-resolution
-    pixels are filled before the mask is opened: such a hole is a card's own artwork in the felt's
-    colour (the Swiss deck's green clothes), and where it comes closer to the card's edge than the
-    opening's width, the opening would join it to the cloth and cut a notch into the card's outline.
-    Specks smaller than that are left as they are.
-    """
+def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
+    """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``)."""
     small = half_size(frame) if small is None else small
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     sample = hsv[::3, ::3]
@@ -88,20 +79,7 @@ def card_mask(
     felt_hue = int(np.argmax(cv2.calcHist([sample[:, :, 0].copy()], [0], saturated, [180], [0, 180])))
     felt = functools.reduce(cv2.bitwise_or, (cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
                                              for low, high in _hue_ranges(felt_hue)))
-    card = cv2.bitwise_not(felt)
-    if holes is not None:
-        _fill_holes(card, holes[0] / DOWNSCALE**2, holes[1] / DOWNSCALE**2)
-    return cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-
-
-def _fill_holes(mask: np.ndarray, least: float, below: float) -> None:
-    """Fill, in place, the holes of ``mask`` (255 = card) of at least ``least`` and less than ``below`` pixels."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return
-    holes = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0].tolist())
-             if parent >= 0 and least <= cv2.contourArea(c) < below]
-    cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
+    return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def _hue_ranges(felt_hue: int) -> list[tuple[int, int]]:

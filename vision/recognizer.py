@@ -51,12 +51,6 @@ MIN_EDGE = 0.12
 #: the point where its edges meet outside, and the half-size mask rounds it further (0.09 missed the
 #: corners of cream-faced cards, whose edges the mask eats into).
 CORNER_OUTSIDE = 0.11
-#: Felt-coloured holes in the card mask of these shares of a card are a card's own artwork, and filled
-#: (see ``card_mask``). On 120 seen and tuning frames, filling holes below about 0.33, 0.5, 0.83, 1.16
-#: and 2 cards found 11, 16, 17, 17 and 16 more cards; the last also lost one (felt between cards).
-#: Specks below 1% of a card are left as they were: filled too, they moved outlines of ordinary cards
-#: by a pixel (a guyenne king of hearts' index corner) and 2 of 200 seen frames' cards went unreadable.
-HOLE_SHARES = (0.01, 0.8)
 #: Outlines whose index corners lie within this many card widths of each other see nearly one patch:
 #: they are one look. An index corner is guessed only this far from every corner found.
 LOOK_APART = 0.2
@@ -164,14 +158,13 @@ class Recognizer:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("a frame must be an 8-bit BGR image (height x width x 3)")
         small = half_size(frame)
-        layout = self.layout or self._guess_layout(card_mask(frame, small))
+        mask = card_mask(frame, small)
+        layout = self.layout or self._guess_layout(mask)
         if layout is None:
             return []
         scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
         width_px = self.card_size.width_mm * scale
-        card_px = width_px * self.card_size.height_mm * scale
-        holes = (HOLE_SHARES[0] * card_px, HOLE_SHARES[1] * card_px)
-        blobs, filled = find_blobs(card_mask(frame, small, holes), 0.35 * card_px)
+        blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale)
         candidates = self._candidates(frame, blobs, filled, layout, width_px)
         if not candidates:
             return []

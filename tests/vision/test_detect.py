@@ -30,26 +30,6 @@ def test_the_felt_is_not_card_and_a_white_card_is() -> None:
     assert mask[75, 100] == 255 and mask[5, 5] == 0
 
 
-def test_artwork_of_the_felt_colour_near_a_card_edge_is_card_not_a_notch_in_its_outline() -> None:
-    """A card whose felt-green artwork comes within 4 px of its edge (2 px at half size: less than the
-    opening's width), as on the Swiss deck, beside a
-    ring of cards around a patch of bare felt: with holes below a card's area filled, the card's blob
-    is the whole card and the bare felt inside the ring stays felt."""
-    image = _felt()
-    _card(image, _rect(100, 150, 120, 168, 0))
-    image[100:200, 44:100] = (40, 120, 35)
-    for cx, cy, w, h in ((290, 40, 220, 50), (290, 260, 220, 50), (200, 150, 50, 250), (380, 150, 50, 250)):
-        _card(image, _rect(cx, cy, w, h, 0))
-    card_px = 120 * 168
-    notched = find_blobs(card_mask(image), 1000)[0]
-    whole = find_blobs(card_mask(image, holes=(0.01 * card_px, card_px)), 1000)[0]
-    assert min(blob.area for blob in notched) < 0.8 * card_px
-    assert sorted(round(blob.area / card_px, 1) for blob in whole)[0] == 1.0
-    inside_ring = (150 // 2, 290 // 2)
-    assert card_mask(image, holes=(0.01 * card_px, card_px))[inside_ring] == 0
-    assert card_mask(image, holes=(0.01 * card_px, 2 * card_px))[inside_ring] == 255
-
-
 def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
     image = _felt()
     quad = _rect(200, 150, 63, 88, 25)

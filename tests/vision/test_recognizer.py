@@ -283,19 +283,6 @@ def test_a_fanned_card_whose_fitted_pose_turned_it_into_another_card_is_judged_a
     assert (each_own[0, king] ** 2 - each_own[0, jack] ** 2) / 2 < evidence_needed(recognizer.settings.min_confidence)
 
 
-def test_cards_whose_artwork_in_the_felt_colour_reaches_their_edge_are_found_and_read() -> None:
-    """The benchmark's tuning frame 6 of the Swiss deck, whose acorn leaves and green clothes run close
-    to the card's edge: the queen of spades and the ace of clubs, lying alone, gave no outline (the
-    mask's opening joined their green artwork to the cloth) until such holes were filled."""
-    scene, recognizer = _benchmark_tuning_scene("aisleriot-swiss-xvii", 5, 6)
-    reads = recognizer.read(scene.frame)
-    for code in ("QS", "AC"):
-        truth = next(t for t in scene.truth if t.card.code == code)
-        read = _nearest(reads, truth.polygon)
-        assert truth.visible == "full" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
-        assert read.card == truth.card and read.visible == "full"
-
-
 def _benchmark_tuning_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
     """Frame ``k`` of deck ``name`` in ``benchmarks/vision.py --group tuning``, and the recognizer it is read with."""
     from vision.artwork import ArtworkMissing, render_deck
