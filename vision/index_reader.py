@@ -118,16 +118,16 @@ class IndexReader:
         close = first.min(axis=1) <= self.close_distance
         fit = _Fit(homographies, vectors, distances, looks, first.copy())
         fitted = FACE_MARGIN * background >= distances.min(axis=1)
-        rows = _looks_within(distances, looks, fitted, self.refine_above, self.search_below)
+        rows = _looks_within(fit.distances, looks, fitted, self.refine_above, self.search_below)
         self._refit(image, fit, rows, [np.eye(3)], SLIDE_CARDS)
-        rows = _looks_within(distances, looks, fitted, self.anchor_distance, self.turn_below)
+        rows = _looks_within(fit.distances, looks, fitted, self.anchor_distance, self.turn_below)
         self._refit(image, fit, rows, TURNS, 1)
-        rows = _looks_within(distances, looks, fitted, -np.inf, self.anchor_distance)
-        rows = rows[self._undecided(distances[rows])]
-        own = distances[rows].copy()
+        rows = _looks_within(fit.distances, looks, fitted, -np.inf, self.anchor_distance)
+        rows = rows[self._undecided(fit.distances[rows])]
+        own = fit.distances[rows].copy()
         self._refit(image, fit, rows, [np.eye(3)], SETTLE_CARDS, own)
-        poses = _best_of_looks(distances.min(axis=1), looks)
-        judged = self.deck.index_distances(vectors[poses])
+        poses = _best_of_looks(fit.distances.min(axis=1), looks)
+        judged = self.deck.index_distances(fit.vectors[poses])
         # A settled row stays its look's best pose, and ``poses`` holds one row per look in look order.
         each_own = judged.copy()
         each_own[looks[rows]] = np.where(np.isinf(judged[looks[rows]]), np.inf, own)
