@@ -79,10 +79,14 @@ def test_the_notifier_does_nothing_outside_systemd_and_uses_the_abstract_namespa
 
 
 def listening_sockets(pid: int) -> list[str]:
-    """Sockets of ``pid`` that are IP sockets or listening unix sockets."""
+    """Sockets of ``pid`` that are IP sockets or listening unix sockets (an fd the running process
+    closes while they are listed is skipped)."""
     inodes = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
-        target = os.readlink(fd)
+        try:
+            target = os.readlink(fd)
+        except FileNotFoundError:
+            continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
     found = []
