@@ -11,10 +11,13 @@ it is turned a little and slid again. A look that is close to a card but
 whose runner-up is too near for the look alone to name it (a suit twin, a like
 rank) is slid against the looks of both: at this scale the small difference
 between twins is the first thing a pose a pixel off blurs. A look is read at
-its one best pose,
-every card judged at that pose. A look much nearer to a part of a face that is
-not an index (pips, a picture, the other corners) than to any card is not
-fitted at all. All patches of a frame are warped in few ``cv2.remap`` calls.
+its one best pose, every card judged at that pose; but a pose fitted to one
+card's look favours that card, so for a look that was settled so, or that
+names another card once fitted than the one it was close to as found
+(*turned*), each card's distance at the pose tried that suits it is given too,
+for cards in a fan. A look much nearer to a part of a face that is not an
+index (pips, a picture, the other corners) than to any card is not fitted at
+all. All patches of a frame are warped in few ``cv2.remap`` calls.
 """
 
 from __future__ import annotations

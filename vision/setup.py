@@ -48,8 +48,8 @@ def one_core() -> None:
     A frame is read in many small pieces of arithmetic. Their worker threads
     spin while they wait, so they double the CPU a frame costs, and on a
     two-core table PC they take the core the drivers and the console run on.
-    With that core busy, a frame took 27 to 31 ms (once 159 ms) with the
-    libraries' own threads, against 20 to 27 ms on one thread. BLAS's thread
+    With that core busy, a frame took 26.6 to 31.5 ms (once 159 ms) with
+    the libraries' own threads, against 20.5 to 26.9 ms on one thread. BLAS's thread
     count can only be set by environment before numpy loads, hence
     ``threadpoolctl``, which sets it at run time.
     """
