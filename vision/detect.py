@@ -15,6 +15,7 @@ pixel even though real card corners are rounded.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -68,6 +69,21 @@ class Blob:
 def half_size(frame: np.ndarray) -> np.ndarray:
     """The frame at half resolution, area-averaged (the fast 2x2 path of ``cv2.resize``)."""
     return cv2.resize(frame, (frame.shape[1] // DOWNSCALE, frame.shape[0] // DOWNSCALE), interpolation=cv2.INTER_AREA)
+
+
+def patch_source(
+    frame: np.ndarray, small: np.ndarray, width_px: float, patch_width: float
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The image to warp patches from, for patches that put a whole card ``patch_width`` pixels wide (cards
+    are ``width_px`` wide in the frame): the frame, or its ``half_size`` copy ``small`` when cards are large;
+    and the map from frame pixels to its pixels.
+
+    Patches warped out of an image at much finer scale than the patch alias,
+    and an aliased index looks like no card of the deck.
+    """
+    if patch_width / width_px > 0.6:
+        return frame, lambda points: points
+    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
 
 
 def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:

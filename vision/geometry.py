@@ -5,7 +5,9 @@ short side along +x and the long side along +y (image rows grow downwards).
 The index patch is the rectangle ``[0, INDEX_FX * W] x [0, INDEX_FY * H]`` of
 that frame: large enough to hold the rank and suit of every deck we know.
 Cards carry the index in two opposite corners, so a card turned by 180 degrees
-shows the same patch from its other corner.
+shows the same patch from its other corner. The *strips* (``STRIPS``) are two
+more rectangles beside the index: what shows of a card's pips or picture past
+its index when another card lies over the rest.
 
 Quads are 4x2 float arrays of image points in the order index corner (TL),
 TR, BR, BL of the card frame.
@@ -26,7 +28,9 @@ import numpy as np
 __all__ = [
     "INDEX_FX",
     "INDEX_FY",
+    "STRIPS",
     "CardSize",
+    "Strip",
     "card_quad_from_corner",
     "patch_homographies",
     "quad_center",
@@ -37,6 +41,31 @@ __all__ = [
 
 INDEX_FX = 0.22
 INDEX_FY = 0.31
+
+
+@dataclass(frozen=True)
+class Strip:
+    """A rectangle of the card frame (card fractions from ``origin``, ``fx`` by ``fy``), read at ``size`` pixels."""
+
+    name: str
+    origin: tuple[float, float]
+    fx: float
+    fy: float
+    size: tuple[int, int]
+
+    @property
+    def card_width_px(self) -> float:
+        """The width of the whole card in the strip's pixels."""
+        return self.size[0] / self.fx
+
+
+#: Beside the index: along the top edge past it, and down the long edge below it, each at about
+#: 0.8 px/mm (the half-size frame's scale; pips are large). A blackjack dealer fans each card lower
+#: right of the last, which leaves both in view on the cards beneath; a fan of another shape leaves one.
+STRIPS = (
+    Strip("top", (INDEX_FX, 0.0), 0.56, 0.24, (28, 16)),
+    Strip("side", (0.0, INDEX_FY), 0.24, 0.38, (12, 26)),
+)
 
 
 @dataclass(frozen=True)
@@ -66,20 +95,22 @@ def quad_center(quad: np.ndarray) -> np.ndarray:
     return np.asarray(quad, dtype=np.float64).mean(axis=0)
 
 
-def _canon_corners(size: tuple[int, int], fx: float, fy: float) -> np.ndarray:
-    """Corners of the whole card in a canonical image where the region ``fx x fy`` fills ``size``."""
+def _canon_corners(size: tuple[int, int], fx: float, fy: float, origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """Corners of the whole card in a canonical image where the region ``fx x fy`` from ``origin`` fills ``size``."""
     cw, ch = size[0] / fx, size[1] / fy
-    return np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], dtype=np.float32)
+    return np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], dtype=np.float32) - np.float32([origin[0] * cw, origin[1] * ch])
 
 
 def sample_patch(
-    image: np.ndarray, quad: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY
+    image: np.ndarray, quad: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> np.ndarray:
-    """The region ``[0, fx] x [0, fy]`` of the card ``quad`` outlines, resampled to ``size`` (w, h).
+    """The region ``[0, fx] x [0, fy]`` from ``origin`` (card fractions) of the card ``quad`` outlines,
+    resampled to ``size`` (w, h).
 
     ``fx = fy = 1`` samples the whole face.
     """
-    canon = _canon_corners(size, fx, fy)
+    canon = _canon_corners(size, fx, fy, origin)
     to_image = cv2.getPerspectiveTransform(canon, np.asarray(quad, dtype=np.float32))
     return cv2.warpPerspective(
         image, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
@@ -87,7 +118,10 @@ def sample_patch(
 
 
 
-def patch_homographies(quads: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY) -> np.ndarray:
+def patch_homographies(
+    quads: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY,
+    origin: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
     """For each quad, the homography from canonical patch pixels to image pixels (what ``sample_patch`` warps by).
 
     The unit square's map onto each quad in closed form (Heckbert's), all quads
@@ -105,7 +139,7 @@ def patch_homographies(quads: np.ndarray, size: tuple[int, int], fx: float = IND
     square[:, 1] = np.stack([y[:, 1] - y[:, 0] + g * y[:, 1], y[:, 3] - y[:, 0] + h * y[:, 3], y[:, 0]], axis=1)
     square[:, 2] = np.stack([g, h, np.ones(len(q))], axis=1)
     width, height = _canon_corners(size, fx, fy)[2]
-    return square @ np.diag([1.0 / width, 1.0 / height, 1.0])
+    return square @ np.array([[1.0 / width, 0.0, origin[0]], [0.0, 1.0 / height, origin[1]], [0.0, 0.0, 1.0]])
 
 
 @functools.cache

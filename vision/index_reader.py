@@ -22,13 +22,12 @@ all. All patches of a frame are warped in few ``cv2.remap`` calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from vision.detect import DOWNSCALE
+from vision.detect import patch_source
 from vision.geometry import INDEX_FX, patch_homographies, warp_patches
 from vision.templates import INDEX_SIZE, DeckTemplates, features
 
@@ -113,7 +112,7 @@ class IndexReader:
         judged against the parts of faces that are not an index (a patch a few
         pixels off an index can look like one of those).
         """
-        image, to_source = _patch_source(frame, small, width_px)
+        image, to_source = patch_source(frame, small, width_px, INDEX_SIZE[0] / INDEX_FX)
         homographies = patch_homographies(to_source(quads), INDEX_SIZE)
         vectors = self._features_at(image, homographies)
         distances, background = self.deck.index_and_background_distances(vectors)
@@ -212,18 +211,6 @@ def _best_of_looks(nearest: np.ndarray, looks: np.ndarray) -> np.ndarray:
     first = np.ones(len(order), bool)
     first[1:] = looks[order[1:]] != looks[order[:-1]]
     return order[first]
-
-
-def _patch_source(frame: np.ndarray, small: np.ndarray, width_px: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
-    """The image to warp index patches from (the frame, or its half-size copy when cards are large) and
-    the map from frame pixels to its pixels.
-
-    Patches warped out of an image at much finer scale than the patch alias,
-    and an aliased index looks like no card of the deck.
-    """
-    if (INDEX_SIZE[0] / INDEX_FX) / width_px > 0.6:
-        return frame, lambda points: points
-    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
 
 
 def _shifted(around: np.ndarray, shifts: np.ndarray) -> np.ndarray:

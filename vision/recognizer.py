@@ -25,6 +25,7 @@ Stages (each in its own module, each tested on small fixed images):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -38,6 +39,7 @@ from vision.detect import DOWNSCALE, Blob, Corners, card_mask, corners_of_blobs,
 from vision.geometry import CardSize, quad_center
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
+from vision.strip_reader import strip_distances
 from vision.templates import DeckTemplates
 
 __all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence", "evidence_needed"]
@@ -100,6 +102,7 @@ class RecognizerSettings:
     joker_margin: float = 2.0
     guessed_confidence: float = 0.999
     guessed_anchor: float = 12.0
+    strip_close: float = 12.0
 
 
 #: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
@@ -177,13 +180,17 @@ class Recognizer:
         # candidates with a look nearer than that are decided, and only on such looks.
         telling = distances.min(axis=1) <= self.settings.evidence_distance
         found: list[tuple[Read, float]] = []
+
+        def strips(outlines: np.ndarray) -> np.ndarray:
+            return strip_distances(self.deck, frame, small, outlines, width_px)
+
         for cand in candidates:
             looks = np.unique(cand.looks)
             looks = looks[telling[looks]]
             if len(looks):
                 # A card lying alone has a certain outline; one in a fan judges each card at its own pose.
                 judged = distances if cand.alone else each_own
-                found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks]))
+                found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks], strips))
         if not found:
             return []
         centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
@@ -318,16 +325,17 @@ class Recognizer:
         return layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2), ok
 
     def _reads(
-        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None
+        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
+        strips: Strips | None = None,
     ) -> list[tuple[Read, float]]:
         """A candidate's reads, each with how closely its closest look fits a card: its looks split by the
         card they are of (``_same_card``), each card decided. ``guessed``: which looks are of a guessed
-        index corner (none when not given)."""
+        index corner (none when not given); ``strips``: the strips' distances at given outlines."""
         guessed = np.zeros(len(looks), bool) if guessed is None else guessed
         reads = []
         while len(looks):
             same = self._same_card(looks, outlines) if len(looks) > 1 else np.ones(1, bool)
-            read = self._decide(alone, looks[same], outlines[same], guessed[same])
+            read = self._decide(alone, looks[same], outlines[same], guessed[same], strips)
             if read is not None:
                 reads.append((read, float(looks[same].min())))
             looks, outlines, guessed = looks[~same], outlines[~same], guessed[~same]
@@ -367,8 +375,33 @@ class Recognizer:
         close = (named == joker) & (nearest <= self.settings.joker_close)
         return bool((close & (others >= self.settings.joker_margin * nearest)).any())
 
+    def _strip_evidence(self, strips: np.ndarray, totals: np.ndarray, best: int, needed: float) -> float:
+        """The evidence for ``best`` over every other card once the strips (``vision.geometry.STRIPS``) beside
+        the agreeing looks' indexes are heard, or 0 when they do not settle it.
+
+        ``totals`` are the looks' summed squared distances per card. Strips that look like a card at all
+        (within ``evidence_distance``) are pooled with the looks. Every card the looks alone do not rule out
+        (by ``needed``) must be ruled out by the strips alone, both by those that look closely like a card
+        (within ``strip_close``) and by all of them: a strip of a blank stretch of card, or one the card
+        above covers in part, must neither name a card nor hide a dissent. A strip is shared by several
+        ranks of a suit (the top pips of a four and a nine), so it mostly speaks to the suit.
+        """
+        rows = strips.reshape(-1, strips.shape[-1])
+        nearest = rows.min(axis=1)
+        telling = rows[nearest <= self.settings.evidence_distance]
+        close = rows[nearest <= self.settings.strip_close]
+        others = np.arange(len(totals)) != best
+        looks_gap = (totals - totals[best])[others] / 2.0
+        told = ((telling**2).sum(axis=0) - (telling[:, best] ** 2).sum())[others] / 2.0
+        closely = ((close**2).sum(axis=0) - (close[:, best] ** 2).sum())[others] / 2.0
+        open_ = looks_gap < needed
+        if (open_ & ((told < needed) | (closely < needed))).any():
+            return 0.0
+        return max(float((looks_gap + told).min()), 0.0)
+
     def _decide(
-        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None
+        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
+        strips: Strips | None = None,
     ) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no look is like a card index.
 
@@ -396,7 +429,9 @@ class Recognizer:
         all of ``guessed`` index corners (no corner was found there) needs
         ``guessed_confidence``, and its closest look within ``guessed_anchor``:
         a guessed corner can lie anywhere on a fan, and a patch of another
-        card's face there can look somewhat like an index.
+        card's face there can look somewhat like an index. A read short of
+        the evidence asks the ``strips`` beside the agreeing looks' indexes
+        (see ``_strip_evidence``).
         """
         settings = self.settings
         visible: Visible = "full" if alone else "corner"
@@ -421,14 +456,25 @@ class Recognizer:
             return Read(None, outline, visible, 0.0)
         agree = near & (named == best)
         totals = (looks[agree] ** 2).sum(axis=0)
-        # Every agreeing look is nearest to ``best``, so its total is the least and the runner-up's the next.
-        runner_up = float(np.partition(totals, 1)[1]) if len(totals) > 1 else float(totals[best])
-        conf = evidence_confidence((runner_up - float(totals[best])) / 2.0)
+        conf = evidence_confidence(_gap(totals, best) / 2.0)
         guessed_only = guessed is not None and not (strong & agree & ~guessed).any()
         line = settings.guessed_confidence if guessed_only else settings.min_confidence
+        if conf < line and strips is not None:
+            conf = evidence_confidence(self._strip_evidence(strips(outlines[agree]), totals, best, evidence_needed(line)))
         if conf < line or self._weak(looks[agree]) or (guessed_only and nearest[agree].min() > settings.guessed_anchor):
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
+
+
+Strips = Callable[[np.ndarray], np.ndarray]
+"""The distances of the strips at given outlines to every card (see ``vision.strip_reader``)."""
+
+
+def _gap(totals: np.ndarray, best: int) -> float:
+    """How much further (summed squared distances) the runner-up to ``best`` lies: the evidence, twice."""
+    if len(totals) < 2:
+        return 0.0
+    return float(np.delete(totals, best).min() - totals[best])
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.1, 0.9, 6), np.linspace(0.08, 0.92, 8)), axis=-1).reshape(-1, 2)

@@ -14,6 +14,12 @@ Enrolment needs one upright face image per card. From it:
 * not an index: the same patch taken at the two corners without an index
   and at random places and angles on each face; a patch nearer to one of
   these than to every card is not read as a card;
+* the strips beside each index (``vision.geometry.STRIPS``: the top pips or
+  the picture's top), jittered the same way, each with a discriminant of its
+  own whose classes are each card's two index corners (the two halves of a
+  seven differ). At this scale a strip tells a club from a spade far better
+  than the index's small suit symbol, and most strips are shared by several
+  ranks of a suit, so a strip speaks to the suit, the index to the rank;
 
 A feature vector is a grey patch followed by its "redness" (red minus
 the larger of green and blue), so hearts and diamonds never look like spades
@@ -34,6 +40,8 @@ from controller.cards import Card
 from vision.geometry import (
     INDEX_FX,
     INDEX_FY,
+    STRIPS,
+    Strip,
     card_quad_from_corner,
     rotate_quad,
     sample_patch,
@@ -43,6 +51,7 @@ __all__ = [
     "INDEX_SIZE",
     "DeckTemplates",
     "IndexMatch",
+    "StripModel",
     "TemplateError",
     "enrol_faces",
     "features",
@@ -50,8 +59,9 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 JITTERS_PER_CORNER = 40
+STRIP_JITTERS_PER_CORNER = 20
 DISCRIMINANT_DIMS = 48
 SHRINKAGE = 0.05
 #: Spread of the index's pose left after the recognizer's pose search: shift (card widths), scale, angle (degrees).
@@ -114,6 +124,27 @@ class IndexMatch:
 
 
 @dataclass(frozen=True, eq=False)
+class StripModel:
+    """The discriminant of one strip (``vision.geometry.STRIPS``): rows of ``centers`` are each card's
+    two index corners in turn."""
+
+    mean: np.ndarray
+    projection: np.ndarray
+    centers: np.ndarray
+
+    def distances(self, vectors: np.ndarray) -> np.ndarray:
+        """(N, cards): each strip's distance to each card's nearer corner; inf for blank strips."""
+        dist = _distances((vectors - self.mean) @ self.projection, self.centers)
+        dist = np.minimum(dist[:, 0::2], dist[:, 1::2])
+        dist[~vectors.any(axis=1)] = np.inf
+        return dist
+
+    def restricted_to(self, keep: list[int]) -> StripModel:
+        rows = np.array([[2 * i, 2 * i + 1] for i in keep]).ravel()
+        return StripModel(self.mean, self.projection, self.centers[rows])
+
+
+@dataclass(frozen=True, eq=False)
 class DeckTemplates:
     """One enrolled deck. ``aspect`` is its cards' width over height."""
 
@@ -125,6 +156,8 @@ class DeckTemplates:
     index_centers: np.ndarray
     background: np.ndarray
     index_looks: np.ndarray
+    strips: tuple[StripModel, ...] = ()
+    """One model per ``vision.geometry.STRIPS`` entry, in that order."""
 
     def index_distances(self, vectors: np.ndarray, judged: bool = True) -> np.ndarray:
         """(N, cards) distances in the discriminant space, in units of a card's own spread.
@@ -176,6 +209,7 @@ class DeckTemplates:
         return DeckTemplates(
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
             self.index_centers[keep], self.background, self.index_looks[keep],
+            tuple(strip.restricted_to(keep) for strip in self.strips),
         )
 
     def save(self, path: Path) -> None:
@@ -191,6 +225,9 @@ class DeckTemplates:
             index_centers=self.index_centers,
             background=self.background,
             index_looks=self.index_looks.astype(np.float16),
+            strips=np.array([[*s.origin, s.fx, s.fy, *s.size] for s in STRIPS]),
+            **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
+               for part in ("mean", "projection", "centers")},
         )
 
     @classmethod
@@ -200,7 +237,9 @@ class DeckTemplates:
                 version = int(data["version"])
                 if version != FORMAT_VERSION:
                     raise TemplateError(f"{path}: enrolled deck format {version}, expected {FORMAT_VERSION}: enrol it again")
-                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]):
+                strips = [[*s.origin, s.fx, s.fy, *s.size] for s in STRIPS]
+                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]) or not \
+                        np.array_equal(data["strips"].shape, np.shape(strips)) or not np.allclose(data["strips"], strips):
                     raise TemplateError(f"{path}: enrolled with other patch sizes than this version uses: enrol it again")
                 return cls(
                     name=str(data["name"]),
@@ -211,6 +250,10 @@ class DeckTemplates:
                     index_centers=data["index_centers"].astype(np.float32),
                     background=data["background"].astype(np.float32),
                     index_looks=data["index_looks"].astype(np.float32),
+                    strips=tuple(
+                        StripModel(*(data[f"strip{i}_{part}"].astype(np.float32) for part in ("mean", "projection", "centers")))
+                        for i in range(len(STRIPS))
+                    ),
                 )
         except TemplateError:
             raise
@@ -259,17 +302,19 @@ def _elsewhere(face: np.ndarray, rng: np.random.Generator, count: int = 6) -> li
     return quads
 
 
-def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The index patch as a real frame might give it once the recognizer has fitted its pose: a residue
-    of shift, scale and angle, defocus, colour smeared by JPEG's half-resolution chroma, white balance
-    and noise."""
+def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator, strip: Strip | None = None) -> np.ndarray:
+    """The index patch (or ``strip``) as a real frame might give it once the recognizer has fitted its
+    pose: a residue of shift, scale and angle, defocus, colour smeared by JPEG's half-resolution chroma,
+    white balance and noise."""
     w = np.linalg.norm(quad[1] - quad[0])
     angle = np.radians(rng.normal(0, POSE_JITTER[2]))
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     scale = rng.uniform(1 - POSE_JITTER[1], 1 + POSE_JITTER[1])
     shift = rng.normal(0, POSE_JITTER[0] * w, 2)
     moved = (quad - quad[0]) @ rot.T * scale + quad[0] + shift
-    patch = cv2.GaussianBlur(sample_patch(face, moved, INDEX_SIZE), (0, 0), rng.uniform(0.3, 1.2))
+    sampled = sample_patch(face, moved, INDEX_SIZE) if strip is None else \
+        sample_patch(face, moved, strip.size, strip.fx, strip.fy, strip.origin)
+    patch = cv2.GaussianBlur(sampled, (0, 0), rng.uniform(0.3, 1.2))
     ycc = cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb)
     ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), rng.uniform(0.5, 1.5))
     patch = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR).astype(np.float32)
@@ -302,10 +347,8 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     index_patches: list[np.ndarray] = []
     index_labels: list[int] = []
     background_patches: list[np.ndarray] = []
-    aspects = []
-    for label, card in enumerate(cards):
-        original = _on_background(faces[card])
-        aspects.append(original.shape[1] / original.shape[0])
+    originals = [_on_background(faces[card]) for card in cards]
+    for label, original in enumerate(originals):
         face = _at_width(original, INDEX_SIZE[0] / INDEX_FX)
         upright = _upright(*face.shape[1::-1])
         for quad in (upright, rotate_quad(upright, 2)):
@@ -319,13 +362,28 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     grey = grey_patches(patches)
     looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(cards))])
     background = (features(np.stack(background_patches)) - mean) @ projection
+    strips = tuple(_enrol_strip(strip, originals, rng) for strip in STRIPS)
     return DeckTemplates(
         name=name,
-        aspect=float(np.median(aspects)),
+        aspect=float(np.median([original.shape[1] / original.shape[0] for original in originals])),
         cards=cards,
         index_mean=mean,
         index_projection=projection,
         index_centers=centers,
         background=background.astype(np.float32),
         index_looks=looks.astype(np.float32),
+        strips=strips,
     )
+
+
+def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator) -> StripModel:
+    """The discriminant of one strip over ``faces`` (one per card, in the deck's card order)."""
+    patches, labels = [], []
+    for label, original in enumerate(faces):
+        face = _at_width(original, strip.card_width_px)
+        upright = _upright(*face.shape[1::-1])
+        for corner, quad in enumerate((upright, rotate_quad(upright, 2))):
+            patches.extend(_jittered(face, quad, rng, strip) for _ in range(STRIP_JITTERS_PER_CORNER))
+            labels.extend([2 * label + corner] * STRIP_JITTERS_PER_CORNER)
+    mean, projection, centers = _discriminant(features(np.stack(patches)), np.array(labels), 2 * len(faces))
+    return StripModel(mean, projection, centers)

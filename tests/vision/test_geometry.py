@@ -38,3 +38,17 @@ def test_patches_warped_in_one_batch_match_patches_warped_one_by_one_even_past_r
     assert batch.shape == (1000, 36, 20, 3)
     for k in (0, 500, 999):
         assert np.array_equal(batch[k], sample_patch(image, quads[k], (20, 36)))
+
+
+def test_a_strip_beside_the_index_is_the_same_region_whether_sampled_or_warped_in_a_batch() -> None:
+    from vision.geometry import STRIPS, patch_homographies, warp_patches
+
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[20:40, 60:120] = 255  # the card [50, 150] x [20, 160] has a white band along its top past the index
+    card = np.array([[50.0, 20.0], [150.0, 20.0], [150.0, 160.0], [50.0, 160.0]])
+    top = STRIPS[0]
+    assert top.name == "top"
+    patch = sample_patch(image, card, top.size, top.fx, top.fy, top.origin)
+    assert patch[: top.size[1] // 2].mean() > 200 and patch[-3:].mean() < 5
+    batch = warp_patches(image, patch_homographies(card[None], top.size, top.fx, top.fy, top.origin), top.size)
+    assert np.array_equal(batch[0], patch)

@@ -1,5 +1,7 @@
 """The recognizer end to end on small fixed scenes: reads, outlines, zones and "unreadable" instead of guesses."""
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -105,6 +107,36 @@ def test_one_look_is_one_witness_and_two_corners_are_two(deck) -> None:
     assert once.card is None and once.guess.code == "6H"
     twice = recognizer._decide(False, _rows(deck, look, look), _outlines((100, 100), (200, 240)))
     assert twice.card is not None and twice.card.code == "6H"
+
+
+def _strips(deck, *strips: dict[str, float]):
+    """Strip distances for ``Recognizer._decide``: the same rows (see ``_rows``) beside every outline."""
+    rows = _rows(deck, *strips)
+    return lambda outlines: np.broadcast_to(rows, (len(outlines), *rows.shape)).copy()
+
+
+def test_a_look_that_cannot_tell_a_suit_twin_is_read_when_the_strips_beside_its_index_can(deck) -> None:
+    """A six of spades under another card, its one look all but tied with the six of clubs (6.0 against
+    8.0: evidence 14 of the 36.8 a read needs). The top strip shows spade pips (5.0, the five and four
+    of spades as near, the six of clubs at 15.0), the side strip too."""
+    recognizer = Recognizer(deck)
+    look = _rows(deck, {"6S": 6.0, "6C": 8.0})
+    assert recognizer._decide(False, look, _outlines((100, 100))).guess.code == "6S"
+    pips = _strips(deck, {"6S": 5.0, "5S": 5.2, "4S": 5.3, "6C": 15.0}, {"6S": 6.0, "6C": 13.0})
+    read = recognizer._decide(False, look, _outlines((100, 100)), strips=pips)
+    assert read.card is not None and read.card.code == "6S" and read.confidence >= 0.99
+
+
+@pytest.mark.parametrize("strips, why", [
+    ([{"6S": 4.0, "6C": 5.5, "2S": 4.1, "3C": 4.2}, {"6S": 4.2, "6C": 5.0}], "blank stretches of card: too little to tell"),
+    ([{"6S": 14.0, "6C": 30.0}, {"6S": 15.0}], "no strip looks closely like a card"),
+    ([{"6S": 5.0, "6C": 11.0}, {"6C": 14.0, "6S": 16.5}], "one strip, partly covered, leans to the twin"),
+])
+def test_strips_that_do_not_settle_the_suit_leave_a_card_unreadable(deck, strips, why) -> None:
+    """A six of spades whose one look leans to it a little (evidence 29.5 of 36.8)."""
+    recognizer = Recognizer(deck)
+    read = recognizer._decide(False, _rows(deck, {"6S": 6.0, "6C": 9.75}), _outlines((100, 100)), strips=_strips(deck, *strips))
+    assert read.card is None and read.guess.code == "6S", why
 
 
 def test_two_looks_that_closely_name_different_cards_make_a_quarrel(deck) -> None:
@@ -257,7 +289,7 @@ def test_a_fanned_card_whose_look_leans_to_its_twin_is_not_read_as_the_twin_at_a
     a king of hearts under another card looks like the jack (9.6) a little more than like itself
     (11.5). Slid against the jack's look alone, it read JH at 8.4 against KH at 14.4; judged each
     at the pose that suits it (8.4 against 9.5), it stays unreadable."""
-    scene, recognizer = _benchmark_tuning_scene("aisleriot-guyenne-classic", 2, 4)
+    scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 4)
     reads = recognizer.read(scene.frame)
     truth = next(t for t in scene.truth if t.card.code == "KH")
     read = _nearest(reads, truth.polygon)
@@ -270,7 +302,7 @@ def test_a_fanned_card_whose_fitted_pose_turned_it_into_another_card_is_judged_a
     of hearts under another card, its outline taken a pixel and 0.8 degrees off the truth. As found it
     is nearest the king; slid onto the jack's look it reads JH 8.2 against KH 16.0. Judged each at the
     pose tried that suits it, the king is at 10.8: too near for the jack to be named."""
-    scene, recognizer = _benchmark_tuning_scene("aisleriot-guyenne-classic", 2, 25)
+    scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 25)
     truth = next(t for t in scene.truth if t.card.code == "KH")
     a = np.radians(-0.78)
     turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
@@ -283,8 +315,23 @@ def test_a_fanned_card_whose_fitted_pose_turned_it_into_another_card_is_judged_a
     assert (each_own[0, king] ** 2 - each_own[0, jack] ** 2) / 2 < evidence_needed(recognizer.settings.min_confidence)
 
 
-def _benchmark_tuning_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
-    """Frame ``k`` of deck ``name`` in ``benchmarks/vision.py --group tuning``, and the recognizer it is read with."""
+def test_a_fanned_card_its_index_cannot_tell_from_its_suit_twin_is_read_from_the_pips_beside_it() -> None:
+    """The benchmark's seen frame 1 of the anglo deck: a two of spades under another card, its one look
+    at 7.3 from the two of spades and 11.0 from the two of clubs (evidence 34 of the 36.8 needed). The
+    top strip beside its index shows a spade pip: 11.9 from the two of spades, 32.3 from the two of clubs."""
+    scene, recognizer = _benchmark_scene("aisleriot-anglo", 0, 1)
+    truth = next(t for t in scene.truth if t.card.code == "2S")
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
+    assert read.card == truth.card and read.visible == "corner"
+    index_only = Recognizer(dataclasses.replace(recognizer.deck, strips=()), recognizer.layout)
+    unread = _nearest(index_only.read(scene.frame), truth.polygon)
+    assert unread.card is None and unread.guess == truth.card
+
+
+def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
+    """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py``, and the
+    recognizer it is read with."""
     from vision.artwork import ArtworkMissing, render_deck
     from vision.templates import enrol_faces
 

@@ -37,6 +37,40 @@ def test_a_deck_survives_saving_and_loading(deck: DeckTemplates, tmp_path: Path)
     again = DeckTemplates.load(tmp_path / "deck.npz")
     assert again.cards == deck.cards and again.name == deck.name
     assert np.allclose(again.index_projection, deck.index_projection)
+    assert len(again.strips) == len(deck.strips) == 2
+    for loaded, enrolled in zip(again.strips, deck.strips):
+        assert np.allclose(loaded.projection, enrolled.projection) and np.allclose(loaded.centers, enrolled.centers)
+
+
+def test_a_deck_enrolled_with_other_strips_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
+    deck.save(tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as data:
+        arrays = dict(data)
+    arrays["strips"] = arrays["strips"][:1]
+    np.savez(tmp_path / "old.npz", **arrays)
+    with pytest.raises(TemplateError, match="enrol it again"):
+        DeckTemplates.load(tmp_path / "old.npz")
+
+
+def _strip(face: np.ndarray, strip) -> np.ndarray:
+    ratio = strip.card_width_px / face.shape[1]  # the scale strips are read at
+    face = cv2.resize(face, None, fx=ratio, fy=ratio, interpolation=cv2.INTER_AREA)
+    h, w = face.shape[:2]
+    return sample_patch(face[:, :, :3], np.array([[0, 0], [w, 0], [w, h], [0, h]], float), strip.size, strip.fx,
+                        strip.fy, strip.origin)
+
+
+@pytest.mark.parametrize("code, twin", [("6S", "6C"), ("9H", "9D"), ("QC", "QS")])
+def test_the_strips_beside_an_index_tell_a_card_from_its_suit_twin(deck: DeckTemplates, faces: dict, code: str, twin: str) -> None:
+    from vision.geometry import STRIPS
+
+    card, other = Card.parse(code), Card.parse(twin)
+    evidence = 0.0
+    for strip, model in zip(STRIPS, deck.strips):
+        distances = model.distances(features(np.stack([_strip(faces[card], strip)])))[0]
+        assert deck.cards[int(distances.argmin())].suit == card.suit, strip.name  # strips are shared by ranks, not suits
+        evidence += (distances[deck.cards.index(other)] ** 2 - distances[deck.cards.index(card)] ** 2) / 2
+    assert evidence > 36.8  # what a read at 0.99 needs
 
 
 def test_a_file_that_is_not_a_deck_is_refused_by_name(tmp_path: Path) -> None:
@@ -50,3 +84,4 @@ def test_a_no_face_deck_cannot_be_read_as_a_face_card(deck: DeckTemplates, faces
     assert len(small.cards) == 40 and Card.parse("KH") not in small.cards
     match = small.match_index(features(np.stack([_index_patch(faces[Card.parse("TH")], 0)])))[0]
     assert match.card is Card.parse("TH")
+    assert all(model.centers.shape[0] == 2 * 40 for model in small.strips)
