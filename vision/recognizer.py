@@ -102,7 +102,7 @@ class RecognizerSettings:
     joker_margin: float = 2.0
     guessed_confidence: float = 0.999
     guessed_anchor: float = 12.0
-    strip_close: float = 12.0
+    strip_close: float = 16.0
 
 
 #: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
