@@ -19,7 +19,11 @@ Stages (each in its own module, each tested on small fixed images):
 4. hypotheses are grouped by where their card's centre falls, and each group
    becomes one ``Read``. A group is read only when its confident matches all
    name the same card; when they disagree, or none is confident, the group is
-   reported unreadable with its outline. A guess is never reported.
+   reported unreadable with its outline. A guess is never reported;
+5. ``vision.strip_reader``: a group whose matches agree but fall short of the
+   evidence is matched again at the strips beside its indexes (the top pips,
+   the picture's top), which tell a suit twin far better than an index's
+   small suit symbol.
 """
 
 from __future__ import annotations
