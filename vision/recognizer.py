@@ -379,15 +379,18 @@ class Recognizer:
         close = (named == joker) & (nearest <= self.settings.joker_close)
         return bool((close & (others >= self.settings.joker_margin * nearest)).any())
 
-    def _strip_evidence(self, strips: np.ndarray, totals: np.ndarray, best: int, needed: float) -> float:
+    def _strip_evidence(
+        self, strips: np.ndarray, totals: np.ndarray, best: int, needed: float, rivals: np.ndarray | None = None
+    ) -> float:
         """The evidence for ``best`` over every other card once the strips (``vision.geometry.STRIPS``) beside
         the agreeing looks' indexes are heard, or 0 when they do not settle it.
 
         ``totals`` are the looks' summed squared distances per card. Strips that look like a card at all
         (within ``evidence_distance``) are pooled with the looks. Every card the looks alone do not rule out
-        (by ``needed``) must be ruled out by the strips alone, both by those that look closely like a card
-        (within ``strip_close``) and by all of them: a strip of a blank stretch of card, or one the card
-        above covers in part, must neither name a card nor hide a dissent. A strip is shared by several
+        (by ``needed``), and every one of ``rivals`` (a mask over the cards, when given), must be ruled
+        out by the strips alone, both by those that look closely like a card (within ``strip_close``) and
+        by all of them: a strip of a blank stretch of card, or one the card above covers in part, must
+        neither name a card nor hide a dissent. A strip is shared by several
         ranks of a suit (the top pips of a four and a nine), so it mostly speaks to the suit.
         """
         rows = strips.reshape(-1, strips.shape[-1])
@@ -399,6 +402,8 @@ class Recognizer:
         told = ((telling**2).sum(axis=0) - (telling[:, best] ** 2).sum())[others] / 2.0
         closely = ((close**2).sum(axis=0) - (close[:, best] ** 2).sum())[others] / 2.0
         open_ = looks_gap < needed
+        if rivals is not None:
+            open_ |= rivals[others]
         if (open_ & ((told < needed) | (closely < needed))).any():
             return 0.0
         return max(float((looks_gap + told).min()), 0.0)
@@ -434,8 +439,9 @@ class Recognizer:
         ``guessed_confidence``, and its closest look within ``guessed_anchor``:
         a guessed corner can lie anywhere on a fan, and a patch of another
         card's face there can look somewhat like an index. A read short of
-        the evidence asks the ``strips`` beside the agreeing looks' indexes
-        (see ``_strip_evidence``).
+        the evidence, or resting on a weak match, asks the ``strips`` beside
+        the agreeing looks' indexes (see ``_strip_evidence``); for a weak
+        match they must rule out the cards near its closest look themselves.
         """
         settings = self.settings
         visible: Visible = "full" if alone else "corner"
@@ -463,9 +469,15 @@ class Recognizer:
         conf = evidence_confidence(_gap(totals, best) / 2.0)
         guessed_only = guessed is not None and not (strong & agree & ~guessed).any()
         line = settings.guessed_confidence if guessed_only else settings.min_confidence
-        if conf < line and strips is not None:
-            conf = evidence_confidence(self._strip_evidence(strips(outlines[agree]), totals, best, evidence_needed(line)))
-        if conf < line or self._weak(looks[agree]) or (guessed_only and nearest[agree].min() > settings.guessed_anchor):
+        weak = self._weak(looks[agree])
+        if (conf < line or weak) and strips is not None:
+            # A weak match's own gap overstates the evidence: the cards near it are for the strips to rule out.
+            closest = looks[agree][int(looks[agree].min(axis=1).argmin())]
+            rivals = closest < settings.weak_margin * closest[best] if weak else None
+            heard = evidence_confidence(self._strip_evidence(strips(outlines[agree]), totals, best, evidence_needed(line), rivals))
+            if heard >= line:
+                conf, weak = heard, False
+        if conf < line or weak or (guessed_only and nearest[agree].min() > settings.guessed_anchor):
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
 

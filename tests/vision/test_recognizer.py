@@ -222,6 +222,17 @@ def test_a_read_resting_on_a_weak_match_needs_a_clear_margin(deck) -> None:
     assert clear.card is not None and clear.card.code == "8D"
 
 
+def test_a_weak_match_is_read_when_the_strips_rule_out_the_card_near_it(deck) -> None:
+    """A six of hearts whose look is far from every card, the five near (15.4 against 18.6): the strips
+    must rule out the five by themselves, as the look's own gap overstates the evidence."""
+    recognizer = Recognizer(deck)
+    look = _rows(deck, {"6H": 15.4, "5H": 18.6})
+    read = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, {"6H": 6.0, "5H": 15.0}))
+    assert read.card is not None and read.card.code == "6H"
+    shared = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, {"6H": 6.0, "5H": 6.2, "QH": 15.0}))
+    assert shared.card is None and shared.guess.code == "6H"
+
+
 def _upright_card(recognizer: Recognizer, px_per_mm: float, top_left: tuple[float, float]) -> np.ndarray:
     w, h = recognizer.card_size.width_mm * px_per_mm, recognizer.card_size.height_mm * px_per_mm
     x, y = top_left
