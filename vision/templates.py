@@ -225,7 +225,7 @@ class DeckTemplates:
             index_centers=self.index_centers,
             background=self.background,
             index_looks=self.index_looks.astype(np.float16),
-            strips=np.array([[*s.origin, s.fx, s.fy, *s.size] for s in STRIPS]),
+            strips=_strips_layout(),
             **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
                for part in ("mean", "projection", "centers")},
         )
@@ -237,9 +237,9 @@ class DeckTemplates:
                 version = int(data["version"])
                 if version != FORMAT_VERSION:
                     raise TemplateError(f"{path}: enrolled deck format {version}, expected {FORMAT_VERSION}: enrol it again")
-                strips = [[*s.origin, s.fx, s.fy, *s.size] for s in STRIPS]
-                if not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]) or not \
-                        np.array_equal(data["strips"].shape, np.shape(strips)) or not np.allclose(data["strips"], strips):
+                strips = _strips_layout()
+                same = data["strips"].shape == strips.shape and np.allclose(data["strips"], strips)
+                if not same or not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]):
                     raise TemplateError(f"{path}: enrolled with other patch sizes than this version uses: enrol it again")
                 return cls(
                     name=str(data["name"]),
@@ -259,6 +259,12 @@ class DeckTemplates:
             raise
         except (OSError, KeyError, ValueError) as error:
             raise TemplateError(f"{path}: not an enrolled deck file ({error})") from error
+
+
+def _strips_layout() -> np.ndarray:
+    """Where and at what size the strips are read, as a deck file records it (a file enrolled with
+    other strips must be enrolled again)."""
+    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size] for strip in STRIPS])
 
 
 def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:
