@@ -50,6 +50,9 @@ __all__ = ["Read", "Recognizer", "RecognizerSettings", "evidence_confidence", "e
 
 Visible = Literal["full", "corner"]
 
+Strips = Callable[[np.ndarray], np.ndarray]
+"""The distances (outlines, strips, cards) of the strips at given outlines (see ``vision.strip_reader``)."""
+
 
 #: Shortest straight run of outline (in card widths) that counts as a card edge.
 MIN_EDGE = 0.12
@@ -361,12 +364,15 @@ class Recognizer:
         offsets = centres - centres[closest]
         return np.einsum("ij,ij->i", offsets, offsets) <= (self.settings.same_card * _side(outlines[closest])) ** 2
 
-    def _weak(self, rows: np.ndarray) -> bool:
-        """Whether a read rests on a weak match: its closest patch far from the card (the Gaussian
-        evidence then overstates the gap) and the next card not clearly further."""
+    def _weak_rivals(self, rows: np.ndarray) -> np.ndarray | None:
+        """When a read rests on a weak match (its closest patch far from the card, where the Gaussian
+        evidence overstates the gap, and the next card not clearly further), the cards near that patch's
+        card (a mask over the cards, that card among them); else ``None``."""
         closest = rows[int(rows.min(axis=1).argmin())]
         first, second = np.partition(closest, 1)[:2]
-        return bool(first > self.settings.weak_distance and second < self.settings.weak_margin * first)
+        if first > self.settings.weak_distance and second < self.settings.weak_margin * first:
+            return closest < self.settings.weak_margin * first
+        return None
 
     def _joker_shown(self, looks: np.ndarray, joker: int) -> bool:
         """Whether the looks show a joker: two corners look closely like it, or one corner (all that
@@ -390,8 +396,8 @@ class Recognizer:
         (by ``needed``), and every one of ``rivals`` (a mask over the cards, when given), must be ruled
         out by the strips alone, both by those that look closely like a card (within ``strip_close``) and
         by all of them: a strip of a blank stretch of card, or one the card above covers in part, must
-        neither name a card nor hide a dissent. A strip is shared by several
-        ranks of a suit (the top pips of a four and a nine), so it mostly speaks to the suit.
+        neither name a card nor hide a dissent. A strip is shared by several ranks of a suit (the top
+        pips of a four and a nine), so it mostly speaks to the suit.
         """
         rows = strips.reshape(-1, strips.shape[-1])
         nearest = rows.min(axis=1)
@@ -469,21 +475,17 @@ class Recognizer:
         conf = evidence_confidence(_gap(totals, best) / 2.0)
         guessed_only = guessed is not None and not (strong & agree & ~guessed).any()
         line = settings.guessed_confidence if guessed_only else settings.min_confidence
-        weak = self._weak(looks[agree])
+        rivals = self._weak_rivals(looks[agree])
+        weak = rivals is not None
         if (conf < line or weak) and strips is not None:
             # A weak match's own gap overstates the evidence: the cards near it are for the strips to rule out.
-            closest = looks[agree][int(looks[agree].min(axis=1).argmin())]
-            rivals = closest < settings.weak_margin * closest[best] if weak else None
-            heard = evidence_confidence(self._strip_evidence(strips(outlines[agree]), totals, best, evidence_needed(line), rivals))
+            evidence = self._strip_evidence(strips(outlines[agree]), totals, best, evidence_needed(line), rivals)
+            heard = evidence_confidence(evidence)
             if heard >= line:
                 conf, weak = heard, False
         if conf < line or weak or (guessed_only and nearest[agree].min() > settings.guessed_anchor):
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
-
-
-Strips = Callable[[np.ndarray], np.ndarray]
-"""The distances of the strips at given outlines to every card (see ``vision.strip_reader``)."""
 
 
 def _gap(totals: np.ndarray, best: int) -> float:
