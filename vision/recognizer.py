@@ -396,11 +396,15 @@ class Recognizer:
         (by ``needed``), and every one of ``rivals`` (a mask over the cards, when given), must be ruled
         out by the strips alone, both by those that look closely like a card (within ``strip_close``) and
         by all of them: a strip of a blank stretch of card, or one the card above covers in part, must
-        neither name a card nor hide a dissent. A strip is shared by several ranks of a suit (the top
-        pips of a four and a nine), so it mostly speaks to the suit.
+        neither name a card nor hide a dissent. A strip far from every card (beyond ``weak_distance``) is
+        a weak match, as a look is (see ``_decide``): it rules out none of the cards within ``weak_margin``
+        of its nearest. A strip is shared by several ranks of a suit (the top pips of a four and a nine),
+        so it mostly speaks to the suit.
         """
-        rows = strips.reshape(-1, strips.shape[-1])
+        rows = strips.reshape(-1, strips.shape[-1]).copy()
         nearest = rows.min(axis=1)
+        weak = (nearest > self.settings.weak_distance)[:, None] & (rows < self.settings.weak_margin * nearest[:, None])
+        rows[weak] = np.minimum(rows, rows[:, best : best + 1])[weak]
         telling = rows[nearest <= self.settings.evidence_distance]
         close = rows[nearest <= self.settings.strip_close]
         others = np.arange(len(totals)) != best

@@ -233,6 +233,21 @@ def test_a_weak_match_is_read_when_the_strips_rule_out_the_card_near_it(deck) ->
     assert shared.card is None and shared.guess.code == "6H"
 
 
+def test_a_strip_far_from_every_card_does_not_rule_out_the_cards_near_its_own(deck) -> None:
+    """Tuning frame 17 (ancient_french): a nine of hearts under another card, its one look weak (the eight
+    15.9, the nine 16.6). The top strip shows heart pips of any rank; the side strip, half covered, is
+    far from every card and leans to the eight (15.8 against 18.0): the Gaussian evidence it gives is
+    overstated as a weak look's is, and it read the nine as the eight. Where that strip looks closely
+    like the eight, the eight is read."""
+    recognizer = Recognizer(deck)
+    look = _rows(deck, {"8H": 15.9, "9H": 16.6, "6H": 17.2, "4H": 19.3})
+    top = {"4H": 10.2, "6H": 10.4, "5H": 10.5, "7H": 10.8, "8H": 11.1, "9H": 11.3}
+    covered = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, top, {"8H": 15.8, "TH": 16.1, "9H": 18.0}))
+    assert covered.card is None and covered.guess.code == "8H"
+    clear = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, top, {"8H": 9.0, "9H": 13.0}))
+    assert clear.card is not None and clear.card.code == "8H"
+
+
 def _upright_card(recognizer: Recognizer, px_per_mm: float, top_left: tuple[float, float]) -> np.ndarray:
     w, h = recognizer.card_size.width_mm * px_per_mm, recognizer.card_size.height_mm * px_per_mm
     x, y = top_left
