@@ -31,14 +31,18 @@ def test_the_felt_is_not_card_and_a_white_card_is() -> None:
 
 
 def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
-    image = _felt()
-    quad = _rect(200, 150, 63, 88, 25)
-    _card(image, quad)
-    blobs, filled = find_blobs(card_mask(image), 1000)
-    assert len(blobs) == 1 and filled[75, 100] == 255
-    found = find_corners(blobs[0].contour, min_edge=14, reach=100).point
-    for truth in quad:
-        assert np.min(np.linalg.norm(found - truth, axis=1)) < 1.5
+    """At every angle each corner within two and a half pixels, one and a half on average (the mask is
+    found at half size, and its edges are a staircase)."""
+    errors = []
+    for angle in range(0, 90, 5):
+        image = _felt()
+        quad = _rect(200, 150, 63, 88, angle)
+        _card(image, quad)
+        blobs, filled = find_blobs(card_mask(image), 1000)
+        assert len(blobs) == 1 and filled[75, 100] == 255
+        found = find_corners(blobs[0].contour, min_edge=14, reach=100).point
+        errors += [np.min(np.linalg.norm(found - truth, axis=1)) for truth in quad]
+    assert max(errors) < 2.5 and np.mean(errors) < 1.6
 
 
 def test_the_corners_of_several_blobs_found_at_once_are_each_blobs_own() -> None:
@@ -99,3 +103,4 @@ def test_vertices_are_found_where_the_outline_holds_them_first() -> None:
     for index in found:
         first = np.flatnonzero((contour == contour[index]).all(axis=1))[0]
         assert first == index and (approx == contour[index]).all(axis=1).any()
+
