@@ -134,41 +134,56 @@ def _vertex_indices(contour: np.ndarray, epsilon: float) -> list[int]:
 
 @dataclass(frozen=True, eq=False)
 class _Edges:
-    """The long straight runs of an outline, one row each: a point on its line (moved out to the true
-    edge), its direction, its two ends, and the normal pointing into the card."""
+    """The long straight runs of outlines, one row each: a point on its line (moved out to the true
+    edge), its direction, its two ends, the normal pointing into the card, and its outline."""
 
     point: np.ndarray
     direction: np.ndarray
     ends: np.ndarray
     inward: np.ndarray
+    blob: np.ndarray
 
 
-def _edges(contour: np.ndarray, min_edge: float, contour32: np.ndarray) -> _Edges | None:
-    """The runs between ``approxPolyDP`` vertices at least ``min_edge`` long, each with the line
-    ``cv2.fitLine`` (Huber) fits to it less an eighth of its points at either end (rounded card corners)."""
+def _long_runs(contour: np.ndarray, min_edge: float, contour32: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the runs between ``approxPolyDP`` vertices at least ``min_edge`` long start on the contour,
+    and how many points each holds (none when fewer than two)."""
     vertices = _vertex_indices(contour32, 1.0 * DOWNSCALE)
+    none = np.zeros(0, int), np.zeros(0, int)
     if len(vertices) < 3:
-        return None
+        return none
     start, end = np.array(vertices), np.array(vertices[1:] + vertices[:1])
     run = contour[end] - contour[start]
     long = np.sqrt((run * run).sum(axis=1)) >= min_edge
     if np.count_nonzero(long) < 2:
-        return None
-    start, end, run = start[long], end[long], run[long]
-    count = (end - start) % len(contour) + 1
+        return none
+    return start[long], (end[long] - start[long]) % len(contour) + 1
+
+
+def _edges(contours: list[np.ndarray], min_edge: float, contours32: list[np.ndarray]) -> _Edges:
+    """The long runs of all outlines, each with the line ``cv2.fitLine`` (Huber) fits to it less an eighth
+    of its points at either end (rounded card corners). Every outline's runs in one pass of array
+    arithmetic: a frame has ten or more blobs."""
+    runs = [_long_runs(c, min_edge, c32) for c, c32 in zip(contours, contours32)]
+    blob = np.repeat(np.arange(len(runs)), [len(start) for start, _ in runs])
+    start = np.concatenate([start for start, _ in runs] + [np.zeros(0, int)])
+    count = np.concatenate([count for _, count in runs] + [np.zeros(0, int)])
+    # Each outline twice over, all in one array, so a run that wraps past the end is one slice.
+    twice = np.concatenate([np.concatenate([c, c]) for c in contours] + [np.zeros((0, 2))])
+    base = np.cumsum([0] + [2 * len(c) for c in contours])[blob]
+    twice32 = twice.astype(np.float32)
     cut = np.where(count > 8, count // 8, 0)
-    twice = np.concatenate([contour32, contour32])
-    lines = np.array([cv2.fitLine(twice[a:b], cv2.DIST_HUBER, 0, 0.01, 0.01)
-                      for a, b in zip((start + cut).tolist(), (start + count - cut).tolist())], dtype=np.float64)
-    direction, point = lines[:, :2, 0], lines[:, 2:, 0]
-    direction *= np.where((direction * run).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    lines = np.array([cv2.fitLine(twice32[a:b], cv2.DIST_HUBER, 0, 0.01, 0.01)
+                      for a, b in zip((base + start + cut).tolist(), (base + start + count - cut).tolist())],
+                     dtype=np.float64).reshape(-1, 4)
+    direction, point = lines[:, :2], lines[:, 2:]
+    tips = twice[np.stack([base + start, base + start + count - 1], axis=1)]
+    direction *= np.where((direction * (tips[:, 1] - tips[:, 0])).sum(axis=1) < 0, -1.0, 1.0)[:, None]
     # The inside lies to the same side of every stretch of a contour traversed in one direction.
-    side = 1.0 if cv2.contourArea(contour32, oriented=True) < 0 else -1.0
-    normal = direction[:, ::-1] * (side, -side)
-    tips = contour[np.stack([start, end], axis=1)]
+    side = np.array([1.0 if cv2.contourArea(c32, oriented=True) < 0 else -1.0 for c32 in contours32])[blob]
+    normal = direction[:, ::-1] * np.stack([side, -side], axis=1)
     along = ((tips - point[:, None]) * direction[:, None]).sum(axis=2)
     ends = point[:, None] + along[:, :, None] * direction[:, None]
-    return _Edges(point - EDGE_OFFSET * normal, direction, ends, normal)
+    return _Edges(point - EDGE_OFFSET * normal, direction, ends, normal, blob)
 
 
 @functools.cache
@@ -195,19 +210,16 @@ def corners_of_blobs(
     """``find_corners`` of all outlines at once, and the outline (its index) each corner is on."""
     outside = 0.4 * min_edge if outside is None else outside
     polygons = [contour.astype(np.float32) for contour in contours]
-    found = [(b, e) for b, e in enumerate(_edges(c, min_edge, c32) for c, c32 in zip(contours, polygons)) if e is not None]
-    if not found:
+    edges = _edges(contours, min_edge, polygons)
+    point, direction, ends, inward = edges.point, edges.direction, edges.ends, edges.inward
+    if not len(point):
         return Corners.none(), np.zeros(0, int)
-    point = np.concatenate([e.point for _, e in found])
-    direction = np.concatenate([e.direction for _, e in found])
-    ends = np.concatenate([e.ends for _, e in found])
-    inward = np.concatenate([e.inward for _, e in found])
-    counts = [len(e.point) for _, e in found]
-    offsets = np.cumsum([0] + counts[:-1])
+    counts = np.bincount(edges.blob, minlength=len(contours)).tolist()
+    offsets = np.cumsum(counts) - counts
     pairs_of = [_pairs(n) for n in counts]
     first = np.concatenate([a + o for (a, _), o in zip(pairs_of, offsets)])
     second = np.concatenate([b + o for (_, b), o in zip(pairs_of, offsets)])
-    owner = np.repeat([b for b, _ in found], [len(a) for a, _ in pairs_of])
+    owner = np.repeat(np.arange(len(contours)), [len(a) for a, _ in pairs_of])
     square = np.abs((direction[first] * direction[second]).sum(axis=1)) <= 0.26
     first, second, owner = first[square], second[square], owner[square]
     length = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
