@@ -7,7 +7,11 @@ group: accuracy on cards lying whole ("full") and on cards showing only an
 index corner ("corner"), wrong reads (a card reported as another card, or a
 card reported where there is none), unreadable reports (and how often the
 guess an unreadable card carries is right), cards not reported at all, and the
-milliseconds per frame of ``Recognizer.read`` on one core.
+milliseconds per frame of ``Recognizer.read`` on one core. A peer reads every
+frame right after ours (``vision_peer.py``: the classic contour-and-template
+card reader most OpenCV projects copy); its figures are printed below ours,
+with the ratio of our time to its, frame by frame, which the machine's swings
+in speed move far less than either time alone.
 
 Every deck, seen or held out, is enrolled from its own artwork, one image per
 card, exactly as ``tablectl vision enroll`` would enrol a casino's deck.
@@ -25,6 +29,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import argparse  # noqa: E402
+import importlib.util  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 
@@ -38,6 +43,19 @@ from vision.synthetic import Camera, Scene, SceneRenderer, random_placements  # 
 from vision.templates import enrol_faces  # noqa: E402
 
 MATCH_PX = 30.0
+
+
+def _load_peer():  # type: ignore[no-untyped-def]
+    """``vision_peer.py`` beside this file (whose folder is kept off the path, see above)."""
+    spec = importlib.util.spec_from_file_location("vision_peer", Path(__file__).with_name("vision_peer.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["vision_peer"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+vision_peer = _load_peer()
 
 
 @dataclass
@@ -96,7 +114,8 @@ def score(scene: Scene, reads: list[Read], tally: Tally, where: str) -> None:
             tally.spurious_unreadable += 1
 
 
-def run_group(decks: list[str], frames: int, seed: int, tally: Tally) -> None:
+def run_group(decks: list[str], frames: int, seed: int, tally: Tally, peer: Tally) -> None:
+    """Read each frame with ours and, right after, with the peer (``vision_peer``), each tallied."""
     for deck_index, name in enumerate(decks):
         faces = render_deck(name)
         templates = enrol_faces(name, faces)
@@ -109,14 +128,18 @@ def run_group(decks: list[str], frames: int, seed: int, tally: Tally) -> None:
             placements = random_placements(chosen, rng)
             scene = renderer.render(placements, rng)
             recognizer = Recognizer(templates, camera.layout())
-            start, cpu = time.perf_counter(), time.process_time()
-            reads = recognizer.read(scene.frame)
-            tally.ms.append((time.perf_counter() - start) * 1000)
-            tally.cpu_ms.append((time.process_time() - cpu) * 1000)
-            tally.frames += 1
-            tally.cards += len(scene.truth)
-            tally.fanned += sum(1 for t in scene.truth if t.visible != "full")
-            score(scene, reads, tally, f"{name}, frame {k}")
+            scale = camera.layout().px_per_mm((scene.frame.shape[1] / 2, scene.frame.shape[0] / 2))
+            size = recognizer.card_size
+            classic = vision_peer.ClassicReader(faces, size.width_mm * size.height_mm * scale**2)
+            for reader, counts in ((recognizer, tally), (classic, peer)):
+                start, cpu = time.perf_counter(), time.process_time()
+                reads = reader.read(scene.frame)
+                counts.ms.append((time.perf_counter() - start) * 1000)
+                counts.cpu_ms.append((time.process_time() - cpu) * 1000)
+                counts.frames += 1
+                counts.cards += len(scene.truth)
+                counts.fanned += sum(1 for t in scene.truth if t.visible != "full")
+                score(scene, reads, counts, f"{name}, frame {k}")
 
 
 def report(title: str, decks: list[str], t: Tally) -> None:
@@ -137,6 +160,20 @@ def report(title: str, decks: list[str], t: Tally) -> None:
         print(f"    wrong: {example}")
 
 
+def report_peer(ours: Tally, peer: Tally) -> None:
+    """The peer's figures on the same frames, and the ratio of our time to its, frame by frame: the two ran
+    in turn on each frame, so a machine that slows down for a while slows both."""
+    def pct(bucket: list[int]) -> str:
+        return f"{100 * bucket[0] / bucket[1]:.2f}% ({bucket[0]}/{bucket[1]})" if bucket[1] else "n/a"
+
+    ratio = np.array(ours.cpu_ms) / np.maximum(np.array(peer.cpu_ms), 1e-3)
+    print(f"  peer, run side by side: the classic contour-and-template reader ({vision_peer.__name__}.py)")
+    print(f"    full faces correct {pct(peer.full)}, index corners correct {pct(peer.corner)}, "
+          f"wrong reads {peer.wrong}, not reported {peer.missed}")
+    print(f"    CPU time median {np.median(peer.cpu_ms):.1f}, p95 {np.percentile(peer.cpu_ms, 95):.1f} ms; "
+          f"ours / peer per frame: median {np.median(ratio):.2f}, p95 {np.percentile(ratio, 95):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000, help="frames in all, split evenly between the groups")
@@ -154,9 +191,10 @@ def main() -> None:
     for key, (title, decks) in groups.items():
         if args.group != key and (args.group != "both" or key == "tuning"):
             continue
-        tally = Tally()
-        run_group(decks, args.frames // 2, args.seed, tally)
+        tally, peer = Tally(), Tally()
+        run_group(decks, args.frames // 2, args.seed, tally, peer)
         report(title, decks, tally)
+        report_peer(tally, peer)
 
 
 if __name__ == "__main__":
