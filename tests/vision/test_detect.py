@@ -103,4 +103,3 @@ def test_vertices_are_found_where_the_outline_holds_them_first() -> None:
     for index in found:
         first = np.flatnonzero((contour == contour[index]).all(axis=1))[0]
         assert first == index and (approx == contour[index]).all(axis=1).any()
-
