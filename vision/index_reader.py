@@ -99,7 +99,8 @@ class IndexReader:
         self.close_distance = close_distance
 
     def distances(
-        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, looks: np.ndarray, width_px: float
+        self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, looks: np.ndarray, width_px: float,
+        as_found: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each look, its distances to every card at its best pose (looks, cards); the same with each
         card at whichever pose tried suits that card best, for the looks whose best pose may favour the
@@ -107,7 +108,9 @@ class IndexReader:
         and the index of the quad the best pose started from (before it was slid and turned).
 
         ``quads`` are outlines (frame pixels, index corner first) and ``looks``
-        each one's look, numbered from 0. ``small`` is the frame at half size
+        each one's look, numbered from 0; ``as_found`` (all, when not given) says which outlines are poses
+        as found, against which a look is *turned* (outlines derived otherwise are poses tried, as slid
+        ones are). ``small`` is the frame at half size
         (patches of large cards come from it). Only the pose finally kept is
         judged against the parts of faces that are not an index (a patch a few
         pixels off an index can look like one of those).
@@ -116,7 +119,8 @@ class IndexReader:
         homographies = patch_homographies(to_source(quads), INDEX_SIZE)
         vectors = self._features_at(image, homographies)
         distances, background = self.deck.index_and_background_distances(vectors)
-        first = distances[_best_of_looks(distances.min(axis=1), looks)]
+        found = distances if as_found is None else np.where(as_found[:, None], distances, np.inf)
+        first = found[_best_of_looks(found.min(axis=1), looks)]
         close = first.min(axis=1) <= self.close_distance
         fit = _Fit(homographies, vectors, distances, looks, first.copy())
         fitted = FACE_MARGIN * background >= distances.min(axis=1)

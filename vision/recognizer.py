@@ -63,6 +63,14 @@ CORNER_OUTSIDE = 0.11
 #: Outlines whose index corners lie within this many card widths of each other see nearly one patch:
 #: they are one look. An index corner is guessed only this far from every corner found.
 LOOK_APART = 0.2
+#: How far (card widths) from where one plain corner's outline puts the opposite plain corner the
+#: corner found there may lie for the two to be taken as one card's (see ``_paired_plain``).
+PAIR_APART = 0.25
+#: A pair's outline is added as a pose of a corner found near its index corner only when the two lie
+#: further apart than this (card widths): nearer, a slide reaches the pose, and a second pose a pixel
+#: from the first only lets a card whose index is the same symbol as another's (guyenne's king and
+#: jack of hearts) lean either way (at 0.02 one king was read as the jack; at 0.03 none).
+POSE_APART = 0.03
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,11 +147,13 @@ class _Candidate:
     """One card's hypotheses: outlines from its corners whose centres agree (a card's two index corners
     give the same centre), which of them start from a guessed index corner, and the frame-wide number
     of each outline's look (outlines whose index corners nearly coincide see nearly the same patch:
-    they are one look, never counted twice; a look is all of guessed corners or all of corners found)."""
+    they are one look, never counted twice; a look is all of guessed corners or all of corners found), and
+    which outlines are poses a pair of plain corners gives a corner found (``posed``)."""
 
     quads: np.ndarray
     alone: bool
     guessed: np.ndarray
+    posed: np.ndarray
     looks: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
 
@@ -180,7 +190,8 @@ class Recognizer:
             return []
         quads = np.concatenate([c.quads for c in candidates])
         look_of = np.concatenate([c.looks for c in candidates])
-        distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px)
+        posed = np.concatenate([c.posed for c in candidates])
+        distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px, ~posed)
         guessed = np.zeros(len(distances), bool)
         guessed[look_of[np.concatenate([c.guessed for c in candidates])]] = True
         # A look further than ``evidence_distance`` from every card takes part in no decision: only
@@ -217,14 +228,25 @@ class Recognizer:
         index corners, and one that lies on the blob where no corner was
         found is guessed. In a fan, the index corner of a card lying on
         another card is white on white and not on the blob's outline, while
-        its plain corners often are.
+        its plain corners often are. A card whose two plain corners are both
+        found is outlined from the two together (``_paired_plain``), which
+        fixes its angle better than either corner's edges; where a corner was
+        found near an index corner of that outline but further than a slide
+        reaches (``POSE_APART``), the pair's outline is one more pose of that
+        corner's look, a fitted pose, not one as found (see ``IndexReader``).
         """
         every, blob_of = corners_of_blobs([blob.contour for blob in blobs], MIN_EDGE * width_px,
                                           1.1 * width_px / self.deck.aspect, CORNER_OUTSIDE * width_px)
         plain, plain_ok = self._hypotheses(every, layout, width_px, plain=True)
+        plain, paired = _paired_plain(plain, blob_of[plain_ok], layout, self.card_size, PAIR_APART * width_px)
+        from_plain = np.concatenate([np.roll(plain, 2, axis=1), plain])
         guessed, guessed_owner = _guessed_corners(
-            np.concatenate([np.roll(plain, 2, axis=1), plain]), np.tile(blob_of[plain_ok], 2), every.point, filled,
-            LOOK_APART * width_px, self.settings.inside_share)
+            from_plain, np.tile(blob_of[plain_ok], 2), every.point, filled, LOOK_APART * width_px, self.settings.inside_share)
+        # A pair's outline where a corner was found near its index corner, but beyond the reach of a slide:
+        # another pose of that corner's look.
+        nearest_found = np.sqrt(_nearest_squared(from_plain[:, 0], every.point))
+        posed = np.tile(paired, 2) & (nearest_found < LOOK_APART * width_px) & (nearest_found > POSE_APART * width_px)
+        posed_quads, posed_owner = from_plain[posed], np.tile(blob_of[plain_ok], 2)[posed]
         able = self._hypotheses(every, layout, width_px)[1]
         every, blob_of = every[able], blob_of[able]
         n = len(every)
@@ -233,16 +255,20 @@ class Recognizer:
         quads, ok = self._hypotheses(Corners.joined([every, snapped[:n][moved], snapped[n:]]), layout, width_px)
         owner = np.concatenate([blob_of, blob_of[moved], guessed_owner])[ok]
         is_guessed = np.concatenate([np.zeros(n + int(moved.sum()), bool), np.ones(len(guessed), bool)])[ok]
+        quads = np.concatenate([quads, posed_quads])
+        owner = np.concatenate([owner, posed_owner])
+        is_guessed = np.concatenate([is_guessed, np.zeros(len(posed_quads), bool)])
+        is_posed = np.arange(len(quads)) >= len(quads) - len(posed_quads)
         if not len(quads):
             return []
         inside = _inside_share(quads, filled) >= self.settings.inside_share
         inside[is_guessed] &= _apart(quads[is_guessed, 0], quads[~is_guessed, 0], LOOK_APART * width_px)
-        quads, owner, is_guessed = quads[inside], owner[inside], is_guessed[inside]
+        quads, owner, is_guessed, is_posed = quads[inside], owner[inside], is_guessed[inside], is_posed[inside]
         centers = layout.to_table(quads.mean(axis=1)) if len(quads) else quads
         candidates: list[_Candidate] = []
         for b in np.unique(owner).tolist():
             mine = owner == b
-            candidates.extend(self._blob_candidates(blobs[b], quads[mine], is_guessed[mine], centers[mine], layout))
+            candidates.extend(self._blob_candidates(blobs[b], quads[mine], is_guessed[mine], is_posed[mine], centers[mine], layout))
         count = 0
         for cand in candidates:
             cand.looks = np.zeros(len(cand.quads), int)
@@ -293,14 +319,14 @@ class Recognizer:
         return Layout.scale(float(np.median(sides)) / self.card_size.height_mm)
 
     def _blob_candidates(
-        self, blob: Blob, quads: np.ndarray, guessed: np.ndarray, centers: np.ndarray, layout: Layout
+        self, blob: Blob, quads: np.ndarray, guessed: np.ndarray, posed: np.ndarray, centers: np.ndarray, layout: Layout
     ) -> list[_Candidate]:
         """The cards of one blob: its hypotheses grouped by where their card's centre (table mm) falls."""
         groups = _groups(centers, 0.25 * self.card_size.width_mm)
         if len(groups) > 1:
-            return [_Candidate(quads[group], False, guessed[group]) for group in groups]
+            return [_Candidate(quads[group], False, guessed[group], posed[group]) for group in groups]
         card_area = self.card_size.width_mm * self.card_size.height_mm * layout.px_per_mm(quad_center(quads[0])) ** 2
-        return [_Candidate(quads, blob.area < 1.12 * card_area, guessed)]
+        return [_Candidate(quads, blob.area < 1.12 * card_area, guessed, posed)]
 
     def _hypotheses(
         self, corners: Corners, layout: Layout, width_px: float, plain: bool = False
@@ -544,6 +570,58 @@ def _guessed_corners(
     along_w /= np.linalg.norm(along_w, axis=1, keepdims=True)
     along_h /= np.linalg.norm(along_h, axis=1, keepdims=True)
     return Corners(q[:, 0].copy(), along_w, along_h, np.zeros(len(q)), np.zeros(len(q))), owner[keep]
+
+
+def _paired_plain(
+    outlines: np.ndarray, owner: np.ndarray, layout: Layout, size: CardSize, apart: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The outlines of plain corners (the corner found second, index corner first), each pair of one
+    card's two plain corners found replaced by the outline both give together.
+
+    An outline from one plain corner takes its angle from that corner's edges, which in a fan are
+    often short: over a card's length a degree puts its far corners a few pixels off. Two plain
+    corners of one card lie across its diagonal, which fixes the card's angle and place. Two
+    corners of a blob pair when each lies within ``apart`` pixels of where the other's outline puts
+    the opposite plain corner, and they lie a card's diagonal apart (within 5%, in table mm).
+    """
+    none = np.zeros(len(outlines), bool)
+    if len(outlines) < 2:
+        return outlines, none
+    found, opposite = outlines[:, 1], outlines[:, 3]
+    near = _within(opposite, found, apart) & (owner[:, None] == owner[None, :])
+    mutual = near & near.T
+    np.fill_diagonal(mutual, False)
+    first, second = np.nonzero(np.triu(mutual))
+    if not len(first):
+        return outlines, none
+    w, h = size.width_mm, size.height_mm
+    top_right, bottom_left = layout.to_table(found[first]), layout.to_table(found[second])
+    diagonal = bottom_left - top_right
+    length = np.linalg.norm(diagonal, axis=1)
+    ok = np.abs(length - math.hypot(w, h)) <= 0.05 * math.hypot(w, h)
+    if not ok.any():
+        return outlines, none
+    first, second, diagonal, top_right, bottom_left = first[ok], second[ok], diagonal[ok], top_right[ok], bottom_left[ok]
+    turn = np.arctan2(diagonal[:, 1], diagonal[:, 0]) - math.atan2(h, -w)
+    u = np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    corner = (top_right + bottom_left) / 2 - u * (w / 2) - v * (h / 2)
+    quads_mm = np.stack([corner, corner + w * u, corner + w * u + h * v, corner + h * v], axis=1)
+    together = layout.to_image(quads_mm.reshape(-1, 2)).reshape(-1, 4, 2)
+    replaced = outlines.copy()
+    replaced[first] = together
+    replaced[second] = np.roll(together, 2, axis=1)
+    paired = none.copy()
+    paired[first] = paired[second] = True
+    return replaced, paired
+
+
+def _nearest_squared(points: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The squared distance from each of ``points`` to the nearest of ``others`` (inf when there are none)."""
+    if not len(others):
+        return np.full(len(points), np.inf)
+    offsets = points[:, None] - others[None]
+    return np.einsum("ijk,ijk->ij", offsets, offsets).min(axis=1)
 
 
 def _apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
