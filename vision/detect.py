@@ -108,8 +108,15 @@ def _hue_ranges(felt_hue: int) -> list[tuple[int, int]]:
     return [(low, high)]
 
 
-def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.ndarray]:
-    """Blobs of at least ``min_area_px`` (full-resolution pixels) and the mask with their holes filled."""
+def find_blobs(mask: np.ndarray, min_area_px: float, bridge_px: float = 0.0) -> tuple[list[Blob], np.ndarray]:
+    """Blobs of at least ``min_area_px`` (full-resolution pixels) and the mask with their holes filled,
+    after closing gaps up to about ``bridge_px`` across (full-resolution pixels; none below 4).
+
+    Artwork in the felt's colour (a court card's green coat, a deck printed green to its edges) is cut
+    out of the mask. Where it reaches the card's edge, or the thin white border around it is lost at
+    half size, the cut opens onto the felt and is no hole, so a card lying on it seems to stick out of
+    its blob. The blobs' outlines are the mask's own; only the filled mask is closed.
+    """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     filled = np.zeros_like(mask)
     blobs = []
@@ -120,7 +127,24 @@ def find_blobs(mask: np.ndarray, min_area_px: float) -> tuple[list[Blob], np.nda
         cv2.drawContours(filled, [contour], -1, 255, cv2.FILLED)
         full = contour.reshape(-1, 2).astype(np.float64) * DOWNSCALE + (DOWNSCALE - 1) / 2
         blobs.append(Blob(full, area))
+    radius = int(bridge_px / DOWNSCALE / 2)
+    if radius >= 1:
+        for contour in cv2.findContours(_closed(mask, radius), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            if cv2.contourArea(contour) * DOWNSCALE**2 >= min_area_px:
+                cv2.drawContours(filled, [contour], -1, 255, cv2.FILLED)
     return blobs, filled
+
+
+_SQUARE = np.ones((3, 3), np.uint8)
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def _closed(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` closed by an octagon ``radius`` pixels from its centre to each side: nearly a disc, built
+    from 3 x 3 squares and crosses, in half the time a disc's own kernel takes."""
+    squares, crosses = radius - radius // 2, radius // 2
+    grown = cv2.dilate(cv2.dilate(mask, _SQUARE, iterations=squares), _CROSS, iterations=crosses)
+    return cv2.erode(cv2.erode(grown, _SQUARE, iterations=squares), _CROSS, iterations=crosses)
 
 
 def _vertex_indices(contour: np.ndarray, epsilon: float) -> list[int]:

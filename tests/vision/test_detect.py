@@ -45,6 +45,25 @@ def test_a_lone_card_gives_its_four_corners_to_about_a_pixel() -> None:
     assert max(errors) < 2.5 and np.mean(errors) < 1.6
 
 
+def test_felt_coloured_artwork_open_to_the_cloth_is_card_once_its_gap_is_bridged() -> None:
+    """A card whose green picture reaches its edge through a gap 8 px wide: the picture is cut out of the
+    mask and opens onto the felt, so it is no hole. Bridged (gaps up to 18 px), the filled mask holds
+    it; the outline stays the mask's own, and felt between two cards further apart is not filled."""
+    image = _felt(500, 300)
+    _card(image, _rect(150, 150, 126, 176, 0))
+    image[100:200, 120:180] = (40, 120, 35)
+    image[190:240, 146:154] = (40, 120, 35)
+    _card(image, _rect(270, 150, 126, 176, 0))
+    _card(image, _rect(430, 150, 60, 84, 0))
+    mask = card_mask(image)
+    plain_blobs, plain = find_blobs(mask, 1000)
+    bridged_blobs, bridged = find_blobs(mask, 1000, 18.0)
+    picture, between = (75, 75), (75, 183)
+    assert plain[picture] == 0 and bridged[picture] == 255
+    assert bridged[between] == 0
+    assert [b.contour.tolist() for b in plain_blobs] == [b.contour.tolist() for b in bridged_blobs]
+
+
 def test_the_corners_of_several_blobs_found_at_once_are_each_blobs_own() -> None:
     image = _felt()
     quads = [_rect(100, 150, 63, 88, 10), _rect(300, 150, 63, 88, -30)]

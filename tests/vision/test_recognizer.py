@@ -413,6 +413,24 @@ def test_a_pose_its_plain_corners_give_is_a_fitted_pose_against_which_a_look_can
     assert read.card in (None, truth.card)
 
 
+def test_a_fanned_card_lying_on_green_artwork_is_read_once_the_masks_gaps_are_bridged(monkeypatch) -> None:
+    """The benchmark's tuning frame 37 of the guyenne deck: an ace of clubs and a king of spades lie in a
+    fan on cards whose green coats the mask takes for cloth, open to the felt. Without bridging those
+    gaps their outlines seem to stick out of their blob and neither card is reported."""
+    scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 37)
+    fanned = [t for t in scene.truth if t.card.code in ("AC", "KS")]
+    assert [t.visible for t in fanned] == ["corner", "corner"]
+    reads = recognizer.read(scene.frame)
+    for truth in fanned:
+        read = _nearest(reads, truth.polygon)
+        assert np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
+        assert read.card == truth.card
+    monkeypatch.setattr(recognizer_module, "BRIDGE", 0.0)
+    unbridged = recognizer.read(scene.frame)
+    for truth in fanned:
+        assert not any(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) < 30 for r in unbridged)
+
+
 def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
     """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py``, and the
     recognizer it is read with."""
