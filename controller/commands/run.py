@@ -69,13 +69,13 @@ def _positive(text: str) -> int:
     return value
 
 
-def _camera(args: argparse.Namespace, config: Any, log: EventLog, rng: random.Random) -> Any:
+def _camera(args: argparse.Namespace, config: Any, log: EventLog, seed: int) -> Any:
     vision = config.sections.get("vision", {})
     if args.no_camera or not (args.camera or vision.get("crosscheck", False)):
         return None
     from controller.camera import CameraWitness
 
-    return CameraWitness(vision, log, base=Path(config.path).parent, seed=rng.randrange(2**32))
+    return CameraWitness(vision, log, base=Path(config.path).parent, seed=seed)
 
 
 def round_line(table: Table, round: Round) -> str:
@@ -104,12 +104,14 @@ def run(args: argparse.Namespace) -> int:
         with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
                           simulate_devices=True) as session:
             table = session.table
-            camera = _camera(args, config, session.log, rng)
+            # Both seeds are drawn whether the camera films or not, so a seed fixes the wagers either way.
+            players_seed, camera_seed = rng.randrange(2**32), rng.randrange(2**32)
+            camera = _camera(args, config, session.log, camera_seed)
             if camera is not None:
                 table.witness, table.card_witness = camera, camera.confirm_card
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
-            players = SimulatedPlayers(random.Random(rng.randrange(2**32)))
+            players = SimulatedPlayers(random.Random(players_seed))
             print(f"{table.game.title} at table {config.table_id} ({config.path}); "
                   f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
             if args.console:

@@ -17,6 +17,17 @@ def test_a_session_filmed_by_the_camera_settles_every_round(tmp_path: Path, caps
     assert text.count('"camera_confirms"') == text.count('"card_dealt"')  # every card, as it lands
 
 
+def test_filming_a_session_does_not_change_what_is_dealt_or_wagered(tmp_path: Path, capsys, faces) -> None:
+    """A seed fixes the session, filmed by the camera or not: its scenes draw on a seed of their own."""
+    rounds = []
+    for camera in ([], ["--camera"]):
+        log = tmp_path / f"events{len(camera)}.jsonl"
+        assert main(["run", "--rounds", "3", "--seed", "7", "--no-journal", "--log", str(log), *camera]) == 0
+        lines = [line.split(None, 1)[1] for line in capsys.readouterr().out.splitlines() if " complete " in line]
+        rounds.append(lines)
+    assert len(rounds[0]) == 3 and rounds[0] == rounds[1]
+
+
 def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, capsys, faces, monkeypatch: pytest.MonkeyPatch) -> None:
     from vision.synthetic import SceneSource
 
