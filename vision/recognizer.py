@@ -66,7 +66,7 @@ LOOK_APART = 0.2
 #: Gaps in the card mask up to this many card widths across are closed before a card is checked to lie
 #: on its blob (see ``find_blobs``): green artwork under them made 39 cards of the stored guyenne and
 #: Swiss frames seem to stick out of their blobs. At 0.18 (9 pixels across at half size, for cards 90
-#: to 110 px wide) 39 more were read (19 corners, 20 faces) and one fewer; at 0.26 a guyenne king of
+#: to 110 px wide) all 39 were read (19 corners, 20 faces), none fewer; at 0.26 a guyenne king of
 #: hearts, found at last, was read as the jack (their index is the same bare heart).
 BRIDGE = 0.18
 #: How far (card widths) from where one plain corner's outline puts the opposite plain corner the
