@@ -1,24 +1,31 @@
-"""The overhead camera as the round's second witness on the simulated table.
+"""The overhead camera as the round's second witness.
 
-After every card is placed, and once more before the round settles, the cards
-the shoe dealt to each target are drawn into the matching zones of the layout
-(``vision.synthetic.SceneSource``), the frames go through the recognizer and
-the tracker, and ``vision.crosscheck`` compares what was dealt with what was
-seen. Any discrepancy (a card seen but not dealt, dealt but not seen, seen
-differently, or unreadable) is logged as ``camera_discrepancy`` and returned as
-the reason that holds the round, the card kept where the shoe put it.
+After every card is placed, and once more before the round settles, the
+camera's frames go through the recognizer and the tracker, and
+``vision.crosscheck`` compares what was dealt with what was seen. Any
+discrepancy (a card seen but not dealt, dealt but not seen, seen differently,
+or unreadable) is logged as ``camera_discrepancy`` and returned as the reason
+that holds the round, the card kept where the shoe put it.
 
-It is switched on by ``crosscheck = true`` in the config's ``[vision]`` table,
-whose ``[vision.zones]`` must name every card target of the game, or the seat
-of a split hand (``3`` for ``3.1``). Burn cards go face down to the discard
-and cards the game deals face down (``Game.face_down``) are not filmed until
-they are turned.
+The frames come from ``[vision] source`` (a camera index, ``/dev/video*``, a
+stream URL, a folder of images or a video file: ``vision.sources.open_source``),
+and a look waits up to ``settle_frames`` frames for the dealer to lay the card
+where the camera agrees. Without a source, on a simulated table, the cards the
+shoe dealt to each target are drawn into the matching zones of the layout
+(``vision.synthetic.SceneSource``) from the deck's artwork.
+
+It is switched on by ``crosscheck = true`` in the config's ``[vision]`` table
+(the default config's and the blackjack tables' have it), whose
+``[vision.zones]`` must name every card target of the game, or the seat of a
+split hand (``3`` for ``3.1``). Burn cards go face down to the discard and
+cards the game deals face down (``Game.face_down``) are not filmed until they
+are turned.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +33,25 @@ from controller.cards import Card
 from controller.errors import TableError
 from controller.events import EventLog
 from controller.round import Round
-from vision.artwork import ArtworkMissing, render_deck
+from controller.session import Session
+from vision.artwork import ArtworkMissing, ArtworkNotInstalled, render_deck
 from vision.calibration import CalibrationError
-from vision.crosscheck import Seen, Unsure, crosscheck, seen_by_zone
+from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zone
 from vision.setup import build_recognizer, layout_from
+from vision.sources import CameraError, EndOfFrames, FrameSource, open_source
 from vision.synthetic import DEALER_SPREAD, Camera, SceneSource
 from vision.templates import TemplateError
 from vision.tracking import Tracker
 
 
+class CameraUnavailable(TableError):
+    """No camera can film here: a simulated one whose deck's artwork (a Debian package) is not
+    installed, or a live table whose config names no ``[vision] source``. A config that is wrong
+    (an unknown deck, no calibration, a source that cannot be opened) is a ``TableError``."""
+
+
 class CameraWitness:
-    """Films the simulated table as cards are dealt and cross-checks what it reads with the shoe.
+    """Films the table as cards are dealt and cross-checks what it reads with the shoe.
 
     ``confirm_card`` (the round's ``card_witness``) looks after every card;
     ``__call__`` (the round's ``witness``) looks once more before settling.
@@ -54,13 +69,18 @@ class CameraWitness:
             if layout is None:
                 raise CalibrationError("[vision] crosscheck needs [vision.calibration] and [vision.zones]")
             self.recognizer = build_recognizer(vision, base)
-            faces = render_deck(str(vision.get("deck", "aisleriot-anglo")))
-        except (ArtworkMissing, CalibrationError, TemplateError) as error:
+            live = _live_source(vision.get("source"), base)
+            self.scenes = None if live is not None else SceneSource(
+                render_deck(str(vision.get("deck", "aisleriot-anglo"))), Camera(layout.table_to_image),
+                zones=layout.zones, seed=seed, spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
+        except ArtworkNotInstalled as error:
+            raise CameraUnavailable(f"camera: {error}") from error
+        except (ArtworkMissing, CalibrationError, TemplateError, CameraError) as error:
             raise TableError(f"camera: {error}") from error
+        self.source: FrameSource = live if live is not None else self.scenes
         self.zones = {zone.name for zone in layout.zones}
-        self.source = SceneSource(faces, Camera(layout.table_to_image), zones=layout.zones, seed=seed,
-                                  spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
-        self.stable_frames = int(vision.get("stable_frames", 2))
+        self.stable_frames = _whole(vision, "stable_frames", 2, least=1)
+        self.settle_frames = _whole(vision, "settle_frames", 90, least=1)
         self.log = log
         self._confirmed: tuple[str, dict[str, Counter[Card]]] = ("", {})
         """The round and, zone by zone, the cards the camera has confirmed in it so far."""
@@ -83,19 +103,22 @@ class CameraWitness:
         """Before settling: the last look at the whole layout."""
         return self._look(round, "camera_agrees", first_frames=self.stable_frames)
 
+    def close(self) -> None:
+        self.source.close()
+
     def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:
         hands = self._face_up(round)
-        self.source.show(hands, self.zone_of)
+        if self.scenes is not None:
+            self.scenes.show(hands, self.zone_of)
         dealt: dict[str, list[Any]] = {}
         for target, cards in hands.items():
             dealt.setdefault(self.zone_of(target), []).extend(cards)
-        tracker = Tracker(stable_frames=first_frames)
-        for _ in range(first_frames):
-            tracker.update(self.recognizer.read(self.source.read()))
-        problems = crosscheck(dealt, self._remembering(round.id, seen_by_zone(tracker.on_table)))
-        for _ in range(self.stable_frames + 1 if problems else 0):
-            again = crosscheck(dealt, self._remembering(round.id, seen_by_zone(self.recognizer.read(self.source.read()))))
-            problems = [p for p in problems if p in again]
+        try:
+            problems = (self._drawn(round.id, dealt, first_frames) if self.scenes is not None
+                        else self._filmed(round.id, dealt, first_frames))
+        except (CameraError, EndOfFrames) as error:
+            self.log.emit("camera_failed", round.id, reason=str(error))
+            return f"camera: {error}"
         if not problems:
             self._confirmed = (round.id, {zone: Counter(cards) for zone, cards in dealt.items()})
         for problem in problems:
@@ -105,6 +128,32 @@ class CameraWitness:
             return "camera: " + "; ".join(str(p) for p in problems)
         self.log.emit(agreed, round.id, cards=sum(len(c) for c in dealt.values()))
         return None
+
+    def _drawn(self, round_id: str, dealt: dict[str, list[Any]], first_frames: int) -> list[Discrepancy]:
+        """The simulated table, whose cards lie where the shoe put them from the first frame: a
+        disagreement is read again on ``stable_frames + 1`` frames and only what lasts in all is kept."""
+        tracker = Tracker(stable_frames=first_frames)
+        for _ in range(first_frames):
+            tracker.update(self.recognizer.read(self.source.read()))
+        problems = crosscheck(dealt, self._remembering(round_id, seen_by_zone(tracker.on_table)))
+        for _ in range(self.stable_frames + 1 if problems else 0):
+            again = crosscheck(dealt, self._remembering(round_id, seen_by_zone(self.recognizer.read(self.source.read()))))
+            problems = [p for p in problems if p in again]
+        return problems
+
+    def _filmed(self, round_id: str, dealt: dict[str, list[Any]], first_frames: int) -> list[Discrepancy]:
+        """A live camera, which sees a card only once the dealer has laid it: frames go through the
+        tracker until what it holds agrees with the shoe, for at most ``settle_frames`` frames after
+        the first look's; what still disagrees then is what the camera saw last."""
+        tracker = Tracker(stable_frames=first_frames)
+        problems: list[Discrepancy] = []
+        for frame in range(first_frames + self.settle_frames):
+            tracker.update(self.recognizer.read(self.source.read()))
+            if frame + 1 >= first_frames:
+                problems = crosscheck(dealt, self._remembering(round_id, seen_by_zone(tracker.on_table)))
+                if not problems:
+                    break
+        return problems
 
     def _remembering(self, round_id: str, seen: dict[str | None, list[Seen]]) -> dict[str | None, list[Seen]]:
         """What a frame shows, with the cards confirmed earlier in the round taken as still there when the
@@ -134,6 +183,60 @@ class CameraWitness:
             if index not in down:
                 hands[target].append(card)
         return hands
+
+
+def film_session(
+    session: Session, seed: int, *, asked: bool | None, simulated: bool, warn: Callable[[str], None],
+) -> CameraWitness | None:
+    """Make the camera the session's witness, closed with the session; the camera, or ``None``.
+
+    ``asked`` is the command line's word (``--camera`` True, ``--no-camera``
+    False, neither ``None``: the config's ``[vision] crosscheck`` decides).
+    Without ``[vision] source`` the camera is the simulated table's, which only
+    a ``simulated`` table may have. Asked for on the command line, the camera
+    must film or this raises. Asked for by the config alone, a camera that
+    cannot film here (``CameraUnavailable``) is logged as ``camera_off`` with
+    the reason and ``warn`` is told; a config that is wrong raises either way.
+    """
+    vision = session.config.sections.get("vision", {})
+    if asked is False or not (asked or vision.get("crosscheck", False)):
+        return None
+    try:
+        if "source" not in vision and not simulated:
+            raise CameraUnavailable("camera: [vision] crosscheck at a live table needs [vision] source, the camera "
+                                    "(a device index, /dev/video*, a stream URL, a folder of images or a video file)")
+        camera = CameraWitness(vision, session.log, base=Path(session.config.path).parent, seed=seed)
+    except CameraUnavailable as unavailable:
+        if asked:
+            raise
+        session.log.emit("camera_off", None, reason=str(unavailable))
+        warn(f"{unavailable}; playing without the camera")
+        return None
+    session.table.witness, session.table.card_witness = camera, camera.confirm_card
+    session.closing.callback(camera.close)
+    return camera
+
+
+def _live_source(spec: Any, base: Path | None) -> FrameSource | None:
+    """``[vision] source``: the camera's frames (``None``: the simulated table's drawn scenes). A
+    folder or video named by a relative path lies beside the config."""
+    if spec is None:
+        return None
+    if isinstance(spec, int) and not isinstance(spec, bool) and spec >= 0:
+        return open_source(str(spec))
+    if not isinstance(spec, str) or not spec:
+        raise CalibrationError(f"[vision] source must be a camera index, a /dev/video* path, a stream URL, "
+                               f"a folder of images or a video file, not {spec!r}")
+    if spec.isdigit() or spec.startswith("/dev/") or "://" in spec or base is None:
+        return open_source(spec)
+    return open_source(str(base / spec))
+
+
+def _whole(vision: Mapping[str, Any], key: str, default: int, least: int) -> int:
+    value = vision.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise TableError(f"camera: [vision] {key} must be a whole number of frames, at least {least}, not {value!r}")
+    return value
 
 
 def _fan(value: Any) -> tuple[float, float]:

@@ -57,6 +57,8 @@ class Session:
     table: Table
     recovered: list[Recovered]
     pending: list[Round] = field(default_factory=list)
+    closing: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    """Closed with the session (its journal, log and devices, and what a command adds, as the camera)."""
 
     def play(self, players: SimulatedPlayers) -> Round:
         """Finish the next recovered round, or play a new one.
@@ -111,4 +113,4 @@ def open_session(
         table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
         pending = [r.round for r in recovered if r.round is not None]
-        yield Session(config, store, log, table, recovered, pending)
+        yield Session(config, store, log, table, recovered, pending, closing=stack)

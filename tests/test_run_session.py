@@ -18,7 +18,7 @@ import random
 
 def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
-    assert main(["run", "--rounds", "1000", "--seed", "7", "--log", str(log_file), "--no-journal"]) == 0
+    assert main(["run", "--rounds", "1000", "--seed", "7", "--log", str(log_file), "--no-journal", "--no-camera"]) == 0
     check_session_balances(capsys.readouterr().out, log_file, 1000)
 
 
@@ -26,7 +26,7 @@ def test_the_same_seed_plays_the_same_session(tmp_path, capsys) -> None:
     outputs = []
     for name in ("a", "b"):
         main(["run", "--rounds", "30", "--seed", "11", "--log", str(tmp_path / f"{name}.jsonl"),
-              "--journal", str(tmp_path / f"{name}.sqlite")])
+              "--journal", str(tmp_path / f"{name}.sqlite"), "--no-camera"])
         outputs.append(re.sub(r"-\d{8}T\d{6}-", "-", capsys.readouterr().out).split("\n", 1)[1])
     assert outputs[0] == outputs[1]
 

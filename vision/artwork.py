@@ -29,6 +29,7 @@ from controller.cards import JOKER, NATURAL_RANKS, NATURAL_SUITS, Card, Rank, Su
 
 __all__ = [
     "ArtworkMissing",
+    "ArtworkNotInstalled",
     "DeckArt",
     "KNOWN_DECKS",
     "SEEN_DECKS",
@@ -46,7 +47,11 @@ BONUS_SUFFIX = "+bonus"
 
 
 class ArtworkMissing(FileNotFoundError):
-    """A deck's SVG (or the renderer) is not installed."""
+    """A deck's artwork cannot be had: an unknown name, or its SVG (or the renderer) is not installed."""
+
+
+class ArtworkNotInstalled(ArtworkMissing):
+    """A known deck whose Debian package (or ``rsvg-convert``) is not installed on this machine."""
 
 
 @dataclass(frozen=True)
@@ -137,9 +142,9 @@ def deck_art(name: str) -> DeckArt:
         raise ArtworkMissing(f"unknown deck artwork {name!r}: expected one of {', '.join(KNOWN_DECKS)}") from None
     if not art.path.is_file():
         package = "gnome-cards-data" if art.style == "aisleriot" else "kdegames-card-data-kf5"
-        raise ArtworkMissing(f"deck {name!r} needs {art.path} (Debian package {package})")
+        raise ArtworkNotInstalled(f"deck {name!r} needs {art.path} (Debian package {package})")
     if shutil.which("rsvg-convert") is None:
-        raise ArtworkMissing("rendering SVG decks needs rsvg-convert (Debian package librsvg2-bin)")
+        raise ArtworkNotInstalled("rendering SVG decks needs rsvg-convert (Debian package librsvg2-bin)")
     return art
 
 

@@ -27,7 +27,7 @@ from controller.console.runner import console_arguments, serve_until_stopped, wi
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.errors import TableError
-from controller.events import EventLog, LogOutputError, stderr_console
+from controller.events import LogOutputError, stderr_console
 from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
@@ -69,15 +69,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _camera(args: argparse.Namespace, config: Any, log: EventLog, seed: int) -> Any:
-    vision = config.sections.get("vision", {})
-    if args.no_camera or not (args.camera or vision.get("crosscheck", False)):
-        return None
-    from controller.camera import CameraWitness
-
-    return CameraWitness(vision, log, base=Path(config.path).parent, seed=seed)
-
-
 def round_line(table: Table, round: Round) -> str:
     totals = round.totals()
     money = (
@@ -106,9 +97,10 @@ def run(args: argparse.Namespace) -> int:
             table = session.table
             # Both seeds are drawn whether the camera films or not, so a seed fixes the wagers either way.
             players_seed, camera_seed = rng.randrange(2**32), rng.randrange(2**32)
-            camera = _camera(args, config, session.log, camera_seed)
-            if camera is not None:
-                table.witness, table.card_witness = camera, camera.confirm_card
+            from controller.camera import film_session  # OpenCV loads only for a session that may film
+
+            film_session(session, camera_seed, asked=True if args.camera else False if args.no_camera else None, simulated=True,
+                         warn=lambda text: print(f"tablectl: {text} (--no-camera to say so)", file=sys.stderr))
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(players_seed))

@@ -11,6 +11,11 @@ restarted. SIGTERM or SIGINT stops it; a round in play stays in the journal
 and resumes on restart. A round on hold stays on hold (across restarts too)
 until a supervisor clears it on the console.
 
+``[vision] crosscheck = true`` makes the overhead camera the round's second
+witness (``controller.camera``): the camera ``[vision] source`` names, or on a
+demonstration table without one the simulated camera; a live table whose config
+names no source plays unfilmed, logged as ``camera_off``.
+
 ``--simulated-players`` makes a demonstration table: simulated players wager
 and decide (``--rounds`` of them, ``--interval`` seconds between steps), and a
 reference shoe configured without a port is its simulator on a pseudo-terminal;
@@ -97,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
+            from controller.camera import film_session  # OpenCV loads only for a session that may film
+
+            film_session(session, rng.randrange(2**32), asked=None, simulated=args.simulated_players,
+                         warn=lambda text: print(f"tablectl: {text}", file=sys.stderr))
             loop = TableLoop(session.table, players=players, pace=settings.pace, rounds=args.rounds,
                              journal=session.journal, pending=session.pending,
                              heartbeat=lambda: heartbeat.beat(loop))

@@ -1,5 +1,9 @@
 """The camera as second witness in ``tablectl run``: agreeing rounds settle, a disagreement holds the round."""
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,19 +12,55 @@ from controller.cards import Card
 from controller.cli import main
 from controller.config import DEFAULT_CONFIG
 
+ROOT = Path(__file__).resolve().parents[2]
 
-def test_a_session_filmed_by_the_camera_settles_every_round(tmp_path: Path, capsys, faces) -> None:
+
+def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_path: Path, capsys, faces) -> None:
     log = tmp_path / "events.jsonl"
-    assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 0
+    assert main(["run", "--rounds", "3", "--seed", "5", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 0
     text = log.read_text()
     assert text.count('"camera_agrees"') == 3
-    assert text.count('"camera_confirms"') == text.count('"card_dealt"')  # every card, as it lands
+    assert text.count('"camera_confirms"') == text.count('"card_dealt"') == 6  # every card, as it lands
+    assert '"camera_off"' not in text and capsys.readouterr().err == ""
+
+
+def tablectl_without_rsvg(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``tablectl run`` on a machine that lacks ``rsvg-convert`` (Debian's librsvg2-bin), so the simulated
+    camera cannot draw its deck: no program is on the PATH."""
+    env = {**os.environ, "PATH": str(tmp_path / "empty"), "PYTHONPATH": str(ROOT), "TABLECTL_CACHE": str(tmp_path / "cache")}
+    return subprocess.run([sys.executable, "-m", "controller.cli", "run", "--no-journal", "--log", str(tmp_path / "e.jsonl"), *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_without_the_artwork_the_default_table_plays_unfilmed_and_says_why(tmp_path: Path) -> None:
+    done = tablectl_without_rsvg(tmp_path, "--rounds", "2", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    assert "librsvg2-bin" in done.stderr and "playing without the camera" in done.stderr
+    events = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+    off = [e for e in events if e["event"] == "camera_off"]
+    assert len(off) == 1 and "rsvg-convert" in off[0]["reason"]
+    assert not [e for e in events if e["event"].startswith("camera_") and e["event"] != "camera_off"]
+    assert sum(e["event"] == "round_complete" for e in events) == 2
+
+
+def test_without_the_artwork_a_camera_asked_for_stops_the_run_naming_the_package(tmp_path: Path) -> None:
+    done = tablectl_without_rsvg(tmp_path, "--rounds", "2", "--seed", "5", "--camera")
+    assert done.returncode == 2
+    assert "librsvg2-bin" in done.stderr and "playing without" not in done.stderr
+    assert "round_complete" not in (tmp_path / "e.jsonl").read_text()
+
+
+def test_an_unknown_deck_stops_the_run_whether_or_not_the_camera_was_asked_for(tmp_path: Path, capsys) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(DEFAULT_CONFIG.read_text().replace('deck = "aisleriot-anglo"', 'deck = "no-such-deck"'))
+    assert main(["run", "--config", str(config), "--rounds", "1", "--no-journal", "--log", str(tmp_path / "e.jsonl")]) == 2
+    assert "unknown deck artwork 'no-such-deck'" in capsys.readouterr().err
 
 
 def test_filming_a_session_does_not_change_what_is_dealt_or_wagered(tmp_path: Path, capsys, faces) -> None:
     """A seed fixes the session, filmed by the camera or not: its scenes draw on a seed of their own."""
     rounds = []
-    for camera in ([], ["--camera"]):
+    for camera in (["--no-camera"], []):
         log = tmp_path / f"events{len(camera)}.jsonl"
         assert main(["run", "--rounds", "3", "--seed", "7", "--no-journal", "--log", str(log), *camera]) == 0
         lines = [line.split(None, 1)[1] for line in capsys.readouterr().out.splitlines() if " complete " in line]
@@ -50,3 +90,19 @@ def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, caps
 def test_the_default_config_carries_a_calibrated_camera_with_a_zone_per_target() -> None:
     text = DEFAULT_CONFIG.read_text()
     assert "[vision.calibration]" in text and "home = " in text and "away = " in text
+
+
+def test_the_demonstration_service_films_its_rounds_too(tmp_path: Path, faces) -> None:
+    """``tablectl serve --simulated-players`` (the systemd unit's table, simulated) takes the camera as ``run`` does."""
+    config = tmp_path / "table.toml"
+    config.write_text(DEFAULT_CONFIG.read_text().replace(
+        '[log]\nevents = "var/log/tablectl-events.jsonl"',
+        f'[log]\nevents = "{tmp_path}/events.jsonl"\n\n[journal]\npath = "{tmp_path}/journal.sqlite"'))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NOTIFY_SOCKET", None)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--config", str(config), "--simulated-players",
+                           "--rounds", "2", "--interval", "0", "--seed", "4", "--no-console"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert sum(e["event"] == "camera_agrees" for e in events) == sum(e["event"] == "round_complete" for e in events) == 2

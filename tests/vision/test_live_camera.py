@@ -1,0 +1,134 @@
+"""The camera witness on a live source (``[vision] source``): here a folder of frames filmed beforehand.
+
+The frames are drawn by the simulated table's ``SceneSource`` and written to disk; the witness
+reads them through ``vision.sources`` as it would a camera's, one per look, in order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import pytest
+
+from controller.camera import CameraUnavailable, CameraWitness, film_session
+from controller.cards import Card
+from controller.config import load_config
+from controller.errors import TableError
+from controller.session import open_session
+from tests.helpers import MemoryLog, in_process_config, top_card_round
+from vision.setup import layout_from
+from vision.synthetic import Camera, SceneSource
+
+AS, KD, TWO_S = Card.parse("AS"), Card.parse("KD"), Card.parse("2S")
+
+
+def vision_config(**overrides: Any) -> dict[str, Any]:
+    return {**load_config().sections["vision"], **overrides}
+
+
+def film(folder: Path, faces: Mapping[Card, Any], scenes: Sequence[tuple[dict[str, list[Card]], int]]) -> Path:
+    """Write ``count`` frames of each ``hands`` in turn, as the default table's camera would see them."""
+    layout = layout_from(vision_config())
+    assert layout is not None
+    source = SceneSource(faces, Camera(layout.table_to_image), zones=layout.zones, seed=1)
+    folder.mkdir()
+    k = 0
+    for hands, count in scenes:
+        source.show(hands)
+        for _ in range(count):
+            assert cv2.imwrite(str(folder / f"{k:04d}.png"), source.read())
+            k += 1
+    return folder
+
+
+def deal(witness: CameraWitness, *cards: Card):
+    log = MemoryLog("TC-01")
+    witness.log = log
+    round = top_card_round(log, round_id="TC-01-R1")
+    round.witness, round.card_witness = witness, witness.confirm_card
+    round.start()
+    round.place_wager(1, "home", 500)
+    round.close_betting()
+    for card in cards:
+        round.card(card)
+    return round, log
+
+
+def test_a_look_waits_for_the_dealer_to_lay_each_card_and_the_round_settles(tmp_path: Path, faces) -> None:
+    folder = film(tmp_path / "frames", faces, [({}, 3), ({"home": [AS]}, 2), ({"home": [AS], "away": [KD]}, 4)])
+    witness = CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog())
+    round, log = deal(witness, AS, KD)
+    assert round.state == "complete", round.hold_reason
+    assert [e["event"] for e in log.records() if e["event"].startswith("camera_")] == ["camera_confirms", "camera_confirms", "camera_agrees"]
+    assert witness.source.position == 8  # 4 frames to see the ace laid, 2 the king, 2 the last look
+
+
+def test_a_card_laid_other_than_the_shoe_dealt_holds_the_round_once_the_camera_has_waited(tmp_path: Path, faces) -> None:
+    folder = film(tmp_path / "frames", faces, [({"home": [TWO_S]}, 4)])
+    witness = CameraWitness(vision_config(source=str(folder), settle_frames=3), MemoryLog())
+    round, log = deal(witness, AS)
+    assert round.state == "hold" and round.hold_reason.startswith("camera:")
+    [problem] = log.named("camera_discrepancy")
+    assert (problem["zone"], problem["dealt"], problem["seen"]) == ("home", "AS", "2S")
+    assert witness.source.position == 4 and [c for _, c, _ in round.cards] == [AS]
+
+
+def test_a_camera_that_stops_giving_frames_holds_the_round_naming_it(tmp_path: Path, faces) -> None:
+    folder = film(tmp_path / "frames", faces, [({}, 2)])
+    round, log = deal(CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog()), AS)
+    assert round.state == "hold" and f"no more images in {folder}" in round.hold_reason
+    assert log.named("camera_failed")[0]["reason"] == f"no more images in {folder}"
+
+
+def test_a_relative_source_lies_beside_the_config_and_a_missing_one_is_named(tmp_path: Path, faces) -> None:
+    film(tmp_path / "frames", faces, [({}, 1)])
+    assert CameraWitness(vision_config(source="frames"), MemoryLog(), base=tmp_path).source.folder == tmp_path / "frames"
+    with pytest.raises(TableError, match=f"camera: video {tmp_path / 'nowhere'} does not exist"):
+        CameraWitness(vision_config(source="nowhere"), MemoryLog(), base=tmp_path)
+    with pytest.raises(TableError, match="settle_frames must be a whole number of frames, at least 1, not 0"):
+        CameraWitness(vision_config(source="frames", settle_frames=0), MemoryLog(), base=tmp_path)
+    with pytest.raises(TableError, match="source must be a camera index"):
+        CameraWitness(vision_config(source=1.5), MemoryLog(), base=tmp_path)
+
+
+def test_a_live_table_without_a_source_plays_unfilmed_unless_the_camera_is_asked_for(tmp_path: Path) -> None:
+    said: list[str] = []
+    with open_session(in_process_config(), random.Random(1), events=tmp_path / "e.jsonl", journaled=False) as session:
+        assert film_session(session, 0, asked=None, simulated=False, warn=said.append) is None
+        assert session.table.witness is None and "needs [vision] source" in said[0]
+        with pytest.raises(CameraUnavailable, match="needs \\[vision\\] source"):
+            film_session(session, 0, asked=True, simulated=False, warn=said.append)
+        assert film_session(session, 0, asked=False, simulated=False, warn=said.append) is None and len(said) == 1
+    [off] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if '"camera_off"' in line]
+    assert "needs [vision] source" in off["reason"] and off["round"] is None
+
+
+def test_a_live_table_films_from_its_source(tmp_path: Path, faces) -> None:
+    film(tmp_path / "frames", faces, [({}, 1)])
+    config = in_process_config()
+    config = dataclasses.replace(config, sections={**config.sections, "vision": vision_config(source=str(tmp_path / "frames"))})
+    with open_session(config, random.Random(1), events=tmp_path / "e.jsonl", journaled=False) as session:
+        camera = film_session(session, 0, asked=None, simulated=False, warn=pytest.fail)
+        assert camera is not None and session.table.card_witness == camera.confirm_card
+        assert camera.scenes is None and camera.source.folder == tmp_path / "frames"
+
+
+@pytest.mark.hardware
+def test_a_real_camera_gives_full_hd_colour_frames(request: pytest.FixtureRequest) -> None:
+    from vision.sources import open_source
+
+    device = request.config.getoption("--camera-device")
+    if not device:
+        pytest.skip("no --camera-device given")
+    source = open_source(device)
+    try:
+        frames = [source.read() for _ in range(3)]
+    finally:
+        source.close()
+    assert all(f.dtype == "uint8" and f.ndim == 3 and f.shape[2] == 3 for f in frames)
