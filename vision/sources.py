@@ -8,6 +8,8 @@ the device. ``open_source`` picks the kind from a string: a device index
 folder is a folder of images, anything else a video file.
 
 The synthetic source of the simulated table is ``vision.synthetic.SceneSource``.
+``record`` writes a source's frames to a folder that ``FolderSource`` replays:
+a technician's frames to calibrate on, or a table filmed for a replayed test.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-__all__ = ["FrameSource", "CameraError", "EndOfFrames", "CameraSource", "FolderSource", "VideoFileSource", "open_source"]
+__all__ = ["FrameSource", "CameraError", "EndOfFrames", "CameraSource", "FolderSource", "VideoFileSource", "open_source", "record"]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -129,3 +131,27 @@ def open_source(spec: str) -> FrameSource:
     if path.is_dir():
         return FolderSource(path)
     return VideoFileSource(path)
+
+
+def record(source: FrameSource, folder: Path, frames: int) -> list[Path]:
+    """Write up to ``frames`` frames of ``source`` to ``folder`` as ``000000.png``, ``000001.png``...
+    (lossless, in the order ``FolderSource`` reads them); fewer when a recorded source ends first.
+
+    ``folder`` is created; one that already holds images is refused, so two
+    recordings never mix into one replay.
+    """
+    folder = Path(folder)
+    if folder.is_dir() and any(p.suffix.lower() in IMAGE_SUFFIXES for p in folder.iterdir()):
+        raise CameraError(f"{folder} already holds images: record into a new folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for k in range(frames):
+        try:
+            frame = source.read()
+        except EndOfFrames:
+            break
+        path = folder / f"{k:06d}.png"
+        if not cv2.imwrite(str(path), frame):
+            raise CameraError(f"cannot write {path}")
+        written.append(path)
+    return written

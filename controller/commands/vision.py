@@ -1,4 +1,4 @@
-"""``tablectl vision``: read the cards in an image, calibrate the camera, enrol a deck."""
+"""``tablectl vision``: read the cards in an image, calibrate the camera, enrol a deck, record frames."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from vision.artwork import ArtworkMissing
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout
 from vision.enroll import EnrolmentError, enrol_artwork, enrol_images
 from vision.setup import build_recognizer
-from vision.sources import CameraError, read_image
+from vision.sources import CameraError, open_source, read_image, record
 from vision.templates import TemplateError
 
 VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, TemplateError)
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("vision", help="camera: read cards in an image, calibrate, enrol a deck")
+    parser = subparsers.add_parser("vision", help="camera: read cards in an image, calibrate, enrol a deck, record frames")
     sub = parser.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
 
     read = sub.add_parser("read", help="print the cards found in one image")
@@ -47,6 +47,18 @@ def register(subparsers: Any) -> None:
     enroll.add_argument("--name", help="the deck's name (default: the folder's or artwork's)")
     enroll.add_argument("--out", type=Path, required=True, help="enrolled deck file to write (.npz)")
     enroll.set_defaults(func=enroll_command)
+
+    rec = sub.add_parser("record", help="write a camera's (or a video's) frames to a folder, to calibrate on or replay")
+    rec.add_argument("source", help="the camera: a device index, /dev/video*, a stream URL, a video file or a folder")
+    rec.add_argument("--out", type=Path, required=True, help="a new folder for the frames (000000.png, 000001.png ...)")
+    rec.add_argument("--frames", type=_at_least_one, default=1, help="frames to record (default: %(default)s)")
+    rec.set_defaults(func=record_command)
+
+
+def _at_least_one(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of frames, at least 1, not {text!r}")
+    return int(text)
 
 
 def _fail(error: Exception) -> int:
@@ -132,4 +144,23 @@ def enroll_command(args: argparse.Namespace) -> int:
     except VISION_ERRORS as error:
         return _fail(error)
     print(f"enrolled {deck.name}: {len(deck.cards)} cards ({' '.join(c.code for c in deck.cards)}) -> {args.out}")
+    return 0
+
+
+def record_command(args: argparse.Namespace) -> int:
+    try:
+        source = open_source(args.source)
+        try:
+            written = record(source, args.out, args.frames)
+        finally:
+            source.close()
+    except CameraError as error:
+        return _fail(error)
+    if not written:
+        return _fail(CameraError(f"{args.source} gave no frame"))
+    import cv2
+
+    height, width = cv2.imread(str(written[0]), cv2.IMREAD_UNCHANGED).shape[:2]
+    ended = f" ({args.source} ended there)" if len(written) < args.frames else ""
+    print(f"recorded {len(written)} frames of {width}x{height} from {args.source} to {args.out}{ended}")
     return 0

@@ -85,3 +85,19 @@ def test_a_photographed_card_is_found_on_the_felt_and_straightened(faces) -> Non
     h, w = face.shape[:2]
     assert h > w and abs(w / h - 0.65) < 0.05
     assert face[h // 2, 8].mean() > 180 and face[8, w // 2].mean() > 180  # card all the way to the edges
+
+
+def test_record_writes_a_videos_frames_for_calibrate_and_replay_and_names_a_missing_camera(tmp_path: Path, capsys) -> None:
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 50, (64, 48))
+    for shade in (20, 90, 160, 230):
+        writer.write(np.full((48, 64, 3), shade, np.uint8))
+    writer.release()
+    assert main(["vision", "record", str(video), "--out", str(tmp_path / "frames"), "--frames", "10"]) == 0
+    assert capsys.readouterr().out.strip() == f"recorded 4 frames of 64x48 from {video} to {tmp_path / 'frames'} ({video} ended there)"
+    shades = [int(cv2.imread(str(p)).mean()) for p in sorted((tmp_path / "frames").iterdir())]
+    assert len(shades) == 4 and shades == sorted(shades)
+    assert main(["vision", "record", str(video), "--out", str(tmp_path / "frames")]) == 2
+    assert "already holds images" in capsys.readouterr().err
+    assert main(["vision", "record", "/dev/video99", "--out", str(tmp_path / "none")]) == 2
+    assert "camera '/dev/video99' cannot be opened" in capsys.readouterr().err

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import CameraError, CameraSource, EndOfFrames, FolderSource, VideoFileSource, open_source, read_image
+from vision.sources import CameraError, CameraSource, EndOfFrames, FolderSource, VideoFileSource, open_source, read_image, record
 
 
 def _frames(n: int) -> list[np.ndarray]:
@@ -48,3 +48,17 @@ def test_a_garbled_image_is_named_in_the_error(tmp_path: Path) -> None:
 def test_a_camera_that_is_not_there_is_named_in_the_error() -> None:
     with pytest.raises(CameraError, match="/dev/video-none"):
         CameraSource("/dev/video-none")
+
+
+def test_a_recording_replays_frame_for_frame_and_stops_where_its_source_ends(tmp_path: Path) -> None:
+    frames = list(_frames(3))
+    source_folder = tmp_path / "in"
+    source_folder.mkdir()
+    for k, frame in enumerate(frames):
+        cv2.imwrite(str(source_folder / f"f{k}.png"), frame)
+    written = record(FolderSource(source_folder), tmp_path / "out", 5)
+    assert [p.name for p in written] == ["000000.png", "000001.png", "000002.png"]
+    replay = FolderSource(tmp_path / "out")
+    assert all(np.array_equal(replay.read(), frame) for frame in frames)
+    with pytest.raises(CameraError, match="already holds images"):
+        record(FolderSource(source_folder), tmp_path / "out", 1)
