@@ -56,14 +56,18 @@ class CameraWitness:
     ``confirm_card`` (the round's ``card_witness``) looks after every card;
     ``__call__`` (the round's ``witness``) looks once more before settling.
     A look reads one frame (``stable_frames`` before settling, through the
-    tracker); when it disagrees with the shoe, ``stable_frames + 1`` further
-    frames are read and only a disagreement found in every one of them is
-    reported, so a glint on one frame does not stop the table. A card once
+    tracker); when it disagrees with the shoe, the simulated table's camera
+    reads ``stable_frames + 1`` further frames and reports only a disagreement
+    found in every one of them, so a glint on one frame does not stop the
+    table, and a live camera reads on until it agrees, for up to
+    ``settle_frames`` frames (``_filmed``). A card once
     confirmed is not asked for again in the round: a later look that misses
     it does not hold the round, one that sees another card there does.
     """
 
     def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0) -> None:
+        self.stable_frames = _whole(vision, "stable_frames", 2, least=1)
+        self.settle_frames = _whole(vision, "settle_frames", 90, least=1)
         try:
             layout = layout_from(vision)
             if layout is None:
@@ -79,8 +83,6 @@ class CameraWitness:
             raise TableError(f"camera: {error}") from error
         self.source: FrameSource = live if live is not None else self.scenes
         self.zones = {zone.name for zone in layout.zones}
-        self.stable_frames = _whole(vision, "stable_frames", 2, least=1)
-        self.settle_frames = _whole(vision, "settle_frames", 90, least=1)
         self.log = log
         self._confirmed: tuple[str, dict[str, Counter[Card]]] = ("", {})
         """The round and, zone by zone, the cards the camera has confirmed in it so far."""
