@@ -84,6 +84,8 @@ class CameraWitness:
         self.source: FrameSource = live if live is not None else self.scenes
         self.zones = {zone.name for zone in layout.zones}
         self.log = log
+        self.tally: Counter[str] = Counter()
+        """Looks by outcome (``camera_confirms``, ``camera_agrees``, ``camera_failed``) and discrepancies found."""
         self._confirmed: tuple[str, dict[str, Counter[Card]]] = ("", {})
         """The round and, zone by zone, the cards the camera has confirmed in it so far."""
 
@@ -108,6 +110,12 @@ class CameraWitness:
     def close(self) -> None:
         self.source.close()
 
+    def summary(self) -> str:
+        """One line for a session's summary: what the camera confirmed and what it disputed."""
+        t = self.tally
+        return (f"camera      {t['camera_confirms']} cards confirmed as dealt, {t['camera_agrees']} layouts agreed before settling, "
+                f"{t['camera_discrepancy']} discrepancies" + (f", {t['camera_failed']} looks failed" if t["camera_failed"] else ""))
+
     def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:
         hands = self._face_up(round)
         if self.scenes is not None:
@@ -119,8 +127,10 @@ class CameraWitness:
             problems = (self._drawn(round.id, dealt, first_frames) if self.scenes is not None
                         else self._filmed(round.id, dealt, first_frames))
         except (CameraError, EndOfFrames) as error:
+            self.tally["camera_failed"] += 1
             self.log.emit("camera_failed", round.id, reason=str(error))
             return f"camera: {error}"
+        self.tally[agreed if not problems else "camera_discrepancy"] += max(1, len(problems))
         if not problems:
             self._confirmed = (round.id, {zone: Counter(cards) for zone, cards in dealt.items()})
         for problem in problems:

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             players_seed, camera_seed = rng.randrange(2**32), rng.randrange(2**32)
             from controller.camera import film_session  # OpenCV loads only for a session that may film
 
-            film_session(session, camera_seed, asked=True if args.camera else False if args.no_camera else None, simulated=True,
+            camera = film_session(session, camera_seed, asked=True if args.camera else False if args.no_camera else None, simulated=True,
                          warn=lambda text: print(f"tablectl: {text} (--no-camera to say so)", file=sys.stderr))
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     except (TableError, SimulatorError, OSError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
-    print("\n".join(["", "summary", *table.meters.summary_lines()]))
+    print("\n".join(["", "summary", *table.meters.summary_lines(), *([camera.summary()] if camera else [])]))
     if journal_meters is not None:
         print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "
               f"house win {format_cents(journal_meters.total.house_win)}")

@@ -21,7 +21,9 @@ def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_
     text = log.read_text()
     assert text.count('"camera_agrees"') == 3
     assert text.count('"camera_confirms"') == text.count('"card_dealt"') == 6  # every card, as it lands
-    assert '"camera_off"' not in text and capsys.readouterr().err == ""
+    printed = capsys.readouterr()
+    assert '"camera_off"' not in text and printed.err == ""
+    assert printed.out.splitlines()[-2] == "camera      6 cards confirmed as dealt, 3 layouts agreed before settling, 0 discrepancies"
 
 
 def tablectl_without_rsvg(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -41,6 +43,7 @@ def test_without_the_artwork_the_default_table_plays_unfilmed_and_says_why(tmp_p
     assert len(off) == 1 and "rsvg-convert" in off[0]["reason"]
     assert not [e for e in events if e["event"].startswith("camera_") and e["event"] != "camera_off"]
     assert sum(e["event"] == "round_complete" for e in events) == 2
+    assert "camera " not in done.stdout  # no camera line in the summary of an unfilmed session
 
 
 def test_without_the_artwork_a_camera_asked_for_stops_the_run_naming_the_package(tmp_path: Path) -> None:
