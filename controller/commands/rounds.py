@@ -1,8 +1,10 @@
 """``tablectl rounds [--last N]`` and ``tablectl round ID``: recall past rounds from the journal.
 
 A round is shown with its wagers, each card with where it went and where it
-came from (shoe, shuffler, camera, dealer), the decisions, holds, the
-settlement of every wager and the round's totals, as text or ``--json``.
+came from (shoe, shuffler, camera, dealer), what the overhead camera said of
+them (looks that agreed with the shoe, discrepancies, failures), the
+decisions, holds, the settlement of every wager and the round's totals, as
+text or ``--json``.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def open_journal(args: argparse.Namespace) -> Journal:
 def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
     """One round's journal records, gathered for a person or a program."""
     summary: dict[str, Any] = {"id": None, "game": None, "state": None, "wagers": {}, "cards": [], "decisions": [],
-                               "settlements": [], "holds": [], "faults": [], "recovery": [], "totals": None}
+                               "settlements": [], "holds": [], "faults": [], "recovery": [], "camera": None, "totals": None}
     for r in records:
         event = r["event"]
         if event == "round_started":
@@ -80,6 +82,8 @@ def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
             summary["holds"].append(r["reason"])
         elif event == "card_fault":
             summary["faults"].append({"card": r["card"], "source": r["source"], "reason": r["reason"]})
+        elif event.startswith("camera_") and event != "camera_off":
+            _camera_look(summary, r)
         elif event == "round_recovered":
             summary["recovery"].append(r["message"])
         elif event in ("round_complete", "round_voided"):
@@ -91,6 +95,33 @@ def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
+def _camera_look(summary: dict[str, Any], r: dict[str, Any]) -> None:
+    """The camera's word on the round (``controller.camera``): a look after each card landed, one
+    before settling, and what disagreed or failed."""
+    camera = summary["camera"] = summary["camera"] or {"looks_agreed": 0, "cards_before_settling": None,
+                                                       "discrepancies": [], "failures": []}
+    if r["event"] == "camera_confirms":
+        camera["looks_agreed"] += 1
+    elif r["event"] == "camera_agrees":
+        camera["looks_agreed"] += 1
+        camera["cards_before_settling"] = r["cards"]
+    elif r["event"] == "camera_discrepancy":
+        camera["discrepancies"].append({k: r.get(k) for k in ("kind", "zone", "dealt", "seen")})
+    elif r["event"] == "camera_failed":
+        camera["failures"].append(r["reason"])
+
+
+def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
+    if camera is None:
+        return []
+    settled = camera["cards_before_settling"]
+    lines = [f"  camera   {camera['looks_agreed']} looks agreed with the shoe"
+             + (f", the last before settling with {settled} cards seen" if settled is not None else "")]
+    lines += [f"  camera   {d['kind']} in {d['zone']}: dealt {d['dealt'] or '-'}, seen {d['seen'] or '-'}" for d in camera["discrepancies"]]
+    lines += [f"  camera   failed: {reason}" for reason in camera["failures"]]
+    return lines
+
+
 def _text(summary: dict[str, Any]) -> list[str]:
     lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}"]
     lines += [f"  recovery: {m}" for m in summary["recovery"]]
@@ -98,6 +129,7 @@ def _text(summary: dict[str, Any]) -> list[str]:
     lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}" for c in summary["cards"]]
     lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")
               for d in summary["decisions"]]
+    lines += _camera_lines(summary["camera"])
     lines += [f"  fault    {f['card']} from {f['source']}: {f['reason']}" for f in summary["faults"]]
     lines += [f"  hold     {h}" for h in summary["holds"]]
     lines += [f"  paid     spot {s['spot']} {s['wager']:<10} stake {format_cents(s['stake']):>10}  {s['outcome']:<5} "

@@ -24,6 +24,9 @@ def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_
     printed = capsys.readouterr()
     assert '"camera_off"' not in text and printed.err == ""
     assert printed.out.splitlines()[-2] == "camera      6 cards confirmed as dealt, 3 layouts agreed before settling, 0 discrepancies"
+    last = json.loads(text.splitlines()[-1])["round"]  # recalled from the journal, as surveillance would
+    assert main(["round", last, "--journal", str(tmp_path / "j.sqlite")]) == 0
+    assert "  camera   3 looks agreed with the shoe, the last before settling with 2 cards seen" in capsys.readouterr().out.splitlines()
 
 
 def tablectl_without_rsvg(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -88,6 +91,10 @@ def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, caps
     assert "camera:" in capsys.readouterr().err
     events = log.read_text()
     assert '"camera_discrepancy"' in events and '"zone": "home"' in events and '"zone": "away"' not in events
+    held = json.loads(events.splitlines()[-1])["round"]
+    assert main(["round", held, "--journal", str(tmp_path / "j.sqlite"), "--json"]) == 0
+    [problem] = json.loads(capsys.readouterr().out)["camera"]["discrepancies"]
+    assert problem["kind"] == "seen-differently" and problem["zone"] == "home" and problem["seen"] in ("2S", "3S")
 
 
 def test_the_default_config_carries_a_calibrated_camera_with_a_zone_per_target() -> None:
