@@ -120,7 +120,7 @@ def test_a_live_table_films_from_its_source(tmp_path: Path, faces) -> None:
 
 
 @pytest.mark.hardware
-def test_a_real_camera_gives_full_hd_colour_frames(request: pytest.FixtureRequest) -> None:
+def test_a_real_camera_gives_colour_frames(request: pytest.FixtureRequest) -> None:
     from vision.sources import open_source
 
     device = request.config.getoption("--camera-device")
