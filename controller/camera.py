@@ -60,9 +60,9 @@ class CameraWitness:
     reads ``stable_frames + 1`` further frames and reports only a disagreement
     found in every one of them, so a glint on one frame does not stop the
     table, and a live camera reads on until it agrees, for up to
-    ``settle_frames`` frames (``_filmed``). A card once
-    confirmed is not asked for again in the round: a later look that misses
-    it does not hold the round, one that sees another card there does.
+    ``settle_frames`` frames (``_filmed``). A card once confirmed is not asked
+    for again in the round: a later look that misses it does not hold the
+    round, one that sees another card there does.
     """
 
     def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0) -> None:

@@ -99,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
             players_seed, camera_seed = rng.randrange(2**32), rng.randrange(2**32)
             from controller.camera import film_session  # OpenCV loads only for a session that may film
 
-            camera = film_session(session, camera_seed, asked=True if args.camera else False if args.no_camera else None, simulated=True,
-                         warn=lambda text: print(f"tablectl: {text} (--no-camera to say so)", file=sys.stderr))
+            asked = True if args.camera else False if args.no_camera else None
+            camera = film_session(session, camera_seed, asked=asked, simulated=True,
+                                  warn=lambda text: print(f"tablectl: {text} (--no-camera to say so)", file=sys.stderr))
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(players_seed))

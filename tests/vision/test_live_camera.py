@@ -48,8 +48,9 @@ def film(folder: Path, faces: Mapping[Card, Any], scenes: Sequence[tuple[dict[st
 
 
 def deal(witness: CameraWitness, *cards: Card):
-    log = MemoryLog("TC-01")
-    witness.log = log
+    """A Top Card round on the witness's log, a wager placed, ``cards`` dealt; the round and its log."""
+    log = witness.log
+    assert isinstance(log, MemoryLog)
     round = top_card_round(log, round_id="TC-01-R1")
     round.witness, round.card_witness = witness, witness.confirm_card
     round.start()
@@ -62,7 +63,7 @@ def deal(witness: CameraWitness, *cards: Card):
 
 def test_a_look_waits_for_the_dealer_to_lay_each_card_and_the_round_settles(tmp_path: Path, faces) -> None:
     folder = film(tmp_path / "frames", faces, [({}, 3), ({"home": [AS]}, 2), ({"home": [AS], "away": [KD]}, 4)])
-    witness = CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog())
+    witness = CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog("TC-01"))
     round, log = deal(witness, AS, KD)
     assert round.state == "complete", round.hold_reason
     assert [e["event"] for e in log.records() if e["event"].startswith("camera_")] == ["camera_confirms", "camera_confirms", "camera_agrees"]
@@ -71,7 +72,7 @@ def test_a_look_waits_for_the_dealer_to_lay_each_card_and_the_round_settles(tmp_
 
 def test_a_card_laid_other_than_the_shoe_dealt_holds_the_round_once_the_camera_has_waited(tmp_path: Path, faces) -> None:
     folder = film(tmp_path / "frames", faces, [({"home": [TWO_S]}, 4)])
-    witness = CameraWitness(vision_config(source=str(folder), settle_frames=3), MemoryLog())
+    witness = CameraWitness(vision_config(source=str(folder), settle_frames=3), MemoryLog("TC-01"))
     round, log = deal(witness, AS)
     assert round.state == "hold" and round.hold_reason.startswith("camera:")
     [problem] = log.named("camera_discrepancy")
@@ -81,7 +82,7 @@ def test_a_card_laid_other_than_the_shoe_dealt_holds_the_round_once_the_camera_h
 
 def test_a_camera_that_stops_giving_frames_holds_the_round_naming_it(tmp_path: Path, faces) -> None:
     folder = film(tmp_path / "frames", faces, [({}, 2)])
-    round, log = deal(CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog()), AS)
+    round, log = deal(CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog("TC-01")), AS)
     assert round.state == "hold" and f"no more images in {folder}" in round.hold_reason
     assert log.named("camera_failed")[0]["reason"] == f"no more images in {folder}"
 
