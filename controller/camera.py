@@ -113,7 +113,7 @@ class CameraWitness:
     def summary(self) -> str:
         """One line for a session's summary: what the camera confirmed and what it disputed."""
         t = self.tally
-        return (f"camera      {t['camera_confirms']} cards confirmed as dealt, {t['camera_agrees']} layouts agreed before settling, "
+        return (f"camera      {t['camera_confirms']} looks agreed with the shoe as cards landed, {t['camera_agrees']} before settling, "
                 f"{t['camera_discrepancy']} discrepancies" + (f", {t['camera_failed']} looks failed" if t["camera_failed"] else ""))
 
     def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:

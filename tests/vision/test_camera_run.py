@@ -23,7 +23,7 @@ def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_
     assert text.count('"camera_confirms"') == text.count('"card_dealt"') == 6  # every card, as it lands
     printed = capsys.readouterr()
     assert '"camera_off"' not in text and printed.err == ""
-    assert printed.out.splitlines()[-2] == "camera      6 cards confirmed as dealt, 3 layouts agreed before settling, 0 discrepancies"
+    assert printed.out.splitlines()[-2] == "camera      6 looks agreed with the shoe as cards landed, 3 before settling, 0 discrepancies"
     last = json.loads(text.splitlines()[-1])["round"]  # recalled from the journal, as surveillance would
     assert main(["round", last, "--journal", str(tmp_path / "j.sqlite")]) == 0
     assert "  camera   3 looks agreed with the shoe, the last before settling with 2 cards seen" in capsys.readouterr().out.splitlines()
