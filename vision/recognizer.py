@@ -406,15 +406,34 @@ class Recognizer:
             return closest < self.settings.weak_margin * first
         return None
 
-    def _joker_shown(self, looks: np.ndarray, joker: int) -> bool:
+    def _joker_shown(self, looks: np.ndarray, outlines: np.ndarray, joker: int, strips: Strips | None) -> bool:
         """Whether the looks show a joker: two corners look closely like it, or one corner (all that
         shows of a joker under another card) looks very closely like it (within ``joker_close``)
-        while every card is at least ``joker_margin`` times further off."""
+        while every card is at least ``joker_margin`` times further off, or that corner looks like it
+        less closely (within ``weak_distance``) and its strips speak for it (``_joker_strips``)."""
+        settings = self.settings
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
-        if int(((nearest <= self.settings.anchor_distance) & (named == joker)).sum()) >= 2:
+        if int(((nearest <= settings.anchor_distance) & (named == joker)).sum()) >= 2:
             return True
         others = np.delete(looks, joker, axis=1).min(axis=1)
-        close = (named == joker) & (nearest <= self.settings.joker_close)
+        apart = (named == joker) & (others >= settings.joker_margin * nearest)
+        if (apart & (nearest <= settings.joker_close)).any():
+            return True
+        near = apart & (nearest <= settings.weak_distance)
+        return strips is not None and bool(near.any()) and self._joker_strips(strips(outlines[near]), joker)
+
+    def _joker_strips(self, strips: np.ndarray, joker: int) -> bool:
+        """Whether the strips beside a joker's one visible corner show its picture: none that looks
+        closely like a card (within ``strip_close``) names another, and one names the joker with every
+        card at least ``joker_margin`` times further off. A joker's picture runs past its corner, where
+        a card's pips or picture would be; a patch of another picture that looks like a joker's corner
+        has no joker beside it."""
+        rows = strips.reshape(-1, strips.shape[-1])
+        nearest, named = rows.min(axis=1), rows.argmin(axis=1)
+        close = nearest <= self.settings.strip_close
+        if (close & (named != joker)).any():
+            return False
+        others = np.delete(rows, joker, axis=1).min(axis=1)
         return bool((close & (others >= self.settings.joker_margin * nearest)).any())
 
     def _strip_evidence(
@@ -470,7 +489,8 @@ class Recognizer:
         evidence. A joker has no index, only its picture in the
         corner, which other pictures resemble: it is named only when two of
         its corners look closely like it, or one very closely and unlike
-        every card (else it is unreadable, its guess the joker).
+        every card, or one a little less closely with the strips beside it
+        showing the joker (else it is unreadable, its guess the joker).
         Within-card spread is whitened to unit variance, so the sum of squared
         distances is a log-likelihood up to a factor, and the gap between the
         named card's sum and the next card's is the evidence. A look far from
@@ -501,7 +521,7 @@ class Recognizer:
             dissent = (named != best) & ~(looks[:, best] - nearest <= settings.tie_distance)
         if (strong & dissent).any():
             return Read(None, outline, visible, 0.0)
-        if self.deck.cards[best] is JOKER and not self._joker_shown(looks, best):
+        if self.deck.cards[best] is JOKER and not self._joker_shown(looks, outlines, best, strips):
             return Read(None, outline, visible, 0.0, guess=JOKER)
         near = nearest <= settings.max_distance
         if alone and (near & dissent).any():

@@ -215,6 +215,26 @@ def test_a_joker_under_another_card_is_read_from_one_corner_only_when_it_looks_l
     assert like_a_card.card is None
 
 
+def test_a_joker_under_another_card_is_read_from_one_looser_corner_when_its_strips_show_the_joker(deck) -> None:
+    """Seen frame 18 of the gnomangelo deck: a fanned joker's one look 8.5 off the joker, every card past
+    40, its strips 10 and 8 off the joker's and past 60 from every card's. Strips that name another
+    card, lie far from every card, or a look with a card under twice as far leave it unreadable."""
+    recognizer = Recognizer(deck)
+    look = _rows(deck, {"JK": 9.0})
+    joker = _strips(deck, {"JK": 10.0, "2C": 61.0}, {"JK": 8.0, "JD": 85.0})
+    read = recognizer._decide(False, look, _outlines((100, 100)), strips=joker)
+    assert read.card is not None and read.card.code == "JK"
+    dissent = _strips(deck, {"JK": 10.0, "2C": 61.0}, {"QS": 9.0, "JK": 14.0})
+    far = _strips(deck, {"JK": 23.7, "4H": 83.9}, {"JK": 23.0})
+    shared = _strips(deck, {"JK": 15.6, "AD": 18.5})
+    for strips in (dissent, far, shared):
+        unread = recognizer._decide(False, look, _outlines((100, 100)), strips=strips)
+        assert unread.card is None and unread.guess.code == "JK"
+    too_far = recognizer._decide(False, _rows(deck, {"JK": 12.5}), _outlines((100, 100)), strips=joker)
+    like_a_card = recognizer._decide(False, _rows(deck, {"JK": 9.0, "QS": 17.0}), _outlines((100, 100)), strips=joker)
+    assert too_far.card is None and like_a_card.card is None
+
+
 def test_a_read_resting_on_a_weak_match_needs_a_clear_margin(deck) -> None:
     """Far from every card the Gaussian gap overstates the evidence (15.4 vs 18.6 would pass 0.99)."""
     recognizer = Recognizer(deck)
