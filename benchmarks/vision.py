@@ -35,7 +35,7 @@ from dataclasses import dataclass, field  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from vision.artwork import HELD_OUT_DECKS, SEEN_DECKS, TUNING_DECKS, available_decks, render_deck  # noqa: E402
+from vision.artwork import HELD_OUT_DECKS, MORE_DECKS, SEEN_DECKS, TUNING_DECKS, available_decks, render_deck  # noqa: E402
 from vision.geometry import quad_center  # noqa: E402
 from vision.recognizer import Read, Recognizer  # noqa: E402
 from vision.setup import one_core  # noqa: E402
@@ -178,18 +178,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000, help="frames in all, split evenly between the groups")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--group", choices=("both", "seen", "held-out", "tuning"), default="both",
-                        help="run one group only (two processes can then share the work); 'tuning': the further "
-                             "decks tuned on, which 'both' leaves out")
+    parser.add_argument("--group", choices=("both", "seen", "held-out", "tuning", "more"), default="both",
+                        help="run one group only (two processes can then share the work); 'tuning' and 'more': the "
+                             "further decks tuned on, which 'both' leaves out ('more': seven brands first run blind)")
     args = parser.parse_args()
     one_core()
     seen, held_out = available_decks(SEEN_DECKS), available_decks(HELD_OUT_DECKS)
     if not seen or not held_out:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
     groups = {"seen": ("seen decks (used while tuning)", seen), "held-out": ("held-out decks (never used while tuning)", held_out),
-              "tuning": ("further decks used while tuning", available_decks(TUNING_DECKS))}
+              "tuning": ("further decks used while tuning", available_decks(TUNING_DECKS)),
+              "more": ("more decks (run blind once, tuned on since)", available_decks(MORE_DECKS))}
     for key, (title, decks) in groups.items():
-        if args.group != key and (args.group != "both" or key == "tuning"):
+        if args.group != key and (args.group != "both" or key in ("tuning", "more")):
             continue
         tally, peer = Tally(), Tally()
         run_group(decks, args.frames // 2, args.seed, tally, peer)
