@@ -486,7 +486,9 @@ class Recognizer:
         they make it unreadable. A look that names another card but puts the
         closest look's card within ``tie_distance`` of it (a suit twin at
         10.6 against 10.9) does not take sides: it neither quarrels nor adds
-        evidence. A joker has no index, only its picture in the
+        evidence. Nor does the closest look when it ties two cards itself:
+        if the card it leans to is not read, the one it leans from is, when
+        the other looks and the strips rule out the first by themselves. A joker has no index, only its picture in the
         corner, which other pictures resemble: it is named only when two of
         its corners look closely like it, or one very closely and unlike
         every card, or one a little less closely with the strips beside it
@@ -509,16 +511,38 @@ class Recognizer:
         visible: Visible = "full" if alone else "corner"
         if len(looks) == 0:
             return None
-        nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        nearest = looks.min(axis=1)
         outline = outlines[int(nearest.argmin())]
-        strong = nearest <= settings.anchor_distance
-        if not strong.any():
+        if not (nearest <= settings.anchor_distance).any():
             if (nearest <= settings.evidence_distance).any():
                 return Read(None, outline, visible, 0.0)
             return None
-        best = int(named[strong][int(nearest[strong].argmin())])
+        closest = looks[int(nearest.argmin())]
+        best = int(closest.argmin())
+        read = self._named(best, alone, looks, outline, outlines, guessed, strips)
+        runner_up = int(np.argsort(closest)[1]) if len(closest) > 1 else best
+        if read.card is None and runner_up != best and closest[runner_up] - closest[best] <= settings.tie_distance:
+            # The closest look ties two cards: it takes neither side, and the other looks and the strips
+            # may name the one it leans from, when they rule out the one it leans to by themselves.
+            other = self._named(runner_up, alone, looks, outline, outlines, guessed, strips, tie=True)
+            if other.card is not None:
+                return other
+        return read
+
+    def _named(
+        self, best: int, alone: bool, looks: np.ndarray, outline: np.ndarray, outlines: np.ndarray,
+        guessed: np.ndarray | None, strips: Strips | None, tie: bool = False,
+    ) -> Read:
+        """``_decide`` for the card ``best``: read, or unreadable (with ``best`` for a guess when the evidence
+        falls short). With ``tie``, the looks that put ``best`` within ``tie_distance`` of their nearest card
+        agree with it (``best`` is the card a look that ties leans from)."""
+        settings = self.settings
+        visible: Visible = "full" if alone else "corner"
+        nearest, named = looks.min(axis=1), looks.argmin(axis=1)
+        strong = nearest <= settings.anchor_distance
         with np.errstate(invalid="ignore"):
-            dissent = (named != best) & ~(looks[:, best] - nearest <= settings.tie_distance)
+            ties = looks[:, best] - nearest <= settings.tie_distance
+        dissent = (named != best) & ~ties
         if (strong & dissent).any():
             return Read(None, outline, visible, 0.0)
         if self.deck.cards[best] is JOKER and not self._joker_shown(looks, outlines, best, strips):
@@ -526,7 +550,7 @@ class Recognizer:
         near = nearest <= settings.max_distance
         if alone and (near & dissent).any():
             return Read(None, outline, visible, 0.0)
-        agree = near & (named == best)
+        agree = near & ((named == best) | (ties & tie))
         totals = (looks[agree] ** 2).sum(axis=0)
         conf = evidence_confidence(_gap(totals, best) / 2.0)
         guessed_only = guessed is not None and not (strong & agree & ~guessed).any()

@@ -336,13 +336,32 @@ def test_a_fanned_card_whose_look_leans_to_its_twin_is_not_read_as_the_twin_at_a
     """The benchmark's tuning frame 4 of the guyenne deck, whose court indices are a bare suit symbol:
     a king of hearts under another card looks like the jack (9.6) a little more than like itself
     (11.5). Slid against the jack's look alone, it read JH at 8.4 against KH at 14.4; judged each
-    at the pose that suits it (8.4 against 9.5), it stays unreadable."""
+    at the pose that suits it, the look ties the two (9.6 against 9.9) and names neither. The strips
+    beside the index show the king's picture (10.7 and 14.0 off the king's, past 75 from the jack's):
+    it is read as the king."""
     scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 4)
     reads = recognizer.read(scene.frame)
     truth = next(t for t in scene.truth if t.card.code == "KH")
     read = _nearest(reads, truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
-    assert read.card is None
+    assert read.card is not None and read.card.code == "KH"
+
+
+def test_a_look_that_ties_two_cards_takes_neither_side(deck) -> None:
+    """One look all but equally like the jack and the king of hearts (9.6 against 9.9): the strips beside
+    it name either card when they rule out the other by themselves, and neither when they cannot."""
+    recognizer = Recognizer(deck)
+    look = _rows(deck, {"JH": 9.6, "KH": 9.9})
+    king = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, {"KH": 10.7, "AS": 81.0}, {"KH": 14.0}))
+    jack = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, {"JH": 10.7, "AS": 81.0}, {"JH": 14.0}))
+    both = recognizer._decide(False, look, _outlines((100, 100)), strips=_strips(deck, {"KH": 10.7, "JH": 11.0}))
+    alone = recognizer._decide(False, look, _outlines((100, 100)))
+    assert king.card is not None and king.card.code == "KH"
+    assert jack.card is not None and jack.card.code == "JH"
+    assert both.card is None and alone.card is None and alone.guess.code == "JH"
+    leaning = recognizer._decide(False, _rows(deck, {"JH": 9.6, "KH": 11.0}), _outlines((100, 100)),
+                                 strips=_strips(deck, {"KH": 10.7, "AS": 81.0}, {"KH": 14.0}))
+    assert leaning.card is None and leaning.guess.code == "JH"
 
 
 def test_a_fanned_card_whose_fitted_pose_turned_it_into_another_card_is_judged_at_each_cards_own_pose() -> None:
