@@ -124,6 +124,7 @@ class RecognizerSettings:
     guessed_confidence: float = 0.999
     guessed_anchor: float = 12.0
     strip_close: float = 16.0
+    strip_margin: float = 2.0
 
 
 #: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
@@ -420,21 +421,22 @@ class Recognizer:
         if (apart & (nearest <= settings.joker_close)).any():
             return True
         near = apart & (nearest <= settings.weak_distance)
-        return strips is not None and bool(near.any()) and self._joker_strips(strips(outlines[near]), joker)
+        return strips is not None and bool(near.any()) and self._strips_show(strips(outlines[near]), joker)
 
-    def _joker_strips(self, strips: np.ndarray, joker: int) -> bool:
-        """Whether the strips beside a joker's one visible corner show its picture: none that looks
-        closely like a card (within ``strip_close``) names another, and one names the joker with every
-        card at least ``joker_margin`` times further off. A joker's picture runs past its corner, where
-        a card's pips or picture would be; a patch of another picture that looks like a joker's corner
-        has no joker beside it."""
+    def _strips_show(self, strips: np.ndarray, card: int) -> bool:
+        """Whether the strips beside some looks (``vision.geometry.STRIPS``) show ``card`` past its index:
+        none that looks closely like a card (within ``strip_close``) names another, and one names ``card``
+        with every other at least ``strip_margin`` times further off. A joker's picture runs past its
+        corner, where a card's pips or picture would be; a patch of another picture that looks like a
+        joker's corner has no joker beside it, nor has a patch of another card's face that looks
+        somewhat like an index the pips of that index's card beside it."""
         rows = strips.reshape(-1, strips.shape[-1])
         nearest, named = rows.min(axis=1), rows.argmin(axis=1)
         close = nearest <= self.settings.strip_close
-        if (close & (named != joker)).any():
+        if (close & (named != card)).any():
             return False
-        others = np.delete(rows, joker, axis=1).min(axis=1)
-        return bool((close & (others >= self.settings.joker_margin * nearest)).any())
+        others = np.delete(rows, card, axis=1).min(axis=1)
+        return bool((close & (others >= self.settings.strip_margin * nearest)).any())
 
     def _strip_evidence(
         self, strips: np.ndarray, totals: np.ndarray, best: int, needed: float, rivals: np.ndarray | None = None
@@ -500,7 +502,8 @@ class Recognizer:
         overstates the evidence: a read resting on it needs the next card at
         least ``weak_margin`` times further off. A read whose close looks are
         all of ``guessed`` index corners (no corner was found there) needs
-        ``guessed_confidence``, and its closest look within ``guessed_anchor``:
+        ``guessed_confidence``, and its closest look within ``guessed_anchor``
+        (or the strips beside it showing the card, see ``_strips_show``):
         a guessed corner can lie anywhere on a fan, and a patch of another
         card's face there can look somewhat like an index. A read short of
         the evidence, or resting on a weak match, asks the ``strips`` beside
@@ -563,7 +566,10 @@ class Recognizer:
             heard = evidence_confidence(evidence)
             if heard >= line:
                 conf, weak = heard, False
-        if conf < line or weak or (guessed_only and nearest[agree].min() > settings.guessed_anchor):
+        loose = guessed_only and nearest[agree].min() > settings.guessed_anchor
+        if loose and conf >= line and not weak and strips is not None:
+            loose = not self._strips_show(strips(outlines[agree]), best)
+        if conf < line or weak or loose:
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
 

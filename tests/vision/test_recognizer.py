@@ -318,6 +318,22 @@ def test_a_read_resting_only_on_a_guessed_index_corner_needs_a_close_look(deck) 
     assert close.card is not None and close.card.code == "4D"
 
 
+def test_a_guessed_index_corner_a_little_further_off_is_read_when_the_strips_beside_it_show_the_card(deck) -> None:
+    """Tuning frame 8 of the tigullio deck: a queen of clubs whose one look, at a guessed corner, is
+    12.1 off the queen (the king 25.1), its side strip 13.9 off the queen's and 42.5 from every other
+    card's. Strips far from every card, or naming another card, leave it unreadable."""
+    recognizer = Recognizer(deck)
+    look = _rows(deck, {"QC": 12.1, "KC": 25.1})
+    shown = _strips(deck, {"QC": 16.6, "KC": 43.9}, {"QC": 13.9, "KD": 42.5})
+    read = recognizer._decide(False, look, _outlines((100, 100)), np.array([True]), shown)
+    assert read.card is not None and read.card.code == "QC"
+    for strips in (_strips(deck, {"QC": 20.0}), _strips(deck, {"QC": 13.9, "QS": 15.0}), _strips(deck, {"QC": 13.9}, {"KC": 9.0})):
+        unread = recognizer._decide(False, look, _outlines((100, 100)), np.array([True]), strips)
+        assert unread.card is None and unread.guess.code == "QC"
+    too_far = recognizer._decide(False, _rows(deck, {"QC": 16.5, "KC": 30.0}), _outlines((100, 100)), np.array([True]), shown)
+    assert too_far.card is None
+
+
 def test_a_card_whose_index_corner_lies_on_the_card_below_is_read_from_the_corner_guessed_beside_a_plain_one(faces, deck) -> None:
     """A scene of the benchmark's kind (ten cards, seed 5/181): the six of diamonds lies on another card,
     so its one clear index corner is white on white, off the blob's outline, and no corner is found
