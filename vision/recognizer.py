@@ -411,7 +411,7 @@ class Recognizer:
         """Whether the looks show a joker: two corners look closely like it, or one corner (all that
         shows of a joker under another card) looks very closely like it (within ``joker_close``)
         while every card is at least ``joker_margin`` times further off, or that corner looks like it
-        less closely (within ``weak_distance``) and its strips speak for it (``_joker_strips``)."""
+        less closely (within ``weak_distance``) and its strips show the joker (``_strips_show``)."""
         settings = self.settings
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
         if int(((nearest <= settings.anchor_distance) & (named == joker)).sum()) >= 2:
@@ -490,8 +490,9 @@ class Recognizer:
         10.6 against 10.9) does not take sides: it neither quarrels nor adds
         evidence. Nor does the closest look when it ties two cards itself:
         if the card it leans to is not read, the one it leans from is, when
-        the other looks and the strips rule out the first by themselves. A joker has no index, only its picture in the
-        corner, which other pictures resemble: it is named only when two of
+        the other looks and the strips rule out the first by themselves. A
+        joker has no index, only its picture in the corner, which other
+        pictures resemble: it is named only when two of
         its corners look closely like it, or one very closely and unlike
         every card, or one a little less closely with the strips beside it
         showing the joker (else it is unreadable, its guess the joker).
