@@ -35,7 +35,7 @@ from controller.events import EventLog
 from controller.round import Round
 from controller.session import Session
 from vision.artwork import ArtworkMissing, ArtworkNotInstalled, render_deck
-from vision.calibration import CalibrationError
+from vision.calibration import CalibrationError, scale_warning
 from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zone
 from vision.setup import build_recognizer, layout_from
 from vision.sources import CameraError, EndOfFrames, FrameSource, open_source
@@ -82,6 +82,9 @@ class CameraWitness:
         except (ArtworkMissing, CalibrationError, TemplateError, CameraError) as error:
             raise TableError(f"camera: {error}") from error
         self.source: FrameSource = live if live is not None else self.scenes
+        self.scale_warning = scale_warning(layout) if live is not None else None
+        """What to tell when a live camera sees the cards smaller than the recognizer is measured at."""
+        self.px_per_mm = layout.centre_px_per_mm
         self.zones = {zone.name for zone in layout.zones}
         self.log = log
         self.tally: Counter[str] = Counter()
@@ -209,6 +212,8 @@ def film_session(
     must film or this raises. Asked for by the config alone, a camera that
     cannot film here (``CameraUnavailable``) is logged as ``camera_off`` with
     the reason and ``warn`` is told; a config that is wrong raises either way.
+    A live camera calibrated to see the cards smaller than the recognizer is
+    measured at is logged as ``camera_scale_low`` and ``warn`` is told; it films.
     """
     vision = session.config.sections.get("vision", {})
     if asked is False or not (asked or vision.get("crosscheck", False)):
@@ -224,6 +229,9 @@ def film_session(
         session.log.emit("camera_off", None, reason=str(unavailable))
         warn(f"{unavailable}; playing without the camera")
         return None
+    if camera.scale_warning:
+        session.log.emit("camera_scale_low", None, px_per_mm=round(camera.px_per_mm, 3), reason=camera.scale_warning)
+        warn(f"camera: {camera.scale_warning}")
     session.table.witness, session.table.card_witness = camera, camera.confirm_card
     session.closing.callback(camera.close)
     return camera

@@ -35,9 +35,14 @@ import cv2
 import numpy as np
 import tomli_w
 
-__all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "save_layout"]
+__all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "save_layout", "scale_warning"]
 
 MAX_REPROJECTION_MM = 5.0
+#: The least scale (pixels per table millimetre at the layout's centre) the recognizer is measured at:
+#: the benchmark's frames show 1100 mm of table across 1920 px, 1.59 to 1.66 px/mm at their centre.
+#: Shown 1300 mm across (1.38 px/mm), the seen decks' index corners fell from 95.6% to 90.5% read and
+#: two cards were read as others; 900 mm across (1.99 px/mm), they rose to 97.0% (docs/vision.md).
+MEASURED_PX_PER_MM = 1.6
 
 
 class CalibrationError(ValueError):
@@ -132,6 +137,11 @@ class Layout:
                 return z
         raise KeyError(f"no zone {name!r}: the layout has {', '.join(z.name for z in self.zones) or 'no zones'}")
 
+    @property
+    def centre_px_per_mm(self) -> float:
+        """The image scale at the middle of the marked points."""
+        return self.px_per_mm(self.image_points.mean(axis=0))
+
     def px_per_mm(self, image_point: Sequence[float]) -> float:
         """The local image scale near a point (pixels per table millimetre)."""
         table = self.to_table([image_point])[0]
@@ -192,3 +202,14 @@ def save_layout(config: Path, layout: Layout) -> None:
     tmp = config.with_suffix(config.suffix + ".tmp")
     tmp.write_bytes(tomli_w.dumps(data).encode())
     tmp.replace(config)
+
+
+def scale_warning(layout: Layout) -> str | None:
+    """What to tell the technician when the camera sees the cards smaller than the recognizer is
+    measured at (``MEASURED_PX_PER_MM``); ``None`` when it does not."""
+    scale = layout.centre_px_per_mm
+    if scale >= MEASURED_PX_PER_MM:
+        return None
+    return (f"the camera sees the table at {scale:.2f} px/mm, below the {MEASURED_PX_PER_MM} px/mm the recognizer "
+            f"is measured at: expect more unreadable cards and, further below, wrong reads; bring the camera "
+            f"closer, narrow its view or raise its resolution (docs/vision.md)")

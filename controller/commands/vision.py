@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.artwork import ArtworkMissing
-from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout
+from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, enrol_images
 from vision.setup import build_recognizer
 from vision.sources import CameraError, open_source, read_image, record
@@ -115,7 +115,10 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return _fail(error)
     error_mm = abs(layout.to_table(layout.image_points) - layout.table_points).max()
     print(f"calibrated {args.config}: {len(layout.image_points)} points, worst reprojection {error_mm:.2f} mm, "
-          f"{len(zones)} zones, {layout.px_per_mm(layout.image_points.mean(axis=0)):.2f} px/mm at the centre")
+          f"{len(zones)} zones, {layout.centre_px_per_mm:.2f} px/mm at the centre")
+    warning = scale_warning(layout)
+    if warning:
+        print(f"tablectl vision: warning: {warning}", file=sys.stderr)
     return 0
 
 

@@ -41,11 +41,25 @@ def test_calibrate_writes_the_vision_table_and_read_then_names_zones(tmp_path: P
     argv = ["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table,
             "--zone", "left=0,0 500,0 500,620 0,620", "--image", str(tmp_path / "frame.png"), "--preview", str(tmp_path / "zones.png")]
     assert main(argv) == 0
-    assert "worst reprojection" in capsys.readouterr().out and (tmp_path / "zones.png").is_file()
+    printed = capsys.readouterr()
+    assert "worst reprojection" in printed.out and "warning" not in printed.err and (tmp_path / "zones.png").is_file()
     assert tomllib.loads(config.read_text())["vision"]["zones"]["left"][1] == [500.0, 0.0]
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--config", str(config), "--json"]) == 0
     zones = {r["card"]: r["zone"] for r in json.loads(capsys.readouterr().out) if r["card"]}
     assert zones.get("AS") == "left" and zones.get("TC") is None
+
+
+def test_calibrate_warns_when_the_camera_sees_the_cards_smaller_than_the_recognizer_is_measured_at(tmp_path: Path, capsys) -> None:
+    """1920 px across 1400 mm of table: 1.37 px/mm, where the benchmark read fewer cards and two wrongly."""
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nid = "T"\n')
+    argv = ["vision", "calibrate", "--config", str(config), "--image-points", "0,0 1920,0 1920,1080 0,1080",
+            "--table-points", "0,0 1400,0 1400,787.5 0,787.5"]
+    assert main(argv) == 0
+    printed = capsys.readouterr()
+    assert "1.37 px/mm at the centre" in printed.out
+    assert "warning: the camera sees the table at 1.37 px/mm, below the 1.6 px/mm" in printed.err
+    assert "calibration" in tomllib.loads(config.read_text())["vision"]
 
 
 def test_calibrate_with_three_points_says_why_it_refuses(tmp_path: Path, capsys) -> None:

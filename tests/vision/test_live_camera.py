@@ -120,6 +120,23 @@ def test_a_live_table_films_from_its_source(tmp_path: Path, faces) -> None:
         assert camera.scenes is None and camera.source.folder == tmp_path / "frames"
 
 
+def test_a_live_camera_that_sees_the_cards_smaller_than_measured_films_and_says_so(tmp_path: Path, faces) -> None:
+    """The same marks calibrated as lying 1.6 times further apart: the camera sees the table at under
+    1.6 px/mm, where the recognizer is not measured (docs/vision.md). The table films, and says so."""
+    film(tmp_path / "frames", faces, [({}, 1)])
+    vision = vision_config(source=str(tmp_path / "frames"))
+    calibration = vision["calibration"]
+    far = {"image_points": calibration["image_points"], "table_points": [[1.6 * x, 1.6 * y] for x, y in calibration["table_points"]]}
+    config = in_process_config()
+    config = dataclasses.replace(config, sections={**config.sections, "vision": {**vision, "calibration": far}})
+    said: list[str] = []
+    with open_session(config, random.Random(1), events=tmp_path / "e.jsonl", journaled=False) as session:
+        assert film_session(session, 0, asked=None, simulated=False, warn=said.append) is not None
+    [low] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if '"camera_scale_low"' in line]
+    assert low["round"] is None and low["px_per_mm"] < 1.6 and said == [f"camera: {low['reason']}"]
+    assert "below the 1.6 px/mm the recognizer is measured at" in low["reason"]
+
+
 @pytest.mark.hardware
 def test_a_real_camera_gives_colour_frames(request: pytest.FixtureRequest) -> None:
     from vision.sources import open_source
