@@ -34,7 +34,9 @@ def chromium() -> Iterator[Any]:
 def page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(5000)
+    # A step waits for the table loop (dealing through the simulated devices), not for a deadline: with
+    # two test suites side by side on the 2-core CI machine one step once took over 5 s.
+    page.set_default_timeout(30000)
     yield page
     context.close()
 
