@@ -82,9 +82,7 @@ class CameraWitness:
         except (ArtworkMissing, CalibrationError, TemplateError, CameraError) as error:
             raise TableError(f"camera: {error}") from error
         self.source: FrameSource = live if live is not None else self.scenes
-        self.scale_warning = scale_warning(layout) if live is not None else None
-        """What to tell when a live camera sees the cards smaller than the recognizer is measured at."""
-        self.px_per_mm = layout.centre_px_per_mm
+        self.layout = layout
         self.zones = {zone.name for zone in layout.zones}
         self.log = log
         self.tally: Counter[str] = Counter()
@@ -229,9 +227,10 @@ def film_session(
         session.log.emit("camera_off", None, reason=str(unavailable))
         warn(f"{unavailable}; playing without the camera")
         return None
-    if camera.scale_warning:
-        session.log.emit("camera_scale_low", None, px_per_mm=round(camera.px_per_mm, 3), reason=camera.scale_warning)
-        warn(f"camera: {camera.scale_warning}")
+    small = scale_warning(camera.layout) if camera.scenes is None else None
+    if small:
+        session.log.emit("camera_scale_low", None, px_per_mm=round(camera.layout.centre_px_per_mm, 3), reason=small)
+        warn(f"camera: {small}")
     session.table.witness, session.table.card_witness = camera, camera.confirm_card
     session.closing.callback(camera.close)
     return camera
