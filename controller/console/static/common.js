@@ -60,9 +60,16 @@ async function post(path, body) {
   }
 }
 
-async function command(body) {
-  const answer = await post("/api/command", body);
-  if (answer.ok) showMessage("");
+// Commands go one at a time, in the order clicked: two in flight could reach the table out of order,
+// and a late "ok" would clear the refusal of the command clicked after it.
+let commandQueue = Promise.resolve();
+
+function command(body) {
+  const answer = commandQueue.then(() => post("/api/command", body)).then((result) => {
+    if (result.ok) showMessage("");
+    return result;
+  });
+  commandQueue = answer;
   return answer;
 }
 
