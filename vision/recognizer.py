@@ -40,6 +40,7 @@ from controller.cards import JOKER, Card
 
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corners, card_mask, corners_of_blobs, find_blobs, half_size
+from vision.fans import CLEAR, fan_gaps
 from vision.geometry import CardSize, quad_center
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
@@ -218,6 +219,7 @@ class Recognizer:
                 found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks], strips))
         if not found:
             return []
+        found.extend(self._fan_reads(frame, small, filled, layout, width_px, found, strips))
         centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
         decided = [(center, read, closest) for center, (read, closest) in zip(centers, found)]
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
@@ -283,6 +285,42 @@ class Recognizer:
                 cand.looks[group] = count
                 count += 1
         return candidates
+
+    def _fan_reads(
+        self, frame: np.ndarray, small: np.ndarray, filled: np.ndarray, layout: Layout, width_px: float,
+        found: list[tuple[Read, float]], strips: Strips,
+    ) -> list[tuple[Read, float]]:
+        """The middle cards of fans no corner found outlines (``vision.fans``): each gap between two cards
+        read is outlined from theirs, at either index corner, the corner snapped to the edges near it, and
+        read as a guessed index corner is (its outline is no surer than one)."""
+        read = np.array([r.polygon for r, _ in found if r.card is not None])
+        if len(read) < 2:
+            return []
+        reported = layout.to_table(read.mean(axis=1))
+        gaps = fan_gaps(layout.to_table(read.reshape(-1, 2)).reshape(-1, 4, 2), reported, self.card_size)
+        if not len(gaps):
+            return []
+        outlines = layout.to_image(gaps.reshape(-1, 2)).reshape(-1, 4, 2)
+        snapped, ok = self._hypotheses(snap_corners(frame, _index_corners(outlines), width_px), layout, width_px)
+        quads = np.concatenate([outlines, snapped])
+        corner_of = np.concatenate([np.arange(len(outlines)), np.flatnonzero(ok)])
+        inside = _inside_share(quads, filled) >= self.settings.inside_share
+        quads, corner_of = quads[inside], corner_of[inside]
+        if not len(quads):
+            return []
+        corners, look_of = np.unique(corner_of, return_inverse=True)
+        distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px)
+        telling = distances.min(axis=1) <= self.settings.evidence_distance
+        reads: list[tuple[Read, float]] = []
+        for gap in np.unique(corners // 2).tolist():
+            looks = np.flatnonzero((corners // 2 == gap) & telling)
+            if len(looks):
+                reads.extend(self._reads(False, each_own[looks], quads[poses[looks]], np.ones(len(looks), bool), strips))
+        # A card reported unreadable there whose patches point to another card gainsays the gap's read.
+        guesses = [(r.guess, quad_center(r.polygon)) for r, _ in found if r.card is None and r.guess is not None]
+        near = CLEAR * width_px
+        return [(r, closest) for r, closest in reads if r.card is None or not any(
+            guess is not r.card and math.dist(centre, quad_center(r.polygon)) < near for guess, centre in guesses)]
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read, float]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
@@ -622,11 +660,15 @@ def _guessed_corners(
     rows = rows[_apart(points[rows], found, apart)]
     rows = rows[_inside_share(outlines[rows], filled) >= inside]
     keep = np.array([rows[group[0]] for group in _groups(points[rows], 3.0)] if len(rows) else [], int)
-    q = outlines[keep]
-    along_w, along_h = q[:, 1] - q[:, 0], q[:, 3] - q[:, 0]
+    return _index_corners(outlines[keep]), owner[keep]
+
+
+def _index_corners(outlines: np.ndarray) -> Corners:
+    """The index corner (first corner) of each outline, its edges along the outline's (none found)."""
+    along_w, along_h = outlines[:, 1] - outlines[:, 0], outlines[:, 3] - outlines[:, 0]
     along_w /= np.linalg.norm(along_w, axis=1, keepdims=True)
     along_h /= np.linalg.norm(along_h, axis=1, keepdims=True)
-    return Corners(q[:, 0].copy(), along_w, along_h, np.zeros(len(q)), np.zeros(len(q))), owner[keep]
+    return Corners(outlines[:, 0].copy(), along_w, along_h, np.zeros(len(outlines)), np.zeros(len(outlines)))
 
 
 def _paired_plain(

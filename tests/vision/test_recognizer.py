@@ -486,6 +486,21 @@ def test_a_fanned_card_lying_on_green_artwork_is_read_once_the_masks_gaps_are_br
         assert not any(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) < 30 for r in unbridged)
 
 
+def test_the_middle_card_of_a_fan_no_corner_outlines_is_read_half_way_between_the_cards_either_side(monkeypatch) -> None:
+    """The benchmark's seen frame 3 of the gnomangelo deck: a three of diamonds in the middle of a fan of
+    three. No corner of it is found that outlines it, and it was not reported at all. The cards either
+    side are read; half way between them, turned between their angles and snapped, its index corner
+    reads the three of diamonds."""
+    scene, recognizer = _benchmark_scene("aisleriot-gnomangelo", 2, 3)
+    truth = next(t for t in scene.truth if t.card.code == "3D")
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
+    assert read.card == truth.card and read.visible == "corner"
+    monkeypatch.setattr(recognizer_module, "fan_gaps", lambda *_: np.zeros((0, 4, 2)))
+    unfanned = recognizer.read(scene.frame)
+    assert all(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) > 30 for r in unfanned)
+
+
 def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
     """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py``, and the
     recognizer it is read with."""

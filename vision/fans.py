@@ -1,0 +1,72 @@
+"""The card a fan hides between two cards read: where it lies, from the cards either side of it.
+
+A dealer fans a hand with a steady hand: each card about one step further on from the last, turned
+about as the last. The middle card of a fan lies on the card below and under the card above. Its
+index corner is white on white, and its edges show on the blob's outline only where the cards
+either side leave them, often too little for a corner to be found (docs/vision.md, Known limits):
+on the benchmark's stored seen and tuning frames, 13 of the 18 index corners not reported at all were
+the middle card of a fan whose cards either side were read. Such a card lies half way between
+them, turned between their angles; its outline is guessed from theirs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.geometry import CardSize
+
+__all__ = ["fan_gaps"]
+
+#: Two cards of one fan are turned alike: each card of the simulated dealer's fan is turned up to 4
+#: degrees from the fan's angle, a dealer's hand a little more.
+MAX_TURN_DEG = 10.0
+#: A gap's card lies at least this far (card widths) from every card reported: half a fan's step
+#: from the cards either side (the middle of two neighbours), and a card already reported there, are
+#: no gap.
+CLEAR = 0.4
+
+
+def fan_gaps(read: np.ndarray, reported: np.ndarray, size: CardSize) -> np.ndarray:
+    """The outlines (table mm, index corner first) of the cards that would lie half way between two
+    cards read (``read``: their outlines in table mm, index corner first), turned alike (within
+    ``MAX_TURN_DEG``), at most a card's height apart, where no card is reported (``reported``: the
+    centres of all cards reported, read or not) within ``CLEAR`` card widths. Each gap twice in a
+    row, with either of its index corners first: which one the cards above leave showing depends on
+    the way the hand is fanned.
+    """
+    if len(read) < 2:
+        return np.zeros((0, 4, 2))
+    centres = read.mean(axis=1)
+    across = read[:, 1] - read[:, 0]
+    angles = np.arctan2(across[:, 1], across[:, 0])
+    first, second = np.triu_indices(len(read), 1)
+    turn = (angles[second] - angles[first] + math.pi / 2) % math.pi - math.pi / 2
+    span = np.linalg.norm(centres[second] - centres[first], axis=1)
+    ok = (np.abs(turn) <= math.radians(MAX_TURN_DEG)) & (span <= size.height_mm)
+    first, second, turn = first[ok], second[ok], turn[ok]
+    middle = (centres[first] + centres[second]) / 2
+    clear = _clear_of(middle, reported, CLEAR * size.width_mm)
+    if not clear.any():
+        return np.zeros((0, 4, 2))
+    middle, angle = middle[clear], angles[first[clear]] + turn[clear] / 2
+    outlines = _outlines(middle, angle, size)
+    return np.stack([outlines, np.roll(outlines, 2, axis=1)], axis=1).reshape(-1, 4, 2)
+
+
+def _clear_of(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
+    """Which ``points`` lie at least ``distance`` from every one of ``others``."""
+    if not len(others):
+        return np.ones(len(points), bool)
+    offsets = points[:, None] - others[None]
+    return (np.einsum("ijk,ijk->ij", offsets, offsets) >= distance * distance).all(axis=1)
+
+
+def _outlines(centres: np.ndarray, angles: np.ndarray, size: CardSize) -> np.ndarray:
+    """Card outlines (index corner first, its short side along ``angles``) around ``centres``."""
+    u = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    w, h = size.width_mm * u, size.height_mm * v
+    corner = centres - (w + h) / 2
+    return np.stack([corner, corner + w, corner + w + h, corner + h], axis=1)
