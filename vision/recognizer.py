@@ -124,6 +124,7 @@ class RecognizerSettings:
     joker_margin: float = 2.0
     guessed_confidence: float = 0.999
     guessed_anchor: float = 12.0
+    gap_anchor: float = 16.0
     strip_close: float = 16.0
     strip_margin: float = 2.0
 
@@ -292,7 +293,10 @@ class Recognizer:
     ) -> list[tuple[Read, float]]:
         """The middle cards of fans no corner found outlines (``vision.fans``): each gap between two cards
         read is outlined from theirs, at either index corner, the corner snapped to the edges near it, and
-        read as a guessed index corner is (its outline is no surer than one)."""
+        read as a guessed index corner is (its outline is no surer than one: confidence ``guessed_confidence``),
+        but with its closest look within ``gap_anchor`` (as a corner found) rather than ``guessed_anchor``:
+        a guessed corner is tried beside every plain corner found, on every face of a fan, while a gap is
+        tried only where two cards read leave room for a card between them."""
         read = np.array([r.polygon for r, _ in found if r.card is not None])
         if len(read) < 2:
             return []
@@ -315,7 +319,8 @@ class Recognizer:
         for gap in np.unique(corners // 2).tolist():
             looks = np.flatnonzero((corners // 2 == gap) & telling)
             if len(looks):
-                reads.extend(self._reads(False, each_own[looks], quads[poses[looks]], np.ones(len(looks), bool), strips))
+                reads.extend(self._reads(False, each_own[looks], quads[poses[looks]], np.ones(len(looks), bool), strips,
+                                         self.settings.gap_anchor))
         # A card reported unreadable there whose patches point to another card gainsays the gap's read.
         guesses = [(r.guess, quad_center(r.polygon)) for r, _ in found if r.card is None and r.guess is not None]
         near = CLEAR * width_px
@@ -404,16 +409,17 @@ class Recognizer:
 
     def _reads(
         self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
-        strips: Strips | None = None,
+        strips: Strips | None = None, guessed_anchor: float | None = None,
     ) -> list[tuple[Read, float]]:
         """A candidate's reads, each with how closely its closest look fits a card: its looks split by the
         card they are of (``_same_card``), each card decided. ``guessed``: which looks are of a guessed
-        index corner (none when not given); ``strips``: the strips' distances at given outlines."""
+        index corner (none when not given); ``strips``: the strips' distances at given outlines;
+        ``guessed_anchor``: see ``_decide``."""
         guessed = np.zeros(len(looks), bool) if guessed is None else guessed
         reads = []
         while len(looks):
             same = self._same_card(looks, outlines) if len(looks) > 1 else np.ones(1, bool)
-            read = self._decide(alone, looks[same], outlines[same], guessed[same], strips)
+            read = self._decide(alone, looks[same], outlines[same], guessed[same], strips, guessed_anchor)
             if read is not None:
                 reads.append((read, float(looks[same].min())))
             looks, outlines, guessed = looks[~same], outlines[~same], guessed[~same]
@@ -511,7 +517,7 @@ class Recognizer:
 
     def _decide(
         self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
-        strips: Strips | None = None,
+        strips: Strips | None = None, guessed_anchor: float | None = None,
     ) -> Read | None:
         """One read per candidate, or unreadable, or nothing when no look is like a card index.
 
@@ -541,7 +547,8 @@ class Recognizer:
         overstates the evidence: a read resting on it needs the next card at
         least ``weak_margin`` times further off. A read whose close looks are
         all of ``guessed`` index corners (no corner was found there) needs
-        ``guessed_confidence``, and its closest look within ``guessed_anchor``
+        ``guessed_confidence``, and its closest look within ``guessed_anchor`` (the
+        settings', unless given: a fan gap's, ``gap_anchor``, see ``_fan_reads``)
         (or the strips beside it showing the card, see ``_strips_show``):
         a guessed corner can lie anywhere on a fan, and a patch of another
         card's face there can look somewhat like an index. A read short of
@@ -561,19 +568,19 @@ class Recognizer:
             return None
         closest = looks[int(nearest.argmin())]
         best = int(closest.argmin())
-        read = self._named(best, alone, looks, outline, outlines, guessed, strips)
+        read = self._named(best, alone, looks, outline, outlines, guessed, strips, guessed_anchor=guessed_anchor)
         runner_up = int(np.argsort(closest)[1]) if len(closest) > 1 else best
         if read.card is None and runner_up != best and closest[runner_up] - closest[best] <= settings.tie_distance:
             # The closest look ties two cards: it takes neither side, and the other looks and the strips
             # may name the one it leans from, when they rule out the one it leans to by themselves.
-            other = self._named(runner_up, alone, looks, outline, outlines, guessed, strips, tie=True)
+            other = self._named(runner_up, alone, looks, outline, outlines, guessed, strips, True, guessed_anchor)
             if other.card is not None:
                 return other
         return read
 
     def _named(
         self, best: int, alone: bool, looks: np.ndarray, outline: np.ndarray, outlines: np.ndarray,
-        guessed: np.ndarray | None, strips: Strips | None, tie: bool = False,
+        guessed: np.ndarray | None, strips: Strips | None, tie: bool = False, guessed_anchor: float | None = None,
     ) -> Read:
         """``_decide`` for the card ``best``: read, or unreadable (with ``best`` for a guess when the evidence
         falls short). With ``tie``, the looks that put ``best`` within ``tie_distance`` of their nearest card
@@ -605,7 +612,8 @@ class Recognizer:
             heard = evidence_confidence(evidence)
             if heard >= line:
                 conf, weak = heard, False
-        loose = guessed_only and nearest[agree].min() > settings.guessed_anchor
+        anchor = settings.guessed_anchor if guessed_anchor is None else guessed_anchor
+        loose = guessed_only and nearest[agree].min() > anchor
         if loose and conf >= line and not weak and strips is not None:
             loose = not self._strips_show(strips(outlines[agree]), best)
         if conf < line or weak or loose:

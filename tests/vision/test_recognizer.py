@@ -501,6 +501,21 @@ def test_the_middle_card_of_a_fan_no_corner_outlines_is_read_half_way_between_th
     assert all(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) > 30 for r in unfanned)
 
 
+def test_a_fan_gaps_look_may_lie_as_far_from_its_card_as_a_corner_founds_but_needs_a_guesss_confidence() -> None:
+    """The benchmark's seen frame 27 of the paris deck: a queen of hearts in the middle of a fan, read
+    only at the gap between its neighbours, its closest look 14.8 from the queen. A guessed index
+    corner's look must lie within 12 (``guessed_anchor``); a gap's, tried only where two cards read
+    leave room for one, within 16 (``gap_anchor``), as a corner found's."""
+    scene, recognizer = _benchmark_scene("aisleriot-paris", 1, 27)
+    truth = next(t for t in scene.truth if t.card.code == "QH")
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
+    assert read.card == truth.card and read.confidence >= recognizer.settings.guessed_confidence
+    strict = Recognizer(recognizer.deck, recognizer.layout, dataclasses.replace(recognizer.settings, gap_anchor=12.0))
+    unread = _nearest(strict.read(scene.frame), truth.polygon)
+    assert unread.card is None and unread.guess == truth.card
+
+
 def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
     """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py``, and the
     recognizer it is read with."""
