@@ -6,7 +6,7 @@ index corner is white on white, and its edges show on the blob's outline only wh
 either side leave them, often too little for a corner to be found (docs/vision.md, Known limits):
 on the benchmark's stored seen and tuning frames, 13 of the 18 index corners not reported at all were
 the middle card of a fan whose cards either side were read. Such a card lies half way between
-them, turned between their angles; its outline is guessed from theirs.
+them (two such cards at the thirds), turned between their angles; its outline is guessed from theirs.
 """
 
 from __future__ import annotations
@@ -26,15 +26,18 @@ MAX_TURN_DEG = 10.0
 #: from the cards either side (the middle of two neighbours), and a card already reported there, are
 #: no gap.
 CLEAR = 0.4
+#: At most this many cards are guessed between two cards read.
+MAX_BETWEEN = 2
 
 
 def fan_gaps(read: np.ndarray, reported: np.ndarray, size: CardSize) -> np.ndarray:
-    """The outlines (table mm, index corner first) of the cards that would lie half way between two
-    cards read (``read``: their outlines in table mm, index corner first), turned alike (within
-    ``MAX_TURN_DEG``), at most a card's height apart, where no card is reported (``reported``: the
-    centres of all cards reported, read or not) within ``CLEAR`` card widths. Each gap twice in a
-    row, with either of its index corners first: which one the cards above leave showing depends on
-    the way the hand is fanned.
+    """The outlines (table mm, index corner first) of the cards that would lie evenly between two cards
+    read (``read``: their outlines in table mm, index corner first) turned alike (within
+    ``MAX_TURN_DEG``): one card half way between two at most a card's height apart, two at the thirds
+    between two further apart, up to one and a half card heights (a fan of four whose middle cards
+    both lie hidden). Only where no card is reported (``reported``: the centres of all cards read)
+    within ``CLEAR`` card widths. Each gap twice in a row, with either of its index corners first:
+    which one the cards above leave showing depends on the way the hand is fanned.
     """
     if len(read) < 2:
         return np.zeros((0, 4, 2))
@@ -44,14 +47,18 @@ def fan_gaps(read: np.ndarray, reported: np.ndarray, size: CardSize) -> np.ndarr
     first, second = np.triu_indices(len(read), 1)
     turn = (angles[second] - angles[first] + math.pi / 2) % math.pi - math.pi / 2
     span = np.linalg.norm(centres[second] - centres[first], axis=1)
-    ok = (np.abs(turn) <= math.radians(MAX_TURN_DEG)) & (span <= size.height_mm)
-    first, second, turn = first[ok], second[ok], turn[ok]
-    middle = (centres[first] + centres[second]) / 2
+    alike = np.abs(turn) <= math.radians(MAX_TURN_DEG)
+    places, turned = [], []
+    for between in range(1, MAX_BETWEEN + 1):
+        rows = np.flatnonzero(alike & (span > size.height_mm * between / 2) & (span <= size.height_mm * (between + 1) / 2))
+        for share in np.arange(1, between + 1) / (between + 1):
+            places.append(centres[first[rows]] + share * (centres[second[rows]] - centres[first[rows]]))
+            turned.append(angles[first[rows]] + share * turn[rows])
+    middle, angle = np.concatenate(places), np.concatenate(turned)
     clear = _clear_of(middle, reported, CLEAR * size.width_mm)
     if not clear.any():
         return np.zeros((0, 4, 2))
-    middle, angle = middle[clear], angles[first[clear]] + turn[clear] / 2
-    outlines = _outlines(middle, angle, size)
+    outlines = _outlines(middle[clear], angle[clear], size)
     return np.stack([outlines, np.roll(outlines, 2, axis=1)], axis=1).reshape(-1, 4, 2)
 
 

@@ -291,8 +291,8 @@ class Recognizer:
         self, frame: np.ndarray, small: np.ndarray, filled: np.ndarray, layout: Layout, width_px: float,
         found: list[tuple[Read, float]], strips: Strips,
     ) -> list[tuple[Read, float]]:
-        """The middle cards of fans no corner found outlines (``vision.fans``): each gap between two cards
-        read is outlined from theirs, at either index corner, the corner snapped to the edges near it, and
+        """The middle cards of fans that no corner found outlines (``vision.fans``): each gap between two
+        cards read is outlined from theirs, at either index corner (a look each), the corner snapped to the edges near it, and
         read as a guessed index corner is (its outline is no surer than one: confidence ``guessed_confidence``),
         but with its closest look within ``gap_anchor`` (as a corner found) rather than ``guessed_anchor``:
         a guessed corner is tried beside every plain corner found, on every face of a fan, while a gap is
@@ -307,17 +307,18 @@ class Recognizer:
         outlines = layout.to_image(gaps.reshape(-1, 2)).reshape(-1, 4, 2)
         snapped, ok = self._hypotheses(snap_corners(frame, _index_corners(outlines), width_px), layout, width_px)
         quads = np.concatenate([outlines, snapped])
-        corner_of = np.concatenate([np.arange(len(outlines)), np.flatnonzero(ok)])
+        outline_of = np.concatenate([np.arange(len(outlines)), np.flatnonzero(ok)])
         inside = _inside_share(quads, filled) >= self.settings.inside_share
-        quads, corner_of = quads[inside], corner_of[inside]
+        quads, outline_of = quads[inside], outline_of[inside]
         if not len(quads):
             return []
-        corners, look_of = np.unique(corner_of, return_inverse=True)
+        tried, look_of = np.unique(outline_of, return_inverse=True)
         distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px)
         telling = distances.min(axis=1) <= self.settings.evidence_distance
+        gap_of = tried // 2
         reads: list[tuple[Read, float]] = []
-        for gap in np.unique(corners // 2).tolist():
-            looks = np.flatnonzero((corners // 2 == gap) & telling)
+        for gap in np.unique(gap_of).tolist():
+            looks = np.flatnonzero((gap_of == gap) & telling)
             if len(looks):
                 reads.extend(self._reads(False, each_own[looks], quads[poses[looks]], np.ones(len(looks), bool), strips,
                                          self.settings.gap_anchor))

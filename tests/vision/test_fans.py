@@ -19,8 +19,8 @@ def _card(centre: tuple[float, float], degrees: float) -> np.ndarray:
                      corner + SIZE.height_mm * v])
 
 
-def _fan(degrees: float, turns: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> list[np.ndarray]:
-    """Three cards fanned as the benchmark's dealer lays them: each 20 mm right and 28 mm down of the last."""
+def _fan(degrees: float, turns: tuple[float, ...] = (0.0, 0.0, 0.0)) -> list[np.ndarray]:
+    """Cards fanned as the benchmark's dealer lays them: each 20 mm right and 28 mm down of the last."""
     a = math.radians(degrees)
     step = np.array([20 * math.cos(a) - 28 * math.sin(a), 20 * math.sin(a) + 28 * math.cos(a)])
     return [_card(tuple(np.array([300.0, 200.0]) + i * step), degrees + turn) for i, turn in enumerate(turns)]
@@ -50,6 +50,15 @@ def test_no_gap_where_a_card_is_reported_between_two_neighbours_or_between_cards
     assert len(fan_gaps(neighbours, neighbours.mean(axis=1), SIZE)) == 0
     turned = np.stack([below, _card(tuple(above.mean(axis=0)), 10.0 + 12.0)])
     assert len(fan_gaps(turned, turned.mean(axis=1), SIZE)) == 0
-    far = np.stack([below, _card((float(below.mean(axis=0)[0]) + 95.0, float(below.mean(axis=0)[1])), 10.0)])
+    far = np.stack([below, _card((float(below.mean(axis=0)[0]) + 140.0, float(below.mean(axis=0)[1])), 10.0)])
     assert len(fan_gaps(far, far.mean(axis=1), SIZE)) == 0
     assert len(fan_gaps(below[None], below.mean(axis=0)[None], SIZE)) == 0
+
+
+def test_the_two_middle_cards_of_a_fan_of_four_lie_at_the_thirds_between_its_outer_cards() -> None:
+    cards = _fan(-40.0, (0.0, 0.0, 0.0, 0.0))
+    read = np.stack([cards[0], cards[3]])
+    gaps = fan_gaps(read, read.mean(axis=1), SIZE)
+    assert gaps.shape == (4, 4, 2)
+    assert np.abs(gaps[0] - cards[1]).max() < 1e-9 and np.abs(gaps[2] - cards[2]).max() < 1e-9
+    assert len(fan_gaps(np.stack(cards), np.stack(cards).mean(axis=1), SIZE)) == 0
