@@ -66,6 +66,13 @@ def _fail(error: Exception) -> int:
     return 2
 
 
+#: Without a calibration the recognizer takes the scale from the cards lying alone, one scale for the
+#: whole image, as a camera looking straight down sees the table (docs/vision.md, Known limits).
+UNCALIBRATED = ("read without a calibration ([vision.calibration] in a --config): the scale was guessed from the "
+                "cards lying alone, for a camera looking straight down; where the camera looks at the table at an "
+                "angle, cards are misread or read twice. Calibrate it (tablectl vision calibrate) and pass --config")
+
+
 def read_command(args: argparse.Namespace) -> int:
     try:
         vision: dict[str, Any] = load_vision_table(args.config) if args.config else {}
@@ -77,6 +84,8 @@ def read_command(args: argparse.Namespace) -> int:
         reads = recognizer.read(read_image(args.image))
     except VISION_ERRORS as error:
         return _fail(error)
+    if recognizer.layout is None:
+        print(f"tablectl vision: warning: {UNCALIBRATED}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_json() for r in reads]))
         return 0

@@ -23,7 +23,9 @@ def _scene(faces, path: Path) -> None:
 def test_read_prints_each_card_as_the_issue_describes(tmp_path: Path, faces, capsys) -> None:
     _scene(faces, tmp_path / "frame.png")
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--json"]) == 0
-    reads = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr()
+    reads = json.loads(printed.out)
+    assert "without a calibration" in printed.err and "tablectl vision calibrate" in printed.err
     assert {r["card"] for r in reads} <= {c.code for c in CARDS} | {None}
     assert len(reads) == len(CARDS) and sum(r["card"] is not None for r in reads) >= 6
     for r in reads:
@@ -45,7 +47,9 @@ def test_calibrate_writes_the_vision_table_and_read_then_names_zones(tmp_path: P
     assert "worst reprojection" in printed.out and "warning" not in printed.err and (tmp_path / "zones.png").is_file()
     assert tomllib.loads(config.read_text())["vision"]["zones"]["left"][1] == [500.0, 0.0]
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--config", str(config), "--json"]) == 0
-    zones = {r["card"]: r["zone"] for r in json.loads(capsys.readouterr().out) if r["card"]}
+    printed = capsys.readouterr()
+    assert "warning" not in printed.err
+    zones = {r["card"]: r["zone"] for r in json.loads(printed.out) if r["card"]}
     assert zones.get("AS") == "left" and zones.get("TC") is None
 
 
