@@ -22,9 +22,8 @@ __all__ = ["fan_gaps"]
 #: Two cards of one fan are turned alike: each card of the simulated dealer's fan is turned up to 4
 #: degrees from the fan's angle, a dealer's hand a little more.
 MAX_TURN_DEG = 10.0
-#: A gap's card lies at least this far (card widths) from every card reported: half a fan's step
-#: from the cards either side (the middle of two neighbours), and a card already reported there, are
-#: no gap.
+#: A gap's card lies at least this far (card widths) from every card read: half a fan's step from the
+#: cards either side (the middle of two neighbours), and a card already read there, are no gap.
 CLEAR = 0.4
 #: At most this many cards are guessed between two cards read.
 MAX_BETWEEN = 2
@@ -35,8 +34,8 @@ def fan_gaps(read: np.ndarray, reported: np.ndarray, size: CardSize) -> np.ndarr
     read (``read``: their outlines in table mm, index corner first) turned alike (within
     ``MAX_TURN_DEG``): one card half way between two at most a card's height apart, two at the thirds
     between two further apart, up to one and a half card heights (a fan of four whose middle cards
-    both lie hidden). Only where no card is reported (``reported``: the centres of all cards read)
-    within ``CLEAR`` card widths. Each gap twice in a row, with either of its index corners first:
+    both lie hidden). Only where no card is read (``reported``: the centres of all cards read) within
+    ``CLEAR`` card widths. Each gap twice in a row, with either of its index corners first:
     which one the cards above leave showing depends on the way the hand is fanned.
     """
     if len(read) < 2:
