@@ -292,16 +292,17 @@ class Recognizer:
         found: list[tuple[Read, float]], strips: Strips,
     ) -> list[tuple[Read, float]]:
         """The middle cards of fans that no corner found outlines (``vision.fans``): each gap between two
-        cards read is outlined from theirs, at either index corner (a look each), the corner snapped to the edges near it, and
-        read as a guessed index corner is (its outline is no surer than one: confidence ``guessed_confidence``),
-        but with its closest look within ``gap_anchor`` (as a corner found) rather than ``guessed_anchor``:
-        a guessed corner is tried beside every plain corner found, on every face of a fan, while a gap is
-        tried only where two cards read leave room for a card between them."""
+        cards read is outlined from theirs, at either index corner (a look each), the corner snapped to
+        the edges near it, and read as a guessed index corner is (its outline is no surer than one:
+        confidence ``guessed_confidence``), but with its closest look within ``gap_anchor`` (as a corner
+        found's) rather than ``guessed_anchor``: a guessed corner is tried beside every plain corner
+        found, on every face of a fan, while a gap is tried only where two cards read leave room for a
+        card between them."""
         read = np.array([r.polygon for r, _ in found if r.card is not None])
         if len(read) < 2:
             return []
-        reported = layout.to_table(read.mean(axis=1))
-        gaps = fan_gaps(layout.to_table(read.reshape(-1, 2)).reshape(-1, 4, 2), reported, self.card_size)
+        centres = layout.to_table(read.mean(axis=1))
+        gaps = fan_gaps(layout.to_table(read.reshape(-1, 2)).reshape(-1, 4, 2), centres, self.card_size)
         if not len(gaps):
             return []
         outlines = layout.to_image(gaps.reshape(-1, 2)).reshape(-1, 4, 2)
