@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from vision.geometry import CardSize
+from vision.geometry import CardSize, points_apart
 
 __all__ = ["fan_gaps"]
 
@@ -54,19 +54,11 @@ def fan_gaps(read: np.ndarray, reported: np.ndarray, size: CardSize) -> np.ndarr
             places.append(centres[first[rows]] + share * (centres[second[rows]] - centres[first[rows]]))
             turned.append(angles[first[rows]] + share * turn[rows])
     middle, angle = np.concatenate(places), np.concatenate(turned)
-    clear = _clear_of(middle, reported, CLEAR * size.width_mm)
+    clear = points_apart(middle, reported, CLEAR * size.width_mm)
     if not clear.any():
         return np.zeros((0, 4, 2))
     outlines = _outlines(middle[clear], angle[clear], size)
     return np.stack([outlines, np.roll(outlines, 2, axis=1)], axis=1).reshape(-1, 4, 2)
-
-
-def _clear_of(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
-    """Which ``points`` lie at least ``distance`` from every one of ``others``."""
-    if not len(others):
-        return np.ones(len(points), bool)
-    offsets = points[:, None] - others[None]
-    return (np.einsum("ijk,ijk->ij", offsets, offsets) >= distance * distance).all(axis=1)
 
 
 def _outlines(centres: np.ndarray, angles: np.ndarray, size: CardSize) -> np.ndarray:

@@ -33,6 +33,8 @@ __all__ = [
     "Strip",
     "card_quad_from_corner",
     "patch_homographies",
+    "points_apart",
+    "points_within",
     "quad_center",
     "rotate_quad",
     "sample_patch",
@@ -93,6 +95,17 @@ def rotate_quad(quad: np.ndarray, quarter_turns: int) -> np.ndarray:
 
 def quad_center(quad: np.ndarray) -> np.ndarray:
     return np.asarray(quad, dtype=np.float64).mean(axis=0)
+
+
+def points_within(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
+    """(points, others): which pairs lie nearer than ``distance``."""
+    offsets = points[:, None] - others[None]
+    return np.einsum("ijk,ijk->ij", offsets, offsets) < distance * distance
+
+
+def points_apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
+    """Which ``points`` lie at least ``distance`` from every one of ``others``."""
+    return ~points_within(points, others, distance).any(axis=1)
 
 
 def _canon_corners(size: tuple[int, int], fx: float, fy: float, origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:

@@ -41,7 +41,7 @@ from controller.cards import JOKER, Card
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corners, card_mask, corners_of_blobs, find_blobs, half_size
 from vision.fans import CLEAR, fan_gaps
-from vision.geometry import CardSize, quad_center
+from vision.geometry import CardSize, points_apart, points_within, quad_center
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
 from vision.strip_reader import strip_distances
@@ -272,7 +272,7 @@ class Recognizer:
         if not len(quads):
             return []
         inside = _inside_share(quads, filled) >= self.settings.inside_share
-        inside[is_guessed] &= _apart(quads[is_guessed, 0], quads[~is_guessed, 0], LOOK_APART * width_px)
+        inside[is_guessed] &= points_apart(quads[is_guessed, 0], quads[~is_guessed, 0], LOOK_APART * width_px)
         quads, owner, is_guessed, is_posed = quads[inside], owner[inside], is_guessed[inside], is_posed[inside]
         centers = layout.to_table(quads.mean(axis=1)) if len(quads) else quads
         candidates: list[_Candidate] = []
@@ -639,7 +639,7 @@ def _side(quad: np.ndarray) -> float:
 
 def _groups(points: np.ndarray, within: float) -> list[list[int]]:
     """Points grouped in order: each joins the first group whose first point lies within ``within``."""
-    near = _within(points, points, within).tolist()
+    near = points_within(points, points, within).tolist()
     groups: list[list[int]] = []
     for i, row in enumerate(near):
         for group in groups:
@@ -667,7 +667,7 @@ def _guessed_corners(
     with its blob (``owner``)."""
     points = outlines[:, 0]
     rows = np.flatnonzero(_on_mask(points, filled))
-    rows = rows[_apart(points[rows], found, apart)]
+    rows = rows[points_apart(points[rows], found, apart)]
     rows = rows[_inside_share(outlines[rows], filled) >= inside]
     keep = np.array([rows[group[0]] for group in _groups(points[rows], 3.0)] if len(rows) else [], int)
     return _index_corners(outlines[keep]), owner[keep]
@@ -697,7 +697,7 @@ def _paired_plain(
     if len(outlines) < 2:
         return outlines, none
     found, opposite = outlines[:, 1], outlines[:, 3]
-    near = _within(opposite, found, apart) & (owner[:, None] == owner[None, :])
+    near = points_within(opposite, found, apart) & (owner[:, None] == owner[None, :])
     mutual = near & near.T
     np.fill_diagonal(mutual, False)
     first, second = np.nonzero(np.triu(mutual))
@@ -731,17 +731,6 @@ def _nearest_squared(points: np.ndarray, others: np.ndarray) -> np.ndarray:
         return np.full(len(points), np.inf)
     offsets = points[:, None] - others[None]
     return np.einsum("ijk,ijk->ij", offsets, offsets).min(axis=1)
-
-
-def _apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
-    """Which ``points`` lie at least ``distance`` from every one of ``others``."""
-    return ~_within(points, others, distance).any(axis=1)
-
-
-def _within(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
-    """(points, others): which pairs lie nearer than ``distance``."""
-    offsets = points[:, None] - others[None]
-    return np.einsum("ijk,ijk->ij", offsets, offsets) < distance * distance
 
 
 def _covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
