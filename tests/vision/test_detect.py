@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.detect import _vertex_indices, card_mask, corners_of_blobs, find_blobs, find_corners
+from vision.detect import _fitted_lines, _vertex_indices, card_mask, corners_of_blobs, find_blobs, find_corners
 
 
 def _felt(w: int = 400, h: int = 300) -> np.ndarray:
@@ -122,3 +122,28 @@ def test_vertices_are_found_where_the_outline_holds_them_first() -> None:
     for index in found:
         first = np.flatnonzero((contour == contour[index]).all(axis=1))[0]
         assert first == index and (approx == contour[index]).all(axis=1).any()
+
+
+def test_each_run_gets_its_own_least_squares_line() -> None:
+    """Runs of several lengths fitted at once: each line is its run's principal axis through its centroid."""
+    rng = np.random.default_rng(3)
+    runs = []
+    for length, angle in [(40, 0.0), (7, 33.0), (120, 91.5), (2, 200.0), (60, -47.0)]:
+        a = np.radians(angle)
+        along = np.arange(length)[:, None] * [np.cos(a), np.sin(a)]
+        runs.append(np.round(along + [50.0, 80.0]) + rng.normal(0.0, 0.4, (length, 2)))
+    starts = np.cumsum([0] + [len(r) for r in runs[:-1]])
+    direction, point = _fitted_lines(np.concatenate(runs), starts)
+    for run, d, p in zip(runs, direction, point):
+        axis = np.linalg.svd(run - run.mean(axis=0))[2][0]
+        assert np.allclose(p, run.mean(axis=0)) and abs(abs(d @ axis) - 1.0) < 1e-9
+
+
+def test_a_long_staircase_edge_is_fitted_to_a_tenth_of_a_degree() -> None:
+    """A digital line (the outline of a half-size mask is one) at angles between the pixel axes."""
+    for angle in (3.7, 12.0, 27.5, 41.0):
+        a = np.radians(angle)
+        xs = np.arange(0, 200, 2.0)
+        stairs = np.stack([xs, 2.0 * np.round(xs * np.tan(a) / 2.0)], axis=1)
+        direction, _ = _fitted_lines(stairs, np.array([0]))
+        assert abs(np.degrees(np.arctan2(direction[0, 1], direction[0, 0])) - angle) < 0.1
