@@ -78,6 +78,11 @@ PAIR_APART = 0.25
 #: from the first only lets a card whose index is the same symbol as another's (guyenne's king and
 #: jack of hearts) lean either way (at 0.02 one king was read as the jack; at 0.03 none).
 POSE_APART = 0.03
+#: Of two reads whose centres lie within ``SAME_READ`` card widths, one card read twice, one is reported
+#: (``_suppress``); an unreadable outline whose centre lies within ``ON_READ`` of a card read is another
+#: look at that card (often an outline built from edges of two cards), and is not reported.
+SAME_READ = 0.2
+ON_READ = 0.45
 
 
 @dataclass(frozen=True, eq=False)
@@ -323,8 +328,14 @@ class Recognizer:
             if len(looks):
                 reads.extend(self._reads(False, each_own[looks], quads[poses[looks]], np.ones(len(looks), bool), strips,
                                          self.settings.gap_anchor))
-        # A card reported unreadable there whose patches point to another card gainsays the gap's read.
-        guesses = [(r.guess, quad_center(r.polygon)) for r, _ in found if r.card is None and r.guess is not None]
+        # A card reported unreadable there whose patches point to another card gainsays the gap's read. An
+        # unreadable outline that lies on a card read is not reported (``_suppress``): another look at that card.
+        unread = [r for r, _ in found if r.card is None and r.guess is not None]
+        if unread:
+            off_reads = points_apart(layout.to_table(np.array([quad_center(r.polygon) for r in unread])), centres,
+                                     ON_READ * self.card_size.width_mm)
+            unread = [r for r, apart in zip(unread, off_reads) if apart]
+        guesses = [(r.guess, quad_center(r.polygon)) for r in unread]
         near = CLEAR * width_px
         return [(r, closest) for r, closest in reads if r.card is None or not any(
             guess is not r.card and math.dist(centre, quad_center(r.polygon)) < near for guess, centre in guesses)]
@@ -347,7 +358,7 @@ class Recognizer:
         decided.sort(key=lambda entry: (0, entry[2]) if entry[1].card is not None else (1, -entry[1].confidence))
         kept: list[tuple[tuple[float, float], Read]] = []
         for center, read, _ in decided:
-            near = (0.2 if read.card is not None else 0.45) * self.card_size.width_mm
+            near = (SAME_READ if read.card is not None else ON_READ) * self.card_size.width_mm
             x, y = center.tolist()
             if any(math.hypot(x - ox, y - oy) < near for (ox, oy), _ in kept):
                 continue

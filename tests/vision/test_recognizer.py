@@ -531,6 +531,19 @@ def test_the_two_middle_cards_of_a_fan_of_four_are_guessed_at_the_thirds_between
     assert all(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) > 30 for r in recognizer.read(scene.frame))
 
 
+def test_an_unreadable_outline_lying_on_a_card_read_does_not_gainsay_a_fan_gap() -> None:
+    """The benchmark's seen frame 1 of the ornamental deck: a two of clubs in the middle of a fan, its
+    corner found read unreadable (14.5 from the two of clubs). The gap between its neighbours reads it
+    (7.9). An unreadable outline centred 16 px from the five of spades read beside it, its patches
+    pointing to the five of clubs, is another look at the five of spades, never reported: it does not
+    gainsay the gap (a card reported unreadable there, pointing to another card, would)."""
+    scene, recognizer = _benchmark_scene("aisleriot-ornamental", 3, 1)
+    truth = next(t for t in scene.truth if t.card.code == "2C")
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
+    assert read.card == truth.card
+
+
 def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
     """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py``, and the
     recognizer it is read with."""
