@@ -7,6 +7,7 @@ Screenshots of every step are kept under tests/artifacts/console/.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -98,6 +99,39 @@ def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shot
         page.keyboard.press("Enter")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$5\.00")
         assert page.locator("#message").is_hidden()
+
+
+def test_a_command_clicked_while_another_is_in_flight_waits_for_its_answer_and_its_refusal_stays(page: Any) -> None:
+    """The console sends commands one at a time, in the order clicked. The first wager's answer is held
+    back: the second wager is not sent until it comes, and the second's refusal is not cleared by the
+    first's late "ok" (two commands in flight once reached the table out of order, and a refusal
+    vanished)."""
+    with served("top-card") as console:
+        page.goto(console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        sent: list[dict[str, Any]] = []
+        held: list[Any] = []
+
+        def hold_the_first(route: Any, request: Any) -> None:
+            sent.append(json.loads(request.post_data))
+            if len(sent) == 1:
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route("**/api/command", hold_the_first)
+        enter(page, 2, "home", "10")
+        enter(page, 3, "home", "2")
+        page.wait_for_timeout(500)
+        assert len(sent) == 1 and len(held) == 1
+        held[0].continue_()
+        expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$10\.00")
+        assert [(c.get("spot"), c.get("amount")) for c in sent] == [(2, "10"), (3, "2")], sent
+        page.wait_for_timeout(300)
+        assert page.locator("#message").is_visible()
+        assert console.loop.round.wagers == {(2, "home"): 1000}
 
 
 def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page: Any, shots: Any) -> None:
