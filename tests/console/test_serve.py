@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -10,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import httpx
+import numpy as np
 
 from tests.console.tables import CONFIG
 from tests.test_service import listening_sockets
@@ -65,3 +68,39 @@ def test_the_console_refuses_a_non_loopback_address_unless_asked(tmp_path: Path)
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "0.0.0.0 is not this machine: pass --allow-remote" in done.stderr
+
+
+def test_serve_films_from_a_camera_that_sees_the_cards_small_and_says_so(tmp_path: Path) -> None:
+    """A live table whose camera (here a folder of frames) is calibrated to see the table's marks 1.6 times
+    further apart than the simulated camera does: under the 1.6 px/mm the recognizer is measured at. The
+    table serves and films all the same; the technician is told on stderr, and the event log says so."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    felt = np.zeros((1080, 1920, 3), np.uint8)
+    felt[:] = (40, 120, 35)
+    assert cv2.imwrite(str(frames / "0000.png"), felt)
+    config = table_config(tmp_path)
+    text = config.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^# source = .*$", f'source = "{frames}"', text)
+    text = text.replace("table_points = [[0.0, 0.0], [800.0, 0.0], [800.0, 450.0], [0.0, 450.0]]",
+                        "table_points = [[0.0, 0.0], [1280.0, 0.0], [1280.0, 720.0], [0.0, 720.0]]")
+    assert f'source = "{frames}"' in text and "1280.0, 720.0" in text
+    config.write_text(text, encoding="utf-8")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(60)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": str(tmp_path / "notify")}
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--config", str(config)],
+                               cwd=tmp_path, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert "READY=1" in notify.recv(4096).decode().split("\n")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=20)
+        notify.close()
+    assert process.returncode == 0, err
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    [low] = [e for e in events if e["event"] == "camera_scale_low"]
+    assert low["px_per_mm"] < 1.6 and "below the 1.6 px/mm the recognizer is measured at" in low["reason"]
+    assert f"tablectl: camera: {low['reason']}" in err
+    assert not any(e["event"] == "camera_off" for e in events)
