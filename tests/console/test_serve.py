@@ -32,19 +32,39 @@ def table_config(tmp_path: Path) -> Path:
     return config
 
 
+class Service:
+    """``tablectl serve --config config`` started as systemd starts it (``NOTIFY_SOCKET``, extra ``env``) and
+    stopped with SIGTERM on leaving; ``err`` is its stderr once stopped."""
+
+    def __init__(self, config: Path, tmp_path: Path, **env: str) -> None:
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(str(tmp_path / "notify"))
+        self.notify.settimeout(60)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "serve", "--config", str(config)], cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": str(tmp_path / "notify"), **env},
+            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.err = ""
+
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        _, self.err = self.process.communicate(timeout=20)
+        self.notify.close()
+
+    def message(self) -> str:
+        return self.notify.recv(4096).decode()
+
+
 def test_serve_runs_the_table_with_its_console_on_loopback_and_tells_systemd(tmp_path: Path) -> None:
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(20)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "400000"}
-    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--config", str(table_config(tmp_path))],
-                               cwd=tmp_path, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        ready = notify.recv(4096).decode()
+    with Service(table_config(tmp_path), tmp_path, WATCHDOG_USEC="400000") as service:
+        ready = service.message()
         assert "READY=1" in ready.split("\n")
         url = re.search(r"console (http://127\.0\.0\.1:\d+)/", ready)
         assert url is not None, ready
-        listening = listening_sockets(process.pid)
+        listening = listening_sockets(service.process.pid)
         assert listening and all(line.startswith("tcp:") for line in listening)
         assert all(line.split()[2].startswith("0100007F:") for line in listening)  # 127.0.0.1 only
         page = httpx.get(url.group(1) + "/", timeout=5).text
@@ -52,13 +72,9 @@ def test_serve_runs_the_table_with_its_console_on_loopback_and_tells_systemd(tmp
         assert httpx.post(url.group(1) + "/api/command", json={"command": "open_round"}, headers=headers, timeout=5).json()["ok"]
         state = httpx.get(url.group(1) + "/api/state", headers=headers, timeout=5).json()
         assert (state["mode"], state["round"]["state"]) == ("dealer", "betting")
-        messages = [notify.recv(4096).decode() for _ in range(3)]
+        messages = [service.message() for _ in range(3)]
         assert any("WATCHDOG=1" in m for m in messages)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=20)
-        notify.close()
-    assert process.returncode == 0, err
+    assert service.process.returncode == 0, service.err
     assert TOKEN not in (tmp_path / "events.jsonl").read_text(encoding="utf-8")
 
 
@@ -86,21 +102,11 @@ def test_serve_films_from_a_camera_that_sees_the_cards_small_and_says_so(tmp_pat
                         "table_points = [[0.0, 0.0], [1280.0, 0.0], [1280.0, 720.0], [0.0, 720.0]]")
     assert f'source = "{frames}"' in text and "1280.0, 720.0" in text
     config.write_text(text, encoding="utf-8")
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(60)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": str(tmp_path / "notify")}
-    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--config", str(config)],
-                               cwd=tmp_path, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert "READY=1" in notify.recv(4096).decode().split("\n")
-    finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=20)
-        notify.close()
-    assert process.returncode == 0, err
+    with Service(config, tmp_path) as service:
+        assert "READY=1" in service.message().split("\n")
+    assert service.process.returncode == 0, service.err
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     [low] = [e for e in events if e["event"] == "camera_scale_low"]
     assert low["px_per_mm"] < 1.6 and "below the 1.6 px/mm the recognizer is measured at" in low["reason"]
-    assert f"tablectl: camera: {low['reason']}" in err
+    assert f"tablectl: camera: {low['reason']}" in service.err
     assert not any(e["event"] == "camera_off" for e in events)
