@@ -73,17 +73,17 @@ def half_size(frame: np.ndarray) -> np.ndarray:
 
 def patch_source(
     frame: np.ndarray, small: np.ndarray, width_px: float, patch_width: float
-) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
     """The image to warp patches from, for patches that put a whole card ``patch_width`` pixels wide (cards
     are ``width_px`` wide in the frame): the frame, or its ``half_size`` copy ``small`` when cards are large;
-    and the map from frame pixels to its pixels.
+    and the maps from frame pixels to its pixels and back.
 
     Patches warped out of an image at much finer scale than the patch alias,
     and an aliased index looks like no card of the deck.
     """
     if patch_width / width_px > 0.6:
-        return frame, lambda points: points
-    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE
+        return frame, lambda points: points, lambda points: points
+    return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE, lambda points: points * DOWNSCALE + (DOWNSCALE - 1) / 2
 
 
 def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:

@@ -5,9 +5,10 @@ short side along +x and the long side along +y (image rows grow downwards).
 The index patch is the rectangle ``[0, INDEX_FX * W] x [0, INDEX_FY * H]`` of
 that frame: large enough to hold the rank and suit of every deck we know.
 Cards carry the index in two opposite corners, so a card turned by 180 degrees
-shows the same patch from its other corner. The *strips* (``STRIPS``) are two
-more rectangles beside the index: what shows of a card's pips or picture past
-its index when another card lies over the rest.
+shows the same patch from its other corner. The *strips* (``STRIPS``) are more
+rectangles read as witnesses beside the index: what shows of a card's pips or
+picture past its index when another card lies over the rest, and the index's
+suit symbol seen finer than the index patch sees it.
 
 Quads are 4x2 float arrays of image points in the order index corner (TL),
 TR, BR, BL of the card frame.
@@ -33,6 +34,7 @@ __all__ = [
     "Strip",
     "card_quad_from_corner",
     "patch_homographies",
+    "patch_outlines",
     "points_apart",
     "points_within",
     "quad_center",
@@ -47,13 +49,19 @@ INDEX_FY = 0.31
 
 @dataclass(frozen=True)
 class Strip:
-    """A rectangle of the card frame (card fractions from ``origin``, ``fx`` by ``fy``), read at ``size`` pixels."""
+    """A rectangle of the card frame (card fractions from ``origin``, ``fx`` by ``fy``), read at ``size`` pixels.
+
+    A ``suit`` strip tells the suit only: its distance to a card is its
+    distance to the nearest card of that suit, so it never takes a side
+    between ranks.
+    """
 
     name: str
     origin: tuple[float, float]
     fx: float
     fy: float
     size: tuple[int, int]
+    suit: bool = False
 
     @property
     def card_width_px(self) -> float:
@@ -64,9 +72,13 @@ class Strip:
 #: Beside the index: along the top edge past it, and down the long edge below it, each at about
 #: 0.8 px/mm (the half-size frame's scale; pips are large). A blackjack dealer fans each card lower
 #: right of the last, which leaves both in view on the cards beneath; a fan of another shape leaves one.
+#: Then the index's lower half, where the suit symbol lies under the rank in every deck we know, at
+#: about 2.1 px/mm (the index patch is read at 1.4, below the camera's 1.6 to 2.3): an ace's corner
+#: has no pips beside it, and its suit symbol alone tells it from its suit twin.
 STRIPS = (
     Strip("top", (INDEX_FX, 0.0), 0.56, 0.24, (28, 16)),
     Strip("side", (0.0, INDEX_FY), 0.24, 0.38, (12, 26)),
+    Strip("suit", (0.0, 0.145), 0.2, 0.165, (26, 30), suit=True),
 )
 
 
@@ -153,6 +165,21 @@ def patch_homographies(
     square[:, 2] = np.stack([g, h, np.ones(len(q))], axis=1)
     width, height = _canon_corners(size, fx, fy)[2]
     return square @ np.array([[1.0 / width, 0.0, origin[0]], [0.0, 1.0 / height, origin[1]], [0.0, 0.0, 1.0]])
+
+
+def patch_outlines(
+    homographies: np.ndarray, size: tuple[int, int], fx: float = INDEX_FX, fy: float = INDEX_FY,
+    origin: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """The card outlines (N, 4, 2) patch homographies put in their image: ``patch_homographies`` undone.
+
+    >>> quads = np.array([[[10.0, 20.0], [73.0, 21.0], [72.0, 110.0], [9.0, 108.0]]])
+    >>> bool(np.allclose(patch_outlines(patch_homographies(quads, (20, 36)), (20, 36)), quads))
+    True
+    """
+    corners = np.concatenate([_canon_corners(size, fx, fy, origin), np.ones((4, 1), np.float32)], axis=1)
+    points = np.asarray(homographies, dtype=np.float64) @ corners.T.astype(np.float64)
+    return (points[:, :2] / points[:, 2:]).transpose(0, 2, 1)
 
 
 @functools.cache

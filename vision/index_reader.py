@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.detect import patch_source
-from vision.geometry import INDEX_FX, patch_homographies, warp_patches
+from vision.geometry import INDEX_FX, patch_homographies, patch_outlines, warp_patches
 from vision.templates import INDEX_SIZE, DeckTemplates, features
 
 __all__ = ["IndexReader"]
@@ -101,11 +101,12 @@ class IndexReader:
     def distances(
         self, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, looks: np.ndarray, width_px: float,
         as_found: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """For each look, its distances to every card at its best pose (looks, cards); the same with each
         card at whichever pose tried suits that card best, for the looks whose best pose may favour the
         card it names (settled looks, see ``SETTLE_CARDS``, and turned ones, see ``close_distance``);
-        and the index of the quad the best pose started from (before it was slid and turned).
+        the index of the quad the best pose started from (before it was slid and turned); and the
+        card's outline at the best pose (looks, 4, 2; frame pixels).
 
         ``quads`` are outlines (frame pixels, index corner first) and ``looks``
         each one's look, numbered from 0; ``as_found`` (all, when not given) says which outlines are poses
@@ -115,7 +116,7 @@ class IndexReader:
         judged against the parts of faces that are not an index (a patch a few
         pixels off an index can look like one of those).
         """
-        image, to_source = patch_source(frame, small, width_px, INDEX_SIZE[0] / INDEX_FX)
+        image, to_source, from_source = patch_source(frame, small, width_px, INDEX_SIZE[0] / INDEX_FX)
         homographies = patch_homographies(to_source(quads), INDEX_SIZE)
         vectors = self._features_at(image, homographies)
         distances, background = self.deck.index_and_background_distances(vectors)
@@ -139,7 +140,7 @@ class IndexReader:
         each_own[looks[rows]] = np.where(np.isinf(judged[looks[rows]]), np.inf, own)
         turned = close & (judged.argmin(axis=1) != first.argmin(axis=1))
         each_own[turned] = np.where(np.isinf(judged[turned]), np.inf, fit.tried[turned])
-        return judged, each_own, poses
+        return judged, each_own, poses, from_source(patch_outlines(fit.homographies[poses], INDEX_SIZE))
 
     def _undecided(self, distances: np.ndarray) -> np.ndarray:
         """Which rows of distances have the next card within ``decisive_gap`` (squared) of the nearest."""

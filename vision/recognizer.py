@@ -156,6 +156,23 @@ def evidence_needed(confidence: float) -> float:
     return -EVIDENCE_SCALE * math.log1p(-confidence)
 
 
+class _FrameStrips:
+    """The strips of one frame at given outlines (a ``Strips``), the suit strip read at the pose each
+    outline's index was fitted to where that is known (``IndexReader.distances``)."""
+
+    def __init__(self, deck: DeckTemplates, frame: np.ndarray, small: np.ndarray, width_px: float) -> None:
+        self.deck, self.frame, self.small, self.width_px = deck, frame, small, width_px
+        self._fitted: dict[bytes, np.ndarray] = {}
+
+    def fitted(self, outlines: np.ndarray, poses: np.ndarray) -> None:
+        """Record that the index of each of ``outlines`` was fitted to the outline of ``poses``."""
+        self._fitted.update(zip((outline.tobytes() for outline in outlines), poses))
+
+    def __call__(self, outlines: np.ndarray) -> np.ndarray:
+        at = np.array([self._fitted.get(outline.tobytes(), outline) for outline in outlines]).reshape(outlines.shape)
+        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, at)
+
+
 @dataclass(eq=False)
 class _Candidate:
     """One card's hypotheses: outlines from its corners whose centres agree (a card's two index corners
@@ -205,17 +222,15 @@ class Recognizer:
         quads = np.concatenate([c.quads for c in candidates])
         look_of = np.concatenate([c.looks for c in candidates])
         posed = np.concatenate([c.posed for c in candidates])
-        distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px, ~posed)
+        distances, each_own, poses, fitted = self.reader.distances(frame, small, quads, look_of, width_px, ~posed)
         guessed = np.zeros(len(distances), bool)
         guessed[look_of[np.concatenate([c.guessed for c in candidates])]] = True
         # A look further than ``evidence_distance`` from every card takes part in no decision: only
         # candidates with a look nearer than that are decided, and only on such looks.
         telling = distances.min(axis=1) <= self.settings.evidence_distance
         found: list[tuple[Read, float]] = []
-
-        def strips(outlines: np.ndarray) -> np.ndarray:
-            return strip_distances(self.deck, frame, small, outlines, width_px)
-
+        strips = _FrameStrips(self.deck, frame, small, width_px)
+        strips.fitted(quads[poses], fitted)
         for cand in candidates:
             looks = np.unique(cand.looks)
             looks = looks[telling[looks]]
@@ -294,7 +309,7 @@ class Recognizer:
 
     def _fan_reads(
         self, frame: np.ndarray, small: np.ndarray, filled: np.ndarray, layout: Layout, width_px: float,
-        found: list[tuple[Read, float]], strips: Strips,
+        found: list[tuple[Read, float]], strips: _FrameStrips,
     ) -> list[tuple[Read, float]]:
         """The middle cards of fans that no corner found outlines (``vision.fans``): each gap between two
         cards read is outlined from theirs, at either index corner (a look each), the corner snapped to
@@ -319,7 +334,8 @@ class Recognizer:
         if not len(quads):
             return []
         tried, look_of = np.unique(outline_of, return_inverse=True)
-        distances, each_own, poses = self.reader.distances(frame, small, quads, look_of, width_px)
+        distances, each_own, poses, fitted = self.reader.distances(frame, small, quads, look_of, width_px)
+        strips.fitted(quads[poses], fitted)
         telling = distances.min(axis=1) <= self.settings.evidence_distance
         gap_of = tried // 2
         reads: list[tuple[Read, float]] = []
@@ -482,15 +498,16 @@ class Recognizer:
 
     def _strips_show(self, strips: np.ndarray, card: int) -> bool:
         """Whether the strips beside some looks (``vision.geometry.STRIPS``) show ``card`` past its index:
-        none that looks closely like a card (within ``strip_close``) names another, and one names ``card``
-        with every other at least ``strip_margin`` times further off. A joker's picture runs past its
+        none that looks closely like a card (within ``strip_close``) puts another nearer than ``card`` (a
+        suit strip puts every card of a suit as near), and one names ``card`` with every other at least
+        ``strip_margin`` times further off. A joker's picture runs past its
         corner, where a card's pips or picture would be; a patch of another picture that looks like a
         joker's corner has no joker beside it, nor has a patch of another card's face that looks
         somewhat like an index the pips of that index's card beside it."""
         rows = strips.reshape(-1, strips.shape[-1])
-        nearest, named = rows.min(axis=1), rows.argmin(axis=1)
+        nearest = rows.min(axis=1)
         close = nearest <= self.settings.strip_close
-        if (close & (named != card)).any():
+        if (close & (rows[:, card] > nearest)).any():
             return False
         others = np.delete(rows, card, axis=1).min(axis=1)
         return bool((close & (others >= self.settings.strip_margin * nearest)).any())

@@ -15,11 +15,12 @@ Enrolment needs one upright face image per card. From it:
   and at random places and angles on each face; a patch nearer to one of
   these than to every card is not read as a card;
 * the strips beside each index (``vision.geometry.STRIPS``: the top pips or
-  the picture's top), jittered the same way, each with a discriminant of its
-  own whose classes are each card's two index corners (the two halves of a
-  seven differ). At this scale a strip tells a club from a spade far better
-  than the index's small suit symbol, and most strips are shared by several
-  ranks of a suit, so a strip speaks to the suit, the index to the rank;
+  the picture's top, and the index's suit symbol seen finer), jittered the
+  same way, each with a discriminant of its own whose classes are each card's
+  two index corners (the two halves of a seven differ). At this scale a strip
+  tells a club from a spade far better than the index patch's small suit
+  symbol, and most strips are shared by several ranks of a suit, so a strip
+  speaks to the suit, the index to the rank;
 
 A feature vector is a grey patch followed by its "redness" (red minus
 the larger of green and blue), so hearts and diamonds never look like spades
@@ -240,7 +241,7 @@ class DeckTemplates:
                 strips = _strips_layout()
                 same = data["strips"].shape == strips.shape and np.allclose(data["strips"], strips)
                 if not same or not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]):
-                    raise TemplateError(f"{path}: enrolled with other patch sizes than this version uses: enrol it again")
+                    raise TemplateError(f"{path}: enrolled with other patches or strips than this version reads: enrol it again")
                 return cls(
                     name=str(data["name"]),
                     aspect=float(data["aspect"]),
@@ -264,7 +265,7 @@ class DeckTemplates:
 def _strips_layout() -> np.ndarray:
     """Where and at what size the strips are read, as a deck file records it (a file enrolled with
     other strips must be enrolled again)."""
-    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size] for strip in STRIPS])
+    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size, strip.suit] for strip in STRIPS])
 
 
 def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -311,7 +312,9 @@ def _elsewhere(face: np.ndarray, rng: np.random.Generator, count: int = 6) -> li
 def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator, strip: Strip | None = None) -> np.ndarray:
     """The index patch (or ``strip``) as a real frame might give it once the recognizer has fitted its
     pose: a residue of shift, scale and angle, defocus, colour smeared by JPEG's half-resolution chroma,
-    white balance and noise."""
+    white balance and noise. A strip read finer than the index patch is defocused as much as the index
+    on the card (its blur scaled up): a suit symbol learnt sharper than any frame shows it read a
+    defocused diamond as a heart."""
     w = np.linalg.norm(quad[1] - quad[0])
     angle = np.radians(rng.normal(0, POSE_JITTER[2]))
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -320,7 +323,8 @@ def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator, stri
     moved = (quad - quad[0]) @ rot.T * scale + quad[0] + shift
     sampled = sample_patch(face, moved, INDEX_SIZE) if strip is None else \
         sample_patch(face, moved, strip.size, strip.fx, strip.fy, strip.origin)
-    patch = cv2.GaussianBlur(sampled, (0, 0), rng.uniform(0.3, 1.2))
+    finer = 1.0 if strip is None else max(1.0, strip.card_width_px * INDEX_FX / INDEX_SIZE[0])
+    patch = cv2.GaussianBlur(sampled, (0, 0), finer * rng.uniform(0.3, 1.2))
     ycc = cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb)
     ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), rng.uniform(0.5, 1.5))
     patch = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR).astype(np.float32)

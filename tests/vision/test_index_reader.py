@@ -72,10 +72,28 @@ def test_outlines_from_one_corner_give_one_row_naming_the_card(faces, deck) -> N
     truth = scene.truth[0].polygon
     quads = np.stack([truth + (4.0, -3.0), truth, np.roll(truth, -2, axis=0)])
     width = float(np.linalg.norm(truth[1] - truth[0]))
-    distances, _, poses = recognizer.reader.distances(scene.frame, half_size(scene.frame), quads, np.array([0, 0, 1]), width)
+    distances, _, poses, fitted = recognizer.reader.distances(scene.frame, half_size(scene.frame), quads, np.array([0, 0, 1]), width)
     assert distances.shape == (2, len(deck.cards)) and poses[1] == 2 and poses[0] in (0, 1)
     assert [deck.cards[int(i)] for i in distances.argmin(axis=1)] == [card, card]
     assert distances.min(axis=1).max() < recognizer.reader.anchor_distance
+    assert fitted.shape == (2, 4, 2)
+
+
+def test_a_looks_outline_is_given_at_the_pose_its_index_was_fitted_to(faces, deck) -> None:
+    """An outline found 4 px right and 3 px up of the card (5 px off) is slid onto the card's index: the
+    outline the fitted pose gives lies within 2 px of the truth (the strip that needs the pose, the suit
+    symbol's, is read there), in frame pixels also when the patches come from the half-size frame (as
+    they do for cards over 150 px wide)."""
+    card = parse_cards("7H")[0]
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 12.0)], np.random.default_rng(3))
+    recognizer = Recognizer(deck, camera.layout())
+    truth = scene.truth[0].polygon
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    assert width < 150
+    for width_px in (width, 200.0):
+        *_, fitted = recognizer.reader.distances(scene.frame, half_size(scene.frame), (truth + (4.0, -3.0))[None], np.array([0]), width_px)
+        assert np.linalg.norm(fitted[0] - truth, axis=1).max() < 2.0
 
 
 def test_a_pose_much_nearer_a_part_of_a_face_than_any_index_is_not_fitted(faces, deck) -> None:
@@ -106,7 +124,7 @@ def test_a_pose_much_nearer_a_part_of_a_face_than_any_index_is_not_fitted(faces,
         return original(image, homographies, distances, cards)
 
     recognizer.reader._slid = counted
-    distances, _, _ = recognizer.reader.distances(scene.frame, half_size(scene.frame), quads, np.array([0, 1]), width)
+    distances, *_ = recognizer.reader.distances(scene.frame, half_size(scene.frame), quads, np.array([0, 1]), width)
     assert slid[0] == 1
     assert deck.cards[int(distances[0].argmin())] is card
 

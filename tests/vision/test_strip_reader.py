@@ -6,7 +6,7 @@ from controller.cards import parse_cards
 from vision.detect import half_size
 from vision.geometry import STRIPS
 from vision.strip_reader import strip_distances
-from vision.synthetic import Camera, SceneRenderer, fan
+from vision.synthetic import Camera, Placement, SceneRenderer, fan
 
 
 def test_the_strips_of_a_fanned_card_show_its_suit_and_not_its_twins(faces, deck) -> None:
@@ -31,3 +31,35 @@ def test_a_deck_enrolled_without_strips_has_none_to_read(deck) -> None:
     frame = np.zeros((100, 100, 3), np.uint8)
     quad = np.array([[[10.0, 10.0], [60.0, 10.0], [60.0, 80.0], [10.0, 80.0]]])
     assert strip_distances(bare, frame, half_size(frame), quad, 50.0).shape == (1, 0, len(deck.cards))
+
+
+def test_the_suit_strip_tells_an_aces_suit_from_its_twins_and_no_rank_from_another(faces, deck) -> None:
+    """An ace's corner has no pips beside it: its suit symbol under the "A", read finer than the index
+    patch reads it, is what tells the ace of spades from the ace of clubs. That strip speaks to the suit
+    only: every spade is as near as the ace, and a card without a suit (the joker) is never near (under
+    its index lies blank card or picture, like much of any face)."""
+    camera = Camera.overhead(keystone=0.0)
+    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+    suit = next(k for k, strip in enumerate(STRIPS) if strip.suit)
+    codes = [card.code for card in deck.cards]
+    for code, twin in (("AS", "AC"), ("AC", "AS"), ("AH", "AD")):
+        scene = SceneRenderer(faces, camera).render([Placement(parse_cards(code)[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
+        rows = strip_distances(deck, scene.frame, half_size(scene.frame), scene.truth[0].polygon[None], width)[0]
+        same = [i for i, card in enumerate(deck.cards) if card.suit == parse_cards(code)[0].suit]
+        assert np.all(rows[suit, same] == rows[suit, codes.index(code)])
+        assert (rows[suit, codes.index(twin)] ** 2 - rows[suit, codes.index(code)] ** 2) / 2 > 36.8
+        assert np.isinf(rows[suit, codes.index("JK")]) and np.isfinite(rows[suit]).any()  # no suit: never near
+
+
+def test_the_suit_strip_is_read_at_the_pose_the_index_was_fitted_to_and_the_others_at_the_outline(faces, deck) -> None:
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(parse_cards("AS")[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
+    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+    truth = scene.truth[0].polygon[None]
+    off = truth + (4.0, -3.0)
+    small = half_size(scene.frame)
+    at_truth, at_off = (strip_distances(deck, scene.frame, small, quads, width) for quads in (truth, off))
+    fitted = strip_distances(deck, scene.frame, small, off, width, fitted=truth)
+    for k, strip in enumerate(STRIPS):
+        assert np.array_equal(fitted[:, k], (at_truth if strip.suit else at_off)[:, k]), strip.name
+    assert not np.array_equal(at_truth, at_off)

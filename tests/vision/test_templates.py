@@ -37,16 +37,20 @@ def test_a_deck_survives_saving_and_loading(deck: DeckTemplates, tmp_path: Path)
     again = DeckTemplates.load(tmp_path / "deck.npz")
     assert again.cards == deck.cards and again.name == deck.name
     assert np.allclose(again.index_projection, deck.index_projection)
-    assert len(again.strips) == len(deck.strips) == 2
+    assert len(again.strips) == len(deck.strips) == 3
     for loaded, enrolled in zip(again.strips, deck.strips):
         assert np.allclose(loaded.projection, enrolled.projection) and np.allclose(loaded.centers, enrolled.centers)
 
 
-def test_a_deck_enrolled_with_other_strips_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
+@pytest.mark.parametrize("other", [
+    lambda strips: strips[:2],  # enrolled before the suit strip
+    lambda strips: np.concatenate([strips[:, :-1], np.zeros((len(strips), 1))], axis=1),  # no strip told the suit only
+])
+def test_a_deck_enrolled_with_other_strips_is_refused(deck: DeckTemplates, tmp_path: Path, other) -> None:
     deck.save(tmp_path / "deck.npz")
     with np.load(tmp_path / "deck.npz") as data:
         arrays = dict(data)
-    arrays["strips"] = arrays["strips"][:1]
+    arrays["strips"] = other(arrays["strips"])
     np.savez(tmp_path / "old.npz", **arrays)
     with pytest.raises(TemplateError, match="enrol it again"):
         DeckTemplates.load(tmp_path / "old.npz")
