@@ -72,9 +72,9 @@ class Strip:
 #: Beside the index: along the top edge past it, and down the long edge below it, each at about
 #: 0.8 px/mm (the half-size frame's scale; pips are large). A blackjack dealer fans each card lower
 #: right of the last, which leaves both in view on the cards beneath; a fan of another shape leaves one.
-#: Then the index's lower half, where the suit symbol lies under the rank in every deck we know, at
-#: about 2.1 px/mm (the index patch is read at 1.4, below the camera's 1.6 to 2.3): an ace's corner
-#: has no pips beside it, and its suit symbol alone tells it from its suit twin.
+#: Then the index's lower half, where the suit symbol lies under the rank (in ornamental's large index
+#: it lies partly below), at about 2.1 px/mm (the index patch is read at 1.4, below the camera's 1.6 to
+#: 2.3): an ace's corner has no pips beside it, and its suit symbol alone tells it from its suit twin.
 STRIPS = (
     Strip("top", (INDEX_FX, 0.0), 0.56, 0.24, (28, 16)),
     Strip("side", (0.0, INDEX_FY), 0.24, 0.38, (12, 26)),
@@ -177,8 +177,8 @@ def patch_outlines(
     >>> bool(np.allclose(patch_outlines(patch_homographies(quads, (20, 36)), (20, 36)), quads))
     True
     """
-    corners = np.concatenate([_canon_corners(size, fx, fy, origin), np.ones((4, 1), np.float32)], axis=1)
-    points = np.asarray(homographies, dtype=np.float64) @ corners.T.astype(np.float64)
+    corners = np.concatenate([_canon_corners(size, fx, fy, origin), np.ones((4, 1))], axis=1)
+    points = np.asarray(homographies, dtype=np.float64) @ corners.T
     return (points[:, :2] / points[:, 2:]).transpose(0, 2, 1)
 
 

@@ -500,10 +500,10 @@ class Recognizer:
         """Whether the strips beside some looks (``vision.geometry.STRIPS``) show ``card`` past its index:
         none that looks closely like a card (within ``strip_close``) puts another nearer than ``card`` (a
         suit strip puts every card of a suit as near), and one names ``card`` with every other at least
-        ``strip_margin`` times further off. A joker's picture runs past its
-        corner, where a card's pips or picture would be; a patch of another picture that looks like a
-        joker's corner has no joker beside it, nor has a patch of another card's face that looks
-        somewhat like an index the pips of that index's card beside it."""
+        ``strip_margin`` times further off. A joker's picture runs past its corner, where a card's pips
+        or picture would be; a patch of another picture that looks like a joker's corner has no joker
+        beside it, nor has a patch of another card's face that looks somewhat like an index the pips of
+        that index's card beside it."""
         rows = strips.reshape(-1, strips.shape[-1])
         nearest = rows.min(axis=1)
         close = nearest <= self.settings.strip_close
