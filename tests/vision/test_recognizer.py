@@ -455,6 +455,23 @@ def test_the_suit_strip_is_read_where_the_index_was_fitted(monkeypatch) -> None:
     assert unread.card is None and unread.guess == truth.card
 
 
+def test_the_suit_strip_names_no_suit_it_shows_only_at_one_pose(monkeypatch) -> None:
+    """The tuning frame 24 of the anglo_poker deck at seed 2025: an ace of clubs under another card whose
+    index leans to the ace of spades (10.2 against 10.8). At its fitted pose the suit strip puts the
+    spades at 10.3 and the clubs at 14.2; a pixel and a half away, where the index fits the look of
+    either ace best, at 16.4 and 16.3. Heard only for what it says within a pixel of the pose, it does
+    not name the spade."""
+    import vision.strip_reader as strip_reader_module
+
+    scene, recognizer = _benchmark_scene("aisleriot-anglo_poker", 1, 24, seed=2025)
+    truth = next(t for t in scene.truth if t.card.code == "AC")
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert truth.visible == "corner" and read.card in (None, truth.card)
+    monkeypatch.setattr(strip_reader_module, "SUIT_POSE_SLACK", 0.0)
+    wrong = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert wrong.card is not None and wrong.card.code == "AS"
+
+
 def _turned_about(quad: np.ndarray, vertex: int, degrees: float) -> np.ndarray:
     a = np.radians(degrees)
     turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
@@ -586,9 +603,9 @@ def test_an_unreadable_outline_lying_on_a_card_read_does_not_gainsay_a_fan_gap()
     assert read.card == truth.card
 
 
-def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recognizer]:
-    """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py``, and the
-    recognizer it is read with."""
+def _benchmark_scene(name: str, deck_index: int, k: int, seed: int = 2024) -> tuple[Scene, Recognizer]:
+    """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py`` (run with
+    ``--seed seed``), and the recognizer it is read with."""
     from vision.artwork import ArtworkMissing, render_deck
     from vision.templates import enrol_faces
 
@@ -596,7 +613,7 @@ def _benchmark_scene(name: str, deck_index: int, k: int) -> tuple[Scene, Recogni
         faces = render_deck(name)
     except ArtworkMissing as missing:
         pytest.skip(f"card artwork not installed: {missing}")
-    rng = np.random.default_rng([2024, deck_index, k])
+    rng = np.random.default_rng([seed, deck_index, k])
     camera = Camera.overhead(rng)
     cards = list(rng.permutation(np.array(sorted(faces), dtype=object))[: int(rng.integers(6, 21))])
     scene = SceneRenderer(faces, camera).render(random_placements(cards, rng), rng)

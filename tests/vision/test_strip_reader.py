@@ -42,16 +42,19 @@ def test_the_suit_strip_tells_an_aces_suit_from_its_twins_and_no_rank_from_anoth
     width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
     suit = next(k for k, strip in enumerate(STRIPS) if strip.suit)
     codes = [card.code for card in deck.cards]
-    for code, twin in (("AS", "AC"), ("AC", "AS"), ("AH", "AD")):
+    for code, twin in (("AS", "AC"), ("AC", "AS"), ("AH", "AD"), ("AD", "AH")):
         scene = SceneRenderer(faces, camera).render([Placement(parse_cards(code)[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
         rows = strip_distances(deck, scene.frame, half_size(scene.frame), scene.truth[0].polygon[None], width)[0]
         same = [i for i, card in enumerate(deck.cards) if card.suit == parse_cards(code)[0].suit]
         assert np.all(rows[suit, same] == rows[suit, codes.index(code)])
-        assert (rows[suit, codes.index(twin)] ** 2 - rows[suit, codes.index(code)] ** 2) / 2 > 36.8
+        # On this clean lone ace, heard within a pixel of the outline: 32 (AC) to 226 (AD); a perfect
+        # look at the index patch gives at most about 37 against the twin.
+        assert (rows[suit, codes.index(twin)] ** 2 - rows[suit, codes.index(code)] ** 2) / 2 > 25.0
         assert np.isinf(rows[suit, codes.index("JK")]) and np.isfinite(rows[suit]).any()  # no suit: never near
 
 
 def test_the_suit_strip_is_read_at_the_pose_the_index_was_fitted_to_and_the_others_at_the_outline(faces, deck) -> None:
+    """Suit strips at ``fitted`` (within ``SUIT_POSE_SLACK`` of it), the others at the outline."""
     camera = Camera.overhead(keystone=0.0)
     scene = SceneRenderer(faces, camera).render([Placement(parse_cards("AS")[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
     width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
@@ -63,3 +66,22 @@ def test_the_suit_strip_is_read_at_the_pose_the_index_was_fitted_to_and_the_othe
     for k, strip in enumerate(STRIPS):
         assert np.array_equal(fitted[:, k], (at_truth if strip.suit else at_off)[:, k]), strip.name
     assert not np.array_equal(at_truth, at_off)
+
+
+def test_the_suit_strip_says_only_what_it_says_within_a_pixel_of_the_pose(faces, deck, monkeypatch) -> None:
+    """Each suit's distance is its largest over the pose and the pose moved ``SUIT_POSE_SLACK`` along
+    each axis: never nearer than at the pose alone."""
+    import vision.strip_reader as strip_reader_module
+
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(parse_cards("AC")[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
+    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+    suit = next(k for k, strip in enumerate(STRIPS) if strip.suit)
+    quad = scene.truth[0].polygon[None]
+    slack = strip_distances(deck, scene.frame, half_size(scene.frame), quad, width)[0, suit]
+    monkeypatch.setattr(strip_reader_module, "SUIT_POSE_SLACK", 0.0)
+    at_pose = strip_distances(deck, scene.frame, half_size(scene.frame), quad, width)[0, suit]
+    moved = [strip_distances(deck, scene.frame, half_size(scene.frame), quad + move, width)[0, suit]
+             for move in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))]
+    assert np.array_equal(slack, np.max([at_pose, *moved], axis=0))
+    assert (slack[np.isfinite(slack)] > at_pose[np.isfinite(at_pose)]).any()
