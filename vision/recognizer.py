@@ -80,7 +80,10 @@ PAIR_APART = 0.25
 POSE_APART = 0.03
 #: Of two reads whose centres lie within ``SAME_READ`` card widths, one card read twice, one is reported
 #: (``_suppress``); an unreadable outline whose centre lies within ``ON_READ`` of a card read is another
-#: look at that card (often an outline built from edges of two cards), and is not reported.
+#: look at that card (often an outline built from edges of two cards), and is not reported, nor is a second
+#: read of the same card that close: a dealer fans cards 30 mm or more apart (``vision.synthetic.fan``),
+#: and two outlines of one card 12 mm apart (a guyenne king of diamonds read again from a pip of the
+#: eight under it) are one card.
 SAME_READ = 0.2
 ON_READ = 0.45
 
@@ -132,6 +135,10 @@ class RecognizerSettings:
     gap_anchor: float = 16.0
     strip_close: float = 16.0
     strip_margin: float = 2.0
+    gainsay_look: float = 7.0
+    gainsay_suit: float = 150.0
+    gainsay_card: float = 500.0
+    gainsay_far: float = 1500.0
 
 
 #: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
@@ -172,6 +179,21 @@ class _FrameStrips:
         at = np.array([self._fitted.get(outline.tobytes(), outline) for outline in outlines]).reshape(outlines.shape)
         return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, at)
 
+    def beyond_index(self, outlines: np.ndarray) -> np.ndarray:
+        """The strips beyond the index only (pips and picture; the suit strips infinitely far)."""
+        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, suit=False)
+
+
+@dataclass(frozen=True, eq=False)
+class _Found:
+    """A candidate's read, how closely its closest look fits a card, and the outlines of the looks the read
+    rests on (those that put its card within ``tie_distance`` of their nearest), whose strips are heard
+    last (``_gainsaid``)."""
+
+    read: Read
+    closest: float
+    heard: np.ndarray
+
 
 @dataclass(eq=False)
 class _Candidate:
@@ -196,6 +218,7 @@ class Recognizer:
         self.layout = layout
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
+        self._suits = np.array([card.suit for card in deck.cards])
         # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
         # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further. A
         # look within ``weak_distance`` of a card is a close match, whose evidence the Gaussian model does
@@ -228,7 +251,7 @@ class Recognizer:
         # A look further than ``evidence_distance`` from every card takes part in no decision: only
         # candidates with a look nearer than that are decided, and only on such looks.
         telling = distances.min(axis=1) <= self.settings.evidence_distance
-        found: list[tuple[Read, float]] = []
+        found: list[_Found] = []
         strips = _FrameStrips(self.deck, frame, small, width_px)
         strips.fitted(quads[poses], fitted)
         for cand in candidates:
@@ -241,8 +264,9 @@ class Recognizer:
         if not found:
             return []
         found.extend(self._fan_reads(frame, small, filled, layout, width_px, found, strips))
-        centers = layout.to_table(np.array([quad_center(read.polygon) for read, _ in found]))
-        decided = [(center, read, closest) for center, (read, closest) in zip(centers, found)]
+        found = self._gainsaid(found, strips.beyond_index)
+        centers = layout.to_table(np.array([quad_center(f.read.polygon) for f in found]))
+        decided = [(center, f.read, f.closest) for center, f in zip(centers, found)]
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
                 for r in self._suppress(decided)]
 
@@ -309,8 +333,8 @@ class Recognizer:
 
     def _fan_reads(
         self, frame: np.ndarray, small: np.ndarray, filled: np.ndarray, layout: Layout, width_px: float,
-        found: list[tuple[Read, float]], strips: _FrameStrips,
-    ) -> list[tuple[Read, float]]:
+        found: list[_Found], strips: _FrameStrips,
+    ) -> list[_Found]:
         """The middle cards of fans that no corner found outlines (``vision.fans``): each gap between two
         cards read is outlined from theirs, at either index corner (a look each), the corner snapped to
         the edges near it, and read as a guessed index corner is (its outline is no surer than one:
@@ -318,7 +342,7 @@ class Recognizer:
         found's) rather than ``guessed_anchor``: a guessed corner is tried beside every plain corner
         found, on every face of a fan, while a gap is tried only where two cards read leave room for a
         card between them."""
-        read = np.array([r.polygon for r, _ in found if r.card is not None])
+        read = np.array([f.read.polygon for f in found if f.read.card is not None])
         if len(read) < 2:
             return []
         centres = layout.to_table(read.mean(axis=1))
@@ -338,7 +362,7 @@ class Recognizer:
         strips.fitted(quads[poses], fitted)
         telling = distances.min(axis=1) <= self.settings.evidence_distance
         gap_of = tried // 2
-        reads: list[tuple[Read, float]] = []
+        reads: list[_Found] = []
         for gap in np.unique(gap_of).tolist():
             looks = np.flatnonzero((gap_of == gap) & telling)
             if len(looks):
@@ -346,15 +370,15 @@ class Recognizer:
                                          self.settings.gap_anchor))
         # A card reported unreadable there whose patches point to another card gainsays the gap's read. An
         # unreadable outline that lies on a card read is not reported (``_suppress``): another look at that card.
-        unread = [r for r, _ in found if r.card is None and r.guess is not None]
+        unread = [f.read for f in found if f.read.card is None and f.read.guess is not None]
         if unread:
             off_reads = points_apart(layout.to_table(np.array([quad_center(r.polygon) for r in unread])), centres,
                                      ON_READ * self.card_size.width_mm)
             unread = [r for r, apart in zip(unread, off_reads) if apart]
         guesses = [(r.guess, quad_center(r.polygon)) for r in unread]
         near = CLEAR * width_px
-        return [(r, closest) for r, closest in reads if r.card is None or not any(
-            guess is not r.card and math.dist(centre, quad_center(r.polygon)) < near for guess, centre in guesses)]
+        return [f for f in reads if f.read.card is None or not any(
+            guess is not f.read.card and math.dist(centre, quad_center(f.read.polygon)) < near for guess, centre in guesses)]
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read, float]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
@@ -363,7 +387,8 @@ class Recognizer:
         its best look fits a card. Two reads of one card (outlines whose
         centres nearly coincide) keep the read card whose look fits most
         closely (a clear read's confidence is all but 1 and tells them
-        apart no further), or else the more confident unreadable one. Corner
+        apart no further), or else the more confident unreadable one; a card
+        read again within ``ON_READ`` is one card. Corner
         hypotheses built from edges of two different cards outline a card
         that is not there, half over real ones: such an outline found
         unreadable is dropped when a read card lies within half a card's
@@ -375,8 +400,10 @@ class Recognizer:
         kept: list[tuple[tuple[float, float], Read]] = []
         for center, read, _ in decided:
             near = (SAME_READ if read.card is not None else ON_READ) * self.card_size.width_mm
+            again = ON_READ * self.card_size.width_mm
             x, y = center.tolist()
-            if any(math.hypot(x - ox, y - oy) < near for (ox, oy), _ in kept):
+            if any(math.hypot(x - ox, y - oy) < (again if read.card is not None and kept_read.card == read.card else near)
+                   for (ox, oy), kept_read in kept):
                 continue
             if read.card is None and read.guess is None and \
                     _covered(read.polygon, [r.polygon for _, r in kept if r.card is not None]) >= 0.5:
@@ -439,9 +466,9 @@ class Recognizer:
     def _reads(
         self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
         strips: Strips | None = None, guessed_anchor: float | None = None,
-    ) -> list[tuple[Read, float]]:
-        """A candidate's reads, each with how closely its closest look fits a card: its looks split by the
-        card they are of (``_same_card``), each card decided. ``guessed``: which looks are of a guessed
+    ) -> list[_Found]:
+        """A candidate's reads, each with how closely its closest look fits a card and the outlines it rests
+        on: its looks split by the card they are of (``_same_card``), each card decided. ``guessed``: which looks are of a guessed
         index corner (none when not given); ``strips``: the strips' distances at given outlines;
         ``guessed_anchor``: see ``_decide``."""
         guessed = np.zeros(len(looks), bool) if guessed is None else guessed
@@ -450,9 +477,65 @@ class Recognizer:
             same = self._same_card(looks, outlines) if len(looks) > 1 else np.ones(1, bool)
             read = self._decide(alone, looks[same], outlines[same], guessed[same], strips, guessed_anchor)
             if read is not None:
-                reads.append((read, float(looks[same].min())))
+                heard = outlines[same][self._resting(looks[same], read.card)] if read.card is not None else outlines[:0]
+                reads.append(_Found(read, float(looks[same].min()), heard))
             looks, outlines, guessed = looks[~same], outlines[~same], guessed[~same]
         return reads
+
+    def _resting(self, looks: np.ndarray, card: Card) -> np.ndarray:
+        """Which looks a read of ``card`` rests on: those near a card (within ``max_distance``) that put
+        ``card`` within ``tie_distance`` of their nearest."""
+        nearest = looks.min(axis=1)
+        return (nearest <= self.settings.max_distance) & \
+            (looks[:, self.deck.cards.index(card)] - nearest <= self.settings.tie_distance)
+
+    def _gainsaid(self, found: list[_Found], strips: Strips) -> list[_Found]:
+        """The reads, each one whose strips beyond the index (``strips``: pips and picture, not the suit
+        strip, which is the index's own lower half and no witness beside it) say plainly that it is another card (``_strips_gainsay``) made unreadable, its card the guess. They are heard in one
+        batch per frame, for every read but two kinds: one whose closest look lies within ``gainsay_look``
+        of its card with twice the evidence a read needs (the index speaks for itself, and the strips,
+        read at a pose fitted to the index, are the noisier witness; the seven wrong reads they stop on
+        fresh tuning and more frames rest on looks 7.4 to 13.7 off), and a joker, whose picture is heard
+        when it is named (``_joker_shown``)."""
+        sure = evidence_confidence(2.0 * evidence_needed(self.settings.min_confidence))
+        asked = [i for i, f in enumerate(found) if f.read.card not in (None, JOKER) and len(f.heard)
+                 and (f.closest > self.settings.gainsay_look or f.read.confidence < sure)]
+        if not asked:
+            return found
+        rows = strips(np.concatenate([found[i].heard for i in asked]))
+        out, start = list(found), 0
+        for i in asked:
+            f = found[i]
+            if self._strips_gainsay(rows[start : start + len(f.heard)], self.deck.cards.index(f.read.card)):
+                out[i] = _Found(Read(None, f.read.polygon, f.read.visible, 0.0, guess=f.read.card), f.closest, f.heard)
+            start += len(f.heard)
+        return out
+
+    def _strips_gainsay(self, strips: np.ndarray, best: int) -> bool:
+        """Whether a strip beside the looks says plainly that the card is not ``best``: one that looks closely
+        like a card (within ``strip_close``) puts every card of ``best``'s suit ``gainsay_suit`` further
+        off than its nearest card, or ``best`` itself ``gainsay_card`` further (in squared distance over 2,
+        the units of evidence, see ``_decide``); or, when no strip has ``best`` for its nearest card, one
+        puts it ``gainsay_far`` further, however far it lies from every card (a strip partly covered, or
+        lying across other cards, is far from every card, and a little further from one card than from
+        another says nothing there; a guyenne queen of clubs read from a club pip, where no such card
+        lies, has its picture strip 61 from the nearest card and 89 from the queen, while a guyenne
+        queen of diamonds lying alone has one top strip 56 from the nearest card and 84 from the queen,
+        and her other strips nearest to her). A suit twin read from an index whose suit symbol is a few
+        pixels across is gainsaid by the pips beside it; a card whose index is the same bare symbol as
+        another's by its picture. A strip is shared by several ranks of a suit, and some ranks' strips
+        vary more than their spread enrolled says (an ace's ornament, a picture that differs at its two
+        corners), so a strip gainsays one card only by much more than a suit."""
+        rows = strips.reshape(-1, strips.shape[-1])
+        nearest = rows.min(axis=1)
+        suit = self._suits == self._suits[best]
+        with np.errstate(invalid="ignore"):
+            against_card = (rows[:, best] ** 2 - nearest**2) / 2.0
+            against_suit = (rows[:, suit].min(axis=1) ** 2 - nearest**2) / 2.0
+        plainly = (against_card >= self.settings.gainsay_card) | (against_suit >= self.settings.gainsay_suit)
+        if (plainly & (nearest <= self.settings.strip_close)).any():
+            return True
+        return not (against_card <= 0.0).any() and bool((against_card >= self.settings.gainsay_far).any())
 
     def _same_card(self, looks: np.ndarray, outlines: np.ndarray) -> np.ndarray:
         """Which of a candidate's looks are of the card its closest look is of: those whose outline puts the

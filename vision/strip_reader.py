@@ -27,28 +27,32 @@ __all__ = ["SUIT_POSE_SLACK", "strip_distances"]
 #: clubs at 14.2; a pixel and a half away, where the index fits the look of either ace best, the strip
 #: put them at 16.4 and 16.3, and read so, it did not name the spade.
 SUIT_POSE_SLACK = 1.0
+_MOVES = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
 
 
 def strip_distances(
     deck: DeckTemplates, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float,
-    fitted: np.ndarray | None = None,
+    fitted: np.ndarray | None = None, suit: bool = True,
 ) -> np.ndarray:
     """(N, strips, cards): the distance of each outline's strips (frame pixels, index corner first) to every
     card, in units of a card's own spread (inf for a blank strip); (N, 0, cards) for a deck enrolled
     without strips. ``fitted``: each outline at the pose its index was fitted to (``quads`` when not
     given), where suit strips are read. A suit strip puts a card without a suit (a joker) infinitely far:
     what lies under a joker's corner is blank card or picture, and a patch of blank card elsewhere
-    would show a joker there."""
+    would show a joker there. Without ``suit``, only the strips beyond the index are read (the suit
+    strips' distances are left infinite, as for a blank strip)."""
     out = np.full((len(quads), len(deck.strips), len(deck.cards)), np.inf)
     suits = np.array([card.suit for card in deck.cards])
     for k, (strip, model) in enumerate(zip(STRIPS, deck.strips)):
+        if strip.suit and not suit:
+            continue
         image, to_source, _ = patch_source(frame, small, width_px, strip.card_width_px)
         if not strip.suit:
             out[:, k] = _read(model, strip, image, to_source(quads))
             continue
         at = quads if fitted is None else fitted
-        moves = SUIT_POSE_SLACK * np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
-        out[:, k] = np.max([_per_suit(_read(model, strip, image, to_source(at + move)), suits) for move in moves], axis=0)
+        moved = (at[None] + SUIT_POSE_SLACK * _MOVES[:, None, None]).reshape(-1, 4, 2)
+        out[:, k] = _per_suit(_read(model, strip, image, to_source(moved)), suits).reshape(len(_MOVES), len(quads), -1).max(axis=0)
     return out
 
 

@@ -13,7 +13,7 @@ from vision.geometry import INDEX_FX, INDEX_FY, quad_center, rotate_quad
 import vision.fans as fans_module
 import vision.recognizer as recognizer_module
 from vision.geometry import CardSize
-from vision.recognizer import Recognizer, _guessed_corners, _paired_plain, evidence_needed
+from vision.recognizer import Recognizer, RecognizerSettings, _guessed_corners, _paired_plain, evidence_needed
 from vision.synthetic import DEALER_SPREAD, Camera, Placement, Scene, SceneRenderer, fan, random_placements
 
 ZONES = [Zone("dealer", ((350, 50), (750, 50), (750, 250), (350, 250))), Zone("player-1", ((50, 300), (450, 300), (450, 600), (50, 600)))]
@@ -168,10 +168,10 @@ def test_a_look_at_the_next_card_of_a_tight_fan_is_not_a_quarrel_but_a_read_of_i
     recognizer = Recognizer(deck)
     rows = _rows(deck, {"5S": 7.2, "5C": 18.1}, {"JD": 8.2, "JH": 37.6})
     fanned = recognizer._reads(False, rows, _outlines((100, 100), (65, 110)))
-    assert sorted(read.card.code for read, _ in fanned) == ["5S", "JD"]
-    assert [closest for _, closest in fanned] == [7.2, 8.2]
-    (one_card, _), = recognizer._reads(False, rows, _outlines((100, 100), (200, 240)))
-    assert one_card.card is None
+    assert sorted(f.read.card.code for f in fanned) == ["5S", "JD"]
+    assert [f.closest for f in fanned] == [7.2, 8.2]
+    (one_card,) = recognizer._reads(False, rows, _outlines((100, 100), (200, 240)))
+    assert one_card.read.card is None
 
 
 def test_a_joker_look_is_not_split_from_the_looks_of_the_card_beside_it(deck) -> None:
@@ -180,7 +180,7 @@ def test_a_joker_look_is_not_split_from_the_looks_of_the_card_beside_it(deck) ->
     recognizer = Recognizer(deck)
     rows = _rows(deck, {"JK": 3.4}, {"QD": 8.0, "KD": 20.0})
     reads = recognizer._reads(False, rows, _outlines((100, 100), (65, 110)))
-    assert [read.card for read, _ in reads] == [None]
+    assert [f.read.card for f in reads] == [None]
 
 
 def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_confidence(deck) -> None:
@@ -193,6 +193,57 @@ def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_conf
     card = Read(parse_cards("2H")[0], _outlines((103, 101))[0], "corner", 0.99990)
     kept = recognizer._suppress([(np.array([50.0, 60.0]), phantom, 16.0), (np.array([51.0, 60.5]), card, 5.0)])
     assert [r.card.code for r in kept] == ["2H"]
+
+
+def test_one_card_read_twice_close_together_is_reported_once(deck) -> None:
+    """A guyenne king of diamonds read at its corner and again from a pip of the eight under it, the two
+    outlines' centres 12 mm apart: one card. Two kings of diamonds of a multi-deck shoe fanned 30 mm apart
+    (a dealer's tightest fan) are two."""
+    from vision.recognizer import Read
+
+    recognizer = Recognizer(deck)
+    king = parse_cards("KD")[0]
+    first = Read(king, _outlines((100, 100))[0], "corner", 1.0)
+    again = Read(king, _outlines((116, 90))[0], "corner", 1.0)
+    once = recognizer._suppress([(np.array([50.0, 60.0]), first, 8.0), (np.array([62.0, 60.0]), again, 13.4)])
+    assert once == [first]
+    fanned = recognizer._suppress([(np.array([50.0, 60.0]), first, 8.0), (np.array([70.0, 82.0]), again, 8.5)])
+    assert fanned == [first, again]
+
+
+@pytest.mark.parametrize("card, strips, gainsaid, why", [
+    ("3S", [{"3C": 8.4, "2C": 8.8, "2S": 27.8, "3S": 29.2}], True, "club pips beside a spade's index: every spade 351 further"),
+    ("AS", [{"AH": 4.2, "AS": 9.0}], False, "an ace's ornament leans from the ace a little (31.7 further), no more"),
+    ("3S", [{"3C": 20.0, "3S": 45.0}], False, "a strip like no card (nearest 20, beyond 16) says little: 812 further"),
+    ("JH", [{"KH": 14.0, "JH": 84.3, "QH": 77.5}], True, "a king's picture beside the bare heart a jack's index shares"),
+    ("9S", [{"4S": 9.0, "9S": 22.0}], False, "the top pips of a four beside a nine's index: same suit, 202 further"),
+    ("QC", [{"QC": 89.1}], True, "a picture strip like no card (every card 30 off) and the queen far beyond: 3519 further"),
+    ("QC", [{"QC": 89.1}, {"QC": 19.4}], False, "the same, but the other strip has the queen for its nearest card"),
+])
+def test_a_read_whose_strips_plainly_say_it_is_another_card_is_unreadable(deck, card, strips, gainsaid, why) -> None:
+    """A card read from its looks alone (evidence 42, from 7.4 and 8.1 against 8.5 and 11.5), its strips
+    heard last (``_gainsaid``): a close strip gainsays it when it puts the card's suit 150 further
+    than its nearest card, or the card itself 500 further; when no strip has the card for its nearest,
+    any strip that puts the card 1500 further."""
+    recognizer = Recognizer(deck)
+    twin = {"3S": "3C", "AS": "AC", "JH": "KH", "9S": "9C", "QC": "QS"}[card]
+    looks = _rows(deck, {card: 7.4, twin: 8.5}, {card: 8.1, twin: 11.5})
+    (found,) = recognizer._reads(True, looks, _outlines((100, 100), (200, 240)))
+    assert found.read.card.code == card and len(found.heard) == 2
+    (heard,) = recognizer._gainsaid([found], _strips(deck, *strips))
+    assert (heard.read.card is None and heard.read.guess.code == card) if gainsaid else heard.read is found.read, why
+
+
+def test_a_read_whose_index_speaks_for_itself_is_not_gainsaid(deck) -> None:
+    """Looks within 7 of the card, with twice the evidence a read needs, are not weighed against strips."""
+    recognizer = Recognizer(deck)
+    looks = _rows(deck, {"3S": 5.0, "3C": 13.0}, {"3S": 6.0, "3C": 12.0})
+    (found,) = recognizer._reads(True, looks, _outlines((100, 100), (200, 240)))
+    clubs = _strips(deck, {"3C": 8.4, "2C": 8.8, "2S": 27.8, "3S": 29.2})
+    assert recognizer._gainsaid([found], clubs) == [found]
+    unsure = Recognizer(deck, settings=RecognizerSettings(gainsay_look=4.0))
+    (found,) = unsure._reads(True, looks, _outlines((100, 100), (200, 240)))
+    assert unsure._gainsaid([found], clubs)[0].read.card is None
 
 
 def test_a_joker_needs_two_corners_that_look_like_it(deck) -> None:
@@ -453,6 +504,47 @@ def test_the_suit_strip_is_read_where_the_index_was_fitted(monkeypatch) -> None:
     monkeypatch.setattr(recognizer_module._FrameStrips, "fitted", lambda self, outlines, poses: None)
     unread = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert unread.card is None and unread.guess == truth.card
+
+
+@pytest.mark.parametrize("name, deck_index, k, seed, code, wrong", [
+    ("aisleriot-orell", 3, 52, 2026, "3C", "3S"),
+    ("aisleriot-tigullio", 6, 39, 2026, "TS", "TC"),
+])
+def test_the_pips_beside_an_index_gainsay_a_suit_twin_it_leans_to(name, deck_index, k, seed, code, wrong) -> None:
+    """Fresh frames (seed 2026): an orell three of clubs lying alone, both corners' looks leaning to the
+    three of spades (7.4 against 8.5, 8.1 against 11.5: evidence 42), its top strip showing club pips
+    (8.4 from the three of clubs, 27.8 from the nearest spade); a tigullio ten of spades in a fan whose
+    one look names the ten of clubs (10.2 against 14.3), its top strip 6.7 from the ten of spades and
+    19.6 from the ten of clubs. Heard last, the pips gainsay the read; without them it is wrong."""
+    scene, recognizer = _benchmark_scene(name, deck_index, k, seed=seed)
+    truth = next(t for t in scene.truth if t.card.code == code)
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert read.card in (None, truth.card)
+    deaf = Recognizer(recognizer.deck, recognizer.layout, RecognizerSettings(gainsay_suit=np.inf, gainsay_card=np.inf))
+    misread = _nearest(deaf.read(scene.frame), truth.polygon)
+    assert misread.card is not None and misread.card.code == wrong
+
+
+def test_a_guyenne_queen_read_from_a_club_pip_is_gainsaid_by_a_strip_like_no_card() -> None:
+    """Fresh frame 11 of the guyenne deck (seed 2028), which holds no queen of clubs: a look at a club pip is
+    14.7 from the queen (whose index is a bare club), the king of hearts at 22.0. Its strips look like no
+    card closely (the picture strip 61.4 from the nearest card), but put the queen 89.1 off: gainsaid."""
+    scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 11, seed=2028)
+    assert all(t.card.code != "QC" for t in scene.truth)
+    assert all(r.card is None or r.card.code != "QC" for r in recognizer.read(scene.frame))
+    deaf = Recognizer(recognizer.deck, recognizer.layout, RecognizerSettings(gainsay_far=np.inf))
+    assert any(r.card is not None and r.card.code == "QC" for r in deaf.read(scene.frame))
+
+
+def test_a_guyenne_king_read_again_from_a_pip_beside_it_is_reported_once() -> None:
+    """Fresh frame 58 of the guyenne deck (seed 2025): a king of diamonds at the end of a fan is read at its
+    corner and again from a diamond pip of the eight under it, the outlines 19 px apart (12 mm, more
+    than a fifth of a card's width): one card, reported once."""
+    scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 58, seed=2025)
+    kings = [r for r in recognizer.read(scene.frame) if r.card is not None and r.card.code == "KD"]
+    assert len(kings) == 1
+    truth = next(t for t in scene.truth if t.card.code == "KD")
+    assert np.linalg.norm(quad_center(kings[0].polygon) - quad_center(truth.polygon)) < 5.0
 
 
 def test_the_suit_strip_names_no_suit_it_shows_only_at_one_pose(monkeypatch) -> None:
