@@ -398,12 +398,12 @@ class Recognizer:
         """
         decided.sort(key=lambda entry: (0, entry[2]) if entry[1].card is not None else (1, -entry[1].confidence))
         kept: list[tuple[tuple[float, float], Read]] = []
+        again = ON_READ * self.card_size.width_mm
         for center, read, _ in decided:
             near = (SAME_READ if read.card is not None else ON_READ) * self.card_size.width_mm
-            again = ON_READ * self.card_size.width_mm
             x, y = center.tolist()
-            if any(math.hypot(x - ox, y - oy) < (again if read.card is not None and kept_read.card == read.card else near)
-                   for (ox, oy), kept_read in kept):
+            if any(math.hypot(x - ox, y - oy) < (again if read.card is not None and other.card == read.card else near)
+                   for (ox, oy), other in kept):
                 continue
             if read.card is None and read.guess is None and \
                     _covered(read.polygon, [r.polygon for _, r in kept if r.card is not None]) >= 0.5:
@@ -468,9 +468,9 @@ class Recognizer:
         strips: Strips | None = None, guessed_anchor: float | None = None,
     ) -> list[_Found]:
         """A candidate's reads, each with how closely its closest look fits a card and the outlines it rests
-        on: its looks split by the card they are of (``_same_card``), each card decided. ``guessed``: which looks are of a guessed
-        index corner (none when not given); ``strips``: the strips' distances at given outlines;
-        ``guessed_anchor``: see ``_decide``."""
+        on: its looks split by the card they are of (``_same_card``), each card decided. ``guessed``:
+        which looks are of a guessed index corner (none when not given); ``strips``: the strips'
+        distances at given outlines; ``guessed_anchor``: see ``_decide``."""
         guessed = np.zeros(len(looks), bool) if guessed is None else guessed
         reads = []
         while len(looks):
@@ -491,12 +491,12 @@ class Recognizer:
 
     def _gainsaid(self, found: list[_Found], strips: Strips) -> list[_Found]:
         """The reads, each one whose strips beyond the index (``strips``: pips and picture, not the suit
-        strip, which is the index's own lower half and no witness beside it) say plainly that it is another card (``_strips_gainsay``) made unreadable, its card the guess. They are heard in one
+        strip, which is the index's own lower half and no witness beside it) say plainly that it is
+        another card (``_strips_gainsay``) made unreadable, its card the guess. They are heard in one
         batch per frame, for every read but two kinds: one whose closest look lies within ``gainsay_look``
-        of its card with twice the evidence a read needs (the index speaks for itself, and the strips,
-        read at a pose fitted to the index, are the noisier witness; the seven wrong reads they stop on
-        fresh tuning and more frames rest on looks 7.4 to 13.7 off), and a joker, whose picture is heard
-        when it is named (``_joker_shown``)."""
+        of its card with twice the evidence a read needs (the index speaks for itself, and the strips
+        are the noisier witness; the wrong reads they stop on fresh tuning and more frames rest on looks
+        7.4 to 15.3 off), and a joker, whose picture is heard when it is named (``_joker_shown``)."""
         sure = evidence_confidence(2.0 * evidence_needed(self.settings.min_confidence))
         asked = [i for i, f in enumerate(found) if f.read.card not in (None, JOKER) and len(f.heard)
                  and (f.closest > self.settings.gainsay_look or f.read.confidence < sure)]
