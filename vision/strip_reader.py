@@ -52,7 +52,8 @@ def strip_distances(
             continue
         at = quads if fitted is None else fitted
         moved = (at[None] + SUIT_POSE_SLACK * _MOVES[:, None, None]).reshape(-1, 4, 2)
-        out[:, k] = _per_suit(_read(model, strip, image, to_source(moved)), suits).reshape(len(_MOVES), len(quads), -1).max(axis=0)
+        per_move = _per_suit(_read(model, strip, image, to_source(moved)), suits).reshape(len(_MOVES), len(quads), -1)
+        out[:, k] = per_move.max(axis=0)
     return out
 
 
