@@ -483,10 +483,12 @@ class Recognizer:
         return reads
 
     def _resting(self, looks: np.ndarray, card: Card) -> np.ndarray:
-        """Which looks a read of ``card`` rests on: those near a card (within ``max_distance``) that put
-        ``card`` within ``tie_distance`` of their nearest."""
+        """Which looks a read of ``card`` rests on: those near a card (within ``max_distance``, or
+        ``evidence_distance`` when none lies within ``anchor_distance``) that put ``card`` within
+        ``tie_distance`` of their nearest."""
         nearest = looks.min(axis=1)
-        return (nearest <= self.settings.max_distance) & \
+        far = nearest.min() > self.settings.anchor_distance
+        return (nearest <= (self.settings.evidence_distance if far else self.settings.max_distance)) & \
             (looks[:, self.deck.cards.index(card)] - nearest <= self.settings.tie_distance)
 
     def _gainsaid(self, found: list[_Found], strips: Strips) -> list[_Found]:
@@ -668,6 +670,12 @@ class Recognizer:
         the evidence, or resting on a weak match, asks the ``strips`` beside
         the agreeing looks' indexes (see ``_strip_evidence``); for a weak
         match they must rule out the cards near its closest look themselves.
+        A candidate whose looks all lie past ``anchor_distance`` (one within
+        ``evidence_distance``) is read only as one resting on a guessed
+        corner past its anchor is: when the strips beside its agreeing looks
+        show the card (a fanned paris queen of hearts whose one look is 18.4
+        off the queen, the ace of hearts 81.8, her side strip 15.2 off hers);
+        else it is unreadable, without a guess.
         """
         settings = self.settings
         visible: Visible = "full" if alone else "corner"
@@ -675,12 +683,13 @@ class Recognizer:
             return None
         nearest = looks.min(axis=1)
         outline = outlines[int(nearest.argmin())]
-        if not (nearest <= settings.anchor_distance).any():
-            if (nearest <= settings.evidence_distance).any():
-                return Read(None, outline, visible, 0.0)
-            return None
         closest = looks[int(nearest.argmin())]
         best = int(closest.argmin())
+        if not (nearest <= settings.anchor_distance).any():
+            if not (nearest <= settings.evidence_distance).any():
+                return None
+            read = self._named(best, alone, looks, outline, outlines, guessed, strips, far=True)
+            return read if read.card is not None else Read(None, outline, visible, 0.0)
         read = self._named(best, alone, looks, outline, outlines, guessed, strips, guessed_anchor=guessed_anchor)
         runner_up = int(np.argsort(closest)[1]) if len(closest) > 1 else best
         if read.card is None and runner_up != best and closest[runner_up] - closest[best] <= settings.tie_distance:
@@ -694,6 +703,7 @@ class Recognizer:
     def _named(
         self, best: int, alone: bool, looks: np.ndarray, outline: np.ndarray, outlines: np.ndarray,
         guessed: np.ndarray | None, strips: Strips | None, tie: bool = False, guessed_anchor: float | None = None,
+        far: bool = False,
     ) -> Read:
         """``_decide`` for the card ``best``: read, or unreadable (with ``best`` for a guess when the evidence
         falls short). With ``tie``, the looks that put ``best`` within ``tie_distance`` of their nearest card
@@ -709,7 +719,7 @@ class Recognizer:
             return Read(None, outline, visible, 0.0)
         if self.deck.cards[best] is JOKER and not self._joker_shown(looks, outlines, best, strips):
             return Read(None, outline, visible, 0.0, guess=JOKER)
-        near = nearest <= settings.max_distance
+        near = nearest <= (settings.evidence_distance if far else settings.max_distance)
         if alone and (near & dissent).any():
             return Read(None, outline, visible, 0.0)
         agree = near & ((named == best) | (ties & tie))
@@ -726,7 +736,7 @@ class Recognizer:
             if heard >= line:
                 conf, weak = heard, False
         anchor = settings.guessed_anchor if guessed_anchor is None else guessed_anchor
-        loose = guessed_only and nearest[agree].min() > anchor
+        loose = nearest[agree].min() > (anchor if guessed_only else settings.anchor_distance)
         if loose and conf >= line and not weak and strips is not None:
             loose = not self._strips_show(strips(outlines[agree]), best)
         if conf < line or weak or loose:
