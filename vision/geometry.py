@@ -53,7 +53,7 @@ class Strip:
 
     A ``suit`` strip tells the suit only: its distance to a card is its
     distance to the nearest card of that suit, so it never takes a side
-    between ranks.
+    between ranks; a ``rank`` strip likewise tells the rank only.
     """
 
     name: str
@@ -62,6 +62,12 @@ class Strip:
     fy: float
     size: tuple[int, int]
     suit: bool = False
+    rank: bool = False
+
+    @property
+    def in_index(self) -> bool:
+        """Whether the strip lies in the index, read where the index was fitted to its card."""
+        return self.suit or self.rank
 
     @property
     def card_width_px(self) -> float:
@@ -75,10 +81,13 @@ class Strip:
 #: Then the index's lower half, where the suit symbol lies under the rank (in ornamental's large index
 #: it lies partly below), at about 2.1 px/mm (the index patch is read at 1.4, below the camera's 1.6 to
 #: 2.3): an ace's corner has no pips beside it, and its suit symbol alone tells it from its suit twin.
+#: Then the index's upper half, where the rank lies, as finely: a six's and an eight's index differ by a
+#: pixel or two there, and their pips beside the index not at all.
 STRIPS = (
     Strip("top", (INDEX_FX, 0.0), 0.56, 0.24, (28, 16)),
     Strip("side", (0.0, INDEX_FY), 0.24, 0.38, (12, 26)),
     Strip("suit", (0.0, 0.145), 0.2, 0.165, (26, 30), suit=True),
+    Strip("rank", (0.0, 0.0), 0.2, 0.145, (26, 26), rank=True),
 )
 
 

@@ -164,8 +164,8 @@ def evidence_needed(confidence: float) -> float:
 
 
 class _FrameStrips:
-    """The strips of one frame at given outlines (a ``Strips``), the suit strip read at the pose each
-    outline's index was fitted to where that is known (``IndexReader.distances``)."""
+    """The strips of one frame at given outlines (a ``Strips``), those in the index (suit and rank) read at
+    the pose each outline's index was fitted to where that is known (``IndexReader.distances``)."""
 
     def __init__(self, deck: DeckTemplates, frame: np.ndarray, small: np.ndarray, width_px: float) -> None:
         self.deck, self.frame, self.small, self.width_px = deck, frame, small, width_px
@@ -180,8 +180,8 @@ class _FrameStrips:
         return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, at)
 
     def beyond_index(self, outlines: np.ndarray) -> np.ndarray:
-        """The strips beyond the index only (pips and picture; the suit strips infinitely far)."""
-        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, suit=False)
+        """The strips beyond the index only (pips and picture; the suit and rank strips infinitely far)."""
+        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, in_index=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -493,7 +493,7 @@ class Recognizer:
 
     def _gainsaid(self, found: list[_Found], strips: Strips) -> list[_Found]:
         """The reads, each one whose strips beyond the index (``strips``: pips and picture, not the suit
-        strip, which is the index's own lower half and no witness beside it) say plainly that it is
+        and rank strips, the index's own halves and no witnesses beside it) say plainly that it is
         another card (``_strips_gainsay``) made unreadable, its card the guess. They are heard in one
         batch per frame, for every read but two kinds: one whose closest look lies within ``gainsay_look``
         of its card with twice the evidence a read needs (the index speaks for itself, and the strips
@@ -584,7 +584,7 @@ class Recognizer:
     def _strips_show(self, strips: np.ndarray, card: int) -> bool:
         """Whether the strips beside some looks (``vision.geometry.STRIPS``) show ``card`` past its index:
         none that looks closely like a card (within ``strip_close``) puts another nearer than ``card`` (a
-        suit strip puts every card of a suit as near), and one names ``card`` with every other at least
+        suit strip puts every card of a suit as near, a rank strip every card of a rank), and one names ``card`` with every other at least
         ``strip_margin`` times further off. A joker's picture runs past its corner, where a card's pips
         or picture would be; a patch of another picture that looks like a joker's corner has no joker
         beside it, nor has a patch of another card's face that looks somewhat like an index the pips of

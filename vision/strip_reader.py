@@ -3,18 +3,22 @@
 A strip of pips or picture is read where the outline an index look was read at
 puts it; its pose is not fitted (pips are large against a pixel or two off).
 Those strips are warped from the half-size frame whenever it has the pixels
-they need. The suit strip is read where the index was fitted to its card: its
-symbol is a few pixels across, and the outline a corner gives can lie two or
-three pixels off it. Even the fitted pose is only known to about a pixel, so
-the suit strip says only what it says at every pose within ``SUIT_POSE_SLACK``
-of it.
+they need. The strips in the index (its suit symbol and its rank) are read
+where the index was fitted to its card: a symbol is a few pixels across, and the
+outline a corner gives can lie two or three pixels off it. Even the fitted pose
+is only known to about a pixel, so the suit strip says only what it says at
+every pose within ``SUIT_POSE_SLACK`` of it. The rank strip is read at the
+fitted pose alone: a six's rank and an eight's differ by a pixel or two, which
+a pixel's move blurs (an orell six of hearts under another card, its rank strip
+10.5 from the sixes and 12.1 from the eights at its pose, is 12.3 and 15.3 at
+the worst of the five, where its look is a weak match that rules out neither).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from controller.cards import Suit
+from controller.cards import JOKER, Suit
 from vision.detect import patch_source
 from vision.geometry import STRIPS, Strip, patch_homographies, warp_patches
 from vision.templates import DeckTemplates, StripModel, features
@@ -32,27 +36,30 @@ _MOVES = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]
 
 def strip_distances(
     deck: DeckTemplates, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float,
-    fitted: np.ndarray | None = None, suit: bool = True,
+    fitted: np.ndarray | None = None, in_index: bool = True,
 ) -> np.ndarray:
     """(N, strips, cards): the distance of each outline's strips (frame pixels, index corner first) to every
     card, in units of a card's own spread (inf for a blank strip); (N, 0, cards) for a deck enrolled
     without strips. ``fitted``: each outline at the pose its index was fitted to (``quads`` when not
-    given), where suit strips are read. A suit strip puts a card without a suit (a joker) infinitely far:
-    what lies under a joker's corner is blank card or picture, and a patch of blank card elsewhere
-    would show a joker there. Without ``suit``, only the strips beyond the index are read (the suit
-    strips' distances are left infinite, as for a blank strip)."""
+    given), where the strips in the index are read. The suit and rank strips put a joker (no suit, no
+    rank) infinitely far: what lies under a joker's corner is blank card or picture, and a patch of
+    blank card elsewhere would show a joker there. Without ``in_index``, only the strips beyond the
+    index are read (those in it are left infinite, as for a blank strip)."""
     out = np.full((len(quads), len(deck.strips), len(deck.cards)), np.inf)
     suits = np.array([card.suit for card in deck.cards])
+    ranks = np.array([Suit.NONE if card is JOKER else card.rank for card in deck.cards], dtype=object)
     for k, (strip, model) in enumerate(zip(STRIPS, deck.strips)):
-        if strip.suit and not suit:
+        if strip.in_index and not in_index:
             continue
         image, to_source, _ = patch_source(frame, small, width_px, strip.card_width_px)
-        if not strip.suit:
+        if not strip.in_index:
             out[:, k] = _read(model, strip, image, to_source(quads))
             continue
         at = quads if fitted is None else fitted
-        moved = (at[None] + SUIT_POSE_SLACK * _MOVES[:, None, None]).reshape(-1, 4, 2)
-        per_move = _per_suit(_read(model, strip, image, to_source(moved)), suits).reshape(len(_MOVES), len(quads), -1)
+        moves = _MOVES if strip.suit else _MOVES[:1]  # the rank strip at the fitted pose alone
+        moved = (at[None] + SUIT_POSE_SLACK * moves[:, None, None]).reshape(-1, 4, 2)
+        groups = suits if strip.suit else ranks
+        per_move = _per_group(_read(model, strip, image, to_source(moved)), groups).reshape(len(moves), len(quads), -1)
         out[:, k] = per_move.max(axis=0)
     return out
 
@@ -62,10 +69,10 @@ def _read(model: StripModel, strip: Strip, image: np.ndarray, quads: np.ndarray)
     return model.distances(features(warp_patches(image, homographies, strip.size)))
 
 
-def _per_suit(distances: np.ndarray, suits: np.ndarray) -> np.ndarray:
-    """Each card's distance made its suit's nearest, a card without a suit's infinite."""
+def _per_group(distances: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each card's distance made its group's nearest (its suit's, or its rank's), a joker's infinite."""
     out = np.full_like(distances, np.inf)
-    for suit in set(suits.tolist()) - {Suit.NONE}:
-        mine = suits == suit
+    for group in set(groups.tolist()) - {Suit.NONE}:
+        mine = groups == group
         out[:, mine] = distances[:, mine].min(axis=1, keepdims=True)
     return out

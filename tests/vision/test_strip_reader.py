@@ -54,7 +54,8 @@ def test_the_suit_strip_tells_an_aces_suit_from_its_twins_and_no_rank_from_anoth
 
 
 def test_the_suit_strip_is_read_at_the_pose_the_index_was_fitted_to_and_the_others_at_the_outline(faces, deck) -> None:
-    """Suit strips at ``fitted`` (within ``SUIT_POSE_SLACK`` of it), the others at the outline."""
+    """The strips in the index (suit and rank) at ``fitted`` (the suit strip within ``SUIT_POSE_SLACK`` of
+    it), the others at the outline."""
     camera = Camera.overhead(keystone=0.0)
     scene = SceneRenderer(faces, camera).render([Placement(parse_cards("AS")[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
     width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
@@ -64,7 +65,7 @@ def test_the_suit_strip_is_read_at_the_pose_the_index_was_fitted_to_and_the_othe
     at_truth, at_off = (strip_distances(deck, scene.frame, small, quads, width) for quads in (truth, off))
     fitted = strip_distances(deck, scene.frame, small, off, width, fitted=truth)
     for k, strip in enumerate(STRIPS):
-        assert np.array_equal(fitted[:, k], (at_truth if strip.suit else at_off)[:, k]), strip.name
+        assert np.array_equal(fitted[:, k], (at_truth if strip.in_index else at_off)[:, k]), strip.name
     assert not np.array_equal(at_truth, at_off)
 
 
@@ -85,3 +86,22 @@ def test_the_suit_strip_says_only_what_it_says_within_a_pixel_of_the_pose(faces,
              for move in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))]
     assert np.array_equal(slack, np.max([at_pose, *moved], axis=0))
     assert (slack[np.isfinite(slack)] > at_pose[np.isfinite(at_pose)]).any()
+
+
+def test_the_rank_strip_tells_a_six_from_an_eight_and_no_suit_from_another(faces, deck) -> None:
+    """The index's upper half, where the rank lies, read finer than the index patch reads it (the rank
+    strip), tells ranks whose index differs by a few pixels: a six from an eight. It speaks to the rank
+    only: every card of the rank is as near, and a joker (no rank under its corner) is never near."""
+    camera = Camera.overhead(keystone=0.0)
+    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+    rank = next(k for k, strip in enumerate(STRIPS) if strip.rank)
+    codes = [card.code for card in deck.cards]
+    for code, other in (("6S", "8S"), ("8S", "6S"), ("8D", "6D"), ("3C", "8C")):
+        card = parse_cards(code)[0]
+        scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 12.0)], np.random.default_rng(6))
+        rows = strip_distances(deck, scene.frame, half_size(scene.frame), scene.truth[0].polygon[None], width)[0]
+        same = [i for i, c in enumerate(deck.cards) if c.rank == card.rank]
+        assert len(same) == 4 and np.all(rows[rank, same] == rows[rank, codes.index(code)])
+        # On these clean lone cards: 109 (8D against 6D) to 236 (3C against 8C).
+        assert (rows[rank, codes.index(other)] ** 2 - rows[rank, codes.index(code)] ** 2) / 2 > 60.0
+        assert np.isinf(rows[rank, codes.index("JK")])
