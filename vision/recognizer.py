@@ -584,8 +584,8 @@ class Recognizer:
     def _strips_show(self, strips: np.ndarray, card: int) -> bool:
         """Whether the strips beside some looks (``vision.geometry.STRIPS``) show ``card`` past its index:
         none that looks closely like a card (within ``strip_close``) puts another nearer than ``card`` (a
-        suit strip puts every card of a suit as near, a rank strip every card of a rank), and one names ``card`` with every other at least
-        ``strip_margin`` times further off. A joker's picture runs past its corner, where a card's pips
+        suit strip puts every card of a suit as near, a rank strip every card of a rank), and one names
+        ``card`` with every other at least ``strip_margin`` times further off. A joker's picture runs past its corner, where a card's pips
         or picture would be; a patch of another picture that looks like a joker's corner has no joker
         beside it, nor has a patch of another card's face that looks somewhat like an index the pips of
         that index's card beside it."""

@@ -20,7 +20,7 @@ Enrolment needs one upright face image per card. From it:
   two index corners (the two halves of a seven differ). At this scale a strip
   tells a club from a spade far better than the index patch's small suit
   symbol, and most strips are shared by several ranks of a suit, so a strip
-  speaks to the suit, the index to the rank;
+  speaks to the suit, the index (and its rank seen finer) to the rank;
 
 A feature vector is a grey patch followed by its "redness" (red minus
 the larger of green and blue), so hearts and diamonds never look like spades
