@@ -487,9 +487,15 @@ class Recognizer:
         ``evidence_distance`` when none lies within ``anchor_distance``) that put ``card`` within
         ``tie_distance`` of their nearest."""
         nearest = looks.min(axis=1)
-        far = nearest.min() > self.settings.anchor_distance
-        return (nearest <= (self.settings.evidence_distance if far else self.settings.max_distance)) & \
+        return (nearest <= self._reach(nearest)) & \
             (looks[:, self.deck.cards.index(card)] - nearest <= self.settings.tie_distance)
+
+    def _reach(self, nearest: np.ndarray) -> float:
+        """How far from its nearest card a look may lie and still take part in a read (agree or dissent):
+        ``max_distance``, or ``evidence_distance`` for a candidate none of whose looks (``nearest``: each
+        look's distance to its nearest card) lies within ``anchor_distance``."""
+        far = nearest.min() > self.settings.anchor_distance
+        return self.settings.evidence_distance if far else self.settings.max_distance
 
     def _gainsaid(self, found: list[_Found], strips: Strips) -> list[_Found]:
         """The reads, each one whose strips beyond the index (``strips``: pips and picture, not the suit
@@ -585,10 +591,10 @@ class Recognizer:
         """Whether the strips beside some looks (``vision.geometry.STRIPS``) show ``card`` past its index:
         none that looks closely like a card (within ``strip_close``) puts another nearer than ``card`` (a
         suit strip puts every card of a suit as near, a rank strip every card of a rank), and one names
-        ``card`` with every other at least ``strip_margin`` times further off. A joker's picture runs past its corner, where a card's pips
-        or picture would be; a patch of another picture that looks like a joker's corner has no joker
-        beside it, nor has a patch of another card's face that looks somewhat like an index the pips of
-        that index's card beside it."""
+        ``card`` with every other at least ``strip_margin`` times further off. A joker's picture runs
+        past its corner, where a card's pips or picture would be; a patch of another picture that looks
+        like a joker's corner has no joker beside it, nor has a patch of another card's face that looks
+        somewhat like an index the pips of that index's card beside it."""
         rows = strips.reshape(-1, strips.shape[-1])
         nearest = rows.min(axis=1)
         close = nearest <= self.settings.strip_close
@@ -688,7 +694,7 @@ class Recognizer:
         if not (nearest <= settings.anchor_distance).any():
             if not (nearest <= settings.evidence_distance).any():
                 return None
-            read = self._named(best, alone, looks, outline, outlines, guessed, strips, far=True)
+            read = self._named(best, alone, looks, outline, outlines, guessed, strips)
             return read if read.card is not None else Read(None, outline, visible, 0.0)
         read = self._named(best, alone, looks, outline, outlines, guessed, strips, guessed_anchor=guessed_anchor)
         runner_up = int(np.argsort(closest)[1]) if len(closest) > 1 else best
@@ -703,7 +709,6 @@ class Recognizer:
     def _named(
         self, best: int, alone: bool, looks: np.ndarray, outline: np.ndarray, outlines: np.ndarray,
         guessed: np.ndarray | None, strips: Strips | None, tie: bool = False, guessed_anchor: float | None = None,
-        far: bool = False,
     ) -> Read:
         """``_decide`` for the card ``best``: read, or unreadable (with ``best`` for a guess when the evidence
         falls short). With ``tie``, the looks that put ``best`` within ``tie_distance`` of their nearest card
@@ -719,7 +724,7 @@ class Recognizer:
             return Read(None, outline, visible, 0.0)
         if self.deck.cards[best] is JOKER and not self._joker_shown(looks, outlines, best, strips):
             return Read(None, outline, visible, 0.0, guess=JOKER)
-        near = nearest <= (settings.evidence_distance if far else settings.max_distance)
+        near = nearest <= self._reach(nearest)
         if alone and (near & dissent).any():
             return Read(None, outline, visible, 0.0)
         agree = near & ((named == best) | (ties & tie))

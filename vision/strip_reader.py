@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from controller.cards import JOKER, Suit
+from controller.cards import JOKER
 from vision.detect import patch_source
 from vision.geometry import STRIPS, Strip, patch_homographies, warp_patches
 from vision.templates import DeckTemplates, StripModel, features
@@ -46,7 +46,7 @@ def strip_distances(
     blank card elsewhere would show a joker there. Without ``in_index``, only the strips beyond the
     index are read (those in it are left infinite, as for a blank strip)."""
     out = np.full((len(quads), len(deck.strips), len(deck.cards)), np.inf)
-    suits = np.array([card.suit for card in deck.cards])
+    suits = np.array([None if card is JOKER else card.suit for card in deck.cards], dtype=object)
     ranks = np.array([None if card is JOKER else card.rank for card in deck.cards], dtype=object)
     for k, (strip, model) in enumerate(zip(STRIPS, deck.strips)):
         if strip.in_index and not in_index:
@@ -72,7 +72,7 @@ def _read(model: StripModel, strip: Strip, image: np.ndarray, quads: np.ndarray)
 def _per_group(distances: np.ndarray, groups: np.ndarray) -> np.ndarray:
     """Each card's distance made its group's nearest (its suit's, or its rank's), a joker's infinite."""
     out = np.full_like(distances, np.inf)
-    for group in set(groups.tolist()) - {Suit.NONE, None}:
+    for group in set(groups.tolist()) - {None}:
         mine = groups == group
         out[:, mine] = distances[:, mine].min(axis=1, keepdims=True)
     return out
