@@ -60,7 +60,9 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-FORMAT_VERSION = 6
+#: 7: the index looks stored as enrolled (float32); format 6 stored them rounded to float16, so a deck
+#: read from its file read a few corners otherwise than the same deck just enrolled.
+FORMAT_VERSION = 7
 JITTERS_PER_CORNER = 40
 STRIP_JITTERS_PER_CORNER = 20
 DISCRIMINANT_DIMS = 48
@@ -225,7 +227,7 @@ class DeckTemplates:
             index_projection=self.index_projection,
             index_centers=self.index_centers,
             background=self.background,
-            index_looks=self.index_looks.astype(np.float16),
+            index_looks=self.index_looks,
             strips=_strips_layout(),
             **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
                for part in ("mean", "projection", "centers")},

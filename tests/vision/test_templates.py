@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from controller.cards import Card, no_face_deck
+from tests.vision.conftest import DECK
 from vision.geometry import rotate_quad, sample_patch
-from vision.templates import INDEX_SIZE, DeckTemplates, TemplateError, features
+from vision.templates import INDEX_SIZE, DeckTemplates, TemplateError, enrol_faces, features
 
 
 def _index_patch(face: np.ndarray, corner: int) -> np.ndarray:
@@ -32,14 +33,32 @@ def test_a_blank_patch_matches_no_card(deck: DeckTemplates) -> None:
     assert deck.match_index(features(np.stack([blank])))[0].card is None
 
 
-def test_a_deck_survives_saving_and_loading(deck: DeckTemplates, tmp_path: Path) -> None:
+def test_a_deck_survives_saving_and_loading_to_the_bit(faces: dict, tmp_path: Path) -> None:
+    """A deck read from its file must read every frame as the deck just enrolled did: a test lab repeats runs.
+    (The ``deck`` fixture may itself come from a file, so the deck here is enrolled afresh.)"""
+    deck = enrol_faces(DECK, faces)
     deck.save(tmp_path / "deck.npz")
     again = DeckTemplates.load(tmp_path / "deck.npz")
-    assert again.cards == deck.cards and again.name == deck.name
-    assert np.allclose(again.index_projection, deck.index_projection)
+    assert again.cards == deck.cards and again.name == deck.name and again.aspect == deck.aspect
+    arrays = ("index_mean", "index_projection", "index_centers", "background", "index_looks")
+    for name in arrays:
+        loaded, enrolled = getattr(again, name), getattr(deck, name)
+        assert loaded.dtype == enrolled.dtype and np.array_equal(loaded, enrolled), name
     assert len(again.strips) == len(deck.strips) == 4
-    for loaded, enrolled in zip(again.strips, deck.strips):
-        assert np.allclose(loaded.projection, enrolled.projection) and np.allclose(loaded.centers, enrolled.centers)
+    for loaded_strip, enrolled_strip in zip(again.strips, deck.strips):
+        for part in ("mean", "projection", "centers"):
+            loaded, enrolled = getattr(loaded_strip, part), getattr(enrolled_strip, part)
+            assert loaded.dtype == enrolled.dtype and np.array_equal(loaded, enrolled), part
+
+
+def test_a_deck_in_the_format_before_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
+    deck.save(tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as data:
+        arrays = dict(data)
+    arrays["version"] = np.array(6)
+    np.savez(tmp_path / "old.npz", **arrays)
+    with pytest.raises(TemplateError, match="format 6.*enrol it again"):
+        DeckTemplates.load(tmp_path / "old.npz")
 
 
 @pytest.mark.parametrize("other", [
