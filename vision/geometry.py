@@ -53,7 +53,8 @@ class Strip:
 
     A ``suit`` strip tells the suit only: its distance to a card is its
     distance to the nearest card of that suit, so it never takes a side
-    between ranks; a ``rank`` strip likewise tells the rank only.
+    between ranks; a ``rank`` strip likewise tells the rank only. A ``lone``
+    strip is read only on a card lying alone: elsewhere other cards cover it.
     """
 
     name: str
@@ -63,6 +64,7 @@ class Strip:
     size: tuple[int, int]
     suit: bool = False
     rank: bool = False
+    lone: bool = False
 
     @property
     def in_index(self) -> bool:
@@ -83,11 +85,14 @@ class Strip:
 #: 2.3): an ace's corner has no pips beside it, and its suit symbol alone tells it from its suit twin.
 #: Then the index's upper half, where the rank lies, as finely: a six's and an eight's index differ by a
 #: pixel or two there, and their pips beside the index not at all.
+#: Last the centre of the face, at the half-size frame's scale, read only on a card lying alone (a fan
+#: covers it): the middle column of pips that tells a six from an eight, an ace's large centre pip.
 STRIPS = (
     Strip("top", (INDEX_FX, 0.0), 0.56, 0.24, (28, 16)),
     Strip("side", (0.0, INDEX_FY), 0.24, 0.38, (12, 26)),
     Strip("suit", (0.0, 0.145), 0.2, 0.165, (26, 30), suit=True),
     Strip("rank", (0.0, 0.0), 0.2, 0.145, (26, 26), rank=True),
+    Strip("centre", (0.25, 0.25), 0.5, 0.5, (20, 30), lone=True),
 )
 
 

@@ -41,7 +41,7 @@ from controller.cards import JOKER, Card
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corners, card_mask, corners_of_blobs, find_blobs, half_size
 from vision.fans import CLEAR, fan_gaps
-from vision.geometry import CardSize, points_apart, points_within, quad_center
+from vision.geometry import STRIPS, CardSize, points_apart, points_within, quad_center
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
 from vision.strip_reader import strip_distances
@@ -175,13 +175,19 @@ class _FrameStrips:
         """Record that the index of each of ``outlines`` was fitted to the outline of ``poses``."""
         self._fitted.update(zip((outline.tobytes() for outline in outlines), poses))
 
-    def __call__(self, outlines: np.ndarray) -> np.ndarray:
+    def __call__(self, outlines: np.ndarray, lone: bool = False) -> np.ndarray:
         at = np.array([self._fitted.get(outline.tobytes(), outline) for outline in outlines]).reshape(outlines.shape)
-        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, at)
+        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, at,
+                               lone=np.full(len(outlines), lone))
 
-    def beyond_index(self, outlines: np.ndarray) -> np.ndarray:
-        """The strips beyond the index only (pips and picture; the suit and rank strips infinitely far)."""
-        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, in_index=False)
+    def alone(self, outlines: np.ndarray) -> np.ndarray:
+        """The strips of cards lying alone, the centre of the face among them."""
+        return self(outlines, lone=True)
+
+    def beyond_index(self, outlines: np.ndarray, lone: np.ndarray | None = None) -> np.ndarray:
+        """The strips beyond the index only (pips and picture; the suit and rank strips infinitely far), and
+        the centre of the face for the outlines of cards lying alone (``lone``)."""
+        return strip_distances(self.deck, self.frame, self.small, outlines, self.width_px, in_index=False, lone=lone)
 
 
 @dataclass(frozen=True, eq=False)
@@ -260,7 +266,8 @@ class Recognizer:
             if len(looks):
                 # A card lying alone has a certain outline; one in a fan judges each card at its own pose.
                 judged = distances if cand.alone else each_own
-                found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks], strips))
+                found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks],
+                                         strips.alone if cand.alone else strips))
         if not found:
             return []
         found.extend(self._fan_reads(frame, small, filled, layout, width_px, found, strips))
@@ -497,20 +504,23 @@ class Recognizer:
         far = nearest.min() > self.settings.anchor_distance
         return self.settings.evidence_distance if far else self.settings.max_distance
 
-    def _gainsaid(self, found: list[_Found], strips: Strips) -> list[_Found]:
-        """The reads, each one whose strips beyond the index (``strips``: pips and picture, not the suit
-        and rank strips, the index's own halves and no witnesses beside it) say plainly that it is
-        another card (``_strips_gainsay``) made unreadable, its card the guess. They are heard in one
-        batch per frame, for every read but two kinds: one whose closest look lies within ``gainsay_look``
-        of its card with twice the evidence a read needs (the index speaks for itself, and the strips
-        are the noisier witness; the wrong reads they stop on fresh tuning and more frames rest on looks
-        7.4 to 15.3 off), and a joker, whose picture is heard when it is named (``_joker_shown``)."""
+    def _gainsaid(self, found: list[_Found], beyond_index: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[_Found]:
+        """The reads, each one whose strips beyond the index (``beyond_index``, given the outlines and which
+        of them are of cards lying alone: pips and picture, and for a card lying alone the centre of its
+        face; not the suit and rank strips, the index's own halves and no witnesses beside it) say plainly
+        that it is another card (``_strips_gainsay``) made unreadable, its card the guess. They are heard
+        in one batch per frame, for every read but two kinds: one whose closest look lies within
+        ``gainsay_look`` of its card with twice the evidence a read needs (the index speaks for itself,
+        and the strips are the noisier witness; the wrong reads they stop on fresh tuning and more frames
+        rest on looks 7.4 to 15.3 off), and a joker, whose picture is heard when it is named
+        (``_joker_shown``)."""
         sure = evidence_confidence(2.0 * evidence_needed(self.settings.min_confidence))
         asked = [i for i, f in enumerate(found) if f.read.card not in (None, JOKER) and len(f.heard)
                  and (f.closest > self.settings.gainsay_look or f.read.confidence < sure)]
         if not asked:
             return found
-        rows = strips(np.concatenate([found[i].heard for i in asked]))
+        lone = np.concatenate([np.full(len(found[i].heard), found[i].read.visible == "full") for i in asked])
+        rows = beyond_index(np.concatenate([found[i].heard for i in asked]), lone)
         out, start = list(found), 0
         for i in asked:
             f = found[i]
@@ -529,7 +539,10 @@ class Recognizer:
         another says nothing there; a guyenne queen of clubs read from a club pip, where no such card
         lies, has its picture strip 61 from the nearest card and 89 from the queen, while a guyenne
         queen of diamonds lying alone has one top strip 56 from the nearest card and 84 from the queen,
-        and her other strips nearest to her). A suit twin read from an index whose suit symbol is a few
+        and her other strips nearest to her). The centre of a face is no such witness: a card taken
+        for one lying alone may have another card over its middle (a guyenne five of diamonds whose
+        centre lay 64 from every card and 85 from the five), so far from every card it says nothing.
+        A suit twin read from an index whose suit symbol is a few
         pixels across is gainsaid by the pips beside it; a card whose index is the same bare symbol as
         another's by its picture. A strip is shared by several ranks of a suit, and some ranks' strips
         vary more than their spread enrolled says (an ace's ornament, a picture that differs at its two
@@ -543,7 +556,9 @@ class Recognizer:
         plainly = (against_card >= self.settings.gainsay_card) | (against_suit >= self.settings.gainsay_suit)
         if (plainly & (nearest <= self.settings.strip_close)).any():
             return True
-        return not (against_card <= 0.0).any() and bool((against_card >= self.settings.gainsay_far).any())
+        beside_index = np.tile([not strip.lone for strip in STRIPS[: strips.shape[1]]], len(strips))
+        far = (against_card >= self.settings.gainsay_far) & beside_index
+        return not (against_card <= 0.0).any() and bool(far.any())
 
     def _same_card(self, looks: np.ndarray, outlines: np.ndarray) -> np.ndarray:
         """Which of a candidate's looks are of the card its closest look is of: those whose outline puts the

@@ -36,7 +36,7 @@ _MOVES = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]
 
 def strip_distances(
     deck: DeckTemplates, frame: np.ndarray, small: np.ndarray, quads: np.ndarray, width_px: float,
-    fitted: np.ndarray | None = None, in_index: bool = True,
+    fitted: np.ndarray | None = None, in_index: bool = True, lone: np.ndarray | None = None,
 ) -> np.ndarray:
     """(N, strips, cards): the distance of each outline's strips (frame pixels, index corner first) to every
     card, in units of a card's own spread (inf for a blank strip); (N, 0, cards) for a deck enrolled
@@ -44,7 +44,9 @@ def strip_distances(
     given), where the strips in the index are read. The suit and rank strips put a joker (no suit, no
     rank) infinitely far: what lies under a joker's corner is blank card or picture, and a patch of
     blank card elsewhere would show a joker there. Without ``in_index``, only the strips beyond the
-    index are read (those in it are left infinite, as for a blank strip)."""
+    index are read (those in it are left infinite, as for a blank strip). A strip read only on a card
+    lying alone (the centre of the face) is read for the outlines ``lone`` marks, and left infinite
+    for the others."""
     out = np.full((len(quads), len(deck.strips), len(deck.cards)), np.inf)
     suits = np.array([None if card is JOKER else card.suit for card in deck.cards], dtype=object)
     ranks = np.array([None if card is JOKER else card.rank for card in deck.cards], dtype=object)
@@ -52,6 +54,10 @@ def strip_distances(
         if strip.in_index and not in_index:
             continue
         image, to_source, _ = patch_source(frame, small, width_px, strip.card_width_px)
+        if strip.lone:
+            if lone is not None and lone.any():
+                out[lone, k] = _read(model, strip, image, to_source(quads[lone]))
+            continue
         if not strip.in_index:
             out[:, k] = _read(model, strip, image, to_source(quads))
             continue

@@ -15,7 +15,7 @@ Enrolment needs one upright face image per card. From it:
   and at random places and angles on each face; a patch nearer to one of
   these than to every card is not read as a card;
 * the strips beside each index (``vision.geometry.STRIPS``: the top pips or
-  the picture's top, and the index's suit symbol and rank seen finer), jittered the
+  the picture's top, the index's suit symbol and rank seen finer, and the centre of the face), jittered the
   same way, each with a discriminant of its own whose classes are each card's
   two index corners (the two halves of a seven differ). At this scale a strip
   tells a club from a spade far better than the index patch's small suit
@@ -267,7 +267,7 @@ class DeckTemplates:
 def _strips_layout() -> np.ndarray:
     """Where and at what size the strips are read, as a deck file records it (a file enrolled with
     other strips must be enrolled again)."""
-    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size, strip.suit, strip.rank] for strip in STRIPS])
+    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size, strip.suit, strip.rank, strip.lone] for strip in STRIPS])
 
 
 def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:

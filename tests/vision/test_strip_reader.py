@@ -105,3 +105,21 @@ def test_the_rank_strip_tells_a_six_from_an_eight_and_no_suit_from_another(faces
         # On these clean lone cards: 109 (8D against 6D) to 236 (3C against 8C).
         assert (rows[rank, codes.index(other)] ** 2 - rows[rank, codes.index(code)] ** 2) / 2 > 60.0
         assert np.isinf(rows[rank, codes.index("JK")])
+
+
+def test_the_centre_of_a_face_is_read_only_for_a_card_lying_alone_and_tells_a_six_from_an_eight(faces, deck) -> None:
+    """The middle column of pips, which no strip beside the index sees, is all that tells a six from an eight
+    beyond their index; the centre pip is what tells an ace of clubs from the ace of spades. On a card lying
+    alone it shows; on a card in a fan other cards cover it, so it is read only where asked (``lone``)."""
+    camera = Camera.overhead(keystone=0.0)
+    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+    centre = next(k for k, strip in enumerate(STRIPS) if strip.lone)
+    codes = [card.code for card in deck.cards]
+    for code, other in (("6S", "8S"), ("8S", "6S"), ("6D", "8D"), ("AC", "AS")):
+        scene = SceneRenderer(faces, camera).render([Placement(parse_cards(code)[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
+        quad, small = scene.truth[0].polygon[None], half_size(scene.frame)
+        rows = strip_distances(deck, scene.frame, small, quad, width, lone=np.array([True]))[0]
+        assert codes[int(rows[centre].argmin())] == code
+        # On these clean lone cards: 1357 (AC against AS) to 5151 (6D against 8D).
+        assert (rows[centre, codes.index(other)] ** 2 - rows[centre, codes.index(code)] ** 2) / 2 > 500.0
+        assert np.isinf(strip_distances(deck, scene.frame, small, quad, width)[0, centre]).all()

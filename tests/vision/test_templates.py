@@ -44,7 +44,7 @@ def test_a_deck_survives_saving_and_loading_to_the_bit(faces: dict, tmp_path: Pa
     for name in arrays:
         loaded, enrolled = getattr(again, name), getattr(deck, name)
         assert loaded.dtype == enrolled.dtype and np.array_equal(loaded, enrolled), name
-    assert len(again.strips) == len(deck.strips) == 4
+    assert len(again.strips) == len(deck.strips) == 5
     for loaded_strip, enrolled_strip in zip(again.strips, deck.strips):
         for part in ("mean", "projection", "centers"):
             loaded, enrolled = getattr(loaded_strip, part), getattr(enrolled_strip, part)
@@ -63,8 +63,9 @@ def test_a_deck_in_the_format_before_is_refused(deck: DeckTemplates, tmp_path: P
 
 @pytest.mark.parametrize("other", [
     lambda strips: strips[:2],  # enrolled before the suit strip
-    lambda strips: strips[:3, :-1],  # enrolled before the rank strip
-    lambda strips: np.concatenate([strips[:, :-2], np.zeros((len(strips), 1)), strips[:, -1:]], axis=1),  # no strip told the suit only
+    lambda strips: strips[:3, :-2],  # enrolled before the rank strip
+    lambda strips: strips[:4, :-1],  # enrolled before the centre strip
+    lambda strips: np.concatenate([strips[:, :-3], np.zeros((len(strips), 1)), strips[:, -2:]], axis=1),  # no strip told the suit only
 ])
 def test_a_deck_enrolled_with_other_strips_is_refused(deck: DeckTemplates, tmp_path: Path, other) -> None:
     deck.save(tmp_path / "deck.npz")
@@ -94,6 +95,9 @@ def test_the_strips_beside_an_index_tell_a_card_from_its_suit_twin(deck: DeckTem
         distances = model.distances(features(np.stack([_strip(faces[card], strip)])))[0]
         if strip.rank:  # the rank strip speaks to the rank: the reader makes every card of a rank as near
             assert deck.cards[int(distances.argmin())].rank == card.rank
+            continue
+        if strip.lone:  # the centre of the face, read only on a card lying alone
+            assert deck.cards[int(distances.argmin())] == card
             continue
         assert deck.cards[int(distances.argmin())].suit == card.suit, strip.name  # strips are shared by ranks, not suits
         evidence += (distances[deck.cards.index(other)] ** 2 - distances[deck.cards.index(card)] ** 2) / 2
