@@ -9,6 +9,14 @@ from vision.strip_reader import strip_distances
 from vision.synthetic import Camera, Placement, SceneRenderer, fan
 
 
+def _lone(faces, deck, code: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """One card lying alone, seen from straight above: the frame, the card's outline (1, 4, 2), and a
+    card's width in pixels."""
+    camera = Camera.overhead(keystone=0.0)
+    scene = SceneRenderer(faces, camera).render([Placement(parse_cards(code)[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
+    return scene.frame, scene.truth[0].polygon[None], deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+
+
 def test_the_strips_of_a_fanned_card_show_its_suit_and_not_its_twins(faces, deck) -> None:
     camera = Camera.overhead()
     scene = SceneRenderer(faces, camera).render(fan(parse_cards("6S 9H KD"), (400.0, 220.0), 15.0), np.random.default_rng(5))
@@ -38,13 +46,11 @@ def test_the_suit_strip_tells_an_aces_suit_from_its_twins_and_no_rank_from_anoth
     patch reads it, is what tells the ace of spades from the ace of clubs. That strip speaks to the suit
     only: every spade is as near as the ace, and a card without a suit (the joker) is never near (under
     its index lies blank card or picture, like much of any face)."""
-    camera = Camera.overhead(keystone=0.0)
-    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
     suit = next(k for k, strip in enumerate(STRIPS) if strip.suit)
     codes = [card.code for card in deck.cards]
     for code, twin in (("AS", "AC"), ("AC", "AS"), ("AH", "AD"), ("AD", "AH")):
-        scene = SceneRenderer(faces, camera).render([Placement(parse_cards(code)[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
-        rows = strip_distances(deck, scene.frame, half_size(scene.frame), scene.truth[0].polygon[None], width)[0]
+        frame, quad, width = _lone(faces, deck, code)
+        rows = strip_distances(deck, frame, half_size(frame), quad, width)[0]
         same = [i for i, card in enumerate(deck.cards) if card.suit == parse_cards(code)[0].suit]
         assert np.all(rows[suit, same] == rows[suit, codes.index(code)])
         # On this clean lone ace, heard within a pixel of the outline: 32 (AC) to 226 (AD); a perfect
@@ -56,14 +62,11 @@ def test_the_suit_strip_tells_an_aces_suit_from_its_twins_and_no_rank_from_anoth
 def test_the_suit_strip_is_read_at_the_pose_the_index_was_fitted_to_and_the_others_at_the_outline(faces, deck) -> None:
     """The strips in the index (suit and rank) at ``fitted`` (the suit strip within ``SUIT_POSE_SLACK`` of
     it), the others at the outline."""
-    camera = Camera.overhead(keystone=0.0)
-    scene = SceneRenderer(faces, camera).render([Placement(parse_cards("AS")[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
-    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
-    truth = scene.truth[0].polygon[None]
+    frame, truth, width = _lone(faces, deck, "AS")
     off = truth + (4.0, -3.0)
-    small = half_size(scene.frame)
-    at_truth, at_off = (strip_distances(deck, scene.frame, small, quads, width) for quads in (truth, off))
-    fitted = strip_distances(deck, scene.frame, small, off, width, fitted=truth)
+    small = half_size(frame)
+    at_truth, at_off = (strip_distances(deck, frame, small, quads, width) for quads in (truth, off))
+    fitted = strip_distances(deck, frame, small, off, width, fitted=truth)
     for k, strip in enumerate(STRIPS):
         assert np.array_equal(fitted[:, k], (at_truth if strip.in_index else at_off)[:, k]), strip.name
     assert not np.array_equal(at_truth, at_off)
@@ -74,15 +77,12 @@ def test_the_suit_strip_says_only_what_it_says_within_a_pixel_of_the_pose(faces,
     each axis: never nearer than at the pose alone."""
     import vision.strip_reader as strip_reader_module
 
-    camera = Camera.overhead(keystone=0.0)
-    scene = SceneRenderer(faces, camera).render([Placement(parse_cards("AC")[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
-    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
+    frame, quad, width = _lone(faces, deck, "AC")
     suit = next(k for k, strip in enumerate(STRIPS) if strip.suit)
-    quad = scene.truth[0].polygon[None]
-    slack = strip_distances(deck, scene.frame, half_size(scene.frame), quad, width)[0, suit]
+    slack = strip_distances(deck, frame, half_size(frame), quad, width)[0, suit]
     monkeypatch.setattr(strip_reader_module, "SUIT_POSE_SLACK", 0.0)
-    at_pose = strip_distances(deck, scene.frame, half_size(scene.frame), quad, width)[0, suit]
-    moved = [strip_distances(deck, scene.frame, half_size(scene.frame), quad + move, width)[0, suit]
+    at_pose = strip_distances(deck, frame, half_size(frame), quad, width)[0, suit]
+    moved = [strip_distances(deck, frame, half_size(frame), quad + move, width)[0, suit]
              for move in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))]
     assert np.array_equal(slack, np.max([at_pose, *moved], axis=0))
     assert (slack[np.isfinite(slack)] > at_pose[np.isfinite(at_pose)]).any()
@@ -92,14 +92,12 @@ def test_the_rank_strip_tells_a_six_from_an_eight_and_no_suit_from_another(faces
     """The index's upper half, where the rank lies, read finer than the index patch reads it (the rank
     strip), tells ranks whose index differs by a few pixels: a six from an eight. It speaks to the rank
     only: every card of the rank is as near, and a joker (no rank under its corner) is never near."""
-    camera = Camera.overhead(keystone=0.0)
-    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
     rank = next(k for k, strip in enumerate(STRIPS) if strip.rank)
     codes = [card.code for card in deck.cards]
     for code, other in (("6S", "8S"), ("8S", "6S"), ("8D", "6D"), ("3C", "8C")):
         card = parse_cards(code)[0]
-        scene = SceneRenderer(faces, camera).render([Placement(card, (500.0, 300.0), 12.0)], np.random.default_rng(6))
-        rows = strip_distances(deck, scene.frame, half_size(scene.frame), scene.truth[0].polygon[None], width)[0]
+        frame, quad, width = _lone(faces, deck, code)
+        rows = strip_distances(deck, frame, half_size(frame), quad, width)[0]
         same = [i for i, c in enumerate(deck.cards) if c.rank == card.rank]
         assert len(same) == 4 and np.all(rows[rank, same] == rows[rank, codes.index(code)])
         # On these clean lone cards: 109 (8D against 6D) to 236 (3C against 8C).
@@ -111,15 +109,13 @@ def test_the_centre_of_a_face_is_read_only_for_a_card_lying_alone_and_tells_a_si
     """The middle column of pips, which no strip beside the index sees, is all that tells a six from an eight
     beyond their index; the centre pip is what tells an ace of clubs from the ace of spades. On a card lying
     alone it shows; on a card in a fan other cards cover it, so it is read only where asked (``lone``)."""
-    camera = Camera.overhead(keystone=0.0)
-    width = deck.aspect * 88.0 * camera.layout().px_per_mm((960.0, 540.0))
     centre = next(k for k, strip in enumerate(STRIPS) if strip.lone)
     codes = [card.code for card in deck.cards]
     for code, other in (("6S", "8S"), ("8S", "6S"), ("6D", "8D"), ("AC", "AS")):
-        scene = SceneRenderer(faces, camera).render([Placement(parse_cards(code)[0], (500.0, 300.0), 12.0)], np.random.default_rng(6))
-        quad, small = scene.truth[0].polygon[None], half_size(scene.frame)
-        rows = strip_distances(deck, scene.frame, small, quad, width, lone=np.array([True]))[0]
+        frame, quad, width = _lone(faces, deck, code)
+        small = half_size(frame)
+        rows = strip_distances(deck, frame, small, quad, width, lone=np.array([True]))[0]
         assert codes[int(rows[centre].argmin())] == code
         # On these clean lone cards: 1357 (AC against AS) to 5151 (6D against 8D).
         assert (rows[centre, codes.index(other)] ** 2 - rows[centre, codes.index(code)] ** 2) / 2 > 500.0
-        assert np.isinf(strip_distances(deck, scene.frame, small, quad, width)[0, centre]).all()
+        assert np.isinf(strip_distances(deck, frame, small, quad, width)[0, centre]).all()
