@@ -542,9 +542,8 @@ class Recognizer:
         and her other strips nearest to her). The centre of a face is no such witness: a card taken
         for one lying alone may have another card over its middle (a guyenne five of diamonds whose
         centre lay 64 from every card and 85 from the five), so far from every card it says nothing.
-        A suit twin read from an index whose suit symbol is a few
-        pixels across is gainsaid by the pips beside it; a card whose index is the same bare symbol as
-        another's by its picture. A strip is shared by several ranks of a suit, and some ranks' strips
+        A suit twin read from an index whose suit symbol is a few pixels across is gainsaid by the pips
+        beside it; a card whose index is the same bare symbol as another's by its picture. A strip is shared by several ranks of a suit, and some ranks' strips
         vary more than their spread enrolled says (an ace's ornament, a picture that differs at its two
         corners), so a strip gainsays one card only by much more than a suit."""
         rows = strips.reshape(-1, strips.shape[-1])
@@ -556,7 +555,7 @@ class Recognizer:
         plainly = (against_card >= self.settings.gainsay_card) | (against_suit >= self.settings.gainsay_suit)
         if (plainly & (nearest <= self.settings.strip_close)).any():
             return True
-        beside_index = np.tile([not strip.lone for strip in STRIPS[: strips.shape[1]]], len(strips))
+        beside_index = np.tile(np.array([not strip.lone for strip in STRIPS[: strips.shape[1]]], bool), len(strips))
         far = (against_card >= self.settings.gainsay_far) & beside_index
         return not (against_card <= 0.0).any() and bool(far.any())
 
