@@ -543,9 +543,10 @@ class Recognizer:
         for one lying alone may have another card over its middle (a guyenne five of diamonds whose
         centre lay 64 from every card and 85 from the five), so far from every card it says nothing.
         A suit twin read from an index whose suit symbol is a few pixels across is gainsaid by the pips
-        beside it; a card whose index is the same bare symbol as another's by its picture. A strip is shared by several ranks of a suit, and some ranks' strips
-        vary more than their spread enrolled says (an ace's ornament, a picture that differs at its two
-        corners), so a strip gainsays one card only by much more than a suit."""
+        beside it; a card whose index is the same bare symbol as another's by its picture. A strip is
+        shared by several ranks of a suit, and some ranks' strips vary more than their spread enrolled
+        says (an ace's ornament, a picture that differs at its two corners), so a strip gainsays one
+        card only by much more than a suit."""
         rows = strips.reshape(-1, strips.shape[-1])
         nearest = rows.min(axis=1)
         suit = self._suits == self._suits[best]

@@ -15,9 +15,10 @@ Enrolment needs one upright face image per card. From it:
   and at random places and angles on each face; a patch nearer to one of
   these than to every card is not read as a card;
 * the strips beside each index (``vision.geometry.STRIPS``: the top pips or
-  the picture's top, the index's suit symbol and rank seen finer, and the centre of the face), jittered the
-  same way, each with a discriminant of its own whose classes are each card's
-  two index corners (the two halves of a seven differ). At this scale a strip
+  the picture's top, the index's suit symbol and rank seen finer, and the
+  centre of the face), jittered the same way, each with a discriminant of
+  its own whose classes are each card's two index corners (the two halves
+  of a seven differ). At this scale a strip
   tells a club from a spade far better than the index patch's small suit
   symbol, and most strips are shared by several ranks of a suit, so a strip
   speaks to the suit, the index (and its rank seen finer) to the rank;
