@@ -141,6 +141,8 @@ class RecognizerSettings:
     gainsay_far: float = 1500.0
 
 
+#: Which strips lie beside the index, each in ``STRIPS`` order (not the centre, read only on a card lying alone).
+_BESIDE_INDEX = np.array([not strip.lone for strip in STRIPS], bool)
 #: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
 EVIDENCE_SCALE = 8.0
 
@@ -556,7 +558,7 @@ class Recognizer:
         plainly = (against_card >= self.settings.gainsay_card) | (against_suit >= self.settings.gainsay_suit)
         if (plainly & (nearest <= self.settings.strip_close)).any():
             return True
-        beside_index = np.tile(np.array([not strip.lone for strip in STRIPS[: strips.shape[1]]], bool), len(strips))
+        beside_index = np.tile(_BESIDE_INDEX[: strips.shape[1]], len(strips))
         far = (against_card >= self.settings.gainsay_far) & beside_index
         return not (against_card <= 0.0).any() and bool(far.any())
 

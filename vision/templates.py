@@ -18,10 +18,10 @@ Enrolment needs one upright face image per card. From it:
   the picture's top, the index's suit symbol and rank seen finer, and the
   centre of the face), jittered the same way, each with a discriminant of
   its own whose classes are each card's two index corners (the two halves
-  of a seven differ). At this scale a strip
-  tells a club from a spade far better than the index patch's small suit
-  symbol, and most strips are shared by several ranks of a suit, so a strip
-  speaks to the suit, the index (and its rank seen finer) to the rank;
+  of a seven differ). At this scale a strip tells a club from a spade far
+  better than the index patch's small suit symbol, and most strips are
+  shared by several ranks of a suit, so a strip speaks to the suit, the
+  index (and its rank seen finer) to the rank;
 
 A feature vector is a grey patch followed by its "redness" (red minus
 the larger of green and blue), so hearts and diamonds never look like spades
