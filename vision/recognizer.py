@@ -592,7 +592,10 @@ class Recognizer:
         """Whether the looks show a joker: two corners look closely like it, or one corner (all that
         shows of a joker under another card) looks very closely like it (within ``joker_close``)
         while every card is at least ``joker_margin`` times further off, or that corner looks like it
-        less closely (within ``weak_distance``) and its strips show the joker (``_strips_show``)."""
+        less closely (as far as any look that takes part in a decision, ``evidence_distance``: a joker
+        lying under another card shows a corner of its picture that no enrolled corner quite matches,
+        an orell joker's 17.8 off, every card 71 or more) and its strips show the joker
+        (``_strips_show``)."""
         settings = self.settings
         nearest, named = looks.min(axis=1), looks.argmin(axis=1)
         if int(((nearest <= settings.anchor_distance) & (named == joker)).sum()) >= 2:
@@ -601,7 +604,7 @@ class Recognizer:
         apart = (named == joker) & (others >= settings.joker_margin * nearest)
         if (apart & (nearest <= settings.joker_close)).any():
             return True
-        near = apart & (nearest <= settings.weak_distance)
+        near = apart & (nearest <= settings.evidence_distance)
         return strips is not None and bool(near.any()) and self._strips_show(strips(outlines[near]), joker)
 
     def _strips_show(self, strips: np.ndarray, card: int) -> bool:
@@ -618,6 +621,20 @@ class Recognizer:
         if (close & (rows[:, card] > nearest)).any():
             return False
         others = np.delete(rows, card, axis=1).min(axis=1)
+        return bool((close & (others >= self.settings.strip_margin * nearest)).any())
+
+    def _strips_show_suit(self, strips: np.ndarray, card: int) -> bool:
+        """Whether the strips beside some looks show ``card``'s suit: none that looks closely like a card
+        (within ``strip_close``) puts ``card`` more than ``weak_margin`` times as far as its nearest card
+        (the top pips of a five of hearts lie 7.7 from the five and 7.8 from the eight: a strip is shared
+        by the ranks of a suit), and one puts every card of another suit at least ``strip_margin`` times
+        as far as its nearest."""
+        rows = strips.reshape(-1, strips.shape[-1])
+        nearest = rows.min(axis=1)
+        close = nearest <= self.settings.strip_close
+        if (close & (rows[:, card] > self.settings.weak_margin * nearest)).any():
+            return False
+        others = rows[:, self._suits != self._suits[card]].min(axis=1)
         return bool((close & (others >= self.settings.strip_margin * nearest)).any())
 
     def _strip_evidence(
@@ -697,8 +714,12 @@ class Recognizer:
         ``evidence_distance``) is read only as one resting on a guessed
         corner past its anchor is: when the strips beside its agreeing looks
         show the card (a fanned paris queen of hearts whose one look is 18.4
-        off the queen, the ace of hearts 81.8, her side strip 15.2 off hers);
-        else it is unreadable, without a guess.
+        off the queen, the ace of hearts 81.8, her side strip 15.2 off hers),
+        or, when the looks alone have the evidence, show its suit
+        (``_strips_show_suit``: a strip beside the index is shared by the
+        ranks of a suit, so the rank is the looks' to tell, and as the cards
+        near a weak match must still be ruled out by the strips, one of the
+        same suit leaves it unreadable); else it is unreadable, without a guess.
         """
         settings = self.settings
         visible: Visible = "full" if alone else "corner"
@@ -749,6 +770,7 @@ class Recognizer:
         conf = evidence_confidence(_gap(totals, best) / 2.0)
         guessed_only = guessed is not None and not (strong & agree & ~guessed).any()
         line = settings.guessed_confidence if guessed_only else settings.min_confidence
+        looks_settle = conf >= line
         rivals = self._weak_rivals(looks[agree])
         weak = rivals is not None
         if (conf < line or weak) and strips is not None:
@@ -760,7 +782,9 @@ class Recognizer:
         anchor = settings.guessed_anchor if guessed_anchor is None else guessed_anchor
         loose = nearest[agree].min() > (anchor if guessed_only else settings.anchor_distance)
         if loose and conf >= line and not weak and strips is not None:
-            loose = not self._strips_show(strips(outlines[agree]), best)
+            shown = strips(outlines[agree])
+            far = nearest[agree].min() > settings.anchor_distance
+            loose = not (self._strips_show(shown, best) or (far and looks_settle and self._strips_show_suit(shown, best)))
         if conf < line or weak or loose:
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
