@@ -143,6 +143,8 @@ class RecognizerSettings:
 
 #: Which strips lie beside the index, each in ``STRIPS`` order (not the centre, read only on a card lying alone).
 _BESIDE_INDEX = np.array([not strip.lone for strip in STRIPS], bool)
+#: Where the suit symbol of the index lies among the strips (``STRIPS`` order).
+_SUIT_STRIP = next(k for k, strip in enumerate(STRIPS) if strip.suit)
 #: The evidence that takes a read a factor e closer to certainty (see ``evidence_confidence``).
 EVIDENCE_SCALE = 8.0
 
@@ -227,6 +229,7 @@ class Recognizer:
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
         self._suits = np.array([card.suit for card in deck.cards])
+        self._ranks = np.array([card.rank for card in deck.cards])
         # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
         # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further. A
         # look within ``weak_distance`` of a card is a close match, whose evidence the Gaussian model does
@@ -670,6 +673,40 @@ class Recognizer:
             return 0.0
         return max(float((looks_gap + told).min()), 0.0)
 
+    def _suit_evidence(
+        self, strips: np.ndarray, totals: np.ndarray, best: int, needed: float, rivals: np.ndarray | None = None
+    ) -> float:
+        """The evidence for ``best`` when the looks leave open only its suit twins (its rank in another suit)
+        and the suit strip tells the suit, or 0.
+
+        ``totals``, ``needed`` and ``rivals`` are as for ``_strip_evidence``. The looks must rule out every
+        card of another rank by ``needed`` themselves, and every card they do not, and every one of
+        ``rivals``, must be of ``best``'s rank: the index's rank is then settled, and only its suit
+        symbol, a few pixels across, is in doubt (an anglo ace of spades whose look is 8.5 off the spade
+        and 11.3 off the club). The suit strip, read at the pose the index was fitted to, must then look
+        closely like ``best``'s suit (within ``strip_close``) and put every other suit further by the
+        evidence a read needs on its own. The other strips beside an index are not heard here: an
+        ace's are blank card, whose spread enrolled is too small for its noise (that ace's top strip put
+        the ace of clubs at 14.0 and the spade at 18.4), and a strip that says plainly that the card is
+        another is heard anyway (``_gainsaid``)."""
+        if strips.shape[1] <= _SUIT_STRIP:
+            return 0.0
+        others = np.arange(len(totals)) != best
+        looks_gap = (totals - totals[best]) / 2.0
+        open_ = others & (looks_gap < needed)
+        if rivals is not None:
+            open_ |= others & rivals
+        if not open_.any() or (self._ranks[open_] != self._ranks[best]).any():
+            return 0.0
+        suit = strips[:, _SUIT_STRIP]
+        own = suit[:, best]
+        other = suit[:, self._suits != self._suits[best]].min(axis=1)
+        with np.errstate(invalid="ignore"):
+            told = np.where(own <= self.settings.strip_close, (other**2 - own**2) / 2.0, -np.inf).max()
+        if not told >= needed:
+            return 0.0
+        return max(float(np.where(open_, looks_gap + told, looks_gap)[others].min()), 0.0)
+
     def _decide(
         self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
         strips: Strips | None = None, guessed_anchor: float | None = None,
@@ -708,8 +745,10 @@ class Recognizer:
         a guessed corner can lie anywhere on a fan, and a patch of another
         card's face there can look somewhat like an index. A read short of
         the evidence, or resting on a weak match, asks the ``strips`` beside
-        the agreeing looks' indexes (see ``_strip_evidence``); for a weak
-        match they must rule out the cards near its closest look themselves.
+        the agreeing looks' indexes (see ``_strip_evidence``), or, when the
+        looks leave only its suit twins open, the suit strip alone
+        (``_suit_evidence``); for a weak match they must rule out the cards
+        near its closest look themselves.
         A candidate whose looks all lie past ``anchor_distance`` (one within
         ``evidence_distance``) is read only as one resting on a guessed
         corner past its anchor is: when the strips beside its agreeing looks
@@ -775,7 +814,9 @@ class Recognizer:
         weak = rivals is not None
         if (conf < line or weak) and strips is not None:
             # A weak match's own gap overstates the evidence: the cards near it are for the strips to rule out.
-            evidence = self._strip_evidence(strips(outlines[agree]), totals, best, evidence_needed(line), rivals)
+            shown = strips(outlines[agree])
+            evidence = max(self._strip_evidence(shown, totals, best, evidence_needed(line), rivals),
+                           self._suit_evidence(shown, totals, best, evidence_needed(line), rivals))
             heard = evidence_confidence(evidence)
             if heard >= line:
                 conf, weak = heard, False

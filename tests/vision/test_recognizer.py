@@ -588,6 +588,46 @@ def test_an_aces_corner_its_index_cannot_tell_from_its_twin_is_read_from_its_sui
     assert unread.card is None and unread.guess == truth.card
 
 
+def _suit(deck, code: str, own: float, other: float) -> dict[str, float]:
+    """A suit strip's row: every card of ``code``'s suit ``own`` off, every other card ``other``."""
+    suit = parse_cards(code)[0].suit
+    return {card.code: own if card.suit == suit else other for card in deck.cards}
+
+
+@pytest.mark.parametrize("look, suit, read_as", [
+    ({"AS": 8.5, "AC": 11.3}, (10.4, 16.4), "AS"),
+    ({"AS": 8.5, "AC": 11.3}, (16.6, 20.6), None),  # the suit strip not a close match
+    ({"AS": 8.5, "AC": 11.3}, (15.3, 15.5), None),  # the suit strip cannot tell the suits either
+    ({"AS": 8.5, "AC": 11.3, "4S": 10.9}, (10.4, 16.4), None),  # the look leaves a card of another rank open
+])
+def test_a_look_that_leaves_only_its_suit_twin_open_is_read_when_the_suit_strip_tells_the_suit(deck, look, suit, read_as) -> None:
+    """The benchmark's seen frame 7 of the anglo deck (seed 2024): an ace of spades under another card,
+    its one look 8.5 off the spade and 11.3 off the club (evidence 27.7 of the 36.8 a read needs), every
+    other rank far. Its suit strip, 10.4 off the spades and 16.4 off every other suit (evidence 80),
+    tells the suit; its top strip, blank card, puts the ace of clubs at 14.0 and the spade at 18.4,
+    which pooled with the others leaves it unreadable."""
+    recognizer = Recognizer(deck)
+    blank = {"AC": 14.0, "AD": 14.3, "AH": 17.1, "AS": 18.4}
+    side = {"3C": 18.2, "3S": 19.1, "AS": 19.4, "AC": 19.6}
+    strips = _strips(deck, blank, side, _suit(deck, "AS", *suit))
+    read = recognizer._decide(False, _rows(deck, look), _outlines((100, 100)), strips=strips)
+    assert (read.card.code if read.card else None) == read_as
+    if read_as is None:
+        assert read.guess.code == "AS"
+    else:
+        assert read.confidence >= recognizer.settings.min_confidence
+
+
+def test_an_aces_corner_whose_blank_strips_lean_to_its_twin_is_read_from_its_suit_symbol() -> None:
+    """The benchmark's seen frame 7 of the anglo deck, the ace of spades above: read from its suit strip.
+    Heard only as one strip among the others beside its index, it was unreadable."""
+    scene, recognizer = _benchmark_scene("aisleriot-anglo", 0, 7)
+    truth = next(t for t in scene.truth if t.card.code == "AS")
+    read = _nearest(recognizer.read(scene.frame), truth.polygon)
+    assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
+    assert read.card == truth.card
+
+
 def test_the_suit_strip_is_read_where_the_index_was_fitted(monkeypatch) -> None:
     """The benchmark's seen frame 4 of the gnomangelo deck: an ace of spades under another card, its
     corner's outline a few pixels off the index. Its suit strip, read at the outline, does not tell
