@@ -662,16 +662,12 @@ class Recognizer:
         rows[weak] = np.minimum(rows, rows[:, best : best + 1])[weak]
         telling = rows[nearest <= self.settings.evidence_distance]
         close = rows[nearest <= self.settings.strip_close]
-        others = np.arange(len(totals)) != best
-        looks_gap = (totals - totals[best])[others] / 2.0
-        told = ((telling**2).sum(axis=0) - (telling[:, best] ** 2).sum())[others] / 2.0
-        closely = ((close**2).sum(axis=0) - (close[:, best] ** 2).sum())[others] / 2.0
-        open_ = looks_gap < needed
-        if rivals is not None:
-            open_ |= rivals[others]
+        looks_gap, open_ = _left_open(totals, best, needed, rivals)
+        told = ((telling**2).sum(axis=0) - (telling[:, best] ** 2).sum()) / 2.0
+        closely = ((close**2).sum(axis=0) - (close[:, best] ** 2).sum()) / 2.0
         if (open_ & ((told < needed) | (closely < needed))).any():
             return 0.0
-        return max(float((looks_gap + told).min()), 0.0)
+        return max(float(np.delete(looks_gap + told, best).min()), 0.0)
 
     def _suit_evidence(
         self, strips: np.ndarray, totals: np.ndarray, best: int, needed: float, rivals: np.ndarray | None = None
@@ -691,11 +687,7 @@ class Recognizer:
         another is heard anyway (``_gainsaid``)."""
         if strips.shape[1] <= _SUIT_STRIP:
             return 0.0
-        others = np.arange(len(totals)) != best
-        looks_gap = (totals - totals[best]) / 2.0
-        open_ = others & (looks_gap < needed)
-        if rivals is not None:
-            open_ |= others & rivals
+        looks_gap, open_ = _left_open(totals, best, needed, rivals)
         if not open_.any() or (self._ranks[open_] != self._ranks[best]).any():
             return 0.0
         suit = strips[:, _SUIT_STRIP]
@@ -705,7 +697,7 @@ class Recognizer:
             told = np.where(own <= self.settings.strip_close, (other**2 - own**2) / 2.0, -np.inf).max()
         if not told >= needed:
             return 0.0
-        return max(float(np.where(open_, looks_gap + told, looks_gap)[others].min()), 0.0)
+        return max(float(np.delete(np.where(open_, looks_gap + told, looks_gap), best).min()), 0.0)
 
     def _decide(
         self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
@@ -812,6 +804,7 @@ class Recognizer:
         looks_settle = conf >= line
         rivals = self._weak_rivals(looks[agree])
         weak = rivals is not None
+        shown = None  # the strips beside the agreeing looks, read when first asked for
         if (conf < line or weak) and strips is not None:
             # A weak match's own gap overstates the evidence: the cards near it are for the strips to rule out.
             shown = strips(outlines[agree])
@@ -823,12 +816,25 @@ class Recognizer:
         anchor = settings.guessed_anchor if guessed_anchor is None else guessed_anchor
         loose = nearest[agree].min() > (anchor if guessed_only else settings.anchor_distance)
         if loose and conf >= line and not weak and strips is not None:
-            shown = strips(outlines[agree])
+            shown = strips(outlines[agree]) if shown is None else shown
             far = nearest[agree].min() > settings.anchor_distance
             loose = not (self._strips_show(shown, best) or (far and looks_settle and self._strips_show_suit(shown, best)))
         if conf < line or weak or loose:
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
+
+
+def _left_open(
+    totals: np.ndarray, best: int, needed: float, rivals: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The looks' evidence for ``best`` over each card (``totals``: summed squared distances per card), and
+    the cards they leave open: short of ``needed``, or among ``rivals`` (a mask, when given); never ``best``."""
+    looks_gap = (totals - totals[best]) / 2.0
+    open_ = looks_gap < needed
+    if rivals is not None:
+        open_ |= rivals
+    open_[best] = False
+    return looks_gap, open_
 
 
 def _gap(totals: np.ndarray, best: int) -> float:
