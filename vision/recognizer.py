@@ -808,8 +808,9 @@ class Recognizer:
         if (conf < line or weak) and strips is not None:
             # A weak match's own gap overstates the evidence: the cards near it are for the strips to rule out.
             shown = strips(outlines[agree])
-            evidence = max(self._strip_evidence(shown, totals, best, evidence_needed(line), rivals),
-                           self._suit_evidence(shown, totals, best, evidence_needed(line), rivals))
+            needed = evidence_needed(line)
+            evidence = max(self._strip_evidence(shown, totals, best, needed, rivals),
+                           self._suit_evidence(shown, totals, best, needed, rivals))
             heard = evidence_confidence(evidence)
             if heard >= line:
                 conf, weak = heard, False
