@@ -4,13 +4,22 @@ and every further brand draws a whole deck."""
 import pytest
 
 from controller.cards import JOKER
-from vision.artwork import HELD_OUT_DECKS, KNOWN_DECKS, MORE_DECKS, SEEN_DECKS, TUNING_DECKS, ArtworkNotInstalled, render_deck
+from vision.artwork import (
+    HELD_OUT_DECKS,
+    KDE_DECKS,
+    KNOWN_DECKS,
+    MORE_DECKS,
+    SEEN_DECKS,
+    TUNING_DECKS,
+    ArtworkNotInstalled,
+    render_deck,
+)
 
 
 def test_the_held_out_decks_are_in_no_group_tuned_on_and_every_group_is_known() -> None:
-    tuned = set(SEEN_DECKS) | set(TUNING_DECKS) | set(MORE_DECKS)
+    tuned = set(SEEN_DECKS) | set(TUNING_DECKS) | set(MORE_DECKS) | set(KDE_DECKS)
     assert not set(HELD_OUT_DECKS) & tuned
-    assert len(tuned) == len(SEEN_DECKS) + len(TUNING_DECKS) + len(MORE_DECKS)
+    assert len(tuned) == len(SEEN_DECKS) + len(TUNING_DECKS) + len(MORE_DECKS) + len(KDE_DECKS)
     assert tuned | set(HELD_OUT_DECKS) <= set(KNOWN_DECKS)
 
 
@@ -21,3 +30,12 @@ def test_each_further_brand_draws_fifty_two_cards_and_a_joker(name: str) -> None
     except ArtworkNotInstalled as missing:
         pytest.skip(f"card artwork not installed: {missing}")
     assert len(faces) == 53 and JOKER in faces
+
+
+@pytest.mark.parametrize("name", KDE_DECKS)
+def test_each_kde_brand_draws_fifty_two_cards(name: str) -> None:
+    try:
+        faces = render_deck(name)
+    except ArtworkNotInstalled as missing:
+        pytest.skip(f"card artwork not installed: {missing}")
+    assert len(faces) - (JOKER in faces) == 52
