@@ -70,6 +70,12 @@ DISCRIMINANT_DIMS = 48
 SHRINKAGE = 0.05
 #: Spread of the index's pose left after the recognizer's pose search: shift (card widths), scale, angle (degrees).
 POSE_JITTER = (0.006, 0.025, 0.8)
+#: Two cards whose index looks are closer than this (in the discriminant's units, a card's own spread) are not
+#: told apart by their index corners at all. Every brand tuned on keeps its closest two 6.7 or more apart
+#: (anglo_modern's aces of clubs and spades; suit twins and sixes and eights come next); KDE's oxygen decks,
+#: which print the rank at the top right and the suit at the top left, leave many pairs 1.0 to 4 apart, and
+#: read unrefused they named cards wrong dozens of times in 500 frames.
+MIN_INDEX_SEPARATION = 4.0
 
 
 class TemplateError(ValueError):
@@ -245,7 +251,7 @@ class DeckTemplates:
                 same = data["strips"].shape == strips.shape and np.allclose(data["strips"], strips)
                 if not same or not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]):
                     raise TemplateError(f"{path}: enrolled with other patches or strips than this version reads: enrol it again")
-                return cls(
+                deck = cls(
                     name=str(data["name"]),
                     aspect=float(data["aspect"]),
                     cards=tuple(Card.parse(str(c)) for c in data["cards"]),
@@ -263,6 +269,25 @@ class DeckTemplates:
             raise
         except (OSError, KeyError, ValueError) as error:
             raise TemplateError(f"{path}: not an enrolled deck file ({error})") from error
+        _refuse_alike_indexes(deck)
+        return deck
+
+
+def _refuse_alike_indexes(deck: DeckTemplates) -> None:
+    """Refuse a deck two of whose cards look alike at their index corners (``MIN_INDEX_SEPARATION``): read,
+    it would name one for the other, and no threshold of the recognizer's is set for such a deck."""
+    centers = deck.index_centers.astype(np.float64)
+    apart = _distances(centers, centers)
+    apart[np.diag_indices_from(apart)] = np.inf
+    alike = np.argwhere(np.triu(apart < MIN_INDEX_SEPARATION))
+    if len(alike):
+        i, j = min(alike, key=lambda pair: apart[pair[0], pair[1]])
+        others = f", and so do {len(alike) - 1} other pairs of its cards" if len(alike) > 1 else ""
+        raise TemplateError(
+            f"deck {deck.name!r} cannot be read from its index corners: {deck.cards[i].code} and {deck.cards[j].code} "
+            f"look alike there ({apart[i, j]:.1f} apart, at least {MIN_INDEX_SEPARATION:.0f} needed){others}. The "
+            "camera reads a card's rank and suit in its top-left and bottom-right corners; this deck shows them "
+            "elsewhere, or not in both")
 
 
 def _strips_layout() -> np.ndarray:
@@ -376,7 +401,7 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(cards))])
     background = (features(np.stack(background_patches)) - mean) @ projection
     strips = tuple(_enrol_strip(strip, originals, rng) for strip in STRIPS)
-    return DeckTemplates(
+    deck = DeckTemplates(
         name=name,
         aspect=float(np.median([original.shape[1] / original.shape[0] for original in originals])),
         cards=cards,
@@ -387,6 +412,8 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
         index_looks=looks.astype(np.float32),
         strips=strips,
     )
+    _refuse_alike_indexes(deck)
+    return deck
 
 
 def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator) -> StripModel:

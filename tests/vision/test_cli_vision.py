@@ -87,6 +87,18 @@ def test_a_deck_enrolled_from_one_image_per_card_reads_those_cards(tmp_path: Pat
     assert set(read) <= {c.code for c in CARDS} and len(read) >= 6
 
 
+def test_enrolment_refuses_a_deck_whose_index_is_not_where_the_camera_reads_it(tmp_path: Path, faces, capsys) -> None:
+    """Images of a deck printed for the other hand (its index at the top right): no deck file is written."""
+    folder = tmp_path / "mirrored"
+    folder.mkdir()
+    for card in CARDS:
+        cv2.imwrite(str(folder / f"{card.code}.png"), cv2.flip(faces[card][:, :, :3], 1))
+    out = tmp_path / "mirrored.npz"
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out)]) == 2
+    assert "cannot be read from its index corners" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_enrolment_refuses_a_file_that_names_no_card(tmp_path: Path, capsys) -> None:
     (tmp_path / "deck").mkdir()
     cv2.imwrite(str(tmp_path / "deck" / "XX.png"), np.zeros((10, 10, 3), np.uint8))

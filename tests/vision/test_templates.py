@@ -8,8 +8,9 @@ import pytest
 
 from controller.cards import Card, no_face_deck
 from tests.vision.conftest import DECK
+from vision.artwork import ArtworkMissing, render_deck
 from vision.geometry import rotate_quad, sample_patch
-from vision.templates import INDEX_SIZE, DeckTemplates, TemplateError, enrol_faces, features
+from vision.templates import INDEX_SIZE, MIN_INDEX_SEPARATION, DeckTemplates, TemplateError, enrol_faces, features
 
 
 def _index_patch(face: np.ndarray, corner: int) -> np.ndarray:
@@ -49,6 +50,41 @@ def test_a_deck_survives_saving_and_loading_to_the_bit(faces: dict, tmp_path: Pa
         for part in ("mean", "projection", "centers"):
             loaded, enrolled = getattr(loaded_strip, part), getattr(enrolled_strip, part)
             assert loaded.dtype == enrolled.dtype and np.array_equal(loaded, enrolled), part
+
+
+def test_a_deck_whose_index_lies_at_the_top_right_is_refused_at_enrolment(faces: dict) -> None:
+    """A deck printed for the other hand: every card's top-left and bottom-right corners hold no index, so the
+    cards are not told apart there, and reading it would name one card for another."""
+    mirrored = {card: cv2.flip(face, 1) for card, face in faces.items()}
+    with pytest.raises(TemplateError, match=r"'mirrored' cannot be read from its index corners: \w\w and \w\w look alike"):
+        enrol_faces("mirrored", mirrored)
+
+
+def test_kde_oxygen_decks_rank_and_suit_in_two_corners_are_refused_at_enrolment() -> None:
+    """KDE's oxygen-white prints the rank at the top right and the suit at the top left: its sixes and
+    eights of a suit are alike at the top-left corner. Read unrefused, it named cards wrong dozens of times."""
+    try:
+        oxygen = render_deck("kde-oxygen-white")
+    except ArtworkMissing as missing:
+        pytest.skip(f"card artwork not installed: {missing}")
+    with pytest.raises(TemplateError, match="'kde-oxygen-white' cannot be read from its index corners"):
+        enrol_faces("kde-oxygen-white", oxygen)
+
+
+def test_a_deck_file_whose_indexes_look_alike_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
+    deck.save(tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as data:
+        arrays = dict(data)
+    centers = arrays["index_centers"].copy()
+    six, eight = deck.cards.index(Card.parse("6H")), deck.cards.index(Card.parse("8H"))
+    centers[eight] = centers[six] + (MIN_INDEX_SEPARATION - 0.5) / np.sqrt(centers.shape[1])
+    arrays["index_centers"] = centers
+    np.savez(tmp_path / "alike.npz", **arrays)
+    with pytest.raises(TemplateError, match="6H and 8H look alike there"):
+        DeckTemplates.load(tmp_path / "alike.npz")
+    arrays["index_centers"][eight] = arrays["index_centers"][six] + (MIN_INDEX_SEPARATION + 0.5) / np.sqrt(centers.shape[1])
+    np.savez(tmp_path / "apart.npz", **arrays)
+    assert DeckTemplates.load(tmp_path / "apart.npz").cards == deck.cards
 
 
 def test_a_deck_in_the_format_before_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
