@@ -44,13 +44,10 @@ from vision.artwork import (  # noqa: E402
     available_decks,
     render_deck,
 )
-from vision.geometry import quad_center  # noqa: E402
-from vision.recognizer import Read, Recognizer  # noqa: E402
+from vision.recognizer import Recognizer  # noqa: E402
 from vision.setup import one_core  # noqa: E402
-from vision.synthetic import Camera, Scene, SceneRenderer, random_placements  # noqa: E402
 from vision.templates import TemplateError, enrol_faces  # noqa: E402
-
-MATCH_PX = 30.0
+from vision.trial import Tally, score, table_frames  # noqa: E402
 
 
 def _load_peer():  # type: ignore[no-untyped-def]
@@ -67,63 +64,15 @@ vision_peer = _load_peer()
 
 
 @dataclass
-class Tally:
-    frames: int = 0
-    cards: int = 0
-    fanned: int = 0
-    full: list[int] = field(default_factory=lambda: [0, 0])
-    corner: list[int] = field(default_factory=lambda: [0, 0])
-    wrong: int = 0
-    unreadable: int = 0
-    guessed: list[int] = field(default_factory=lambda: [0, 0])
-    spurious_unreadable: int = 0
-    missed: int = 0
-    hidden: int = 0
+class TimedTally(Tally):
+    """A group's tally, with each frame's milliseconds of reading and the decks enrolment refused."""
+
     ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
-    wrong_examples: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
 
 
-def score(scene: Scene, reads: list[Read], tally: Tally, where: str) -> None:
-    """Pair each drawn card with the nearest report and count what happened to it (``where``: the
-    deck and frame, named in the examples of wrong reads so that they can be looked at again)."""
-    used: set[int] = set()
-    for truth in scene.truth:
-        center = quad_center(truth.polygon)
-        distances = [float(np.linalg.norm(quad_center(r.polygon) - center)) for r in reads]
-        candidates = [i for i in np.argsort(distances) if distances[i] < MATCH_PX and i not in used] if reads else []
-        read = reads[candidates[0]] if candidates else None
-        if candidates:
-            used.add(int(candidates[0]))
-        if read is not None and read.card is not None and read.card is not truth.card:
-            tally.wrong += 1
-            tally.wrong_examples.append(f"{truth.card} ({truth.visible}) read as {read.card} [{where}]")
-        if truth.visible == "hidden":
-            tally.hidden += 1
-            continue
-        bucket = tally.full if truth.visible == "full" else tally.corner
-        bucket[1] += 1
-        if read is None:
-            tally.missed += 1
-        elif read.card is truth.card:
-            bucket[0] += 1
-        elif read.card is None:
-            tally.unreadable += 1
-            if read.guess is not None:
-                tally.guessed[1] += 1
-                tally.guessed[0] += read.guess is truth.card
-    for i, read in enumerate(reads):
-        if i in used:
-            continue
-        if read.card is not None:
-            tally.wrong += 1
-            tally.wrong_examples.append(f"nothing read as {read.card} [{where}]")
-        else:
-            tally.spurious_unreadable += 1
-
-
-def run_group(decks: list[str], frames: int, seed: int, tally: Tally, peer: Tally) -> None:
+def run_group(decks: list[str], frames: int, seed: int, tally: TimedTally, peer: TimedTally) -> None:
     """Read each frame with ours and, right after, with the peer (``vision_peer``), each tallied. A deck
     enrolment refuses is left out, its frames unread, and the refusal is tallied."""
     for deck_index, name in enumerate(decks):
@@ -133,16 +82,10 @@ def run_group(decks: list[str], frames: int, seed: int, tally: Tally, peer: Tall
         except TemplateError as refusal:
             tally.refused.append(str(refusal))
             continue
-        cards = np.array(sorted(faces), dtype=object)
-        for k in range(frames // len(decks) + (1 if deck_index < frames % len(decks) else 0)):
-            rng = np.random.default_rng([seed, deck_index, k])
-            camera = Camera.overhead(rng)
-            renderer = SceneRenderer(faces, camera)
-            chosen = list(rng.permutation(cards)[: int(rng.integers(6, 21))])
-            placements = random_placements(chosen, rng)
-            scene = renderer.render(placements, rng)
-            recognizer = Recognizer(templates, camera.layout())
-            scale = camera.layout().px_per_mm((scene.frame.shape[1] / 2, scene.frame.shape[0] / 2))
+        count = frames // len(decks) + (1 if deck_index < frames % len(decks) else 0)
+        for k, (scene, layout) in enumerate(table_frames(faces, count, seed, deck_index)):
+            recognizer = Recognizer(templates, layout)
+            scale = layout.px_per_mm((scene.frame.shape[1] / 2, scene.frame.shape[0] / 2))
             size = recognizer.card_size
             classic = vision_peer.ClassicReader(faces, size.width_mm * size.height_mm * scale**2)
             for reader, counts in ((recognizer, tally), (classic, peer)):
@@ -150,13 +93,10 @@ def run_group(decks: list[str], frames: int, seed: int, tally: Tally, peer: Tall
                 reads = reader.read(scene.frame)
                 counts.ms.append((time.perf_counter() - start) * 1000)
                 counts.cpu_ms.append((time.process_time() - cpu) * 1000)
-                counts.frames += 1
-                counts.cards += len(scene.truth)
-                counts.fanned += sum(1 for t in scene.truth if t.visible != "full")
                 score(scene, reads, counts, f"{name}, frame {k}")
 
 
-def report(title: str, decks: list[str], t: Tally) -> None:
+def report(title: str, decks: list[str], t: TimedTally) -> None:
     def pct(bucket: list[int]) -> str:
         return f"{100 * bucket[0] / bucket[1]:6.2f}% ({bucket[0]}/{bucket[1]})" if bucket[1] else "   n/a"
 
@@ -176,7 +116,7 @@ def report(title: str, decks: list[str], t: Tally) -> None:
         print(f"  refused at enrolment, its frames not read: {refusal}")
 
 
-def report_peer(ours: Tally, peer: Tally) -> None:
+def report_peer(ours: TimedTally, peer: TimedTally) -> None:
     """The peer's figures on the same frames, and the ratio of our time to its, frame by frame: the two ran
     in turn on each frame, so a machine that slows down for a while slows both."""
     def pct(bucket: list[int]) -> str:
@@ -210,7 +150,7 @@ def main() -> None:
     for key, (title, decks) in groups.items():
         if args.group != key and (args.group != "both" or key in ("tuning", "more", "kde")):
             continue
-        tally, peer = Tally(), Tally()
+        tally, peer = TimedTally(), TimedTally()
         run_group(decks, args.frames // 2, args.seed, tally, peer)
         report(title, decks, tally)
         report_peer(tally, peer)

@@ -29,7 +29,7 @@ from vision.detect import card_mask
 from vision.sources import IMAGE_SUFFIXES, read_image
 from vision.templates import DeckTemplates, TemplateError, enrol_faces
 
-__all__ = ["EnrolmentError", "enrol_artwork", "enrol_images", "face_from_image", "load_deck"]
+__all__ = ["EnrolmentError", "enrol_artwork", "face_from_image", "faces_from_images", "load_deck"]
 
 FACE_HEIGHT = 336
 
@@ -81,8 +81,8 @@ def _straighten(image: np.ndarray, rect: tuple[Any, ...]) -> np.ndarray:
     return cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, target), size, flags=cv2.INTER_AREA)
 
 
-def enrol_images(folder: Path, name: str) -> DeckTemplates:
-    """A deck from a folder with one image per card, each named by its card code."""
+def faces_from_images(folder: Path) -> dict[Card, np.ndarray]:
+    """The upright face of each card in a folder with one image per card, each named by its card code."""
     folder = Path(folder)
     if not folder.is_dir():
         raise EnrolmentError(f"{folder} is not a folder of card images")
@@ -99,7 +99,7 @@ def enrol_images(folder: Path, name: str) -> DeckTemplates:
         faces[card] = face_from_image(read_image(path))
     if len(faces) < 2:
         raise EnrolmentError(f"{folder} holds {len(faces)} card images: enrolment needs one per card of the deck")
-    return enrol_faces(name, faces)
+    return faces
 
 
 def load_deck(vision: Mapping[str, Any], base: Path | None = None) -> DeckTemplates:

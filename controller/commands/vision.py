@@ -8,12 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vision.artwork import ArtworkMissing
+import numpy as np
+
+from controller.cards import Card
+from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout, scale_warning
-from vision.enroll import EnrolmentError, enrol_artwork, enrol_images
+from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
 from vision.setup import build_recognizer
 from vision.sources import CameraError, open_source, read_image, record
-from vision.templates import TemplateError
+from vision.templates import DeckTemplates, TemplateError, enrol_faces
 
 VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, TemplateError)
 
@@ -46,6 +49,10 @@ def register(subparsers: Any) -> None:
     source.add_argument("--artwork", help="an SVG deck by name, e.g. aisleriot-anglo")
     enroll.add_argument("--name", help="the deck's name (default: the folder's or artwork's)")
     enroll.add_argument("--out", type=Path, required=True, help="enrolled deck file to write (.npz)")
+    enroll.add_argument("--trial", type=_at_least_one, metavar="FRAMES",
+                        help="then read this many table frames drawn from the same faces and say how the deck reads; "
+                             "exit 1 if any card is read wrong")
+    enroll.add_argument("--seed", type=int, default=0, help="the trial frames' seed (default: %(default)s)")
     enroll.set_defaults(func=enroll_command)
 
     rec = sub.add_parser("record", help="write a camera's (or a video's) frames to a folder, to calibrate on or replay")
@@ -148,15 +155,38 @@ def _write_preview(layout: Layout, frame: Any, path: Path) -> None:
 def enroll_command(args: argparse.Namespace) -> int:
     try:
         if args.images:
-            deck = enrol_images(args.images, args.name or args.images.name)
+            faces = faces_from_images(args.images)
+            deck = enrol_faces(args.name or args.images.name, faces)
         else:
+            faces = render_deck(args.artwork)
             deck = enrol_artwork(args.artwork)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         deck.save(args.out)
     except VISION_ERRORS as error:
         return _fail(error)
     print(f"enrolled {deck.name}: {len(deck.cards)} cards ({' '.join(c.code for c in deck.cards)}) -> {args.out}")
-    return 0
+    return _trial(faces, deck, args.trial, args.seed) if args.trial else 0
+
+
+def _trial(faces: dict[Card, np.ndarray], deck: DeckTemplates, frames: int, seed: int) -> int:
+    """Read ``frames`` table frames drawn from the enrolled faces; 1 when a card is read wrong."""
+    from vision.trial import run_trial
+
+    t = run_trial(faces, deck, frames, seed)
+
+    def pct(bucket: list[int]) -> str:
+        return f"{100 * bucket[0] / bucket[1]:.2f}% ({bucket[0]}/{bucket[1]})" if bucket[1] else "none shown"
+
+    print(f"trial: {t.frames} table frames drawn from these faces (seed {seed}), {t.cards} cards: full faces read "
+          f"{pct(t.full)}, index corners {pct(t.corner)}, unreadable {t.unreadable}, not reported {t.missed}, "
+          f"wrong reads {t.wrong}")
+    if not t.wrong:
+        return 0
+    for example in t.wrong_examples:
+        print(f"  wrong: {example}", file=sys.stderr)
+    print(f"tablectl vision: the camera read {t.wrong} card(s) of {deck.name!r} wrong on its trial frames: it should not "
+          "witness this deck at a table (docs/vision.md, Known limits)", file=sys.stderr)
+    return 1
 
 
 def record_command(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from controller.cards import parse_cards
 from controller.cli import main
@@ -85,6 +86,34 @@ def test_a_deck_enrolled_from_one_image_per_card_reads_those_cards(tmp_path: Pat
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--deck-file", str(out), "--json"]) == 0
     read = [r["card"] for r in json.loads(capsys.readouterr().out) if r["card"]]
     assert set(read) <= {c.code for c in CARDS} and len(read) >= 6
+
+
+def test_a_deck_enrolled_with_a_trial_says_how_it_reads_on_frames_of_its_own(tmp_path: Path, faces, capsys) -> None:
+    folder = tmp_path / "casino-deck"
+    folder.mkdir()
+    for card in CARDS:
+        cv2.imwrite(str(folder / f"{card.code}.png"), faces[card][:, :, :3])
+    argv = ["vision", "enroll", "--images", str(folder), "--out", str(tmp_path / "casino.npz"), "--trial", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "trial: 3 table frames drawn from these faces (seed 0)" in out and "wrong reads 0" in out
+
+
+def test_a_trial_that_reads_a_card_wrong_fails_and_names_it(tmp_path: Path, capsys) -> None:
+    """KDE's ancient-egyptians prints its bottom-right index upright, so seen from that corner its six is
+    a nine: frame 30 of the benchmark's frames of it (seed 2024) reads a six of diamonds as the nine."""
+    from vision.artwork import ArtworkMissing, render_deck
+
+    try:
+        render_deck("kde-ancient-egyptians")
+    except ArtworkMissing as missing:
+        pytest.skip(f"card artwork not installed: {missing}")
+    argv = ["vision", "enroll", "--artwork", "kde-ancient-egyptians", "--out", str(tmp_path / "ae.npz"),
+            "--trial", "31", "--seed", "2024"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "6D (full) read as 9D [kde-ancient-egyptians, frame 30]" in err
+    assert "should not witness this deck at a table" in err
 
 
 def test_enrolment_refuses_a_deck_whose_index_is_not_where_the_camera_reads_it(tmp_path: Path, faces, capsys) -> None:

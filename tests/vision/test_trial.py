@@ -1,0 +1,53 @@
+"""Scoring reads against the cards drawn, and trial frames of a deck just enrolled."""
+
+import numpy as np
+
+from controller.cards import parse_cards
+from vision.recognizer import Read
+from vision.synthetic import Scene, TruthCard
+from vision.trial import MATCH_PX, Tally, run_trial, score, table_frames
+
+
+def _square(x: float, y: float) -> np.ndarray:
+    return np.array([[x, y], [x + 60, y], [x + 60, y + 90], [x, y + 90]], float)
+
+
+def test_each_drawn_card_is_paired_with_the_nearest_report_and_counted_once() -> None:
+    six, eight, ace, king, queen, two = parse_cards("6H 8H AS KD QC 2C")
+    scene = Scene(np.zeros((10, 10, 3), np.uint8), (
+        TruthCard(six, _square(0, 0), "full"),
+        TruthCard(eight, _square(300, 0), "corner"),
+        TruthCard(ace, _square(600, 0), "corner"),
+        TruthCard(king, _square(900, 0), "full"),
+        TruthCard(queen, _square(1200, 0), "hidden"),
+    ))
+    reads = [
+        Read(six, _square(5, 5), "full", 1.0),  # right, a few pixels off
+        Read(six, _square(300, 0), "corner", 1.0),  # the eight read as the six
+        Read(None, _square(600, 0), "corner", 0.9, guess=ace),  # unreadable, the right guess
+        # the king is not reported: the nearest report is further than MATCH_PX
+        Read(king, _square(900 + MATCH_PX + 1, 0), "full", 1.0),  # so this one lies where no card does
+        Read(two, _square(1500, 0), "full", 1.0),  # a card read where none lies
+    ]
+    tally = Tally()
+    score(scene, reads, tally, "here")
+    assert (tally.frames, tally.cards, tally.fanned, tally.hidden) == (1, 5, 3, 1)
+    assert tally.full == [1, 2] and tally.corner == [0, 2]
+    assert tally.unreadable == 1 and tally.guessed == [1, 1] and tally.missed == 1
+    assert tally.wrong == 3
+    assert tally.wrong_examples == ["8H (corner) read as 6H [here]", "nothing read as KD [here]", "nothing read as 2C [here]"]
+
+
+def test_trial_frames_repeat_for_a_seed_and_hold_no_more_cards_than_the_deck(faces) -> None:
+    few = {card: faces[card] for card in parse_cards("AS KD 7C 9H 2D QS JK TC")}
+    first = [scene.truth for scene, _ in table_frames(few, 3, seed=5)]
+    again = [scene.truth for scene, _ in table_frames(few, 3, seed=5)]
+    assert [[t.card for t in truth] for truth in first] == [[t.card for t in truth] for truth in again]
+    assert all(6 <= len(truth) <= 8 for truth in first)
+
+
+def test_a_deck_read_on_its_own_trial_frames(faces, deck) -> None:
+    tally = run_trial(faces, deck, frames=4, seed=1)
+    assert tally.frames == 4 and tally.wrong == 0
+    assert tally.cards == tally.full[1] + tally.corner[1] + tally.hidden
+    assert tally.full[0] >= 0.95 * tally.full[1] > 0
