@@ -116,11 +116,10 @@ _MORE_ART = tuple(_aisleriot(name) for name in ("anglo_modern", "atlasnye", "ber
 MORE_DECKS: tuple[str, ...] = tuple(art.name for art in _MORE_ART)
 #: Seven brands of KDE's ``kdegames-card-data-kf5``, first run blind in the twelfth session after 997ee7d
 #: (at 5e0e77c) and looked at since. The three oxygen decks print the rank at the top right and the suit
-#: at the top left. Left out: KDE's
-#: ``dondorf`` (a held-out brand), ``nicu-ornamental`` and ``gm-paris`` (the seen ornamental
-#: and, but for its court cards, the seen paris), ``standard`` (tuning),
-#: ``future`` (no playing cards), ``xskat-german`` (German suits), ``konqi-modern`` and ``xskat-french``
-#: (SVGs without a size, which rsvg-convert does not draw).
+#: at the top left, and enrolment refuses them. Left out: KDE's ``dondorf`` (a held-out brand),
+#: ``nicu-ornamental`` and ``gm-paris`` (the seen ornamental and, but for its court cards, the seen paris),
+#: ``standard`` (tuning), ``future`` (no playing cards), ``xskat-german`` (German suits), ``konqi-modern``
+#: and ``xskat-french`` (SVGs without a size, which rsvg-convert does not draw).
 _KDE_ART = (
     _kde("ancient-egyptians", "Ancient_Egyptians"),
     *(_kde(name, name) for name in ("jolly-royal", "oxygen", "oxygen-air", "oxygen-white", "penguins")),

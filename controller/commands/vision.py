@@ -158,8 +158,8 @@ def enroll_command(args: argparse.Namespace) -> int:
             faces = faces_from_images(args.images)
             deck = enrol_faces(args.name or args.images.name, faces)
         else:
-            faces = render_deck(args.artwork)
             deck = enrol_artwork(args.artwork)
+            faces = render_deck(args.artwork) if args.trial else {}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         deck.save(args.out)
     except VISION_ERRORS as error:
