@@ -6,19 +6,24 @@ import numpy as np
 import pytest
 
 from controller.cards import Card
-from vision.artwork import ArtworkMissing, render_deck
+from vision.artwork import ArtworkNotInstalled, render_deck
 from vision.enroll import enrol_artwork
 from vision.templates import DeckTemplates
 
 DECK = "aisleriot-anglo"
 
 
+def artwork_or_skip(name: str) -> dict[Card, np.ndarray]:
+    """The faces of deck ``name``; the test is skipped, saying why, where its artwork is not installed."""
+    try:
+        return render_deck(name)
+    except ArtworkNotInstalled as missing:
+        pytest.skip(f"card artwork not installed: {missing}")
+
+
 @pytest.fixture(scope="session")
 def faces() -> dict[Card, np.ndarray]:
-    try:
-        return render_deck(DECK)
-    except ArtworkMissing as missing:
-        pytest.skip(f"card artwork not installed: {missing}")
+    return artwork_or_skip(DECK)
 
 
 @pytest.fixture(scope="session")

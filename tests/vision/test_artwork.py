@@ -4,6 +4,7 @@ and every further brand draws a whole deck."""
 import pytest
 
 from controller.cards import JOKER
+from tests.vision.conftest import artwork_or_skip
 from vision.artwork import (
     HELD_OUT_DECKS,
     KDE_DECKS,
@@ -11,8 +12,6 @@ from vision.artwork import (
     MORE_DECKS,
     SEEN_DECKS,
     TUNING_DECKS,
-    ArtworkNotInstalled,
-    render_deck,
 )
 
 
@@ -25,17 +24,11 @@ def test_the_held_out_decks_are_in_no_group_tuned_on_and_every_group_is_known() 
 
 @pytest.mark.parametrize("name", MORE_DECKS)
 def test_each_further_brand_draws_fifty_two_cards_and_a_joker(name: str) -> None:
-    try:
-        faces = render_deck(name)
-    except ArtworkNotInstalled as missing:
-        pytest.skip(f"card artwork not installed: {missing}")
+    faces = artwork_or_skip(name)
     assert len(faces) == 53 and JOKER in faces
 
 
 @pytest.mark.parametrize("name", KDE_DECKS)
 def test_each_kde_brand_draws_fifty_two_cards(name: str) -> None:
-    try:
-        faces = render_deck(name)
-    except ArtworkNotInstalled as missing:
-        pytest.skip(f"card artwork not installed: {missing}")
+    faces = artwork_or_skip(name)
     assert len(faces) - (JOKER in faces) == 52

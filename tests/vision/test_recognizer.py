@@ -844,13 +844,10 @@ def test_an_unreadable_outline_lying_on_a_card_read_does_not_gainsay_a_fan_gap()
 def _benchmark_scene(name: str, deck_index: int, k: int, seed: int = 2024) -> tuple[Scene, Recognizer]:
     """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py`` (run with
     ``--seed seed``), and the recognizer it is read with."""
-    from vision.artwork import ArtworkMissing, render_deck
+    from tests.vision.conftest import artwork_or_skip
     from vision.templates import enrol_faces
 
-    try:
-        faces = render_deck(name)
-    except ArtworkMissing as missing:
-        pytest.skip(f"card artwork not installed: {missing}")
+    faces = artwork_or_skip(name)
     rng = np.random.default_rng([seed, deck_index, k])
     camera = Camera.overhead(rng)
     cards = list(rng.permutation(np.array(sorted(faces), dtype=object))[: int(rng.integers(6, 21))])

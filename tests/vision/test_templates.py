@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from controller.cards import Card, no_face_deck
-from tests.vision.conftest import DECK
-from vision.artwork import ArtworkMissing, render_deck
+from tests.vision.conftest import DECK, artwork_or_skip
 from vision.geometry import rotate_quad, sample_patch
 from vision.templates import INDEX_SIZE, MIN_INDEX_SEPARATION, DeckTemplates, TemplateError, enrol_faces, features
 
@@ -63,10 +62,7 @@ def test_a_deck_whose_index_lies_at_the_top_right_is_refused_at_enrolment(faces:
 def test_kde_oxygen_decks_rank_and_suit_in_two_corners_are_refused_at_enrolment() -> None:
     """KDE's oxygen-white prints the rank at the top right and the suit at the top left: its sixes and
     eights of a suit are alike at the top-left corner. Read unrefused, it named cards wrong dozens of times."""
-    try:
-        oxygen = render_deck("kde-oxygen-white")
-    except ArtworkMissing as missing:
-        pytest.skip(f"card artwork not installed: {missing}")
+    oxygen = artwork_or_skip("kde-oxygen-white")
     with pytest.raises(TemplateError, match="'kde-oxygen-white' cannot be read from its index corners"):
         enrol_faces("kde-oxygen-white", oxygen)
 

@@ -26,12 +26,9 @@ def peer():
 
 @pytest.fixture(scope="module")
 def faces():
-    from vision.artwork import ArtworkMissing, render_deck
+    from tests.vision.conftest import artwork_or_skip
 
-    try:
-        return render_deck("aisleriot-anglo")
-    except ArtworkMissing as missing:
-        pytest.skip(f"card artwork not installed: {missing}")
+    return artwork_or_skip("aisleriot-anglo")
 
 
 def _table(faces, placed: list[tuple[str, float, tuple[int, int]]], height: int = 200) -> tuple[np.ndarray, float]:
