@@ -48,6 +48,7 @@ from vision.geometry import (
     rotate_quad,
     sample_patch,
 )
+from vision.upright_index import UPRIGHT_SHARE, upright_bottom_index
 
 __all__ = [
     "INDEX_SIZE",
@@ -290,6 +291,19 @@ def _refuse_alike_indexes(deck: DeckTemplates) -> None:
             "elsewhere, or not in both")
 
 
+def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list[np.ndarray]) -> None:
+    """Refuse a deck that prints the index in its bottom-right corner the same way up as the top-left one
+    (``vision.upright_index``): from that corner its index shows upside down, a six as a nine."""
+    upright = upright_bottom_index(faces)
+    if upright.sum() > UPRIGHT_SHARE * len(cards):
+        examples = [card.code for card, up in zip(cards, upright) if up]
+        raise TemplateError(
+            f"deck {name!r} prints its bottom-right index upright ({len(examples)} of {len(cards)} cards: "
+            f"{', '.join(examples[:4])}...), not turned half round. The camera reads a card's index from either "
+            "corner, turned the way the top-left one stands; from the bottom-right corner this deck's index "
+            "shows upside down, a 6 like a 9")
+
+
 def _strips_layout() -> np.ndarray:
     """Where and at what size the strips are read, as a deck file records it (a file enrolled with
     other strips must be enrolled again)."""
@@ -386,6 +400,7 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     index_labels: list[int] = []
     background_patches: list[np.ndarray] = []
     originals = [_on_background(faces[card]) for card in cards]
+    _refuse_upright_bottom_index(name, cards, originals)
     for label, original in enumerate(originals):
         face = _at_width(original, INDEX_SIZE[0] / INDEX_FX)
         upright = _upright(*face.shape[1::-1])
