@@ -41,8 +41,10 @@ def _turn(degrees: float) -> np.ndarray:
 
 
 #: How far (patch pixels) an index patch is slid each way to fit a card's look, and against how many cards.
+#: A corner found a few pixels off can look nearer to three other cards than to its own; against five
+#: nearest, 2,000 frames never rendered before read 5 cards more than against three and none wrong more.
 SLIDE = 5
-SLIDE_CARDS = 3
+SLIDE_CARDS = 5
 #: Turns (about the card's corner) tried on patches that still fit no card closely: an outline's
 #: angle is least sure where little of its edges shows, as on the middle cards of a fan.
 TURNS = [_turn(angle) for angle in (-4.0, -2.0, 2.0, 4.0)]
