@@ -299,7 +299,7 @@ def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list
         examples = [card.code for card, up in zip(cards, upright) if up]
         raise TemplateError(
             f"deck {name!r} prints its bottom-right index upright ({len(examples)} of {len(cards)} cards: "
-            f"{', '.join(examples[:4])}...), not turned half round. The camera reads a card's index from either "
+            f"{', '.join(examples[:4])}{'...' if len(examples) > 4 else ''}), not turned half round. The camera reads a card's index from either "
             "corner, turned the way the top-left one stands; from the bottom-right corner this deck's index "
             "shows upside down, a 6 like a 9")
 

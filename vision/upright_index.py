@@ -4,7 +4,7 @@ The recognizer takes every corner of a card as a possible index corner and reads
 way the top-left one stands, as every deck it was tuned on prints it: the bottom-right index turned
 half round. A deck that prints it the same way up as the top-left one (KDE's ancient-egyptians:
 the suit symbol over the rank, the rank upright) shows that index upside down from its corner,
-where a six looks like a nine; read so, that deck named cards wrong in about one frame in thirty.
+where a six looks like a nine; read so, that deck named 6 cards wrong in 216 frames (three seeds).
 Enrolment refuses such a deck (``vision.templates.enrol_faces``).
 
 The test is on the face images themselves: the rank at the top left (a template cut from where an

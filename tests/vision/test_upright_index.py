@@ -34,7 +34,7 @@ def test_a_deck_that_prints_its_bottom_index_upright_is_refused_at_enrolment(fac
 
 def test_kde_ancient_egyptians_is_refused_at_enrolment() -> None:
     """KDE's ancient-egyptians prints the suit over the rank, both upright, at the bottom right. Read
-    unrefused, it named cards wrong in about one frame in thirty, a six of diamonds as the nine among them."""
+    unrefused, it named 6 cards wrong in 216 frames, a six of diamonds as the nine among them."""
     egyptians = artwork_or_skip("kde-ancient-egyptians")
     with pytest.raises(TemplateError, match=r"'kde-ancient-egyptians' prints its bottom-right index upright \(51 of 52"):
         enrol_faces("kde-ancient-egyptians", egyptians)
