@@ -62,9 +62,11 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-#: 7: the index looks stored as enrolled (float32); format 6 stored them rounded to float16, so a deck
-#: read from its file read a few corners otherwise than the same deck just enrolled.
-FORMAT_VERSION = 7
+#: 8: enrolled since decks that print the bottom-right index upright are refused (a file of format 7 may
+#: hold one, and a cached artwork deck would skip the check); 7: the index looks stored as enrolled
+#: (float32), where format 6 rounded them to float16 and a deck read from its file read a few corners
+#: otherwise than the same deck just enrolled.
+FORMAT_VERSION = 8
 JITTERS_PER_CORNER = 40
 STRIP_JITTERS_PER_CORNER = 20
 DISCRIMINANT_DIMS = 48

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import artwork_or_skip
+from vision.enroll import enrol_artwork
 from vision.geometry import INDEX_FX, INDEX_FY
 from vision.templates import TemplateError, _on_background, enrol_faces
 from vision.upright_index import upright_bottom_index
@@ -38,3 +39,18 @@ def test_kde_ancient_egyptians_is_refused_at_enrolment() -> None:
     egyptians = artwork_or_skip("kde-ancient-egyptians")
     with pytest.raises(TemplateError, match=r"'kde-ancient-egyptians' prints its bottom-right index upright \(51 of 52"):
         enrol_faces("kde-ancient-egyptians", egyptians)
+
+
+def test_a_cached_deck_enrolled_before_the_check_is_enrolled_again_and_refused(deck, tmp_path, monkeypatch) -> None:
+    """An artwork deck cached by a tablectl that did not yet check (format 7) is not served from the cache."""
+    artwork_or_skip("kde-ancient-egyptians")
+    monkeypatch.setenv("TABLECTL_CACHE", str(tmp_path))
+    cached = tmp_path / "decks" / "kde-ancient-egyptians.npz"
+    cached.parent.mkdir()
+    deck.save(cached)
+    with np.load(cached) as data:
+        arrays = dict(data)
+    np.savez(cached, **{**arrays, "version": np.array(7)})
+    with pytest.raises(TemplateError, match="prints its bottom-right index upright"):
+        enrol_artwork("kde-ancient-egyptians")
+    assert not cached.exists()
