@@ -299,11 +299,11 @@ def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list
     upright = upright_bottom_index(faces)
     if upright.sum() > UPRIGHT_SHARE * len(cards):
         examples = [card.code for card, up in zip(cards, upright) if up]
+        shown = ", ".join(examples[:4]) + ("..." if len(examples) > 4 else "")
         raise TemplateError(
-            f"deck {name!r} prints its bottom-right index upright ({len(examples)} of {len(cards)} cards: "
-            f"{', '.join(examples[:4])}{'...' if len(examples) > 4 else ''}), not turned half round. The camera reads a card's index from either "
-            "corner, turned the way the top-left one stands; from the bottom-right corner this deck's index "
-            "shows upside down, a 6 like a 9")
+            f"deck {name!r} prints its bottom-right index upright ({len(examples)} of {len(cards)} cards: {shown}), "
+            "not turned half round. The camera reads a card's index from either corner, turned the way the "
+            "top-left one stands; from the bottom-right corner this deck's index shows upside down, a 6 like a 9")
 
 
 def _strips_layout() -> np.ndarray:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.artwork import CARD_HEIGHT_PX
 from vision.geometry import INDEX_FX, INDEX_FY
 
 __all__ = ["UPRIGHT_SHARE", "upright_bottom_index"]
@@ -28,8 +29,6 @@ __all__ = ["UPRIGHT_SHARE", "upright_bottom_index"]
 #: decks tuned on, none has more than 2 of 53 cards whose corners fit that way (a court whose two halves
 #: differ); KDE's ancient-egyptians has 51 of 52.
 UPRIGHT_SHARE = 0.5
-#: Height the faces are compared at (the artwork's height, ``vision.artwork.CARD_HEIGHT_PX``).
-FACE_HEIGHT = 336
 #: Where a top-left index's rank lies, as fractions of the card's width and height (x0, x1, y0, y1).
 _RANK = (0.02, 0.2, 0.02, 0.15)
 #: The bottom-right corner searched, in index patches (``INDEX_FX`` by ``INDEX_FY``) across and down.
@@ -46,8 +45,8 @@ def upright_bottom_index(faces: Sequence[np.ndarray]) -> np.ndarray:
 
 def _upright(face: np.ndarray) -> bool:
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    grey = cv2.resize(grey, None, fx=FACE_HEIGHT / grey.shape[0], fy=FACE_HEIGHT / grey.shape[0],
-                      interpolation=cv2.INTER_AREA)
+    ratio = CARD_HEIGHT_PX / grey.shape[0]  # compared at the height the artwork is drawn at
+    grey = cv2.resize(grey, None, fx=ratio, fy=ratio, interpolation=cv2.INTER_AREA)
     h, w = grey.shape
     x0, x1, y0, y1 = _RANK
     rank = np.ascontiguousarray(grey[int(y0 * h) : int(y1 * h), int(x0 * w) : int(x1 * w)])

@@ -1,12 +1,14 @@
 """Which way up a deck prints its bottom-right index, and the refusal of a deck that prints it upright."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tests.vision.conftest import artwork_or_skip
 from vision.enroll import enrol_artwork
 from vision.geometry import INDEX_FX, INDEX_FY
-from vision.templates import TemplateError, _on_background, enrol_faces
+from vision.templates import DeckTemplates, TemplateError, _on_background, enrol_faces
 from vision.upright_index import upright_bottom_index
 
 
@@ -41,7 +43,9 @@ def test_kde_ancient_egyptians_is_refused_at_enrolment() -> None:
         enrol_faces("kde-ancient-egyptians", egyptians)
 
 
-def test_a_cached_deck_enrolled_before_the_check_is_enrolled_again_and_refused(deck, tmp_path, monkeypatch) -> None:
+def test_a_cached_deck_enrolled_before_the_check_is_enrolled_again_and_refused(
+    deck: DeckTemplates, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An artwork deck cached by a tablectl that did not yet check (format 7) is not served from the cache."""
     artwork_or_skip("kde-ancient-egyptians")
     monkeypatch.setenv("TABLECTL_CACHE", str(tmp_path))
