@@ -6,7 +6,9 @@ each with about a third of them fanned over each other, and prints for each
 group: accuracy on cards lying whole ("full") and on cards showing only an
 index corner ("corner"), wrong reads (a card reported as another card, or a
 card reported where there is none), unreadable reports (and how often the
-guess an unreadable card carries is right), cards not reported at all, and the
+guess an unreadable card carries is right), cards not reported at all, the
+cards of a deck the table's camera witness would see in under half of their
+showings (read, or unreadable with the right guess), and the
 milliseconds per frame of ``Recognizer.read`` on one core. A peer reads every
 frame right after ours (``vision_peer.py``: the classic contour-and-template
 card reader most OpenCV projects copy); its figures are printed below ours,
@@ -47,7 +49,7 @@ from vision.artwork import (  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.setup import one_core  # noqa: E402
 from vision.templates import TemplateError, enrol_faces  # noqa: E402
-from vision.trial import Tally, score, table_frames  # noqa: E402
+from vision.trial import BLIND_SHARE, Tally, score, table_frames, witnessed_under  # noqa: E402
 
 
 def _load_peer():  # type: ignore[no-untyped-def]
@@ -93,7 +95,7 @@ def run_group(decks: list[str], frames: int, seed: int, tally: TimedTally, peer:
                 reads = reader.read(scene.frame)
                 counts.ms.append((time.perf_counter() - start) * 1000)
                 counts.cpu_ms.append((time.process_time() - cpu) * 1000)
-                score(scene, reads, counts, f"{name}, frame {k}")
+                score(scene, reads, counts, name, k)
 
 
 def report(title: str, decks: list[str], t: TimedTally) -> None:
@@ -108,6 +110,9 @@ def report(title: str, decks: list[str], t: TimedTally) -> None:
     print(f"  unreadable reports    {t.unreadable} on visible cards, {t.spurious_unreadable} where no card could be matched")
     print(f"    with a guess        {t.guessed[1]}, the guess right {t.guessed[0]} (the table's camera witness lets a guess corroborate the shoe)")
     print(f"  not reported at all   {t.missed}")
+    blind = witnessed_under(t, BLIND_SHARE)
+    print(f"  cards seen in under half their showings (read, or the right guess): "
+          f"{', '.join(f'{s.deck} {s}' for s in blind) or 'none'}")
     print(f"  ms per frame          median {np.median(t.ms):.1f}, p95 {np.percentile(t.ms, 95):.1f} wall clock; "
           f"CPU time median {np.median(t.cpu_ms):.1f}, p95 {np.percentile(t.cpu_ms, 95):.1f} (one thread)")
     for example in t.wrong_examples[:10]:

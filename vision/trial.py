@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -21,10 +22,20 @@ from vision.recognizer import Read, Recognizer
 from vision.synthetic import Camera, Scene, SceneRenderer, random_placements
 from vision.templates import DeckTemplates
 
-__all__ = ["MATCH_PX", "Tally", "run_trial", "score", "table_frames"]
+__all__ = ["BLIND_SHARE", "LEAST_SHOWINGS", "MATCH_PX", "WEAK_SHARE", "Shortfall", "Tally", "run_trial", "score",
+           "table_frames", "witnessed_under"]
 
 #: A report is paired with a drawn card when their centres lie this close (pixels of a 1920x1080 frame).
 MATCH_PX = 30.0
+
+#: A card witnessed in fewer than this share of its showings is named as weak.
+WEAK_SHARE = Fraction(9, 10)
+#: A deck with a card witnessed in fewer than this share of its showings should not witness a table: as
+#: the camera corroborates the shoe, a dealt card it does not see holds the round, so most rounds dealing
+#: that card would be held.
+BLIND_SHARE = Fraction(1, 2)
+#: A card shown fewer times than this is not judged: a share of one to three showings says little.
+LEAST_SHOWINGS = 4
 
 
 @dataclass
@@ -43,6 +54,30 @@ class Tally:
     missed: int = 0
     hidden: int = 0
     wrong_examples: list[str] = field(default_factory=list)
+    #: Per deck and card, [witnessed, shown] over full faces and index corners: witnessed when read right,
+    #: or unreadable with the right guess, which is what the table's camera witness accepts.
+    by_card: dict[tuple[str, Card], list[int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A card of a deck that the camera witnessed in ``witnessed`` of the ``shown`` times it showed."""
+
+    deck: str
+    card: Card
+    witnessed: int
+    shown: int
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.witnessed}/{self.shown}"
+
+
+def witnessed_under(tally: Tally, share: Fraction) -> list[Shortfall]:
+    """The cards shown at least ``LEAST_SHOWINGS`` times and witnessed in fewer than ``share`` of them,
+    least witnessed first."""
+    short = [Shortfall(deck, card, seen, shown) for (deck, card), (seen, shown) in tally.by_card.items()
+             if shown >= LEAST_SHOWINGS and seen < share * shown]
+    return sorted(short, key=lambda s: (Fraction(s.witnessed, s.shown), s.deck, s.card.code))
 
 
 def table_frames(faces: Mapping[Card, np.ndarray], frames: int, seed: int, deck_index: int = 0) -> Iterator[tuple[Scene, Layout]]:
@@ -59,9 +94,10 @@ def table_frames(faces: Mapping[Card, np.ndarray], frames: int, seed: int, deck_
         yield renderer.render(random_placements(chosen, rng), rng), camera.layout()
 
 
-def score(scene: Scene, reads: list[Read], tally: Tally, where: str) -> None:
-    """Pair each drawn card with the nearest report and count what happened to it (``where``: the
-    deck and frame, named in the examples of wrong reads so that they can be looked at again)."""
+def score(scene: Scene, reads: list[Read], tally: Tally, deck: str, frame: int) -> None:
+    """Pair each drawn card with the nearest report and count what happened to it (``deck`` and ``frame``
+    are named in the examples of wrong reads so that they can be looked at again)."""
+    where = f"{deck}, frame {frame}"
     tally.frames += 1
     tally.cards += len(scene.truth)
     tally.fanned += sum(1 for t in scene.truth if t.visible != "full")
@@ -81,6 +117,9 @@ def score(scene: Scene, reads: list[Read], tally: Tally, where: str) -> None:
             continue
         bucket = tally.full if truth.visible == "full" else tally.corner
         bucket[1] += 1
+        counts = tally.by_card.setdefault((deck, truth.card), [0, 0])
+        counts[1] += 1
+        counts[0] += read is not None and (read.card is truth.card or (read.card is None and read.guess is truth.card))
         if read is None:
             tally.missed += 1
         elif read.card is truth.card:
@@ -104,5 +143,5 @@ def run_trial(faces: Mapping[Card, np.ndarray], deck: DeckTemplates, frames: int
     """Read ``frames`` table frames drawn from ``faces`` with ``deck`` (enrolled from those faces)."""
     tally = Tally()
     for k, (scene, layout) in enumerate(table_frames(faces, frames, seed)):
-        score(scene, Recognizer(deck, layout).read(scene.frame), tally, f"{deck.name}, frame {k}")
+        score(scene, Recognizer(deck, layout).read(scene.frame), tally, deck.name, k)
     return tally

@@ -110,6 +110,19 @@ def test_a_trial_that_reads_a_card_wrong_fails_and_names_it(tmp_path: Path, caps
     assert "should not witness this deck at a table" in err
 
 
+def test_a_trial_that_cannot_see_a_card_fails_and_names_it(tmp_path: Path, capsys) -> None:
+    """The Swiss deck's king of spades, green to its edges, is lost in the green felt: on the first 20 trial
+    frames of seed 1 the camera never reports it, though it reads no card wrong."""
+    artwork_or_skip("aisleriot-swiss-xvii")
+    argv = ["vision", "enroll", "--artwork", "aisleriot-swiss-xvii", "--out", str(tmp_path / "swiss.npz"),
+            "--trial", "20", "--seed", "1"]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "wrong reads 0" in out and "cards witnessed in under 90% of their showings" in out and "KS 0/5" in out
+    assert "in under half of their showings on its trial frames (KS 0 of 5" in err
+    assert "should not witness this deck at a table" in err and "wrong:" not in err
+
+
 def test_enrolment_refuses_a_deck_whose_index_is_not_where_the_camera_reads_it(tmp_path: Path, faces, capsys) -> None:
     """Images of a deck printed for the other hand (its index at the top right): no deck file is written."""
     folder = tmp_path / "mirrored"

@@ -5,7 +5,7 @@ import numpy as np
 from controller.cards import parse_cards
 from vision.recognizer import Read
 from vision.synthetic import Scene, TruthCard
-from vision.trial import MATCH_PX, Tally, run_trial, score, table_frames
+from vision.trial import BLIND_SHARE, MATCH_PX, WEAK_SHARE, Tally, run_trial, score, table_frames, witnessed_under
 
 
 def _square(x: float, y: float) -> np.ndarray:
@@ -30,12 +30,29 @@ def test_each_drawn_card_is_paired_with_the_nearest_report_and_counted_once() ->
         Read(two, _square(1500, 0), "full", 1.0),  # a card read where none lies
     ]
     tally = Tally()
-    score(scene, reads, tally, "here")
+    score(scene, reads, tally, "here", 3)
     assert (tally.frames, tally.cards, tally.fanned, tally.hidden) == (1, 5, 3, 1)
     assert tally.full == [1, 2] and tally.corner == [0, 2]
     assert tally.unreadable == 1 and tally.guessed == [1, 1] and tally.missed == 1
     assert tally.wrong == 3
-    assert tally.wrong_examples == ["8H (corner) read as 6H [here]", "nothing read as KD [here]", "nothing read as 2C [here]"]
+    assert tally.wrong_examples == ["8H (corner) read as 6H [here, frame 3]", "nothing read as KD [here, frame 3]",
+                                    "nothing read as 2C [here, frame 3]"]
+    # witnessed: read right, or unreadable with the right guess (as the table's witness counts); the queen lay hidden
+    assert tally.by_card == {("here", six): [1, 1], ("here", eight): [0, 1], ("here", ace): [1, 1], ("here", king): [0, 1]}
+
+
+def test_cards_witnessed_in_too_few_of_their_showings_are_named_least_witnessed_first() -> None:
+    six, eight, ace, king = parse_cards("6H 8H AS KD")
+    tally = Tally(by_card={
+        ("a", six): [9, 10],  # 90%: not weak
+        ("a", eight): [8, 10],  # weak
+        ("b", eight): [1, 3],  # too few showings to judge
+        ("a", ace): [2, 4],  # half: weak, not blind
+        ("b", king): [1, 4],  # blind
+    })
+    assert [str(s) for s in witnessed_under(tally, WEAK_SHARE)] == ["KD 1/4", "AS 2/4", "8H 8/10"]
+    blind = witnessed_under(tally, BLIND_SHARE)
+    assert [(s.deck, s.card, s.witnessed, s.shown) for s in blind] == [("b", king, 1, 4)]
 
 
 def test_trial_frames_repeat_for_a_seed_and_hold_no_more_cards_than_the_deck(faces) -> None:
