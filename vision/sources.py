@@ -14,6 +14,7 @@ a technician's frames to calibrate on, or a table filmed for a replayed test.
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Protocol
@@ -41,24 +42,62 @@ class FrameSource(Protocol):
 
 
 class CameraSource:
-    """A live camera through ``cv2.VideoCapture``: device index, ``/dev/video*`` path or stream URL."""
+    """A live camera through ``cv2.VideoCapture``: device index, ``/dev/video*`` path or stream URL.
 
-    def __init__(self, device: int | str, width: int = 1920, height: int = 1080):
+    A thread of its own takes every frame the camera sends, as it comes, and keeps the newest;
+    ``read`` gives the newest frame not given before, waiting up to ``timeout_s`` for one. The table
+    reads the camera only while it looks (after each card), and ``VideoCapture`` read so hands back
+    the frames that queued since the last read, oldest first: a network stream every one of them
+    (after two seconds idle, a frame two seconds old), a V4L2 camera its last few buffers. The
+    camera would witness the table as it was. Each frame is given once, as the tracker counts the
+    frames a card stays put.
+    """
+
+    def __init__(self, device: int | str, width: int = 1920, height: int = 1080, timeout_s: float = 5.0):
         self.device = device
-        self.capture = cv2.VideoCapture(device)
-        if not self.capture.isOpened():
+        self.timeout_s = timeout_s
+        capture = cv2.VideoCapture(device)
+        if not capture.isOpened():
             raise CameraError(f"camera {device!r} cannot be opened (unplugged, busy, or no permission?)")
-        self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-        self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self._newest: np.ndarray | None = None
+        self._stopped = False
+        self._closing = threading.Event()
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._take_frames, args=(capture,), name=f"camera {device}", daemon=True)
+        self._thread.start()
+
+    def _take_frames(self, capture: cv2.VideoCapture) -> None:
+        """The camera's thread, the only one that touches ``capture``; it releases it when it ends."""
+        try:
+            while not self._closing.is_set():
+                ok, frame = capture.read()
+                if not ok or frame is None:
+                    break
+                with self._changed:
+                    self._newest = frame
+                    self._changed.notify_all()
+        finally:
+            capture.release()
+            with self._changed:
+                self._stopped = True
+                self._changed.notify_all()
 
     def read(self) -> np.ndarray:
-        ok, frame = self.capture.read()
-        if not ok or frame is None:
-            raise CameraError(f"camera {self.device!r} gave no frame")
-        return frame
+        with self._changed:
+            if not self._changed.wait_for(lambda: self._newest is not None or self._stopped, self.timeout_s):
+                raise CameraError(f"camera {self.device!r} gave no frame for {self.timeout_s:g} s")
+            if self._newest is None:
+                raise CameraError(f"camera {self.device!r} stopped giving frames")
+            frame, self._newest = self._newest, None
+            return frame
 
     def close(self) -> None:
-        self.capture.release()
+        """Stop taking frames; the camera is released once the frame being taken has come (at once, or
+        when the backend gives up waiting on a camera that stalled)."""
+        self._closing.set()
+        self._thread.join(timeout=2.0)
 
 
 class VideoFileSource:
