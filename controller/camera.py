@@ -25,7 +25,7 @@ are turned.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +65,16 @@ class CameraWitness:
     round, one that sees another card there does.
     """
 
-    def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0) -> None:
+    def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0,
+                 dealt: Collection[Card] | None = None) -> None:
+        """``dealt``: the cards of the game's shoe or deck, the only cards the camera reads."""
         self.stable_frames = _whole(vision, "stable_frames", 2, least=1)
         self.settle_frames = _whole(vision, "settle_frames", 90, least=1)
         try:
             layout = layout_from(vision)
             if layout is None:
                 raise CalibrationError("[vision] crosscheck needs [vision.calibration] and [vision.zones]")
-            self.recognizer = build_recognizer(vision, base)
+            self.recognizer = build_recognizer(vision, base, dealt)
             live = _live_source(vision.get("source"), base)
             self.scenes = None if live is not None else SceneSource(
                 render_deck(str(vision.get("deck", "aisleriot-anglo"))), Camera(layout.table_to_image),
@@ -220,7 +222,8 @@ def film_session(
         if "source" not in vision and not simulated:
             raise CameraUnavailable("camera: [vision] crosscheck at a live table needs [vision] source, the camera "
                                     "(a device index, /dev/video*, a stream URL, a folder of images or a video file)")
-        camera = CameraWitness(vision, session.log, base=Path(session.config.path).parent, seed=seed)
+        camera = CameraWitness(vision, session.log, base=Path(session.config.path).parent, seed=seed,
+                               dealt=session.table.game.deck())
     except CameraUnavailable as unavailable:
         if asked:
             raise

@@ -6,14 +6,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 import cv2
 from threadpoolctl import threadpool_limits
 
-from controller.cards import UnknownCard, deck_by_name
+from controller.cards import Card, UnknownCard, deck_by_name
 
 from vision.calibration import CalibrationError, Layout
 from vision.enroll import load_deck
@@ -57,14 +57,20 @@ def one_core() -> None:
     cv2.setNumThreads(1)
 
 
-def build_recognizer(vision: Mapping[str, Any], base: Path | None = None) -> Recognizer:
-    """The recognizer a ``[vision]`` table describes; ``cards = "no-face"`` (a deck kind) limits what it may read.
-    The process's arithmetic is kept to one thread from then on (``one_core``)."""
+def build_recognizer(vision: Mapping[str, Any], base: Path | None = None, dealt: Collection[Card] | None = None) -> Recognizer:
+    """The recognizer a ``[vision]`` table describes, reading only cards the table can deal: ``dealt``
+    (the cards of the game's shoe or deck: no joker where the game deals none) and, when given,
+    ``cards = "no-face"`` (a deck kind). A card the table cannot deal is never read: a picture on a
+    face can look like the joker's, which a table without jokers would otherwise read where no card
+    lies. The process's arithmetic is kept to one thread from then on (``one_core``)."""
     one_core()
     deck = load_deck(vision, base)
+    allowed = set(deck.cards) if dealt is None else set(dealt)
     if "cards" in vision:
         try:
-            deck = deck.restricted_to(set(deck_by_name(str(vision["cards"]))))
+            allowed &= set(deck_by_name(str(vision["cards"])))
         except UnknownCard as error:
             raise CalibrationError(f"[vision] cards: {error}") from None
+    if not set(deck.cards) <= allowed:
+        deck = deck.restricted_to(allowed)
     return Recognizer(deck, layout_from(vision), settings_from(vision))

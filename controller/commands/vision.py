@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from controller.cards import Card
+from controller.config import load_config
+from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
@@ -87,9 +90,10 @@ def read_command(args: argparse.Namespace) -> int:
             vision = {k: v for k, v in vision.items() if k != "deck_file"} | {"deck": args.deck}
         if args.deck_file:
             vision = vision | {"deck_file": str(args.deck_file)}
-        recognizer = build_recognizer(vision, args.config.parent if args.config else None)
+        dealt = _game_cards(args.config) if args.config else None
+        recognizer = build_recognizer(vision, args.config.parent if args.config else None, dealt)
         reads = recognizer.read(read_image(args.image))
-    except VISION_ERRORS as error:
+    except (*VISION_ERRORS, ConfigError) as error:
         return _fail(error)
     if recognizer.layout is None:
         print(f"tablectl vision: warning: {UNCALIBRATED}", file=sys.stderr)
@@ -101,6 +105,16 @@ def read_command(args: argparse.Namespace) -> int:
         card = r.card.code if r.card else "unreadable"
         print(f"{card:<10} {r.visible:<6} {r.confidence:.3f}  zone={r.zone or '-'}  {corners}")
     return 0
+
+
+def _game_cards(config: Path) -> tuple[Card, ...] | None:
+    """The cards of the game a table config names, which are all the table's camera reads (``None``
+    for a config that names no game, e.g. a ``[vision]`` table alone)."""
+    with open(config, "rb") as handle:
+        table = tomllib.load(handle).get("table")
+    if not isinstance(table, dict) or "game" not in table:
+        return None
+    return load_config(config).make_game().deck()
 
 
 def _pairs(text: str, what: str) -> list[tuple[float, float]]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import tomli_w
 
 from controller.cards import parse_cards
 from controller.cli import main
@@ -86,6 +87,30 @@ def test_a_deck_enrolled_from_one_image_per_card_reads_those_cards(tmp_path: Pat
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--deck-file", str(out), "--json"]) == 0
     read = [r["card"] for r in json.loads(capsys.readouterr().out) if r["card"]]
     assert set(read) <= {c.code for c in CARDS} and len(read) >= 6
+
+
+def _table_config(name: str, folder: Path) -> Path:
+    """The shipped config of a table, calibrated for the camera ``_scene`` films with."""
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "config" / f"{name}.toml").read_text())
+    layout = Camera.overhead().layout()
+    data["vision"]["calibration"] = {"image_points": [list(map(float, p)) for p in layout.image_points],
+                                     "table_points": [list(map(float, p)) for p in layout.table_points]}
+    path = folder / f"{name}.toml"
+    path.write_text(tomli_w.dumps(data))
+    return path
+
+
+def test_the_camera_of_a_table_whose_game_deals_no_joker_never_reads_one(tmp_path: Path, faces, capsys) -> None:
+    """The same frame, a joker among its cards, read with two tables' configs: No Bust 21 deals a joker per
+    deck and its camera reads it; Top Card deals none, and its camera reads no joker."""
+    _scene(faces, tmp_path / "frame.png")
+    read = {}
+    for game in ("no-bust-21", "top-card"):
+        assert main(["vision", "read", str(tmp_path / "frame.png"), "--config", str(_table_config(game, tmp_path)), "--json"]) == 0
+        read[game] = [r["card"] for r in json.loads(capsys.readouterr().out)]
+    assert "JK" in read["no-bust-21"]
+    assert "JK" not in read["top-card"] and set(read["top-card"]) <= {c.code for c in CARDS} | {None}
+    assert len(read["top-card"]) >= len(read["no-bust-21"]) - 1
 
 
 def test_a_deck_enrolled_with_a_trial_says_how_it_reads_on_frames_of_its_own(tmp_path: Path, faces, capsys) -> None:
