@@ -51,45 +51,72 @@ class CameraSource:
     (after two seconds idle, a frame two seconds old), a V4L2 camera its last few buffers. The
     camera would witness the table as it was. Each frame is given once, as the tracker counts the
     frames a card stays put.
+
+    A camera that stops giving frames (a stream that ends, a camera unplugged) is opened again every
+    ``reopen_s`` seconds; meanwhile ``read`` raises ``CameraError``, and once it gives frames again
+    the table films on without a restart.
     """
 
-    def __init__(self, device: int | str, width: int = 1920, height: int = 1080, timeout_s: float = 5.0):
+    def __init__(self, device: int | str, width: int = 1920, height: int = 1080, timeout_s: float = 5.0,
+                 reopen_s: float = 1.0):
         self.device = device
+        self.size = (width, height)
         self.timeout_s = timeout_s
-        capture = cv2.VideoCapture(device)
-        if not capture.isOpened():
+        self.reopen_s = reopen_s
+        capture = self._open()
+        if capture is None:
             raise CameraError(f"camera {device!r} cannot be opened (unplugged, busy, or no permission?)")
-        capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         self._newest: np.ndarray | None = None
-        self._stopped = False
+        self._stopped = False  # not giving frames now (opened again every reopen_s)
+        self._ended = False  # the thread is done: closed
         self._closing = threading.Event()
         self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._take_frames, args=(capture,), name=f"camera {device}", daemon=True)
         self._thread.start()
 
-    def _take_frames(self, capture: cv2.VideoCapture) -> None:
-        """The camera's thread, the only one that touches ``capture``; it releases it when it ends."""
-        try:
-            while not self._closing.is_set():
-                ok, frame = capture.read()
-                if not ok or frame is None:
-                    break
-                with self._changed:
-                    self._newest = frame
-                    self._changed.notify_all()
-        finally:
+    def _open(self) -> cv2.VideoCapture | None:
+        capture = cv2.VideoCapture(self.device)
+        if not capture.isOpened():
             capture.release()
+            return None
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        return capture
+
+    def _take_frames(self, capture: cv2.VideoCapture | None) -> None:
+        """The camera's thread, the only one that touches a capture; it releases each one it is done with."""
+        while not self._closing.is_set():
+            if capture is None:
+                if self._closing.wait(self.reopen_s):
+                    break
+                capture = self._open()
+                continue
+            ok, frame = capture.read()
             with self._changed:
-                self._stopped = True
+                if ok and frame is not None:
+                    self._newest, self._stopped = frame, False
+                else:
+                    self._stopped = True
                 self._changed.notify_all()
+            if not ok or frame is None:
+                capture.release()
+                capture = None
+        if capture is not None:
+            capture.release()
+        with self._changed:
+            self._ended = True
+            self._changed.notify_all()
 
     def read(self) -> np.ndarray:
+        """The newest frame not given before, waited for up to ``timeout_s`` (through a reopening)."""
         with self._changed:
-            if not self._changed.wait_for(lambda: self._newest is not None or self._stopped, self.timeout_s):
-                raise CameraError(f"camera {self.device!r} gave no frame for {self.timeout_s:g} s")
+            self._changed.wait_for(lambda: self._newest is not None or self._ended, self.timeout_s)
             if self._newest is None:
-                raise CameraError(f"camera {self.device!r} stopped giving frames")
+                if self._ended:
+                    raise CameraError(f"camera {self.device!r} is closed")
+                if self._stopped:
+                    raise CameraError(f"camera {self.device!r} stopped giving frames (opened again every {self.reopen_s:g} s)")
+                raise CameraError(f"camera {self.device!r} gave no frame for {self.timeout_s:g} s")
             frame, self._newest = self._newest, None
             return frame
 

@@ -40,20 +40,24 @@ class Stream:
 
     url: str
     started: float
+    connections: list[int]  # one entry per connection the camera opened
 
     def now(self) -> int:
         return int((time.monotonic() - self.started) * FPS)
 
 
 @contextmanager
-def _serve(frames: int | None, close_after: bool) -> Iterator[Stream]:
-    """A stream that sends ``frames`` frames (None: until the test ends), then closes the connection
-    (``close_after``) or holds it open, sending nothing more."""
+def _serve(frames: int | None = None, then: str = "hold") -> Iterator[Stream]:
+    """A stream that sends each connection ``frames`` frames (None: until the test ends), then
+    ``then``: "hold" the connection open sending nothing, "close" it (a camera opened again gets a
+    new one), or "vanish": close it and stop listening, as a camera unplugged."""
     started = time.monotonic()
     stop = threading.Event()
+    connections: list[int] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            connections.append(1)
             self.send_response(200)
             self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
             self.end_headers()
@@ -64,8 +68,10 @@ def _serve(frames: int | None, close_after: bool) -> Iterator[Stream]:
                     self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n%s\r\n" % (len(data), data))
                     sent += 1
                     time.sleep(1 / FPS)
-                if not close_after:
+                if then == "hold":
                     stop.wait()
+                elif then == "vanish":
+                    server.server_close()
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
@@ -74,9 +80,9 @@ def _serve(frames: int | None, close_after: bool) -> Iterator[Stream]:
 
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
-        yield Stream(f"http://127.0.0.1:{server.server_address[1]}/table.mjpg", started)
+        yield Stream(f"http://127.0.0.1:{server.server_address[1]}/table.mjpg", started, connections)
     finally:
         stop.set()
         server.shutdown()
@@ -85,7 +91,7 @@ def _serve(frames: int | None, close_after: bool) -> Iterator[Stream]:
 
 @pytest.fixture
 def stream() -> Iterator[Stream]:
-    with _serve(None, close_after=False) as served:
+    with _serve() as served:
         yield served
 
 
@@ -123,7 +129,7 @@ def test_each_frame_is_given_once_and_in_order(stream: Stream) -> None:
 
 
 def test_a_stream_that_stalls_is_named_in_the_error_once_the_wait_is_over() -> None:
-    with _serve(5, close_after=False) as served:
+    with _serve(5, "hold") as served:
         source = CameraSource(served.url, timeout_s=0.5)
         try:
             source.read()
@@ -136,14 +142,25 @@ def test_a_stream_that_stalls_is_named_in_the_error_once_the_wait_is_over() -> N
             source.close()
 
 
-def test_a_stream_that_ends_says_so_and_stays_ended() -> None:
-    with _serve(5, close_after=True) as served:
-        source = CameraSource(served.url, timeout_s=5.0)
+def test_a_stream_that_ends_is_opened_again_and_films_on() -> None:
+    """An IP camera that drops its stream (here every five frames) must not stop the table until a restart."""
+    with _serve(5, "close") as served:
+        source = CameraSource(served.url, timeout_s=5.0, reopen_s=0.1)
         try:
-            with pytest.raises(CameraError, match="stopped giving frames"):
-                for _ in range(10):
-                    source.read()
-            with pytest.raises(CameraError, match="stopped giving frames"):
-                source.read()
+            numbers = [number_of(source.read()) for _ in range(12)]
         finally:
             source.close()
+        assert numbers == sorted(set(numbers)) and len(served.connections) >= 3
+
+
+def test_a_camera_that_is_gone_is_named_while_it_is_opened_again_and_a_closed_one_says_so() -> None:
+    with _serve(5, "vanish") as served:
+        source = CameraSource(served.url, timeout_s=0.5, reopen_s=0.1)
+        try:
+            with pytest.raises(CameraError, match=r"camera 'http://\S+' stopped giving frames \(opened again every 0\.1 s\)"):
+                for _ in range(10):
+                    source.read()
+        finally:
+            source.close()
+        with pytest.raises(CameraError, match="is closed"):
+            source.read()
