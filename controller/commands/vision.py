@@ -54,7 +54,7 @@ def register(subparsers: Any) -> None:
     enroll.add_argument("--out", type=Path, required=True, help="enrolled deck file to write (.npz)")
     enroll.add_argument("--trial", type=_at_least_one, metavar="FRAMES",
                         help="then read this many table frames drawn from the same faces and say how the deck reads; "
-                             "exit 1 if any card is read wrong")
+                             "exit 1 if any card is read wrong, or seen in under half of its showings")
     enroll.add_argument("--seed", type=int, default=0, help="the trial frames' seed (default: %(default)s)")
     enroll.set_defaults(func=enroll_command)
 
