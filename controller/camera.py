@@ -38,7 +38,7 @@ from vision.artwork import ArtworkMissing, ArtworkNotInstalled, render_deck
 from vision.calibration import CalibrationError, scale_warning
 from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zone
 from vision.setup import build_recognizer, layout_from
-from vision.sources import CameraError, EndOfFrames, FrameSource, open_source
+from vision.sources import CameraError, CameraSource, EndOfFrames, FrameSource, open_source
 from vision.synthetic import DEALER_SPREAD, Camera, SceneSource
 from vision.templates import TemplateError
 from vision.tracking import Tracker
@@ -112,12 +112,22 @@ class CameraWitness:
 
     def close(self) -> None:
         self.source.close()
+        self._log_outages(None)
 
     def summary(self) -> str:
         """One line for a session's summary: what the camera confirmed and what it disputed."""
         t = self.tally
         return (f"camera      {t['camera_confirms']} looks agreed with the shoe as cards landed, {t['camera_agrees']} before settling, "
-                f"{t['camera_discrepancy']} discrepancies" + (f", {t['camera_failed']} looks failed" if t["camera_failed"] else ""))
+                f"{t['camera_discrepancy']} discrepancies" + (f", {t['camera_failed']} looks failed" if t["camera_failed"] else "")
+                + (f", lost {t['camera_lost']} time(s)" if t["camera_lost"] else ""))
+
+    def _log_outages(self, round_id: str | None) -> None:
+        """A live camera's outages since the last look, each when it happened: it may have stopped
+        giving frames and come back between two looks, which no look would otherwise show."""
+        if isinstance(self.source, CameraSource):
+            for event, at in self.source.changes():
+                self.tally[event] += 1
+                self.log.emit(event, round_id, device=str(self.source.device), at=at)
 
     def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:
         hands = self._face_up(round)
@@ -126,13 +136,16 @@ class CameraWitness:
         dealt: dict[str, list[Any]] = {}
         for target, cards in hands.items():
             dealt.setdefault(self.zone_of(target), []).extend(cards)
+        self._log_outages(round.id)
         try:
             problems = (self._drawn(round.id, dealt, first_frames) if self.scenes is not None
                         else self._filmed(round.id, dealt, first_frames))
         except (CameraError, EndOfFrames) as error:
+            self._log_outages(round.id)
             self.tally["camera_failed"] += 1
             self.log.emit("camera_failed", round.id, reason=str(error))
             return f"camera: {error}"
+        self._log_outages(round.id)
         self.tally[agreed if not problems else "camera_discrepancy"] += max(1, len(problems))
         if not problems:
             self._confirmed = (round.id, {zone: Counter(cards) for zone, cards in dealt.items()})

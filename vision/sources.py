@@ -14,6 +14,7 @@ a technician's frames to calibrate on, or a table filmed for a replayed test.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from pathlib import Path
@@ -54,7 +55,8 @@ class CameraSource:
 
     A camera that stops giving frames (a stream that ends, a camera unplugged) is opened again every
     ``reopen_s`` seconds; meanwhile ``read`` raises ``CameraError``, and once it gives frames again
-    the table films on without a restart.
+    the table films on without a restart. ``changes`` tells when it stopped and came back, for the
+    table's log: an outage between looks would otherwise leave no trace.
     """
 
     def __init__(self, device: int | str, width: int = 1920, height: int = 1080, timeout_s: float = 5.0,
@@ -69,6 +71,7 @@ class CameraSource:
         self._newest: np.ndarray | None = None
         self._stopped = False  # not giving frames now (opened again every reopen_s)
         self._ended = False  # the thread is done: closed
+        self._changes: list[tuple[str, str]] = []
         self._closing = threading.Event()
         self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._take_frames, args=(capture,), name=f"camera {device}", daemon=True)
@@ -93,10 +96,12 @@ class CameraSource:
                 continue
             ok, frame = capture.read()
             with self._changed:
-                if ok and frame is not None:
-                    self._newest, self._stopped = frame, False
-                else:
-                    self._stopped = True
+                giving = ok and frame is not None
+                if giving == self._stopped:
+                    self._changes.append(("camera_back" if giving else "camera_lost", _utc_now()))
+                if giving:
+                    self._newest = frame
+                self._stopped = not giving
                 self._changed.notify_all()
             if not ok or frame is None:
                 capture.release()
@@ -120,11 +125,21 @@ class CameraSource:
             frame, self._newest = self._newest, None
             return frame
 
+    def changes(self) -> list[tuple[str, str]]:
+        """What happened since the last call: ``("camera_lost" | "camera_back", UTC time)`` in order."""
+        with self._changed:
+            changes, self._changes = self._changes, []
+            return changes
+
     def close(self) -> None:
         """Stop taking frames; the camera is released once the frame being taken has come (at once, or
         when the backend gives up waiting on a camera that stalled)."""
         self._closing.set()
         self._thread.join(timeout=2.0)
+
+
+def _utc_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 class VideoFileSource:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from controller.config import load_config
 from controller.errors import TableError
 from controller.session import open_session
 from tests.helpers import MemoryLog, in_process_config, top_card_round
+from tests.vision.mjpeg_stream import serve
 from vision.setup import layout_from
 from vision.synthetic import Camera, SceneSource
 
@@ -85,6 +87,29 @@ def test_a_camera_that_stops_giving_frames_holds_the_round_naming_it(tmp_path: P
     round, log = deal(CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog("TC-01")), AS)
     assert round.state == "hold" and f"no more images in {folder}" in round.hold_reason
     assert log.named("camera_failed")[0]["reason"] == f"no more images in {folder}"
+
+
+def test_a_network_camera_that_drops_its_stream_films_on_and_its_outages_are_logged(faces) -> None:
+    """The default table filmed over an MJPEG stream (as an IP camera serves one), the connection
+    dropped every 10 frames: the card dealt is confirmed, and the outages before and during the
+    look are logged with the time each happened."""
+    layout = layout_from(vision_config())
+    assert layout is not None
+    source = SceneSource(faces, Camera(layout.table_to_image), zones=layout.zones, seed=1)
+    source.show({"home": [AS]})
+    table = cv2.imencode(".jpg", source.read(), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    with serve(10, "close", picture=lambda n: table) as served:
+        witness = CameraWitness(vision_config(source=served.url), MemoryLog("TC-01"))
+        witness.source.reopen_s = 0.05
+        time.sleep(1.0)
+        round, log = deal(witness, AS)
+        witness.close()
+    assert round.state != "hold", round.hold_reason
+    assert [e["event"] for e in log.records() if e["event"] in ("camera_confirms", "camera_failed", "camera_discrepancy")] == ["camera_confirms"]
+    lost, back = log.named("camera_lost"), log.named("camera_back")
+    assert lost and len(back) >= len(lost) - 1 and lost[0]["round"] == "TC-01-R1"
+    assert lost[0]["device"] == served.url and lost[0]["at"] <= back[0]["at"] <= lost[0]["timestamp"]
+    assert f"lost {len(lost)} time(s)" in witness.summary()
 
 
 def test_a_relative_source_lies_beside_the_config_and_a_missing_one_is_named(tmp_path: Path, faces) -> None:
