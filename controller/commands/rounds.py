@@ -97,9 +97,9 @@ def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _camera_look(summary: dict[str, Any], r: dict[str, Any]) -> None:
     """The camera's word on the round (``controller.camera``): a look after each card landed, one
-    before settling, and what disagreed or failed."""
+    before settling, what disagreed or failed, and when a live camera was lost and came back."""
     camera = summary["camera"] = summary["camera"] or {"looks_agreed": 0, "cards_before_settling": None,
-                                                       "discrepancies": [], "failures": []}
+                                                       "discrepancies": [], "failures": [], "outages": []}
     if r["event"] == "camera_confirms":
         camera["looks_agreed"] += 1
     elif r["event"] == "camera_agrees":
@@ -109,6 +109,8 @@ def _camera_look(summary: dict[str, Any], r: dict[str, Any]) -> None:
         camera["discrepancies"].append({k: r.get(k) for k in ("kind", "zone", "dealt", "seen")})
     elif r["event"] == "camera_failed":
         camera["failures"].append(r["reason"])
+    elif r["event"] in ("camera_lost", "camera_back"):
+        camera["outages"].append({"event": r["event"], "device": r["device"], "at": r["at"]})
 
 
 def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
@@ -119,6 +121,7 @@ def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
              + (f", the last before settling with {settled} cards seen" if settled is not None else "")]
     lines += [f"  camera   {d['kind']} in {d['zone']}: dealt {d['dealt'] or '-'}, seen {d['seen'] or '-'}" for d in camera["discrepancies"]]
     lines += [f"  camera   failed: {reason}" for reason in camera["failures"]]
+    lines += [f"  camera   {o['device']} {'lost' if o['event'] == 'camera_lost' else 'back'} at {o['at']}" for o in camera["outages"]]
     return lines
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from controller.camera import CameraUnavailable, CameraWitness, film_session
 from controller.cards import Card
+from controller.commands.rounds import _text, recall
 from controller.config import load_config
 from controller.errors import TableError
 from controller.session import open_session
@@ -110,6 +111,9 @@ def test_a_network_camera_that_drops_its_stream_films_on_and_its_outages_are_log
     assert lost and len(back) >= len(lost) - 1 and lost[0]["round"] == "TC-01-R1"
     assert lost[0]["device"] == served.url and lost[0]["at"] <= back[0]["at"] <= lost[0]["timestamp"]
     assert f"lost {len(lost)} time(s)" in witness.summary()
+    recalled = recall([r for r in log.records() if r["round"] == "TC-01-R1"])  # as `tablectl round` tells it
+    assert recalled["camera"]["outages"][0] == {"event": "camera_lost", "device": served.url, "at": lost[0]["at"]}
+    assert f"  camera   {served.url} lost at {lost[0]['at']}" in _text(recalled)
 
 
 def test_a_relative_source_lies_beside_the_config_and_a_missing_one_is_named(tmp_path: Path, faces) -> None:
