@@ -127,7 +127,7 @@ class CameraWitness:
         if isinstance(self.source, CameraSource):
             for event, at in self.source.changes():
                 self.tally[event] += 1
-                self.log.emit(event, round_id, device=str(self.source.device), at=at)
+                self.log.emit(event, round_id, device=str(self.source.name), at=at)
 
     def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:
         hands = self._face_up(round)

@@ -19,6 +19,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 import cv2
 import numpy as np
@@ -62,12 +63,14 @@ class CameraSource:
     def __init__(self, device: int | str, width: int = 1920, height: int = 1080, timeout_s: float = 5.0,
                  reopen_s: float = 1.0):
         self.device = device
+        self.name = shown(device)
+        """The device as errors and the table's log name it: a stream URL's password is not shown."""
         self.size = (width, height)
         self.timeout_s = timeout_s
         self.reopen_s = reopen_s
         capture = self._open()
         if capture is None:
-            raise CameraError(f"camera {device!r} cannot be opened (unplugged, busy, or no permission?)")
+            raise CameraError(f"camera {self.name!r} cannot be opened (unplugged, busy, or no permission?)")
         self._newest: np.ndarray | None = None
         self._stopped = False  # not giving frames now (opened again every reopen_s)
         self._ended = False  # the thread is done: closed
@@ -118,10 +121,10 @@ class CameraSource:
             self._changed.wait_for(lambda: self._newest is not None or self._ended, self.timeout_s)
             if self._newest is None:
                 if self._ended:
-                    raise CameraError(f"camera {self.device!r} is closed")
+                    raise CameraError(f"camera {self.name!r} is closed")
                 if self._stopped:
-                    raise CameraError(f"camera {self.device!r} stopped giving frames (opened again every {self.reopen_s:g} s)")
-                raise CameraError(f"camera {self.device!r} gave no frame for {self.timeout_s:g} s")
+                    raise CameraError(f"camera {self.name!r} stopped giving frames (opened again every {self.reopen_s:g} s)")
+                raise CameraError(f"camera {self.name!r} gave no frame for {self.timeout_s:g} s")
             frame, self._newest = self._newest, None
             return frame
 
@@ -136,6 +139,22 @@ class CameraSource:
         when the backend gives up waiting on a camera that stalled)."""
         self._closing.set()
         self._thread.join(timeout=2.0)
+
+
+def shown(device: int | str) -> int | str:
+    """``device`` with a stream URL's password masked (``rtsp://user:***@host/...``): an IP camera's
+    URL often carries its login, which must not reach error messages or the event log.
+
+    >>> shown("rtsp://admin:hunter2@10.0.0.9:554/stream1"), shown("/dev/video0"), shown(0)
+    ('rtsp://admin:***@10.0.0.9:554/stream1', '/dev/video0', 0)
+    """
+    if not isinstance(device, str) or "://" not in device:
+        return device
+    parts = urlsplit(device)
+    if parts.password is None:
+        return device
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 def _utc_now() -> str:

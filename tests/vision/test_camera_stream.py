@@ -91,3 +91,10 @@ def test_a_camera_that_is_gone_is_named_while_it_is_opened_again_and_a_closed_on
             source.close()
         with pytest.raises(CameraError, match="is closed"):
             source.read()
+
+
+def test_a_camera_url_s_password_is_never_shown() -> None:
+    """An IP camera's URL often carries its login: errors (and so the table's log) mask the password."""
+    with pytest.raises(CameraError) as refused:
+        CameraSource("http://pit:hunter2@127.0.0.1:9/table.mjpg")
+    assert "hunter2" not in str(refused.value) and "'http://pit:***@127.0.0.1:9/table.mjpg' cannot be opened" in str(refused.value)
