@@ -77,7 +77,7 @@ class CameraSource:
         self._changes: list[tuple[str, str]] = []
         self._closing = threading.Event()
         self._changed = threading.Condition()
-        self._thread = threading.Thread(target=self._take_frames, args=(capture,), name=f"camera {device}", daemon=True)
+        self._thread = threading.Thread(target=self._take_frames, args=(capture,), name=f"camera {self.name}", daemon=True)
         self._thread.start()
 
     def _open(self) -> cv2.VideoCapture | None:
@@ -106,7 +106,7 @@ class CameraSource:
                     self._newest = frame
                 self._stopped = not giving
                 self._changed.notify_all()
-            if not ok or frame is None:
+            if not giving:
                 capture.release()
                 capture = None
         if capture is not None:
