@@ -23,7 +23,11 @@ Stages (each in its own module, each tested on small fixed images):
 5. ``vision.strip_reader``: a group whose matches agree but fall short of the
    evidence is matched again at the strips beside its indexes (the top pips,
    the picture's top), which tell a suit twin far better than an index's
-   small suit symbol.
+   small suit symbol;
+6. ``vision.index_net``: a group left unreadable whose matches all point to one
+   card is read when a small convolutional net, trained once on many brands'
+   index corners, names the same card at its outline: two witnesses that know
+   different things agree.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corners, card_mask, corners_of_blobs, find_blobs, half_size
 from vision.fans import CLEAR, fan_gaps
 from vision.geometry import STRIPS, CardSize, points_apart, points_within, quad_center
+from vision.index_net import CLASSES, net_patches, shipped_net
 from vision.index_reader import IndexReader
 from vision.snap import snap_corners
 from vision.strip_reader import strip_distances
@@ -139,6 +144,8 @@ class RecognizerSettings:
     gainsay_suit: float = 150.0
     gainsay_card: float = 500.0
     gainsay_far: float = 1500.0
+    net_confirm: float | None = 0.995
+    """The index net's probability that confirms an unreadable read's guess (``_confirmed``); ``None``: not asked."""
 
 
 #: Which strips lie beside the index, each in ``STRIPS`` order (not the centre, read only on a card lying alone).
@@ -203,6 +210,7 @@ class _Found:
     read: Read
     closest: float
     heard: np.ndarray
+    gainsaid: bool = False
 
 
 @dataclass(eq=False)
@@ -229,6 +237,9 @@ class Recognizer:
         self.settings = settings or RecognizerSettings()
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
         self._suits = np.array([card.suit for card in deck.cards])
+        # The net's classes this deck has, and "no index" (``_confirmed``).
+        self._net_cards = frozenset(deck.cards) & frozenset(CLASSES)
+        self._net_allowed = np.array([card in self._net_cards for card in CLASSES] + [True])
         self._ranks = np.array([card.rank for card in deck.cards])
         # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
         # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further. A
@@ -277,6 +288,7 @@ class Recognizer:
             return []
         found.extend(self._fan_reads(frame, small, filled, layout, width_px, found, strips))
         found = self._gainsaid(found, strips.beyond_index)
+        found = self._confirmed(frame, found)
         centers = layout.to_table(np.array([quad_center(f.read.polygon) for f in found]))
         decided = [(center, f.read, f.closest) for center, f in zip(centers, found)]
         return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
@@ -530,8 +542,31 @@ class Recognizer:
         for i in asked:
             f = found[i]
             if self._strips_gainsay(rows[start : start + len(f.heard)], self.deck.cards.index(f.read.card)):
-                out[i] = _Found(Read(None, f.read.polygon, f.read.visible, 0.0, guess=f.read.card), f.closest, f.heard)
+                out[i] = _Found(Read(None, f.read.polygon, f.read.visible, 0.0, guess=f.read.card), f.closest, f.heard, True)
             start += len(f.heard)
+        return out
+
+    def _confirmed(self, frame: np.ndarray, found: list[_Found]) -> list[_Found]:
+        """The reads, each unreadable one whose looks all point to one card (its guess) read as that card
+        when the index net (``vision.index_net``) names it too: at the read's outline, the net gives it at
+        least ``net_confirm`` of the probability it leaves to the deck's cards and to "no index". Two
+        witnesses that know different things agree: the deck's looks know this brand, the net the shapes
+        of many. Never a joker (every brand draws its own, and the net knows only those it was trained
+        on), nor a read the strips beside the index gainsaid (they said plainly it is another card)."""
+        asked = [i for i, f in enumerate(found) if f.read.card is None and f.read.guess in self._net_cards
+                 and f.read.guess is not JOKER and not f.gainsaid]
+        if not asked or self.settings.net_confirm is None:
+            return found
+        patches = net_patches(frame, np.array([found[i].read.polygon for i in asked]))
+        probabilities = shipped_net().probabilities(patches) * self._net_allowed
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+        out = list(found)
+        for i, row in zip(asked, probabilities):
+            f = found[i]
+            net = float(row[CLASSES.index(f.read.guess)])
+            if net >= self.settings.net_confirm:
+                confidence = 1.0 - (1.0 - f.read.confidence) * (1.0 - net)
+                out[i] = _Found(Read(f.read.guess, f.read.polygon, f.read.visible, confidence), f.closest, f.heard)
         return out
 
     def _strips_gainsay(self, strips: np.ndarray, best: int) -> bool:

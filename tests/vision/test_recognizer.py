@@ -16,6 +16,10 @@ from vision.geometry import CardSize
 from vision.recognizer import Recognizer, RecognizerSettings, _guessed_corners, _paired_plain, evidence_needed
 from vision.synthetic import DEALER_SPREAD, Camera, Placement, Scene, SceneRenderer, fan, random_placements
 
+#: What a card's own looks and strips read, without the index net's word (``Recognizer._confirmed``): the
+#: tests that show a strip reading a card check that, without it, the looks leave the card unreadable.
+WITHOUT_NET = RecognizerSettings(net_confirm=None)
+
 ZONES = [Zone("dealer", ((350, 50), (750, 50), (750, 250), (350, 250))), Zone("player-1", ((50, 300), (450, 300), (450, 600), (50, 600)))]
 
 
@@ -571,9 +575,20 @@ def test_a_fanned_card_its_index_cannot_tell_from_its_suit_twin_is_read_from_the
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card and read.visible == "corner"
-    index_only = Recognizer(dataclasses.replace(recognizer.deck, strips=()), recognizer.layout)
+    index_only = Recognizer(dataclasses.replace(recognizer.deck, strips=()), recognizer.layout, WITHOUT_NET)
     unread = _nearest(index_only.read(scene.frame), truth.polygon)
     assert unread.card is None and unread.guess == truth.card
+
+
+def test_a_card_its_looks_leave_unreadable_is_read_when_the_index_net_names_it_too() -> None:
+    """The same two of spades, its strips left out: its one look points to it without the evidence a read
+    needs, and the index net, which reads the region of its index on its own, names it too."""
+    scene, recognizer = _benchmark_scene("aisleriot-anglo", 0, 0)
+    truth = next(t for t in scene.truth if t.card.code == "2S")
+    index_only = dataclasses.replace(recognizer.deck, strips=())
+    assert _nearest(Recognizer(index_only, recognizer.layout, WITHOUT_NET).read(scene.frame), truth.polygon).card is None
+    read = _nearest(Recognizer(index_only, recognizer.layout).read(scene.frame), truth.polygon)
+    assert read.card == truth.card and read.confidence >= recognizer.settings.min_confidence
 
 
 def test_an_aces_corner_its_index_cannot_tell_from_its_twin_is_read_from_its_suit_symbol() -> None:
@@ -585,7 +600,7 @@ def test_an_aces_corner_its_index_cannot_tell_from_its_twin_is_read_from_its_sui
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card
-    without = Recognizer(dataclasses.replace(recognizer.deck, strips=recognizer.deck.strips[:2]), recognizer.layout)
+    without = Recognizer(dataclasses.replace(recognizer.deck, strips=recognizer.deck.strips[:2]), recognizer.layout, WITHOUT_NET)
     unread = _nearest(without.read(scene.frame), truth.polygon)
     assert unread.card is None and unread.guess == truth.card
 
@@ -639,7 +654,7 @@ def test_the_suit_strip_is_read_where_the_index_was_fitted(monkeypatch) -> None:
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and read.card == truth.card
     monkeypatch.setattr(recognizer_module._FrameStrips, "fitted", lambda self, outlines, poses: None)
-    unread = _nearest(recognizer.read(scene.frame), truth.polygon)
+    unread = _nearest(Recognizer(recognizer.deck, recognizer.layout, WITHOUT_NET).read(scene.frame), truth.polygon)
     assert unread.card is None and unread.guess == truth.card
 
 
