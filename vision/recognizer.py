@@ -211,6 +211,9 @@ class _Found:
     closest: float
     heard: np.ndarray
     gainsaid: bool = False
+    far_guess: Card | None = None
+    """For an unreadable read whose looks all lie past ``anchor_distance``: the card they point to, which
+    only the index net hears (``_confirmed``); the read itself carries no guess."""
 
 
 @dataclass(eq=False)
@@ -499,10 +502,10 @@ class Recognizer:
         reads = []
         while len(looks):
             same = self._same_card(looks, outlines) if len(looks) > 1 else np.ones(1, bool)
-            read = self._decide(alone, looks[same], outlines[same], guessed[same], strips, guessed_anchor)
+            read, far_guess = self._decided(alone, looks[same], outlines[same], guessed[same], strips, guessed_anchor)
             if read is not None:
                 heard = outlines[same][self._resting(looks[same], read.card)] if read.card is not None else outlines[:0]
-                reads.append(_Found(read, float(looks[same].min()), heard))
+                reads.append(_Found(read, float(looks[same].min()), heard, far_guess=far_guess))
             looks, outlines, guessed = looks[~same], outlines[~same], guessed[~same]
         return reads
 
@@ -547,14 +550,16 @@ class Recognizer:
         return out
 
     def _confirmed(self, frame: np.ndarray, found: list[_Found]) -> list[_Found]:
-        """The reads, each unreadable one whose looks all point to one card (its guess) read as that card
-        when the index net (``vision.index_net``) names it too: at the read's outline, the net gives it at
-        least ``net_confirm`` of the probability it leaves to the deck's cards and to "no index". Two
-        witnesses that know different things agree: the deck's looks know this brand, the net the shapes
-        of many. Never a joker (every brand draws its own, and the net knows only those it was trained
-        on), nor a read the strips beside the index gainsaid (they said plainly it is another card)."""
-        asked = [i for i, f in enumerate(found) if f.read.card is None and f.read.guess in self._net_cards
-                 and f.read.guess is not JOKER and not f.gainsaid]
+        """The reads, each unreadable one whose looks all point to one card (its guess, or for looks all past
+        a close match the card they point to all the same, ``_Found.far_guess``) read as that card when the
+        index net (``vision.index_net``) names it too: at the read's outline, the net gives it at least
+        ``net_confirm`` of the probability it leaves to the deck's cards and to "no index". Two witnesses
+        that know different things agree: the deck's looks know this brand, the net the shapes of many.
+        Never a joker (every brand draws its own, and the net knows only those it was trained on), nor a
+        read the strips beside the index gainsaid (they said plainly it is another card)."""
+        guesses = [f.read.guess if f.read.guess is not None else f.far_guess for f in found]
+        asked = [i for i, (f, guess) in enumerate(zip(found, guesses)) if f.read.card is None
+                 and guess in self._net_cards and guess is not JOKER and not f.gainsaid]
         if not asked or self.settings.net_confirm is None:
             return found
         patches = net_patches(frame, np.array([found[i].read.polygon for i in asked]))
@@ -562,11 +567,11 @@ class Recognizer:
         probabilities /= probabilities.sum(axis=1, keepdims=True)
         out = list(found)
         for i, row in zip(asked, probabilities):
-            f = found[i]
-            net = float(row[CLASSES.index(f.read.guess)])
+            f, guess = found[i], guesses[i]
+            net = float(row[CLASSES.index(guess)])
             if net >= self.settings.net_confirm:
                 confidence = 1.0 - (1.0 - f.read.confidence) * (1.0 - net)
-                out[i] = _Found(Read(f.read.guess, f.read.polygon, f.read.visible, confidence), f.closest, f.heard)
+                out[i] = _Found(Read(guess, f.read.polygon, f.read.visible, confidence), f.closest, f.heard)
         return out
 
     def _strips_gainsay(self, strips: np.ndarray, best: int) -> bool:
@@ -787,19 +792,27 @@ class Recognizer:
         near a weak match must still be ruled out by the strips, one of the
         same suit leaves it unreadable); else it is unreadable, without a guess.
         """
+        return self._decided(alone, looks, outlines, guessed, strips, guessed_anchor)[0]
+
+    def _decided(
+        self, alone: bool, looks: np.ndarray, outlines: np.ndarray, guessed: np.ndarray | None = None,
+        strips: Strips | None = None, guessed_anchor: float | None = None,
+    ) -> tuple[Read | None, Card | None]:
+        """``_decide``, and for a candidate whose looks all lie past ``anchor_distance`` left unreadable
+        without a guess, the card they point to all the same (for the index net's word, ``_confirmed``)."""
         settings = self.settings
         visible: Visible = "full" if alone else "corner"
         if len(looks) == 0:
-            return None
+            return None, None
         nearest = looks.min(axis=1)
         outline = outlines[int(nearest.argmin())]
         closest = looks[int(nearest.argmin())]
         best = int(closest.argmin())
         if not (nearest <= settings.anchor_distance).any():
             if not (nearest <= settings.evidence_distance).any():
-                return None
+                return None, None
             read = self._named(best, alone, looks, outline, outlines, guessed, strips)
-            return read if read.card is not None else Read(None, outline, visible, 0.0)
+            return (read, None) if read.card is not None else (Read(None, outline, visible, 0.0), read.guess)
         read = self._named(best, alone, looks, outline, outlines, guessed, strips, guessed_anchor=guessed_anchor)
         runner_up = int(np.argsort(closest)[1]) if len(closest) > 1 else best
         if read.card is None and runner_up != best and closest[runner_up] - closest[best] <= settings.tie_distance:
@@ -807,8 +820,8 @@ class Recognizer:
             # may name the one it leans from, when they rule out the one it leans to by themselves.
             other = self._named(runner_up, alone, looks, outline, outlines, guessed, strips, True, guessed_anchor)
             if other.card is not None:
-                return other
-        return read
+                return other, None
+        return read, None
 
     def _named(
         self, best: int, alone: bool, looks: np.ndarray, outline: np.ndarray, outlines: np.ndarray,
