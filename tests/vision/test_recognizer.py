@@ -11,9 +11,11 @@ from vision.calibration import Layout, Zone
 from vision.detect import DOWNSCALE, Corners, half_size
 from vision.geometry import INDEX_FX, INDEX_FY, STRIPS, quad_center, rotate_quad
 import vision.fans as fans_module
+import vision.hypotheses as hypotheses_module
 import vision.recognizer as recognizer_module
 from vision.geometry import CardSize
-from vision.recognizer import Recognizer, RecognizerSettings, _guessed_corners, _paired_plain, evidence_needed
+from vision.hypotheses import _guessed_corners, _paired_plain
+from vision.recognizer import Recognizer, RecognizerSettings, evidence_needed
 from vision.synthetic import DEALER_SPREAD, Camera, Placement, Scene, SceneRenderer, fan, random_placements
 
 #: What a card's own looks and strips read, without the index net's word (``Recognizer._confirmed``): the
@@ -378,8 +380,8 @@ def test_a_plain_corner_outlines_its_card_from_the_index_corner_beside_it(deck) 
     card = _upright_card(recognizer, 2.0, (300.0, 200.0))
     top_right = Corners(card[1][None], np.array([[-1.0, 0.0]]), np.array([[0.0, 1.0]]), np.array([40.0]), np.array([60.0]))
     width_px = recognizer.card_size.width_mm * 2.0
-    across, _ = recognizer._hypotheses(top_right, Layout.scale(2.0), width_px)
-    plain, ok = recognizer._hypotheses(top_right, Layout.scale(2.0), width_px, plain=True)
+    across, _ = recognizer.hypotheses.outlines(top_right, Layout.scale(2.0), width_px)
+    plain, ok = recognizer.hypotheses.outlines(top_right, Layout.scale(2.0), width_px, plain=True)
     assert ok.all() and np.abs(plain[0] - card).max() < 1e-6
     assert np.abs(across[0] - card).max() > 0.2 * width_px
 
@@ -765,7 +767,7 @@ def test_a_fanned_card_whose_index_corner_was_found_off_is_read_at_the_pose_its_
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card
-    monkeypatch.setattr(recognizer_module, "_paired_plain", lambda outlines, *_: (outlines, np.zeros(len(outlines), bool)))
+    monkeypatch.setattr(hypotheses_module, "_paired_plain", lambda outlines, *_: (outlines, np.zeros(len(outlines), bool)))
     alone = [r for r in recognizer.read(scene.frame) if np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) < 30]
     assert not any(r.card == truth.card for r in alone)
 
@@ -776,7 +778,7 @@ def test_a_pose_its_plain_corners_give_is_a_fitted_pose_against_which_a_look_can
     plain corners give added however near (no ``POSE_APART``), that pose leans to the jack. Taken as a
     pose tried, not one as found, the look is turned and each card judged at its own pose: never the
     jack."""
-    monkeypatch.setattr(recognizer_module, "POSE_APART", 0.0)
+    monkeypatch.setattr(hypotheses_module, "POSE_APART", 0.0)
     scene, recognizer = _benchmark_scene("aisleriot-guyenne-classic", 2, 33)
     truth = next(t for t in scene.truth if t.card.code == "KH")
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
@@ -827,7 +829,7 @@ def test_a_fan_gaps_look_may_lie_as_far_from_its_card_as_a_corner_founds_but_nee
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card and read.confidence >= recognizer.settings.guessed_confidence
-    strict = Recognizer(recognizer.deck, recognizer.layout, dataclasses.replace(recognizer.settings, gap_anchor=12.0))
+    strict = Recognizer(recognizer.deck, recognizer.layout, dataclasses.replace(WITHOUT_NET, gap_anchor=12.0))
     unread = _nearest(strict.read(scene.frame), truth.polygon)
     assert unread.card is None and unread.guess == truth.card
 
