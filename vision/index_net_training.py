@@ -56,7 +56,7 @@ from vision.recognizer import Recognizer
 from vision.templates import TemplateError, enrol_faces
 from vision.trial import table_frames
 
-__all__ = ["TRAINING_DECKS", "Examples", "deck_examples", "label_outlines", "main"]
+__all__ = ["TRAINING_DECKS", "Examples", "corner_coverage", "deck_examples", "examples", "label_outlines", "main", "report", "train"]
 
 TRAINING_DECKS: tuple[str, ...] = (*SEEN_DECKS, *TUNING_DECKS, *MORE_DECKS)
 VALIDATION_DECKS: tuple[str, ...] = ("kde-jolly-royal", "kde-penguins", "kde-tigullio-international")

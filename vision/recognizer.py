@@ -181,9 +181,9 @@ class _FrameStrips:
 
 @dataclass(frozen=True, eq=False)
 class _Found:
-    """A candidate's read, how closely its closest look fits a card, and the outlines of the looks the read
+    """A candidate's read, how closely its closest look fits a card, the outlines of the looks the read
     rests on (those that put its card within ``tie_distance`` of their nearest), whose strips are heard
-    last (``_gainsaid``)."""
+    last (``_gainsaid``), and whether they gainsaid it."""
 
     read: Read
     closest: float
@@ -204,10 +204,10 @@ class Recognizer:
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
         self.hypotheses = CornerHypotheses(self.card_size, deck.aspect, self.settings.inside_share)
         self._suits = np.array([card.suit for card in deck.cards])
+        self._ranks = np.array([card.rank for card in deck.cards])
         # The net's classes this deck has, and "no index" (``_confirmed``).
         self._net_cards = frozenset(deck.cards) & frozenset(CLASSES)
         self._net_allowed = np.array([card in self._net_cards for card in CLASSES] + [True])
-        self._ranks = np.array([card.rank for card in deck.cards])
         # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
         # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further. A
         # look within ``weak_distance`` of a card is a close match, whose evidence the Gaussian model does
