@@ -36,6 +36,7 @@ __all__ = [
     "patch_homographies",
     "patch_outlines",
     "points_apart",
+    "points_inside",
     "points_within",
     "quad_center",
     "rotate_quad",
@@ -132,6 +133,17 @@ def points_within(points: np.ndarray, others: np.ndarray, distance: float) -> np
 def points_apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
     """Which ``points`` lie at least ``distance`` from every one of ``others``."""
     return ~points_within(points, others, distance).any(axis=1)
+
+
+def points_inside(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Which ``points`` (N, 2) lie inside the convex ``quad`` (its edge included), whichever way it turns.
+
+    >>> points_inside(np.array([[1.0, 1.0], [3.0, 1.0]]), np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])).tolist()
+    [True, False]
+    """
+    edges = np.roll(quad, -1, axis=0) - quad
+    turns = edges[None, :, 0] * (points[:, None, 1] - quad[None, :, 1]) - edges[None, :, 1] * (points[:, None, 0] - quad[None, :, 0])
+    return (turns >= 0).all(axis=1) | (turns <= 0).all(axis=1)
 
 
 def _canon_corners(size: tuple[int, int], fx: float, fy: float, origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:

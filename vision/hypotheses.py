@@ -21,7 +21,13 @@ import numpy as np
 
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corners, corners_of_blobs
-from vision.geometry import CardSize, points_apart, points_within, quad_center
+from vision.geometry import (
+    CardSize,
+    points_apart,
+    points_inside,
+    points_within,
+    quad_center,
+)
 from vision.snap import snap_corners
 
 __all__ = ["BRIDGE", "Candidate", "CornerHypotheses", "covered", "groups", "index_corners", "inside_share", "side"]
@@ -289,9 +295,7 @@ def covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
     pts = o + _GRID[:, :1] * a + _GRID[:, 1:] * b
     inside = np.zeros(len(pts), bool)
     for other in others:
-        edges = np.roll(other, -1, axis=0) - other
-        turns = edges[:, 0][None] * (pts[:, None, 1] - other[None, :, 1]) - edges[:, 1][None] * (pts[:, None, 0] - other[None, :, 0])
-        inside |= (turns >= 0).all(axis=1) | (turns <= 0).all(axis=1)
+        inside |= points_inside(pts, other)
     return float(inside.mean())
 
 

@@ -39,6 +39,8 @@ NET_FX, NET_FY = 0.32, 0.40
 #: (w, h) pixels: about 1.4 px/mm on a poker-size card, near the camera's own 1.6.
 NET_SIZE = (28, 48)
 WEIGHTS = Path(__file__).with_name("index_net.npz")
+#: The arrays a weights file holds, by the names ``IndexNet`` reads them.
+LAYERS = tuple(f"{layer}.{part}" for layer in ("conv0", "conv1", "conv2", "fc0", "fc1") for part in ("weight", "bias"))
 
 
 def net_patches(frame: np.ndarray, outlines: np.ndarray) -> np.ndarray:
@@ -73,12 +75,20 @@ class IndexNet:
     """The trained net: ``probabilities`` of each class for index patches."""
 
     def __init__(self, layers: dict[str, np.ndarray]) -> None:
-        self.layers = {name: array.astype(np.float32) for name, array in layers.items()}
+        missing = [name for name in LAYERS if name not in layers]
+        if missing:
+            raise ValueError(f"index net weights lack {', '.join(missing)}")
+        self.layers = {name: layers[name].astype(np.float32) for name in LAYERS}
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> IndexNet:
-        with np.load(path, allow_pickle=False) as data:
-            return cls(dict(data))
+        """The net from a weights file (``vision.index_net_training`` writes one); an error names a file that
+        is missing, damaged or lacks a layer."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls(dict(data))
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{path}: not index net weights ({error})") from error
 
     def logits(self, patches: np.ndarray) -> np.ndarray:
         x = net_input(patches)

@@ -42,7 +42,7 @@ from vision.artwork import (
     available_decks,
     render_deck,
 )
-from vision.geometry import INDEX_FX, INDEX_FY, rotate_quad
+from vision.geometry import INDEX_FX, INDEX_FY, points_inside, rotate_quad
 from vision.index_net import (
     CLASSES,
     NET_SIZE,
@@ -76,13 +76,6 @@ Examples = tuple[np.ndarray, np.ndarray]
 """Index regions (N, h, w, 3) and their classes (N,: ``CLASSES`` index, or ``NOT_AN_INDEX``)."""
 
 
-def _inside(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    edges = np.roll(quad, -1, axis=0) - quad
-    turns = edges[None, :, 0] * (points[:, None, 1] - quad[None, :, 1]) \
-        - edges[None, :, 1] * (points[:, None, 0] - quad[None, :, 0])
-    return (turns >= 0).all(axis=1) | (turns <= 0).all(axis=1)
-
-
 def corner_coverage(outlines: Sequence[np.ndarray], card: int, corner: int) -> float:
     """The share of the index patch at ``corner`` (0 or 2) of ``outlines[card]`` that cards drawn after it cover."""
     q = rotate_quad(outlines[card], corner)
@@ -90,7 +83,7 @@ def corner_coverage(outlines: Sequence[np.ndarray], card: int, corner: int) -> f
     points = o + _GRID[:, :1] * INDEX_FX * u + _GRID[:, 1:] * INDEX_FY * v
     covered = np.zeros(len(points), bool)
     for later in outlines[card + 1 :]:
-        covered |= _inside(points, later)
+        covered |= points_inside(points, later)
     return float(covered.mean())
 
 

@@ -421,10 +421,12 @@ class Recognizer:
         that know different things agree: the deck's looks know this brand, the net the shapes of many.
         Never a joker (every brand draws its own, and the net knows only those it was trained on), nor a
         read the strips beside the index gainsaid (they said plainly it is another card)."""
+        if self.settings.net_confirm is None:
+            return found
         guesses = [f.read.guess if f.read.guess is not None else f.far_guess for f in found]
         asked = [i for i, (f, guess) in enumerate(zip(found, guesses)) if f.read.card is None
                  and guess in self._net_cards and guess is not JOKER and not f.gainsaid]
-        if not asked or self.settings.net_confirm is None:
+        if not asked:
             return found
         patches = net_patches(frame, np.array([found[i].read.polygon for i in asked]))
         probabilities = shipped_net().probabilities(patches) * self._net_allowed

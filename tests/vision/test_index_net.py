@@ -52,6 +52,14 @@ def test_the_net_reads_its_own_weights_file_and_gives_a_probability_per_class(tm
     assert np.allclose(probabilities.sum(axis=1), 1.0)
 
 
+def test_a_weights_file_that_is_missing_or_lacks_a_layer_is_refused_by_name(tmp_path) -> None:
+    np.savez(tmp_path / "half.npz", **{"conv0.weight": np.zeros((16, 3, 3, 3), np.float32)})
+    with pytest.raises(ValueError, match=r"half\.npz: not index net weights .*lack conv0\.bias"):
+        IndexNet.load(tmp_path / "half.npz")
+    with pytest.raises(ValueError, match="gone.npz: not index net weights"):
+        IndexNet.load(tmp_path / "gone.npz")
+
+
 @pytest.fixture(scope="module")
 def lone_cards(faces):
     camera = Camera.overhead()
