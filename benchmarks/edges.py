@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from controller.commands.progress import progress  # noqa: E402
 from controller.edge import EDGES  # noqa: E402
 
 ISSUE_5 = ("top-5-poker", "high-card-flush", "three-card-poker", "two-cards-high")
@@ -56,18 +57,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = args.games or list(EDGES)
     if args.warm_up:
-        for game in games:
-            run_edge(game)
+        with progress("warming up", len(games), unit="game") as advance:
+            for game in games:
+                run_edge(game)
+                advance(1)
     total = issue_5 = total_cpu = 0.0
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'game':<20} {'seconds':>8} {'cpu s':>8}  wagers in pay tables")
-    for game in games:
-        seconds, cpu, tables = run_edge(game)
-        total += seconds
-        total_cpu += cpu
-        issue_5 += seconds if game in ISSUE_5 else 0.0
-        count = sum(len(t["wagers"]) for t in tables)  # type: ignore[arg-type]
-        print(f"{game:<20} {seconds:8.2f} {cpu:8.2f}  {count} in {len(tables)}")
+    with progress("edges", len(games), unit="game") as advance:
+        for game in games:
+            seconds, cpu, tables = run_edge(game)
+            total += seconds
+            total_cpu += cpu
+            issue_5 += seconds if game in ISSUE_5 else 0.0
+            count = sum(len(t["wagers"]) for t in tables)  # type: ignore[arg-type]
+            advance.print(f"{game:<20} {seconds:8.2f} {cpu:8.2f}  {count} in {len(tables)}")
+            advance(1)
     print(f"{'total':<20} {total:8.2f} {total_cpu:8.2f}")
     print(f"{'issue 5 games':<20} {issue_5:8.2f}  (target: under 60 seconds)")
     return 0

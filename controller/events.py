@@ -152,11 +152,6 @@ class EventLog:
                                  "it is in the journal and is written to the log on restart") from None
 
 
-def stderr_console() -> TextIO | None:
-    """The terminal to show events on, if stderr is one."""
-    return sys.stderr if sys.stderr.isatty() else None
-
-
 def route_stdlib_logging(stream: TextIO | None = None, level: int = logging.WARNING) -> logging.Handler:
     """Send what libraries log through the standard ``logging`` module (the drivers, pyserial, transitions)
     to ``stream`` as structlog JSON lines, so a table PC's logs have one format."""

@@ -15,7 +15,7 @@ from their artwork. Either way the result is a ``DeckTemplates`` file
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +38,16 @@ class EnrolmentError(ValueError):
     """Images or settings that cannot make an enrolled deck."""
 
 
-def enrol_artwork(name: str) -> DeckTemplates:
-    """A deck enrolled from its SVG artwork, cached under the tablectl cache folder."""
+def enrol_artwork(name: str, advance: Callable[[int], None] | None = None) -> DeckTemplates:
+    """A deck enrolled from its SVG artwork, cached under the tablectl cache folder (``advance``: as
+    ``enrol_faces``'s, not called when the cache has the deck)."""
     path = cache_dir() / "decks" / f"{name}.npz"
     if path.is_file():
         try:
             return DeckTemplates.load(path)
         except TemplateError:
             path.unlink()
-    deck = enrol_faces(name, render_deck(name))
+    deck = enrol_faces(name, render_deck(name), advance=advance)
     path.parent.mkdir(parents=True, exist_ok=True)
     deck.save(path)
     return deck

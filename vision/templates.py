@@ -31,7 +31,7 @@ exposure do not matter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -392,8 +392,17 @@ def _discriminant(x: np.ndarray, y: np.ndarray, classes: int) -> tuple[np.ndarra
     return mean.astype(np.float32), projection, ((centers - mean) @ projection).astype(np.float32)
 
 
-def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> DeckTemplates:
-    """Templates for a deck from one upright face image per card (BGR or BGRA, cropped to the card)."""
+#: The steps ``enrol_faces`` reports to its ``advance`` callable: the index discriminant, then one per strip.
+ENROL_STEPS = 1 + len(STRIPS)
+
+
+def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
+                advance: Callable[[int], None] | None = None) -> DeckTemplates:
+    """Templates for a deck from one upright face image per card (BGR or BGRA, cropped to the card).
+
+    ``advance`` (a progress bar's, ``controller.commands.progress``) is called once per fitted
+    discriminant, ``ENROL_STEPS`` times in all: they take nearly all of the time."""
+    step = advance or (lambda steps: None)
     if len(faces) < 2:
         raise TemplateError(f"deck {name!r}: enrolment needs at least two card faces, got {len(faces)}")
     rng = np.random.default_rng(seed)
@@ -414,10 +423,11 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     patches = np.stack(index_patches)
     labels = np.array(index_labels)
     mean, projection, centers = _discriminant(features(patches), labels, len(cards))
+    step(1)
     grey = grey_patches(patches)
     looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(cards))])
     background = (features(np.stack(background_patches)) - mean) @ projection
-    strips = tuple(_enrol_strip(strip, originals, rng) for strip in STRIPS)
+    strips = tuple(_enrol_strip(strip, originals, rng, step) for strip in STRIPS)
     deck = DeckTemplates(
         name=name,
         aspect=float(np.median([original.shape[1] / original.shape[0] for original in originals])),
@@ -433,7 +443,8 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0) -> D
     return deck
 
 
-def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator) -> StripModel:
+def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator,
+                 advance: Callable[[int], None]) -> StripModel:
     """The discriminant of one strip over ``faces`` (one per card, in the deck's card order)."""
     patches, labels = [], []
     for label, original in enumerate(faces):
@@ -443,4 +454,5 @@ def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator
             patches.extend(_jittered(face, quad, rng, strip) for _ in range(STRIP_JITTERS_PER_CORNER))
             labels.extend([2 * label + corner] * STRIP_JITTERS_PER_CORNER)
     mean, projection, centers = _discriminant(features(np.stack(patches)), np.array(labels), 2 * len(faces))
+    advance(1)
     return StripModel(mean, projection, centers)

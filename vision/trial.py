@@ -9,7 +9,7 @@ witnesses that deck at a table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -139,9 +139,13 @@ def score(scene: Scene, reads: list[Read], tally: Tally, deck: str, frame: int) 
             tally.spurious_unreadable += 1
 
 
-def run_trial(faces: Mapping[Card, np.ndarray], deck: DeckTemplates, frames: int, seed: int = 0) -> Tally:
-    """Read ``frames`` table frames drawn from ``faces`` with ``deck`` (enrolled from those faces)."""
+def run_trial(faces: Mapping[Card, np.ndarray], deck: DeckTemplates, frames: int, seed: int = 0,
+              advance: Callable[[int], None] | None = None) -> Tally:
+    """Read ``frames`` table frames drawn from ``faces`` with ``deck`` (enrolled from those faces);
+    ``advance`` (a progress bar's) is called once per frame read."""
     tally = Tally()
     for k, (scene, layout) in enumerate(table_frames(faces, frames, seed)):
         score(scene, Recognizer(deck, layout).read(scene.frame), tally, deck.name, k)
+        if advance is not None:
+            advance(1)
     return tally

@@ -7,7 +7,8 @@ import json
 import sys
 from typing import Any
 
-from controller.edge import EDGES, compute
+from controller.commands.progress import progress
+from controller.edge import EDGES, compute, selected_paytables
 from controller.errors import TableError
 
 
@@ -21,7 +22,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        results = compute(args.game, args.paytable)
+        names = selected_paytables(args.game, args.paytable)
+        with progress(f"edge {args.game}", len(names), unit="pay table") as advance:
+            results = compute(args.game, args.paytable, advance)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2

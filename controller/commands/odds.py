@@ -14,7 +14,8 @@ import time
 from typing import Any
 
 from controller.cards import UnknownCard, parse_cards
-from controller.poker.equity import GAMES, Equities, equities
+from controller.commands.progress import progress
+from controller.poker.equity import GAMES, Equities, boards_to_deal, equities
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
         holes = [parse_cards(h.replace(",", " ").split()) for h in args.hole]
         board = parse_cards(args.board.replace(",", " ").split())
         dead = parse_cards(args.dead.replace(",", " ").split())
-        result = equities(args.game, holes, board, dead=dead, joker=args.joker)
+        with progress(f"odds {args.game}", boards_to_deal(holes, board, dead=dead, joker=args.joker), unit="board") as advance:
+            result = equities(args.game, holes, board, dead=dead, joker=args.joker, advance=advance)
     except (UnknownCard, ValueError) as exc:
         print(f"tablectl odds: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,8 @@ from controller.console.runner import console_arguments, serve_until_stopped, wi
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.errors import TableError
-from controller.events import LogOutputError, stderr_console
+from controller.commands.progress import progress
+from controller.events import LogOutputError
 from controller.journal import JournalError
 from controller.money import format_cents
 from controller.players import SimulatedPlayers
@@ -45,7 +46,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     parser.add_argument("--no-journal", action="store_true", help="play without a journal (a throwaway simulation)")
-    parser.add_argument("--verbose", "-v", action="store_true", help="also show every event on the terminal")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="also show every event on standard error (a terminal, a pipe or a file alike)")
     parser.add_argument("--console", action="store_true", help="serve the dealer console and pit view while playing")
     parser.add_argument("--dealer", action="store_true", help="with --console: no simulated players, wagers and decisions come from the page")
     parser.add_argument("--pace", type=float, default=None, help="with --console: seconds between dealt cards (default: [console] pace, else 1)")
@@ -90,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     events = Path(args.log) if args.log else None
     journal = Path(args.journal) if args.journal else None
-    console = stderr_console() if args.verbose else None
+    console = sys.stderr if args.verbose else None
     try:
         with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
                           simulate_devices=True) as session:
@@ -109,15 +111,19 @@ def run(args: argparse.Namespace) -> int:
                   f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
             if args.console:
                 serve_console(args, session, players)
-            for _ in range(0 if args.console else args.rounds):
-                round = session.play(players)
-                print(round_line(table, round))
-                if round.state == "hold":
-                    print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
-                    return 1
-                if table.stopped:
-                    print(f"the game stopped: {table.stopped}")
-                    break
+            rounds = 0 if args.console else args.rounds
+            # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
+            with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
+                for _ in range(rounds):
+                    round = session.play(players)
+                    advance.print(round_line(table, round))
+                    advance(1)
+                    if round.state == "hold":
+                        advance.print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
+                        return 1
+                    if table.stopped:
+                        advance.print(f"the game stopped: {table.stopped}")
+                        break
             journal_meters = session.journal.meters() if session.journal else None
     except (JournalError, LogOutputError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)

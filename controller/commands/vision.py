@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from controller.cards import Card
+from controller.cards import DECKS, Card, deck_by_name
+from controller.commands.progress import progress
 from controller.config import load_config
 from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
@@ -19,7 +20,7 @@ from vision.calibration import CalibrationError, Layout, Zone, load_vision_table
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
 from vision.setup import build_recognizer
 from vision.sources import CameraError, open_source, read_image, record
-from vision.templates import DeckTemplates, TemplateError, enrol_faces
+from vision.templates import ENROL_STEPS, DeckTemplates, TemplateError, enrol_faces
 
 VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, TemplateError)
 
@@ -51,6 +52,9 @@ def register(subparsers: Any) -> None:
     source.add_argument("--images", type=Path, help="folder with one image per card, named AS.png, TD.jpg, JK.png ...")
     source.add_argument("--artwork", help="an SVG deck by name, e.g. aisleriot-anglo")
     enroll.add_argument("--name", help="the deck's name (default: the folder's or artwork's)")
+    enroll.add_argument("--partial", action="store_true",
+                        help="with --images: enrol a folder that lacks cards of its deck (the camera then reads only "
+                             "the cards enrolled); without it such a folder is refused with the cards it lacks")
     enroll.add_argument("--out", type=Path, required=True, help="enrolled deck file to write (.npz)")
     enroll.add_argument("--trial", type=_at_least_one, metavar="FRAMES",
                         help="then read this many table frames drawn from the same faces and say how the deck reads; "
@@ -166,13 +170,39 @@ def _write_preview(layout: Layout, frame: Any, path: Path) -> None:
         raise CalibrationError(f"cannot write the preview to {path}")
 
 
+def missing_cards(cards: set[Card]) -> tuple[str, tuple[Card, ...]]:
+    """The deck kind (``controller.cards.DECKS``) a set of enrolled cards comes from, and the cards of it
+    they lack: the smallest kind holding every one of them, else the one sharing the most."""
+    kinds = sorted(DECKS, key=lambda kind: (not cards <= set(deck_by_name(kind)), -len(cards & set(deck_by_name(kind))),
+                                             len(deck_by_name(kind))))
+    kind = kinds[0]
+    return kind, tuple(card for card in deck_by_name(kind) if card not in cards)
+
+
+def _check_complete(folder: Path, cards: set[Card], partial: bool) -> None:
+    """Refuse (unless ``partial``) a folder of card images that lacks cards of its deck, naming them."""
+    kind, missing = missing_cards(cards)
+    if not missing:
+        return
+    listed = " ".join(card.code for card in missing[:16]) + (f" ... ({len(missing)} in all)" if len(missing) > 16 else "")
+    what = (f"{folder} holds {len(cards)} of the {len(deck_by_name(kind))} cards of a {kind} deck; missing: {listed}")
+    if not partial:
+        raise EnrolmentError(f"{what}. Add one image per missing card (named like AS.png), or pass --partial to "
+                             f"enrol these {len(cards)} alone (the camera then reads no other card)")
+    print(f"tablectl vision: warning: {what}: enrolling these {len(cards)} alone (--partial)", file=sys.stderr)
+
+
 def enroll_command(args: argparse.Namespace) -> int:
     try:
         if args.images:
             faces = faces_from_images(args.images)
-            deck = enrol_faces(args.name or args.images.name, faces)
+            _check_complete(args.images, set(faces), args.partial)
+            name = args.name or args.images.name
+            with progress(f"enrolling {name}", ENROL_STEPS, unit="fit") as advance:
+                deck = enrol_faces(name, faces, advance=advance)
         else:
-            deck = enrol_artwork(args.artwork)
+            with progress(f"enrolling {args.artwork}", ENROL_STEPS, unit="fit") as advance:
+                deck = enrol_artwork(args.artwork, advance=advance)
             faces = render_deck(args.artwork) if args.trial else {}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         deck.save(args.out)
@@ -187,7 +217,8 @@ def _trial(faces: dict[Card, np.ndarray], deck: DeckTemplates, frames: int, seed
     witnessed in under half of its showings."""
     from vision.trial import BLIND_SHARE, WEAK_SHARE, run_trial, witnessed_under
 
-    t = run_trial(faces, deck, frames, seed)
+    with progress("trial frames", frames, unit="frame") as advance:
+        t = run_trial(faces, deck, frames, seed, advance=advance)
 
     def pct(bucket: list[int]) -> str:
         return f"{100 * bucket[0] / bucket[1]:.2f}% ({bucket[0]}/{bucket[1]})" if bucket[1] else "none shown"

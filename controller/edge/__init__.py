@@ -14,6 +14,7 @@ exposes ``paytables()`` and ``edges(paytable) -> dict[str, WagerEdge]``.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -66,14 +67,22 @@ def paytables(game_id: str) -> list[str]:
     return names
 
 
-def compute(game_id: str, paytable: str | None = None) -> list[dict[str, Any]]:
-    module = _module(game_id)
-    names = module.paytables()
+def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Every pay table's edges (or ``paytable``'s); ``advance`` is called once per pay table done."""
+    names = selected_paytables(game_id, paytable)
+    out = []
+    for name in names:
+        out.append({"game": game_id, "paytable": name, "wagers": {w: e.as_json() for w, e in _module(game_id).edges(name).items()}})
+        if advance is not None:
+            advance(1)
+    return out
+
+
+def selected_paytables(game_id: str, paytable: str | None = None) -> list[str]:
+    """The pay tables ``compute`` works through: all the game's, or the one named (refused by name if unknown)."""
+    names = paytables(game_id)
     if paytable is not None:
         if paytable not in names:
             raise GameNotAvailable(f"{game_id} has no pay table {paytable!r}: expected one of {', '.join(names)}")
         names = [paytable]
-    return [
-        {"game": game_id, "paytable": name, "wagers": {w: e.as_json() for w, e in module.edges(name).items()}}
-        for name in names
-    ]
+    return names

@@ -16,7 +16,8 @@ rules 3, 12, 13). Shares are exact fractions; the odd chip is not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import math
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,7 +29,7 @@ from controller.evaluators.batch import high_values, omaha_high_values, omaha_lo
 from controller.evaluators.combos import iter_combinations
 from controller.evaluators.encoding import encode
 
-__all__ = ["GAMES", "PlayerEquity", "Equities", "equities"]
+__all__ = ["GAMES", "PlayerEquity", "Equities", "equities", "boards_to_deal"]
 
 GAMES = ("holdem", "omaha-hi-lo")
 BOARD = 5
@@ -108,8 +109,12 @@ def _shares(values: npt.NDArray[np.int64], mask: npt.NDArray[np.bool_]) -> list[
 
 
 def equities(game: str, holes: Sequence[Sequence[Card]], board: Sequence[Card] = (), *,
-             dead: Sequence[Card] = (), joker: bool = False, chunk_rows: int = 200_000) -> Equities:
-    """Exact equities of each player all-in now. ``ValueError`` names any bad input."""
+             dead: Sequence[Card] = (), joker: bool = False, chunk_rows: int = 200_000,
+             advance: Callable[[int], None] | None = None) -> Equities:
+    """Exact equities of each player all-in now. ``ValueError`` names any bad input.
+
+    ``advance`` (a progress bar's) is called with the number of boards of each chunk dealt; they add
+    up to ``boards_to_deal(...)``."""
     _check(game, holes, board, dead, joker)
     known = {c for h in holes for c in h} | set(board) | set(dead)
     rest = encode([c for c in (deck_with_joker() if joker else standard_deck()) if c not in known])
@@ -134,8 +139,18 @@ def equities(game: str, holes: Sequence[Sequence[Card]], board: Sequence[Card] =
             pot[i] += high_all[i] - high_split[i] / 2 + low_split[i] / 2
         boards += n
         low_boards += int(split.sum())
+        if advance is not None:
+            advance(n)
     players = tuple(PlayerEquity(tuple(h), high[i] / boards, low[i] / boards, pot[i] / boards) for i, h in enumerate(holes))
     return Equities(game, joker, tuple(board), boards, low_boards, players)
+
+
+def boards_to_deal(holes: Sequence[Sequence[Card]], board: Sequence[Card] = (), *, dead: Sequence[Card] = (),
+                   joker: bool = False) -> int:
+    """How many completions of the board ``equities`` deals for these cards (what its ``advance`` adds up to)."""
+    known = {c for h in holes for c in h} | set(board) | set(dead)
+    left = len(deck_with_joker() if joker else standard_deck()) - len(known)
+    return math.comb(left, max(BOARD - len(board), 0))
 
 
 def _high(game: str, held: npt.NDArray[np.uint8], rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:

@@ -10,6 +10,7 @@ import tomli_w
 
 from controller.cards import parse_cards
 from controller.cli import main
+from tests.terminal import run_on_terminal
 from tests.vision.conftest import artwork_or_skip
 from vision.synthetic import Camera, Placement, SceneRenderer
 
@@ -81,7 +82,7 @@ def test_a_deck_enrolled_from_one_image_per_card_reads_those_cards(tmp_path: Pat
         face = faces[card]
         cv2.imwrite(str(folder / f"{card.code}.png"), face[:, :, :3])  # flat scans of the faces
     out = tmp_path / "casino.npz"
-    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out)]) == 0
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out), "--partial"]) == 0
     assert "8 cards" in capsys.readouterr().out
     _scene(faces, tmp_path / "frame.png")
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--deck-file", str(out), "--json"]) == 0
@@ -113,15 +114,18 @@ def test_the_camera_of_a_table_whose_game_deals_no_joker_never_reads_one(tmp_pat
     assert len(read["top-card"]) >= len(read["no-bust-21"]) - 1
 
 
-def test_a_deck_enrolled_with_a_trial_says_how_it_reads_on_frames_of_its_own(tmp_path: Path, faces, capsys) -> None:
+def test_a_deck_enrolled_with_a_trial_says_how_it_reads_on_frames_of_its_own(tmp_path: Path, faces) -> None:
+    """Run at a terminal: the enrolment's fits and the trial's frames each show a bar on it."""
     folder = tmp_path / "casino-deck"
     folder.mkdir()
     for card in CARDS:
         cv2.imwrite(str(folder / f"{card.code}.png"), faces[card][:, :, :3])
-    argv = ["vision", "enroll", "--images", str(folder), "--out", str(tmp_path / "casino.npz"), "--trial", "3"]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert "trial: 3 table frames drawn from these faces (seed 0)" in out and "wrong reads 0" in out
+    argv = ["vision", "enroll", "--images", str(folder), "--out", str(tmp_path / "casino.npz"), "--trial", "3", "--partial"]
+    ran = run_on_terminal(argv)
+    assert ran.returncode == 0, ran.terminal
+    assert "trial: 3 table frames drawn from these faces (seed 0)" in ran.stdout and "wrong reads 0" in ran.stdout
+    assert "enrolling casino-deck" in ran.terminal and "6/6" in ran.terminal
+    assert "trial frames" in ran.terminal and "3/3" in ran.terminal
 
 
 def test_a_trial_that_reads_a_card_wrong_fails_and_names_it(tmp_path: Path, capsys) -> None:
@@ -155,9 +159,22 @@ def test_enrolment_refuses_a_deck_whose_index_is_not_where_the_camera_reads_it(t
     for card in CARDS:
         cv2.imwrite(str(folder / f"{card.code}.png"), cv2.flip(faces[card][:, :, :3], 1))
     out = tmp_path / "mirrored.npz"
-    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out)]) == 2
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out), "--partial"]) == 2
     assert "cannot be read from its index corners" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_folder_of_four_cards_is_refused_with_the_cards_it_lacks(tmp_path: Path, faces, capsys) -> None:
+    folder = tmp_path / "four"
+    folder.mkdir()
+    for code in ("AS", "KH", "7D", "2S"):
+        card = next(c for c in faces if c.code == code)
+        cv2.imwrite(str(folder / f"{code}.png"), faces[card][:, :, :3])
+    out = tmp_path / "four.npz"
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "holds 4 of the 52 cards of a standard deck; missing: 3S 4S 5S" in err and "(48 in all)" in err
+    assert "--partial" in err and not out.exists()
 
 
 def test_enrolment_refuses_a_file_that_names_no_card(tmp_path: Path, capsys) -> None:
