@@ -242,7 +242,8 @@ class ShuffleMonitor:
             "moved": [k.in_place(dealt, counts, base, 0), k.in_place(dealt, counts, base, 2)],
         }
 
-    def _shoe_scores(self, dealt: np.ndarray[Any, Any], end: bool = False) -> dict[str, tuple[np.ndarray[Any, Any], Any]]:
+    def _shoe_scores(self, dealt: np.ndarray[Any, Any], end: bool = False,
+                     streams_by_test: dict[str, Any] | None = None) -> dict[str, tuple[np.ndarray[Any, Any], Any]]:
         """Per shoe test: (ln e-value after each card, what it is made of).
 
         For a deck of distinct cards, ``rising`` and ``guess`` also take, at the
@@ -252,7 +253,7 @@ class ShuffleMonitor:
         half to that one look (hence ``ln 2`` off both).
         """
         out: dict[str, tuple[np.ndarray[Any, Any], Any]] = {}
-        for test, streams in self._streams(dealt).items():
+        for test, streams in (streams_by_test or self._streams(dealt)).items():
             hits = np.stack([h for h, _ in streams])
             ps = np.stack([p for _, p in streams])
             trace = k.mixture_log_e(hits, ps, EPS)
@@ -303,9 +304,10 @@ class ShuffleMonitor:
         results: list[TestResult] = []
         alarms: list[Alarm] = []
         if self.policy.enabled and len(dealt):
-            for test, (trace, streams) in self._shoe_scores(dealt, end=True).items():
-                results.append(self._shoe_result(test, trace, streams, dealt))
-            device_results, device_alarms = self._device_tests(dealt)
+            streams = self._streams(dealt)
+            for test, (trace, parts) in self._shoe_scores(dealt, True, streams).items():
+                results.append(self._shoe_result(test, trace, parts, dealt))
+            device_results, device_alarms = self._device_tests(dealt, streams)
             results += device_results
             alarms += device_alarms
         self._remember(dealt, reference)
@@ -332,7 +334,7 @@ class ShuffleMonitor:
                       "guess": "correct guesses", "moved": "cards in place (best window)"}[test]
         return TestResult(test, stat, expected, min(1.0, math.exp(-peak)), peak, hold, warn, level, card, detail)
 
-    def _device_tests(self, dealt: np.ndarray[Any, Any]) -> tuple[list[TestResult], list[Alarm]]:
+    def _device_tests(self, dealt: np.ndarray[Any, Any], streams: dict[str, Any]) -> tuple[list[TestResult], list[Alarm]]:
         st = self.state
         scores: dict[str, tuple[float, float, float]] = {}  # test -> (this shoe's statistic, its p, its increment)
         weight = (st.table + POSITION_PRIOR) / (st.expected + POSITION_PRIOR)
@@ -341,7 +343,6 @@ class ShuffleMonitor:
         for test, z in (("colour-runs", k.adjacency_z(dealt, self.colour)), ("suit-runs", k.adjacency_z(dealt, self.suit)),
                         ("serial", k.serial_z(dealt, self.value))):
             scores[test] = (float(z), math.erfc(abs(z) / math.sqrt(2)), float(z))
-        streams = self._streams(dealt)
         drift_streams = [streams["rising"][0], streams["guess"][1], streams["guess"][2], streams["pairs"][-1]]
         logs = [k.stream_log_e(h, p, DRIFT_EPS) for h, p in drift_streams]
         top = max(logs)

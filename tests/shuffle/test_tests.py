@@ -1,0 +1,86 @@
+"""The shuffle tests' arithmetic (controller.shuffle.kernels): exact under a random shuffle, sharp against weak ones."""
+
+import math
+
+import numpy as np
+import pytest
+
+from controller.cards import shoe
+from controller.shuffle import kernels as k
+from controller.shuffle.monitor import ShuffleMonitor
+
+RNG = np.random.default_rng(2024)
+
+
+def _random_shoes(decks: int, count: int, dealt: int) -> tuple[ShuffleMonitor, list[np.ndarray]]:
+    monitor = ShuffleMonitor(shoe(decks))
+    full = monitor.encode(shoe(decks))
+    return monitor, [RNG.permutation(full)[:dealt] for _ in range(count)]
+
+
+@pytest.mark.parametrize("decks, dealt", [(1, 52), (8, 364)])
+def test_every_guesser_hits_exactly_as_often_as_its_chances_say_under_a_random_shuffle(decks: int, dealt: int) -> None:
+    """The martingales' false-alarm bound rests on this: E[hit - p] = 0 card by card (4 standard errors)."""
+    monitor, shoes = _random_shoes(decks, 300 if decks == 8 else 2000, dealt)
+    previous = shoes[-1]
+    for name, guess in {
+        "follow": lambda d: k.follow(d, monitor.counts, previous),
+        "rising": lambda d: k.rising(d, monitor.counts, previous, 16),
+        "rising-all": lambda d: k.rising(d, monitor.counts, previous, 0),
+        "next": lambda d: k.next_card(d, monitor.counts, previous, True),
+        "valley": lambda d: k.valley(d, monitor.counts, previous),
+        "in-place": lambda d: k.in_place(d, monitor.counts, previous, 2),
+    }.items():
+        excess = variance = 0.0
+        for dealt_types in shoes[:-1]:
+            hit, p = guess(dealt_types)
+            excess += float((hit - p)[p > 0].sum())
+            variance += float((p * (1 - p)).sum())
+        assert abs(excess) < 4 * math.sqrt(variance), name
+
+
+def test_an_unreadable_card_keeps_the_chances_exact() -> None:
+    monitor, shoes = _random_shoes(1, 2000, 52)
+    excess = variance = 0.0
+    for dealt_types in shoes:
+        dealt_types = dealt_types.copy()
+        dealt_types[RNG.integers(0, 52, 3)] = -1
+        hit, p = k.follow(dealt_types, monitor.counts, monitor.factory[0])
+        excess += float((hit - p).sum())
+        variance += float((p * (1 - p)).sum())
+    assert abs(excess) < 4 * math.sqrt(variance)
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_runs_and_serial_z_scores_are_standard_under_a_random_shuffle(decks: int) -> None:
+    monitor, shoes = _random_shoes(decks, 3000 if decks == 1 else 1000, 52 if decks == 1 else 364)
+    for name, stat in {
+        "colour": lambda d: k.adjacency_z(d, monitor.colour),
+        "suit": lambda d: k.adjacency_z(d, monitor.suit),
+        "serial": lambda d: k.serial_z(d, monitor.value),
+    }.items():
+        z = np.array([stat(d) for d in shoes])
+        assert abs(z.mean()) < 4 / math.sqrt(len(z)), name
+        assert 0.9 < z.var() < 1.1, name
+
+
+def test_the_whole_deck_likelihood_ratios_are_e_values_under_a_random_shuffle() -> None:
+    """E[e] <= 1: their means over random decks stay near or below 1 (they are heavy-tailed, so only a loose check)."""
+    places = [RNG.permutation(52) for _ in range(3000)]
+    shelves = np.array([4, 10], dtype=np.int64)
+    assert np.mean([math.exp(k.riffle_log_e(p, 7)) for p in places]) < 1.5
+    assert np.mean([math.exp(k.shelf_log_e(p, shelves)) for p in places]) < 1.5
+
+
+def test_bayer_diaconis_ratio_for_the_identity_is_the_chance_of_one_rising_sequence() -> None:
+    """The identity has one rising sequence: after k riffles its chance is C(2**k + n - 1, n) / 2**(k n)."""
+    n = 10
+    expected = math.log(sum(math.comb(2**kk + n - 1, n) / 2 ** (kk * n) for kk in range(1, 4)) / 3 * math.factorial(n))
+    assert k.riffle_log_e(np.arange(n), 3) == pytest.approx(expected)
+
+
+def test_shelf_ratio_counts_each_valley_cut() -> None:
+    """One shelf makes one valley: 2 0 1 can come out (the lowest card on top or under: 2 ways in 2**3), 0 2 1 cannot."""
+    one_shelf = k.shelf_log_e(np.array([2, 0, 1]), np.array([1], dtype=np.int64))
+    assert one_shelf == pytest.approx(math.log(2 / 8 * 6))
+    assert k.shelf_log_e(np.array([0, 2, 1]), np.array([1], dtype=np.int64)) == -math.inf
