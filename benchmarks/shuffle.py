@@ -26,11 +26,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.cards import Card, shoe  # noqa: E402
-from controller.shuffle.inventory import reconcile  # noqa: E402
-from controller.shuffle.monitor import ShuffleMonitor  # noqa: E402
-from controller.shuffle.policy import DEVICE_TESTS, SHOE_TESTS  # noqa: E402
-from drivers.shuffles import ShuffleModel  # noqa: E402
+from controller.cards import Card, shoe
+from controller.shuffle.inventory import reconcile
+from controller.shuffle.monitor import ShuffleMonitor
+from controller.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
+from drivers.shuffles import ShuffleModel
 
 FAULTS = ("factory", "previous", "shelf:10", "riffles:1", "riffles:2", "riffles:3", "riffles:4", "riffles:5",
           "riffles:6", "riffles:7", "clump:20", "removed", "added", "repeat:10")

@@ -62,7 +62,7 @@ def _positions_by_type(ref: Array, k: int) -> tuple[Array, Array]:
 
 @njit(cache=True)
 def _known(y: int, r: Array) -> bool:
-    return 0 <= y < r.shape[0] and r[y] > 0
+    return bool(0 <= y < r.shape[0] and r[y] > 0)
 
 
 @njit(cache=True)
@@ -438,7 +438,6 @@ def adjacency_z(dealt: Array, category: Array) -> float:
         return 0.0
     f2 = (sizes * (sizes - 1)).sum()
     f3 = (sizes * (sizes - 1) * (sizes - 2)).sum()
-    f4 = (sizes * (sizes - 1) * (sizes - 2) * (sizes - 3)).sum()
     a = f2 / (n * (n - 1))
     b = f3 / (n * (n - 1) * (n - 2))
     # both of two disjoint pairs alike: (sum_i f2_i)^2 less the tuples that reuse a card, over n falling 4
@@ -449,7 +448,7 @@ def adjacency_z(dealt: Array, category: Array) -> float:
     var = pairs * a + overlapping * b + disjoint * c4 - mean * mean
     if var <= 0:
         return 0.0
-    return (same - mean) / math.sqrt(var)
+    return float((same - mean) / math.sqrt(var))
 
 
 @njit(cache=True)

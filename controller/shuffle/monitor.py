@@ -33,7 +33,7 @@ import numpy as np
 
 from controller.cards import Card, Rank, Suit, standard_deck
 from controller.shuffle import kernels as k
-from controller.shuffle.policy import DEVICE_TESTS, LEVELS, SHOE_TESTS, Policy
+from controller.shuffle.policy import DEVICE_TESTS, LEVELS, Policy
 
 EPS = np.array([0.9, 0.6, 0.3, 0.12, 0.05])
 """Leaks the shoe martingales mix over: a guess right with chance ``p + eps (1 - p)``."""
@@ -311,7 +311,7 @@ class ShuffleMonitor:
             results += device_results
             alarms += device_alarms
         self._remember(dealt, reference)
-        return ShoeReport(self.device, self.shoe, len(dealt), tuple(self.decode(dealt)), tuple(results), tuple(alarms))
+        return ShoeReport(self.device, self.shoe, len(dealt), tuple(self.decode([int(t) for t in dealt])), tuple(results), tuple(alarms))
 
     def _shoe_result(self, test: str, trace: np.ndarray[Any, Any], streams: Any, dealt: np.ndarray[Any, Any]) -> TestResult:
         peak = float(trace.max()) if len(trace) else 0.0

@@ -1,12 +1,18 @@
 """The simulated bad shufflers (drivers.shuffles): pure functions of a seed, each with the structure it is named for."""
 
+import random
 from collections import Counter
 
 import pytest
 
 from controller.cards import shoe, standard_deck
-from drivers.shuffles import KINDS, ShuffleModel, riffles, rising_sequences, shelf_shuffle
-import random
+from drivers.shuffles import (
+    KINDS,
+    ShuffleModel,
+    riffles,
+    rising_sequences,
+    shelf_shuffle,
+)
 
 
 def test_each_model_is_a_pure_function_of_its_seed() -> None:
