@@ -133,11 +133,23 @@ def _pair_back_two_highest_front(hand: Hand, _: str | None) -> list[Card]:
 
 
 def _split(hand: Hand, _: str | None) -> list[Card]:
-    """Two pair: the small pair in front. Four of a kind: two of the four in front."""
+    """Two pair: the small pair in front. Four of a kind: two of the four in front.
+
+    Which two of the four go in front matters only for aces with the joker: the
+    joker left behind may complete a straight or a flush there (AS AH AD JK 5C 3S 2H:
+    two natural aces in front keep A-JK-5-3-2, a five-high straight, behind). The
+    chart's tie-break decides: the higher back hand, then the higher front.
+    """
     pairs = hand.sized(2)
     if len(pairs) >= 2:
         return hand.groups[pairs[1]][:2]
-    return hand.groups[hand.sized(4)[0]][-2:]
+    four = hand.groups[hand.sized(4)[0]]
+    rest = [c for c in hand.cards if c not in four]
+    choices = [SetHand(front, tuple(c for c in four if c not in front) + tuple(rest))
+               for front in combinations(four, 2)]
+    best = _best_of(hand, choices)
+    assert best is not None
+    return best
 
 
 def _kept_group_ranks(hand: Hand) -> list[int]:

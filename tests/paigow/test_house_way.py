@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from controller.cards import JOKER, Card, deck_with_joker
+from controller.cards import JOKER, Card, Rank, deck_with_joker, parse_cards
 from controller.errors import ConfigError
-from controller.paigow.hands import foul_reason
+from controller.evaluators.five_card import Category, category
+from controller.paigow.hands import back_value, foul_reason, front_value
 from controller.paigow.house_way import DEFAULT_FILE, load_house_way, parse_example
 
 WAY = load_house_way()
@@ -67,6 +68,29 @@ def test_a_two_pair_with_a_joker_in_front_counts_the_joker_as_an_ace() -> None:
     hand = [Card.parse(c) for c in ("JS", "JH", "4D", "4C", "JK", "7S", "2H")]
     setting = WAY.set(hand)
     assert {c.code for c in setting.hand.front} == {"JK", "7S"}
+
+
+@pytest.mark.parametrize(("hand", "back_category"), [
+    ("AS AH AD 5C 3S 2H JK", Category.STRAIGHT),  # issue 45's hand: A-JK-5-3-2 stays behind
+    ("AS AH AD JK 9D 7D 4D", Category.FLUSH),
+    ("AS AH AD JK KC QD TH", Category.STRAIGHT),
+    ("AS AH AD JK KD QD TD", Category.ROYAL_FLUSH),
+])
+def test_three_aces_and_the_joker_split_keep_the_joker_behind_when_it_makes_the_higher_back(
+        hand: str, back_category: Category) -> None:
+    # Four of a kind, A K Q, no pair for the front: split; the tie-break (the higher back hand)
+    # says which two of the four go in front: two natural aces, the joker completing the back
+    setting = WAY.set(parse_cards(hand))
+    assert setting.reset is None
+    assert [c.rank for c in setting.hand.front] == [Rank.ACE, Rank.ACE], str(setting.hand)
+    assert JOKER in setting.hand.back
+    assert category(back_value(setting.hand.back)) is back_category
+
+
+def test_three_aces_and_the_joker_split_with_nothing_to_complete_put_a_pair_of_aces_each_side() -> None:
+    setting = WAY.set(parse_cards("AS AH AD JK 9C 7D 4H"))
+    assert category(back_value(setting.hand.back)) is Category.ONE_PAIR
+    assert category(front_value(setting.hand.front)) is Category.ONE_PAIR
 
 
 @settings(max_examples=300, deadline=None)
