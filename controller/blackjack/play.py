@@ -38,7 +38,7 @@ from controller.banking import (
     settle_against_bank,
 )
 from controller.blackjack.side_wagers import (
-    BONUS_PAYTABLES, BUSTER_PAYTABLES, BusterPaytable, bonus_bet_payout, bonus_bet_row, buster_paytable,
+    BONUS_PAYTABLES, BUSTER_PAYTABLES, BusterPaytable, bonus_bet_payout, buster_paytable,
 )
 from controller.blackjack.state import BlackjackRound, Hand, Seat
 from controller.blackjack.strategy import InfiniteShoeStrategy
@@ -439,7 +439,7 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
                 claims.append(Claim(spot, "insurance", seat.insurance, parse_payout("2 to 1") if won else LOSE,
                                     ("even money: " if seat.even_money else "") + f"player-dealer {dealer}"))
             if wagers.get((spot, "bonus")):
-                row = bonus_bet_row(seat.first_two, dealer_blackjack=self.dealer_blackjack(state.dealer))
+                row = self.bonus_paytable.row(seat.first_two, dealer_blackjack=self.dealer_blackjack(state.dealer))
                 claims.append(Claim(spot, "bonus", wagers[(spot, "bonus")], bonus_bet_payout(self.bonus_paytable, row),
                                     row or "no qualifying hand"))
             if wagers.get((spot, "buster")):

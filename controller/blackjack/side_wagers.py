@@ -34,17 +34,49 @@ BONUS_ROWS: tuple[str, ...] = (
 )
 """Best first: a hand is paid on the first row it qualifies for, never on two."""
 
-BONUS_PAYTABLES: dict[str, dict[str, Payout]] = {
-    # seed 003 "Blackjack Bonus Bet" item 7, the pay scale
-    "seed": {
-        "pair of kings of spades beaten by a blackjack": parse_payout("500 to 1"),
-        "pair of kings of spades": parse_payout("50 to 1"),
-        "two cards of the same rank and suit": parse_payout("8 to 1"),
-        "any two card suited 20": parse_payout("6 to 1"),
-        "any two card 20": parse_payout("4 to 1"),
-        "first card a picture": parse_payout("1 to 1"),
-    },
+TWENTY_ONLY = "a 20 only"
+ANY_IDENTICAL_PAIR = "any identical pair"
+IDENTICAL_PAIR_READINGS: dict[str, str] = {
+    TWENTY_ONLY: "'two cards of the same rank and suit' is a grade of a two-card 20 (the seed's example, "
+                 "two tens of spades, is one): an identical pair of another total is not paid on that row",
+    ANY_IDENTICAL_PAIR: "'two cards of the same rank and suit' pays any identical pair (two 7S, two AH, ...), "
+                        "a 20 or not",
 }
+"""The two readings of the pay scale's "Any two cards of the same Rank & Suit" row (rules reading in docs/blackjack.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BonusPaytable:
+    """A Bonus Bet pay scale: a payout per row, and how it reads the same-rank-and-suit row."""
+
+    name: str
+    payouts: Mapping[str, Payout]
+    identical_pair: str = TWENTY_ONLY
+
+    @property
+    def reading(self) -> str:
+        return IDENTICAL_PAIR_READINGS[self.identical_pair]
+
+    def row(self, first_two: Sequence[Card], *, dealer_blackjack: bool) -> str | None:
+        return bonus_bet_row(first_two, dealer_blackjack=dealer_blackjack,
+                             any_identical_pair=self.identical_pair == ANY_IDENTICAL_PAIR)
+
+
+_SEED_SCALE: dict[str, Payout] = {
+    # seed 003 "Blackjack Bonus Bet" item 7, the pay scale
+    "pair of kings of spades beaten by a blackjack": parse_payout("500 to 1"),
+    "pair of kings of spades": parse_payout("50 to 1"),
+    "two cards of the same rank and suit": parse_payout("8 to 1"),
+    "any two card suited 20": parse_payout("6 to 1"),
+    "any two card 20": parse_payout("4 to 1"),
+    "first card a picture": parse_payout("1 to 1"),
+}
+
+BONUS_PAYTABLES: dict[str, BonusPaytable] = {
+    "seed": BonusPaytable("seed", _SEED_SCALE, TWENTY_ONLY),
+    "seed-any-identical-pair": BonusPaytable("seed-any-identical-pair", _SEED_SCALE, ANY_IDENTICAL_PAIR),
+}
+
 
 KING_OF_SPADES = Card.parse("KS")
 
@@ -59,29 +91,34 @@ def _suited(cards: Sequence[Card]) -> bool:
     return cards[0].suit in NATURAL_SUITS and all(c.suit is cards[0].suit for c in cards)
 
 
-def bonus_bet_row(first_two: Sequence[Card], *, dealer_blackjack: bool) -> str | None:
+def bonus_bet_row(first_two: Sequence[Card], *, dealer_blackjack: bool, any_identical_pair: bool = False) -> str | None:
     """The pay-scale row the player's first two cards qualify for, or ``None``.
 
-    The rows above "first card a picture" are read as grades of a two-card 20
-    (the seed's example of the same rank and suit is "two 10's of Spades"); a
-    joker makes no 20.
+    The rows "suited 20" and "any two card 20" are grades of a two-card 20
+    (ace-nine counts); a joker makes no 20. The "same rank and suit" row reads
+    either way (:data:`IDENTICAL_PAIR_READINGS`): by default as a grade of a 20
+    (the seed's example of it is "two 10's of Spades"), with
+    ``any_identical_pair`` for any two identical cards.
     """
     if len(first_two) != 2:
         raise ValueError(f"the Bonus Bet is judged on two cards, not {len(first_two)}")
-    twenty = not any(c.is_joker for c in first_two) and count_total(first_two).points == 20
-    if twenty and first_two[0] is KING_OF_SPADES and first_two[1] is KING_OF_SPADES:
+    a, b = first_two
+    twenty = not a.is_joker and not b.is_joker and count_total(first_two).points == 20
+    if twenty and a is KING_OF_SPADES and b is KING_OF_SPADES:
         return BONUS_ROWS[0] if dealer_blackjack else BONUS_ROWS[1]
+    if a is b and not a.is_joker and _suited(first_two) and (twenty or any_identical_pair):
+        return BONUS_ROWS[2]
     if twenty and _suited(first_two):
-        return BONUS_ROWS[2] if first_two[0] is first_two[1] else BONUS_ROWS[3]
+        return BONUS_ROWS[3]
     if twenty:
         return BONUS_ROWS[4]
-    if _is_picture(first_two[0]):
+    if _is_picture(a):
         return BONUS_ROWS[5]
     return None
 
 
-def bonus_bet_payout(paytable: Mapping[str, Payout], row: str | None) -> Payout:
-    return LOSE if row is None else paytable[row]
+def bonus_bet_payout(paytable: BonusPaytable, row: str | None) -> Payout:
+    return LOSE if row is None else paytable.payouts[row]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from collections import Counter
 from fractions import Fraction
 
 from controller.blackjack.play import BlackjackGame
-from controller.blackjack.side_wagers import KING_OF_SPADES, bonus_bet_payout, bonus_bet_row
+from controller.blackjack.side_wagers import KING_OF_SPADES, bonus_bet_payout
 from controller.blackjack.totals import points
 from controller.cards import Card
 from controller.edge import WagerEdge
@@ -50,7 +50,7 @@ def bonus_bet_edge(game: BlackjackGame) -> WagerEdge:
                 if a is b is KING_OF_SPADES else Fraction(0)
             for dealer_bj, q in ((True, blackjack), (False, 1 - blackjack)):
                 if q:
-                    row = bonus_bet_row((a, b), dealer_blackjack=dealer_bj)
+                    row = game.bonus_paytable.row((a, b), dealer_blackjack=dealer_bj)
                     ev += p * q * bonus_bet_payout(game.bonus_paytable, row).odds
     return WagerEdge(ev=ev, method="exact", assumptions=f"{_shoe(game)}; the seat's first two cards and the "
                      "player-dealer's first two are a predictable sampling of the full shoe")

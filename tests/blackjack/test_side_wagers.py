@@ -41,6 +41,32 @@ def test_bonus_bet_loses_without_a_qualifying_hand(hand) -> None:
     assert bonus_bet_payout(SEED, None).text == "lose"
 
 
+@pytest.mark.parametrize(("hand", "twenty_only", "any_pair"), [
+    ("9S 9S", None, "two cards of the same rank and suit"),
+    ("AH AH", None, "two cards of the same rank and suit"),
+    ("QD QD", "two cards of the same rank and suit", "two cards of the same rank and suit"),
+    ("KS KS", "pair of kings of spades", "pair of kings of spades"),
+    ("TB TB", "any two card 20", "any two card 20"),
+    ("JK JK", None, None),
+])
+def test_the_same_rank_and_suit_row_reads_as_the_pay_table_says(hand, twenty_only, any_pair) -> None:
+    # item 7's "Any two cards of the same Rank & Suit (for example two 10's of Spades)": a grade of a 20
+    # (pay table "seed") or any identical pair ("seed-any-identical-pair"); Bonus cards are never suited
+    cards = parse_cards(hand)
+    assert BONUS_PAYTABLES["seed"].row(cards, dealer_blackjack=False) == twenty_only
+    assert BONUS_PAYTABLES["seed-any-identical-pair"].row(cards, dealer_blackjack=False) == any_pair
+
+
+def test_the_identical_pair_reading_is_a_table_option_and_pays_a_pair_of_nines() -> None:
+    game = make_game("no-bust-21", {"bonus_paytable": "seed-any-identical-pair"})
+    assert "any identical pair" in game.bonus_paytable.reading
+    round = play("no-bust-21", {(1, "base"): 1000, (1, "bonus"): 100}, "9S 5H 9S TD 5C", [(1, "stand")],
+                 bonus_paytable="seed-any-identical-pair")
+    assert returned(round)[(1, "bonus")] == 900
+    seed = play("no-bust-21", {(1, "base"): 1000, (1, "bonus"): 100}, "9S 5H 9S TD 5C", [(1, "stand")])
+    assert returned(seed)[(1, "bonus")] == 0
+
+
 @given(st.lists(st.sampled_from(shoe(1, jokers_per_deck=1)), min_size=2, max_size=2), st.booleans())
 def test_bonus_bet_pays_one_row_at_most(hand, dealer_blackjack) -> None:
     row = bonus_bet_row(hand, dealer_blackjack=dealer_blackjack)
