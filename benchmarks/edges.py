@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from controller.commands.progress import progress  # noqa: E402
-from controller.edge import EDGES  # noqa: E402
+from controller.rules.edges import EDGES  # noqa: E402
 
 ISSUE_5 = ("top-5-poker", "high-card-flush", "three-card-poker", "two-cards-high")
 
@@ -42,7 +42,7 @@ def run_edge(game: str) -> tuple[float, float, list[dict[str, object]]]:
     """Wall-clock and CPU seconds of one ``tablectl edge GAME --json``, and its JSON."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cpu, start = _child_cpu(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "edge", game, "--json"], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "edge", game, "--json"], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
     if done.returncode:

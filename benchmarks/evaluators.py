@@ -5,7 +5,7 @@ a fixed seed): the seven-card hands are the rows, the five-card hands their
 first five cards. The peers are called once per hand from Python, as their
 APIs are meant to be used; tablectl is timed through its batch API (one call
 over the whole array, input checks on) and through its per-hand API
-(``controller.evaluators.per_hand``: one compiled call per hand, codes as
+(``controller.rules.evaluators.per_hand``: one compiled call per hand, codes as
 plain ints like phevaluator's; and ``per_hand.evaluate`` on ``Card`` objects,
 input checked).
 pokerkit is far slower, so it is timed on the first ``--slow-hands`` hands of
@@ -37,9 +37,9 @@ from pokerkit import StandardHighHand
 from treys import Card as TreysCard
 from treys import Evaluator
 
-from controller.evaluators import batch
-from controller.evaluators.encoding import decode
-from controller.evaluators import per_hand
+from controller.rules.evaluators import batch
+from controller.rules.evaluators.encoding import decode
+from controller.rules.evaluators import per_hand
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"  # our suit order S, H, D, C; any fixed bijection keeps flushes

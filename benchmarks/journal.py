@@ -24,13 +24,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.audit import ChainedFile  # noqa: E402
-from controller.config import load_config  # noqa: E402
-from controller.devices import open_feed  # noqa: E402
-from controller.events import EventLog  # noqa: E402
-from controller.journal import Journal  # noqa: E402
-from controller.players import SimulatedPlayers  # noqa: E402
-from controller.table import Table  # noqa: E402
+from controller.records.audit import ChainedFile  # noqa: E402
+from controller.engine.config import load_config  # noqa: E402
+from controller.engine.devices import open_feed  # noqa: E402
+from controller.engine.log import EventLog  # noqa: E402
+from controller.records.journal import Journal  # noqa: E402
+from controller.engine.players import SimulatedPlayers  # noqa: E402
+from controller.engine.table import Table  # noqa: E402
 
 
 class TimedLog(EventLog):

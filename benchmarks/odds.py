@@ -19,7 +19,7 @@ from pokerkit import Card as PKCard
 from pokerkit import Deck, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand, calculate_equities
 
 from controller.cards import parse_cards
-from controller.poker.equity import equities
+from controller.rules.poker.equity import equities
 
 SPOTS = [
     ("holdem", ["AS KS", "QH QD"], "", False),

@@ -2,7 +2,7 @@
 
 For each of ``HANDS`` random seven-card hands, every legal setting is scored
 against the same ``SAMPLES`` House Way player-dealer hands
-(``controller.paigow.best_play``); the House Way setting's score is compared
+(``controller.rules.pai_gow_poker.best_play``); the House Way setting's score is compared
 with the best one's. The best score is a maximum over noisy estimates, so the
 gap printed is an upper estimate of what best play gains.
 
@@ -17,8 +17,8 @@ import sys
 import time
 
 from controller.cards import deck_with_joker
-from controller.paigow.best_play import rank_settings
-from controller.paigow.house_way import load_house_way
+from controller.rules.pai_gow_poker.best_play import rank_settings
+from controller.rules.pai_gow_poker.house_way import load_house_way
 
 
 def main(hands: int = 100, samples: int = 300, seed: int = 1) -> None:

@@ -27,9 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.cards import Card, shoe
-from controller.shuffle.inventory import reconcile
-from controller.shuffle.monitor import ShuffleMonitor
-from controller.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
+from controller.engine.shuffle.inventory import reconcile
+from controller.engine.shuffle.monitor import ShuffleMonitor
+from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
 from drivers.shuffles import ShuffleModel
 
 FAULTS = ("factory", "previous", "shelf:10", "riffles:1", "riffles:2", "riffles:3", "riffles:4", "riffles:5",

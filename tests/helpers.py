@@ -10,11 +10,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, TableConfig, load_config
-from controller.events import EventLog
-from controller.games import make_game
+from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.engine.log import EventLog
+from controller.rules.registry import make_game
 from controller.money import Rounding
-from controller.round import Limits, Round
+from controller.engine.round import Limits, Round
 
 TOP_CARD_LIMITS = {"home": (500, 100000), "away": (500, 100000), "tie": (100, 10000)}
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from controller.audit import GENESIS, ChainedFile, verify
-from controller.cli import main
-from controller.events import EventLog
-from controller.journal import Journal
+from controller.records.audit import GENESIS, ChainedFile, verify
+from controller.commands.cli import main
+from controller.engine.log import EventLog
+from controller.records.journal import Journal
 
 
 def write_trail(tmp_path: Path, events: int = 12, *, max_bytes: int | None = None) -> tuple[Path, Journal]:

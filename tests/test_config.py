@@ -2,8 +2,8 @@
 
 import pytest
 
-from controller.cli import main
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.commands.cli import main
+from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.errors import ConfigError
 
 GOOD = DEFAULT_CONFIG.read_text()

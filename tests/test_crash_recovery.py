@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from controller.audit import verify
-from controller.journal import Journal
+from controller.records.audit import verify
+from controller.records.journal import Journal
 from tests.journal_checks import check_journal, integrity
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def tablectl(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", *args],
+        [sys.executable, "-m", "controller.commands.cli", *args],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
 

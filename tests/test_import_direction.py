@@ -32,5 +32,5 @@ def test_package_imports_only_cards_from_controller(package: str) -> None:
 
 def test_the_check_would_catch_an_offender(tmp_path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from controller.round import Round\nimport controller.games\n")
-    assert {"controller.round", "controller.games"} <= imported_modules(bad)
+    bad.write_text("from controller.engine.round import Round\nimport controller.rules.registry\n")
+    assert {"controller.engine.round", "controller.rules.registry"} <= imported_modules(bad)

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from controller.cards import Card
-from controller.devices import open_feed
-from controller.events import EventLog
-from controller.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
-from controller.players import SimulatedPlayers
-from controller.recovery import recover
-from controller.table import Table
+from controller.engine.devices import open_feed
+from controller.engine.log import EventLog
+from controller.records.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
+from controller.engine.players import SimulatedPlayers
+from controller.engine.recovery import recover
+from controller.engine.table import Table
 from tests.helpers import MemoryLog, top_card_round, in_process_config
 from tests.journal_checks import check_journal
 
@@ -113,7 +113,7 @@ def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_
 def test_a_file_size_limit_stops_the_run_cleanly_and_a_restart_finishes_the_round(tmp_path: Path) -> None:
     """A real write failure (RLIMIT_FSIZE, as a full disk): exit 3 with a message, no traceback, nothing lost."""
     journal, log = tmp_path / "j.sqlite", tmp_path / "events.jsonl"
-    args = [sys.executable, "-m", "controller.cli", "run", "--rounds", "400", "--seed", "5",
+    args = [sys.executable, "-m", "controller.commands.cli", "run", "--rounds", "400", "--seed", "5",
             "--journal", str(journal), "--log", str(log)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -153,7 +153,7 @@ def test_a_file_that_is_not_a_journal_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_cli_refuses_to_run_on_a_damaged_journal(tmp_path: Path, capsys) -> None:
-    from controller.cli import main
+    from controller.commands.cli import main
 
     path = tmp_path / "j.sqlite"
     path.write_bytes(b"garbage" * 2000)

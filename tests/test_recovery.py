@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from controller.cards import Card
-from controller.cli import main
-from controller.events import EventLog
-from controller.games.top_card import TopCard
-from controller.journal import Journal
-from controller.recovery import JournalMismatch, rebuild, recover
+from controller.commands.cli import main
+from controller.engine.log import EventLog
+from controller.rules.top_card.game import TopCard
+from controller.records.journal import Journal
+from controller.engine.recovery import JournalMismatch, rebuild, recover
 from tests.helpers import TOP_CARD_LIMITS, top_card_round
-from controller.round import Limits
+from controller.engine.round import Limits
 
 
 class ShuffledTopCard(TopCard):
@@ -137,7 +137,7 @@ def test_recall_lists_rounds_and_shows_cards_with_their_source(tmp_path: Path, c
 
 
 def _config(tmp_path: Path) -> Path:
-    from controller.config import DEFAULT_CONFIG
+    from controller.engine.config import DEFAULT_CONFIG
 
     path = tmp_path / "t1.toml"
     path.write_text(DEFAULT_CONFIG.read_text().replace('id = "TC-01"', 'id = "T1"'))

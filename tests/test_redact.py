@@ -9,9 +9,9 @@ from pathlib import Path
 import structlog
 from hypothesis import given, strategies as st
 
-from controller.events import EventLog
-from controller.journal import Journal
-from controller.redact import REDACTED, redact, redact_secrets
+from controller.engine.log import EventLog
+from controller.records.journal import Journal
+from controller.engine.redact import REDACTED, redact, redact_secrets
 
 
 def test_an_event_with_a_secret_is_redacted_in_the_log_the_journal_and_the_sinks(tmp_path: Path) -> None:

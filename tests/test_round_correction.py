@@ -8,11 +8,11 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.errors import IllegalAction
-from controller.events import EventLog
-from controller.games.top_card import TopCard
-from controller.journal import Journal
-from controller.recovery import rebuild, recover
-from controller.round import Limits
+from controller.engine.log import EventLog
+from controller.rules.top_card.game import TopCard
+from controller.records.journal import Journal
+from controller.engine.recovery import rebuild, recover
+from controller.engine.round import Limits
 from tests.games.rounds import deal, decide, new_round
 from tests.helpers import TOP_CARD_LIMITS, MemoryLog, top_card_round
 

@@ -8,10 +8,10 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import IllegalAction
-from controller.games import make_game
-from controller.games.base import Irregularity
-from controller.players import SimulatedPlayers
-from controller.round import Limits, Round
+from controller.rules.registry import make_game
+from controller.rules.base import Irregularity
+from controller.engine.players import SimulatedPlayers
+from controller.engine.round import Limits, Round
 from tests.helpers import MemoryLog, top_card_round
 from tests.paigow.roundkit import new_round, stacked_deck
 

@@ -148,7 +148,7 @@ def test_library_logging_is_routed_as_structlog_json() -> None:
     import json
     import logging
 
-    from controller.events import route_stdlib_logging
+    from controller.engine.log import route_stdlib_logging
 
     stream = io.StringIO()
     handler = route_stdlib_logging(stream)

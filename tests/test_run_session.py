@@ -5,12 +5,12 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from controller.cli import main
-from controller.session import shoe_simulator
-from controller.config import load_config
-from controller.devices import open_feed
-from controller.players import SimulatedPlayers
-from controller.table import Table
+from controller.commands.cli import main
+from controller.engine.session import shoe_simulator
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.engine.players import SimulatedPlayers
+from controller.engine.table import Table
 from tests.helpers import MemoryLog, check_session_balances
 
 import random

@@ -5,9 +5,9 @@ from collections import Counter
 import pytest
 
 from controller.cards import Card
-from controller.events import EventLog
-from controller.feeds import ShoeFeed
-from controller.games.top_card import TopCard
+from controller.engine.log import EventLog
+from controller.engine.feeds import ShoeFeed
+from controller.rules.top_card.game import TopCard
 from controller.money import Rounding
 from drivers.shoe import InProcessShoe
 from tests.helpers import MemoryLog, top_card_round

@@ -4,9 +4,9 @@ import json
 from collections import Counter
 from fractions import Fraction
 
-from controller.cli import main
-from controller.edge import compute
-from controller.games.top_card import TopCard
+from controller.commands.cli import main
+from controller.rules.edges import compute
+from controller.rules.top_card.game import TopCard
 from controller.money import Rounding
 from controller.settlement import settle
 

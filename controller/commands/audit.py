@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.audit import verify
+from controller.records.audit import verify
 from controller.errors import TableError
-from controller.journal import Journal
+from controller.records.journal import Journal
 
 
 def register(subparsers: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.errors import TableError
 from drivers.discovery import Found, NoUsbBackend, Wanted, serial_ports, usb_devices
 

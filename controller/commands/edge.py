@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from controller.commands.progress import progress
-from controller.edge import EDGES, compute, selected_paytables
+from controller.rules.edges import EDGES, compute, selected_paytables
 from controller.errors import TableError
 
 

@@ -1,6 +1,6 @@
 """``tablectl odds GAME --hole "AS KS" --hole "QH QD" [--board "2C 7D 9H"]``: exact all-in equities.
 
-Every completion of the board is dealt once (see ``controller.poker.equity``);
+Every completion of the board is dealt once (see ``controller.rules.poker.equity``);
 the high and low shares and the pot equity of each player print as percentages
 and exact fractions, or as JSON.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from controller.cards import UnknownCard, parse_cards
 from controller.commands.progress import progress
-from controller.poker.equity import GAMES, Equities, boards_to_deal, equities
+from controller.rules.poker.equity import GAMES, Equities, boards_to_deal, equities
 
 
 def register(subparsers: Any) -> None:

@@ -1,7 +1,7 @@
 """``tablectl replay ID``: re-run a round from its journal through the real round engine.
 
 Every event the engine emits must equal the journaled one (see
-``controller.recovery``), and the settlement must come out the same to the
+``controller.engine.recovery``), and the settlement must come out the same to the
 cent; any difference is reported and the command exits 1.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from controller.commands.rounds import journal_options, open_journal
 from controller.errors import TableError
 from controller.money import format_cents
-from controller.recovery import JournalMismatch, rebuild
+from controller.engine.recovery import JournalMismatch, rebuild
 
 
 def register(subparsers: Any) -> None:

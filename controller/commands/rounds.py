@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.errors import TableError
-from controller.journal import Journal
+from controller.records.journal import Journal
 from controller.money import format_cents
-from controller.session import journal_path
+from controller.engine.session import journal_path
 
 
 def register(subparsers: Any) -> None:
@@ -96,7 +96,7 @@ def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _camera_look(summary: dict[str, Any], r: dict[str, Any]) -> None:
-    """The camera's word on the round (``controller.camera``): a look after each card landed, one
+    """The camera's word on the round (``controller.engine.camera``): a look after each card landed, one
     before settling, what disagreed or failed, and when a live camera was lost and came back."""
     camera = summary["camera"] = summary["camera"] or {"looks_agreed": 0, "cards_before_settling": None,
                                                        "discrepancies": [], "failures": [], "outages": []}

@@ -4,7 +4,7 @@ With ``[shoe] driver = "reference"`` and no ``port``, the shoe is the reference
 simulator in its own process on a pseudo-terminal, so the default run goes
 through the real serial path: pty, framing, acknowledgements, the driver.
 
-Every event is journaled first (``controller.journal``); a run started on a
+Every event is journaled first (``controller.records.journal``); a run started on a
 journal that holds an unfinished round recovers it before playing new ones.
 With ``--console`` the session is served on the dealer console (``controller.console``):
 simulated players play ``--rounds`` rounds while a person watches, or with ``--dealer``
@@ -22,19 +22,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.commands.progress import progress
-from controller.events import LogOutputError
-from controller.journal import JournalError
+from controller.engine.log import LogOutputError
+from controller.records.journal import JournalError
 from controller.money import format_cents
-from controller.players import SimulatedPlayers
-from controller.round import Round
-from controller.session import Session, log_path, open_session
-from controller.table import Table
+from controller.engine.players import SimulatedPlayers
+from controller.engine.round import Round
+from controller.engine.session import Session, log_path, open_session
+from controller.engine.table import Table
 from drivers.sim.process import SimulatorError
 
 
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             table = session.table
             # Both seeds are drawn whether the camera films or not, so a seed fixes the wagers either way.
             players_seed, camera_seed = rng.randrange(2**32), rng.randrange(2**32)
-            from controller.camera import film_session  # OpenCV loads only for a session that may film
+            from controller.engine.camera import film_session  # OpenCV loads only for a session that may film
 
             asked = True if args.camera else False if args.no_camera else None
             camera = film_session(session, camera_seed, asked=asked, simulated=True,

@@ -12,7 +12,7 @@ and resumes on restart. A round on hold stays on hold (across restarts too)
 until a supervisor clears it on the console.
 
 ``[vision] crosscheck = true`` makes the overhead camera the round's second
-witness (``controller.camera``): the camera ``[vision] source`` names, or on a
+witness (``controller.engine.camera``): the camera ``[vision] source`` names, or on a
 demonstration table without one the simulated camera; a live table whose config
 names no source plays unfilmed, logged as ``camera_off``.
 
@@ -32,16 +32,16 @@ import sys
 import threading
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.errors import TableError
-from controller.events import LogOutputError
-from controller.journal import JournalError
-from controller.notify import Notifier
-from controller.players import SimulatedPlayers
-from controller.session import Session, open_session
+from controller.engine.log import LogOutputError
+from controller.records.journal import JournalError
+from controller.commands.notify import Notifier
+from controller.engine.players import SimulatedPlayers
+from controller.engine.session import Session, open_session
 
 
 def register(subparsers: Any) -> None:
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
-            from controller.camera import film_session  # OpenCV loads only for a session that may film
+            from controller.engine.camera import film_session  # OpenCV loads only for a session that may film
 
             film_session(session, rng.randrange(2**32), asked=None, simulated=args.simulated_players,
                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr))

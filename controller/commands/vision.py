@@ -13,7 +13,7 @@ import numpy as np
 
 from controller.cards import DECKS, Card, deck_by_name
 from controller.commands.progress import progress
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout, scale_warning

@@ -15,7 +15,7 @@ from typing import Any
 
 import uvicorn
 
-from controller.config import TableConfig
+from controller.engine.config import TableConfig
 from controller.console.app import create_app
 from controller.console.session import TableLoop
 from controller.errors import ConfigError

@@ -49,12 +49,12 @@ from controller.console.commands import (
 )
 from controller.console.view import table_view
 from controller.errors import CardRefused, TableError, WagerRefused
-from controller.feeds import DealerEntryFeed, FeedError, ShoeFeed
-from controller.games.base import Decision
-from controller.journal import Journal
-from controller.players import SimulatedPlayers
-from controller.round import Round
-from controller.table import Table
+from controller.engine.feeds import DealerEntryFeed, FeedError, ShoeFeed
+from controller.rules.base import Decision
+from controller.records.journal import Journal
+from controller.engine.players import SimulatedPlayers
+from controller.engine.round import Round
+from controller.engine.table import Table
 from drivers.errors import DeviceTimeout
 
 Listener = Callable[[dict[str, Any]], None]

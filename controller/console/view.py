@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from controller.meters import Meters
+from controller.records.meters import Meters
 from controller.money import format_cents
-from controller.round import Round
+from controller.engine.round import Round
 from controller.settlement import Settlement
 
 if TYPE_CHECKING:
     from controller.console.session import TableLoop
-    from controller.games.base import PendingDecision
+    from controller.rules.base import PendingDecision
 
 HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: once the cause is fixed "
              "they resume the round where it stopped, enter the card really dealt, or void the round.")

@@ -2,11 +2,11 @@
 
 import pytest
 
-from controller.config import load_config, parse_config
-from controller.devices import open_feed
+from controller.engine.config import load_config, parse_config
+from controller.engine.devices import open_feed
 from controller.errors import ConfigError, WagerRefused
-from controller.games import make_game
-from controller.games.base import OptionError
+from controller.rules.registry import make_game
+from controller.rules.base import OptionError
 from tests.helpers import MemoryLog, in_process_config
 
 

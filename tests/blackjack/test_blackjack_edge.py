@@ -7,11 +7,11 @@ from functools import cache
 import pytest
 
 from controller.cards import Card, parse_cards
-from controller.cli import main
-from controller.edge import EDGES
-from controller.edge.blackjack import base_edge, bonus_bet_edge, buster_edge
-from controller.games import make_game
-from controller.games.base import PendingDecision
+from controller.commands.cli import main
+from controller.rules.edges import EDGES
+from controller.rules.blackjack.edge import base_edge, bonus_bet_edge, buster_edge
+from controller.rules.registry import make_game
+from controller.rules.base import PendingDecision
 
 
 def test_bonus_bet_edge_no_bust_eight_decks_matches_a_count_by_hand() -> None:
@@ -112,7 +112,7 @@ def test_simulated_base_edge_agrees_with_the_infinite_shoe_value(game_id) -> Non
 
 
 def test_edges_are_registered() -> None:
-    assert EDGES["no-bust-21"] == "controller.edge.no_bust_21" and EDGES["pure-21-5"] == "controller.edge.pure_21_5"
+    assert EDGES["no-bust-21"] == "controller.rules.blackjack.no_bust_21_edge" and EDGES["pure-21-5"] == "controller.rules.blackjack.pure_21_5_edge"
 
 
 @pytest.mark.exhaustive

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 
 
 @pytest.mark.parametrize("game_id", ["no-bust-21", "pure-21-5"])

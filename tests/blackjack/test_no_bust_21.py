@@ -4,12 +4,12 @@ from collections import Counter
 
 import pytest
 
-from controller.blackjack.play import PLAYER_DEALER, action_button
-from controller.blackjack.totals import Kind, Total
+from controller.rules.blackjack.play import PLAYER_DEALER, action_button
+from controller.rules.blackjack.totals import Kind, Total
 from controller.cards import Card
 from controller.errors import DecisionRefused, WagerRefused
-from controller.games import make_game
-from controller.games.base import Decision, OptionError
+from controller.rules.registry import make_game
+from controller.rules.base import Decision, OptionError
 from tests.blackjack.table import new_round, order, play, returned
 from tests.helpers import MemoryLog
 

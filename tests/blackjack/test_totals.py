@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from controller.blackjack.totals import Kind, count_total, dealer_draws, no_bust_total, points, pure_total
+from controller.rules.blackjack.totals import Kind, count_total, dealer_draws, no_bust_total, points, pure_total
 from controller.cards import parse_cards, pure_21_5_deck, shoe
 
 NO_BUST_CARDS = sorted(set(shoe(1, jokers_per_deck=1)))

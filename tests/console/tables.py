@@ -8,13 +8,13 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.console.session import TableLoop
-from controller.devices import open_feed
-from controller.feeds import ShoeFeed
-from controller.players import SimulatedPlayers
-from controller.table import Table
+from controller.engine.devices import open_feed
+from controller.engine.feeds import ShoeFeed
+from controller.engine.players import SimulatedPlayers
+from controller.engine.table import Table
 from tests.helpers import MemoryLog
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"

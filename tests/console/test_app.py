@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.console.server import ConsoleServer, ConsoleSettings, console_settings
 from controller.console.session import TableLoop
 from controller.errors import ConfigError

@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from controller.paigow.hands import foul_reason, settings
+from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.tiles import TILE_SET, Tile
-from controller.tiles.ranking import hand_value
+from controller.rules.pai_gow_tiles.ranking import hand_value
 from tests.console.tables import served
 from tests.console.test_browser import enter, expect_text, settlement_rows
 

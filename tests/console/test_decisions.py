@@ -19,10 +19,10 @@ from controller.console.commands import (
 from controller.cards import Card
 from controller.console.session import TableLoop
 from controller.errors import DecisionRefused, IllegalAction
-from controller.feeds import PieceRefused
-from controller.paigow.hands import foul_reason, settings
+from controller.engine.feeds import PieceRefused
+from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.tiles import TILE_SET, Tile, UnknownTile
-from controller.tiles.ranking import hand_value
+from controller.rules.pai_gow_tiles.ranking import hand_value
 from tests.console.tables import table_loop
 
 

@@ -13,12 +13,12 @@ from collections.abc import Callable
 
 import pytest
 
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.console.commands import CloseBetting, CommandRefused, OpenRound, PlaceWager, Resume
 from controller.console.session import TableLoop
-from controller.devices import open_feed
-from controller.feeds import ShufflerFeed
-from controller.table import Table
+from controller.engine.devices import open_feed
+from controller.engine.feeds import ShufflerFeed
+from controller.engine.table import Table
 from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, table_loop

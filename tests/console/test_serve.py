@@ -41,7 +41,7 @@ class Service:
         self.notify.bind(str(tmp_path / "notify"))
         self.notify.settimeout(60)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "serve", "--config", str(config)], cwd=tmp_path,
+            [sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config)], cwd=tmp_path,
             env={**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": str(tmp_path / "notify"), **env},
             stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.err = ""
@@ -79,7 +79,7 @@ def test_serve_runs_the_table_with_its_console_on_loopback_and_tells_systemd(tmp
 
 
 def test_the_console_refuses_a_non_loopback_address_unless_asked(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--config", str(table_config(tmp_path)),
+    done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(table_config(tmp_path)),
                            "--host", "0.0.0.0"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2

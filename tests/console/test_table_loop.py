@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.console.commands import (
     CloseBetting,
     CommandRefused,
@@ -23,9 +23,9 @@ from controller.console.commands import (
 )
 from controller.console.session import TableLoop
 from controller.errors import DecisionRefused, WagerRefused
-from controller.feeds import ShoeFeed
-from controller.players import SimulatedPlayers
-from controller.table import Table
+from controller.engine.feeds import ShoeFeed
+from controller.engine.players import SimulatedPlayers
+from controller.engine.table import Table
 from drivers.shoe import InProcessShoe
 from tests.console.tables import table_loop
 from tests.helpers import MemoryLog

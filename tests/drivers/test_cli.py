@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 from drivers.discovery import Found, Wanted, usb_devices
 from drivers.registry import open_shoe
 from drivers.shoe import CardDrawn
@@ -25,7 +25,7 @@ def test_simulate_prints_its_port_runs_a_script_and_serves_until_killed(tmp_path
     script.write_text("# the first two cards of the next shuffle\norder AS KD\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "simulate", "shoe", "--decks", "2", "--seed", "1", "--script", str(script)],
+        [sys.executable, "-m", "controller.commands.cli", "simulate", "shoe", "--decks", "2", "--seed", "1", "--script", str(script)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, env=env,
     )
     try:

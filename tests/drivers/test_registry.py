@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
-from controller.devices import open_feed
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
 from controller.errors import ConfigError
 from drivers.registry import SHOES, SHUFFLERS, BadOptions, UnknownDriver, open_shoe, open_shuffler
 from drivers.shuffler import InProcessShuffler

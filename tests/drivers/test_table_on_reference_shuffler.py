@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
-from controller.devices import open_feed
-from controller.players import SimulatedPlayers
-from controller.round import Round
-from controller.table import Table
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.engine.players import SimulatedPlayers
+from controller.engine.round import Round
+from controller.engine.table import Table
 from drivers.sim.process import SimulatorProcess
 from tests.helpers import MemoryLog
 

@@ -9,14 +9,14 @@ import numpy.typing as npt
 import pytest
 
 from controller.cards import Card, deck_with_joker, no_face_deck, standard_deck
-from controller.evaluators import batch
-from controller.evaluators.encoding import InvalidHand, decode, encode
-from controller.evaluators.five_card import evaluate
-from controller.evaluators.high_card_flush import flush_value, straight_flush_length
-from controller.evaluators.lowball import low_value, qualifies
-from controller.evaluators.omaha import omaha_high, omaha_low
-from controller.evaluators.three_card import evaluate3
-from controller.evaluators.two_cards_high import best_split, side_wager_value
+from controller.rules.evaluators import batch
+from controller.rules.evaluators.encoding import InvalidHand, decode, encode
+from controller.rules.evaluators.five_card import evaluate
+from controller.rules.evaluators.high_card_flush import flush_value, straight_flush_length
+from controller.rules.evaluators.lowball import low_value, qualifies
+from controller.rules.evaluators.omaha import omaha_high, omaha_low
+from controller.rules.evaluators.three_card import evaluate3
+from controller.rules.evaluators.two_cards_high import best_split, side_wager_value
 
 SAMPLES = 1_000
 

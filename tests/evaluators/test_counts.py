@@ -16,11 +16,11 @@ import numpy.typing as npt
 import pytest
 
 from controller.cards import Card, deck_with_joker, no_face_deck, parse_cards, standard_deck
-from controller.evaluators import batch
-from controller.evaluators.combos import iter_combinations
-from controller.evaluators.encoding import encode
-from controller.evaluators.five_card import Category, category, evaluate
-from controller.evaluators.three_card import Category3
+from controller.rules.evaluators import batch
+from controller.rules.evaluators.combos import iter_combinations
+from controller.rules.evaluators.encoding import encode
+from controller.rules.evaluators.five_card import Category, category, evaluate
+from controller.rules.evaluators.three_card import Category3
 
 C = Category
 

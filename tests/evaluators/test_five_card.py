@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.cards import JOKER, Card, parse_cards
-from controller.evaluators.encoding import InvalidHand
-from controller.evaluators.five_card import Category, best_five, category, describe, evaluate, evaluate5
+from controller.rules.evaluators.encoding import InvalidHand
+from controller.rules.evaluators.five_card import Category, best_five, category, describe, evaluate, evaluate5
 
 from .strategies import STANDARD, WITH_JOKER, hands
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 
 from controller.cards import Card, parse_cards
-from controller.evaluators.encoding import InvalidHand
-from controller.evaluators.high_card_flush import (
+from controller.rules.evaluators.encoding import InvalidHand
+from controller.rules.evaluators.high_card_flush import (
     compare,
     flush_cards,
     flush_length,

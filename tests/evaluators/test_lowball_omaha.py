@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 
 from controller.cards import JOKER, Card, parse_cards
-from controller.evaluators.five_card import evaluate5
-from controller.evaluators.lowball import best_low, describe_low, low_value, qualifies
-from controller.evaluators.omaha import omaha_high, omaha_low
+from controller.rules.evaluators.five_card import evaluate5
+from controller.rules.evaluators.lowball import best_low, describe_low, low_value, qualifies
+from controller.rules.evaluators.omaha import omaha_high, omaha_low
 
 from .strategies import STANDARD, WITH_JOKER, hands
 

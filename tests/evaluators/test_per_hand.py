@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from controller.cards import parse_cards
-from controller.evaluators import batch, per_hand
-from controller.evaluators.combos import iter_combinations
-from controller.evaluators.encoding import InvalidHand, encode
-from controller.evaluators.five_card import evaluate
+from controller.rules.evaluators import batch, per_hand
+from controller.rules.evaluators.combos import iter_combinations
+from controller.rules.evaluators.encoding import InvalidHand, encode
+from controller.rules.evaluators.five_card import evaluate
 
 
 def random_rows(count: int, size: int, seed: int) -> np.ndarray:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 
 from controller.cards import Card, parse_cards
-from controller.evaluators.encoding import InvalidHand
-from controller.evaluators.three_card import Category3, category3, describe3, evaluate3
+from controller.rules.evaluators.encoding import InvalidHand
+from controller.rules.evaluators.three_card import Category3, category3, describe3, evaluate3
 
 from .strategies import STANDARD, hands
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 
 from controller.cards import Card, parse_cards
-from controller.evaluators.encoding import InvalidHand
-from controller.evaluators.five_card import Category, category
-from controller.evaluators.two_cards_high import (
+from controller.rules.evaluators.encoding import InvalidHand
+from controller.rules.evaluators.five_card import Category, category
+from controller.rules.evaluators.two_cards_high import (
     best_split,
     describe_two_card,
     qualifying_sets,

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from controller.edge import flush_kernel as kernel
-from controller.edge.high_card_flush import HANDS, ante_totals, edges, flush_lengths, length_ev, straight_flush_lengths
-from controller.evaluators.high_card_flush import mask_flush_value
-from controller.games.high_card_flush_strategy import QUALIFY_AT
+from controller.rules.high_card_flush import flush_kernel as kernel
+from controller.rules.high_card_flush.edge import HANDS, ante_totals, edges, flush_lengths, length_ev, straight_flush_lengths
+from controller.rules.evaluators.high_card_flush import mask_flush_value
+from controller.rules.high_card_flush.strategy import QUALIFY_AT
 
 
 def test_flush_lengths_count_every_seven_card_hand() -> None:

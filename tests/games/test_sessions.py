@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 from tests.helpers import check_session_balances
 
 ROOT = Path(__file__).resolve().parents[2]

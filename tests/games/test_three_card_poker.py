@@ -6,16 +6,16 @@ from fractions import Fraction
 import pytest
 
 from controller.cards import Card, parse_cards, standard_deck
-from controller.config import load_config
-from controller.devices import open_feed
-from controller.edge import compute
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.rules.edges import compute
 from controller.errors import DecisionRefused, WagerRefused
-from controller.evaluators.three_card import Category3, category3, evaluate3
-from controller.games.base import Decision
-from controller.games.three_card_poker import PLAY_THRESHOLD, ThreeCardPoker
-from controller.players import SimulatedPlayers
-from controller.round import Limits, Round
-from controller.table import Table
+from controller.rules.evaluators.three_card import Category3, category3, evaluate3
+from controller.rules.base import Decision
+from controller.rules.three_card_poker.game import PLAY_THRESHOLD, ThreeCardPoker
+from controller.engine.players import SimulatedPlayers
+from controller.engine.round import Limits, Round
+from controller.engine.table import Table
 from tests.helpers import MemoryLog
 
 LIMITS = Limits({"ante": (500, 50000), "pair_plus": (500, 50000), "bank": (500, 10**7)})
@@ -179,7 +179,7 @@ def test_pair_plus_edge_matches_an_independent_count() -> None:
 
 
 def test_simulated_players_play_the_optimal_threshold() -> None:
-    from controller.edge.three_card_poker import optimal_play_threshold
+    from controller.rules.three_card_poker.edge import optimal_play_threshold
     assert optimal_play_threshold() == PLAY_THRESHOLD  # Q-6-4
 
 

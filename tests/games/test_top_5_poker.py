@@ -6,8 +6,8 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.errors import DecisionRefused, WagerRefused
-from controller.games.top_5_poker import Top5Poker
-from controller.games.top_5_poker_strategy import always_played, best_decision, best_hand, play_return
+from controller.rules.top_5_poker.game import Top5Poker
+from controller.rules.top_5_poker.strategy import always_played, best_decision, best_hand, play_return
 from tests.games.rounds import deal, decide, new_round, returned
 from tests.helpers import MemoryLog
 
@@ -187,7 +187,7 @@ def test_strategy_folds_exactly_when_playing_returns_less_than_the_lost_ante() -
 
 
 def test_options_are_validated() -> None:
-    from controller.games.base import OptionError
+    from controller.rules.base import OptionError
 
     with pytest.raises(OptionError, match="ace_or_face"):
         Top5Poker({"ace_or_face": "2%"})

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from controller.cards import standard_deck
-from controller.edge import poker_kernel as kernel
-from controller.edge.top_5_poker import ace_or_face_ev, counts, edges, tens_ev
-from controller.evaluators import evaluate
-from controller.evaluators.encoding import decode
-from controller.games.top_5_poker_tables import tens_row
+from controller.rules.top_5_poker import poker_kernel as kernel
+from controller.rules.top_5_poker.edge import ace_or_face_ev, counts, edges, tens_ev
+from controller.rules.evaluators import evaluate
+from controller.rules.evaluators.encoding import decode
+from controller.rules.top_5_poker.tables import tens_row
 
 DECK = standard_deck()
 
@@ -40,7 +40,7 @@ def test_kernel_values_order_hands_as_the_shared_evaluator_does(first, second) -
 @settings(max_examples=200, deadline=None)
 @given(cards=six_cards)
 def test_kernel_tens_rows_match_the_pay_table_rows(cards) -> None:
-    from controller.edge.top_5_poker import _tens_rows
+    from controller.rules.top_5_poker.edge import _tens_rows
 
     value = kernel.best_value(np.array(cards, np.int64))
     rows = {row for row, n in _tens_rows(np.array([value], np.int64)).items() if n}
@@ -79,7 +79,7 @@ def test_no_pair_of_fours_or_better_is_ever_folded(tie_loses) -> None:
 def test_one_pair_dealer_counts_match_the_enumeration_of_all_dealer_hands(hand, community) -> None:
     # the decision helper counts only dealer hands holding a pair no higher than the player's
     from controller.cards import Card, parse_cards
-    from controller.evaluators.encoding import code_of, encode
+    from controller.rules.evaluators.encoding import code_of, encode
 
     player, board = encode(parse_cards(hand)).astype(np.int64), code_of(Card.parse(community))
     value = kernel.internal_value(player, board)

@@ -6,8 +6,8 @@ import pytest
 
 from controller.cards import Rank
 from controller.errors import DecisionRefused, WagerRefused
-from controller.games.base import OptionError
-from controller.games.two_cards_high import TwoCardsHigh
+from controller.rules.base import OptionError
+from controller.rules.two_cards_high.game import TwoCardsHigh
 from tests.games.rounds import deal, decide, new_round, returned
 from tests.helpers import MemoryLog
 

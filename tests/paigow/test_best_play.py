@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from controller.cards import parse_cards
-from controller.paigow.best_play import best_setting, rank_settings
-from controller.paigow.hands import foul_reason
-from controller.paigow.house_way import load_house_way
+from controller.rules.pai_gow_poker.best_play import best_setting, rank_settings
+from controller.rules.pai_gow_poker.hands import foul_reason
+from controller.rules.pai_gow_poker.house_way import load_house_way
 
 WAY = load_house_way()
 

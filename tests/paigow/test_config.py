@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,8 +6,8 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.errors import DecisionRefused, WagerRefused
-from controller.games.base import Decision, Irregularity
-from controller.paigow.deal import action_seat
+from controller.rules.base import Decision, Irregularity
+from controller.rules.pai_gow_poker.deal import action_seat
 from tests.helpers import MemoryLog
 from tests.paigow.roundkit import deal, new_round, play_out, stacked_deck
 
@@ -105,8 +105,8 @@ def test_the_player_dealer_seat_posts_a_bank_and_takes_no_wager() -> None:
 
 
 def test_no_round_without_the_player_dealers_bank() -> None:
-    from controller.games import make_game
-    from controller.round import Limits, Round
+    from controller.rules.registry import make_game
+    from controller.engine.round import Limits, Round
 
     round = Round("T1-R1", make_game("double-hand-poker"), MemoryLog(), spots=7,
                   limits=Limits({"bet": (1000, 50000), "bank": (500, 500000)}))

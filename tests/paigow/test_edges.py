@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from controller.cli import main
-from controller.edge import EDGES
-from controller.edge.double_hand_poker import simulate
-from controller.paigow.batch import exhaustive_counts
-from controller.paigow.fortune import PAYTABLES
+from controller.commands.cli import main
+from controller.rules.edges import EDGES
+from controller.rules.pai_gow_poker.double_hand_poker_edge import simulate
+from controller.rules.pai_gow_poker.batch import exhaustive_counts
+from controller.rules.pai_gow_poker.fortune import PAYTABLES
 
 
 def test_both_games_are_registered() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from controller.cards import parse_cards
 from controller.errors import WagerRefused
-from controller.paigow.fortune import PAYTABLES, rows_held
+from controller.rules.pai_gow_poker.fortune import PAYTABLES, rows_held
 from tests.paigow.roundkit import deal, new_round, play_out, stacked_deck
 
 TABLE = PAYTABLES["FPG-04"]

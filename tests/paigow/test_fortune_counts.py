@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from controller.cards import deck_with_joker, parse_cards
-from controller.evaluators.encoding import encode
-from controller.evaluators.five_card import Category as C
-from controller.paigow.batch import exhaustive_counts, held_rows
-from controller.paigow.fortune import ROWS, ROYAL_MATCH, SEVEN_SF, SEVEN_SF_JOKER, rows_held
+from controller.rules.evaluators.encoding import encode
+from controller.rules.evaluators.five_card import Category as C
+from controller.rules.pai_gow_poker.batch import exhaustive_counts, held_rows
+from controller.rules.pai_gow_poker.fortune import ROWS, ROYAL_MATCH, SEVEN_SF, SEVEN_SF_JOKER, rows_held
 
 ROYALS = 4 * comb(48, 2) + 4 * 5 * comb(47, 2)
 
@@ -43,7 +43,7 @@ def test_the_batch_rows_agree_with_the_per_hand_rows() -> None:
     crafted = np.stack([encode(parse_cards(h)) for h in CRAFTED])
     codes = np.vstack([crafted, random_rows])
     held = held_rows(codes)
-    from controller.evaluators.encoding import decode
+    from controller.rules.evaluators.encoding import decode
     for i, row in enumerate(codes):
         expected = rows_held(decode(row))
         assert {name for name in ROWS if held[name][i]} == expected, decode(row)

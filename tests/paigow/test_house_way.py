@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 from controller.cards import JOKER, Card, Rank, deck_with_joker, parse_cards
 from controller.errors import ConfigError
-from controller.evaluators.five_card import Category, category
-from controller.paigow.hands import back_value, foul_reason, front_value
-from controller.paigow.house_way import DEFAULT_FILE, load_house_way, parse_example
+from controller.rules.evaluators.five_card import Category, category
+from controller.rules.pai_gow_poker.hands import back_value, foul_reason, front_value
+from controller.rules.pai_gow_poker.house_way import DEFAULT_FILE, load_house_way, parse_example
 
 WAY = load_house_way()
 SUITS = "SHDC"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from controller.config import load_config
-from controller.devices import open_feed
-from controller.players import SimulatedPlayers
-from controller.table import Table
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.engine.players import SimulatedPlayers
+from controller.engine.table import Table
 from drivers.sim.process import SimulatorProcess
 from tests.helpers import MemoryLog
 

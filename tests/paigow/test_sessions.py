@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 
 CONFIGS = ["config/double-hand-poker.toml", "config/fortune-pai-gow.toml"]
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@
 import pytest
 
 from controller.errors import DecisionRefused
-from controller.poker.betting import BettingRound, Structure
+from controller.rules.poker.betting import BettingRound, Structure
 
 THREE_SIX = Structure(small_blind=100, big_blind=300, bets=(300, 300, 600, 600))
 

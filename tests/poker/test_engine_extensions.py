@@ -5,10 +5,10 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import IllegalAction, WagerRefused
-from controller.games.base import Fee, Irregularity
-from controller.games.holdem import Holdem
-from controller.meters import Meters
-from controller.round import Limits, Round
+from controller.rules.base import Fee, Irregularity
+from controller.rules.poker.holdem import Holdem
+from controller.records.meters import Meters
+from controller.engine.round import Limits, Round
 from tests.helpers import MemoryLog, top_card_round
 from tests.poker.tables import act, check_down, deal, poker_round, post_blinds
 

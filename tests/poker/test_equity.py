@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from controller.cards import Card, deck_with_joker, parse_cards
-from controller.cli import main
-from controller.evaluators import evaluate, omaha_high, omaha_low
-from controller.poker.equity import equities
+from controller.commands.cli import main
+from controller.rules.evaluators import evaluate, omaha_high, omaha_low
+from controller.rules.poker.equity import equities
 
 
 def brute_force(game: str, holes: list[list[Card]], board: list[Card], joker: bool) -> list[Fraction]:

@@ -4,7 +4,7 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import CardRefused
-from controller.games.base import Irregularity
+from controller.rules.base import Irregularity
 from controller.odds import Outcome
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 

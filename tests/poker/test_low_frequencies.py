@@ -20,11 +20,11 @@ from math import comb, prod
 import pytest
 
 from controller.cards import JOKER, Card, Rank, Suit, deck_with_joker, standard_deck
-from controller.evaluators import batch, describe_low, low_value, qualifies
-from controller.evaluators.combos import iter_combinations
-from controller.evaluators.encoding import JOKER_CODE, encode
-from controller.evaluators.five_card import unpack_ranks
-from controller.evaluators.lowball import LOW_TOP
+from controller.rules.evaluators import batch, describe_low, low_value, qualifies
+from controller.rules.evaluators.combos import iter_combinations
+from controller.rules.evaluators.encoding import JOKER_CODE, encode
+from controller.rules.evaluators.five_card import unpack_ranks
+from controller.rules.evaluators.lowball import LOW_TOP
 
 PUBLISHED_52 = {5: 1024, 6: 5120, 7: 15360, 8: 35840}
 SUITS = [Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS]

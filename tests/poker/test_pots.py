@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from controller.poker.pots import award, build_pots, settlements, split_evenly, split_high_low, take_drop, uncalled_bet
+from controller.rules.poker.pots import award, build_pots, settlements, split_evenly, split_high_low, take_drop, uncalled_bet
 
 
 def test_an_all_in_player_contests_only_the_main_pot() -> None:  # glossary "Side Pot"

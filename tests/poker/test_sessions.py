@@ -6,11 +6,11 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from controller.cli import main
-from controller.config import load_config
-from controller.devices import open_feed
-from controller.players import SimulatedPlayers
-from controller.table import Table
+from controller.commands.cli import main
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.engine.players import SimulatedPlayers
+from controller.engine.table import Table
 from tests.helpers import MemoryLog
 from tests.poker.tables import assert_conserved, balance
 

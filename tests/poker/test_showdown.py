@@ -5,8 +5,8 @@ import pytest
 
 from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused
-from controller.games import make_game
-from controller.games.base import Decision
+from controller.rules.registry import make_game
+from controller.rules.base import Decision
 from controller.odds import Outcome
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 

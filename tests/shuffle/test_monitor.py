@@ -1,12 +1,12 @@
-"""The shuffle monitor (controller.shuffle.monitor): what it holds, warns and journals, shoe by shoe and over shoes."""
+"""The shuffle monitor (controller.engine.shuffle.monitor): what it holds, warns and journals, shoe by shoe and over shoes."""
 
 import numpy as np
 import pytest
 
 from controller.cards import Card, deck_by_name, shoe, standard_deck
-from controller.shuffle.inventory import reconcile
-from controller.shuffle.monitor import ShuffleMonitor, new_deck_order
-from controller.shuffle.policy import Policy, PolicyError
+from controller.engine.shuffle.inventory import reconcile
+from controller.engine.shuffle.monitor import ShuffleMonitor, new_deck_order
+from controller.engine.shuffle.policy import Policy, PolicyError
 from drivers.shuffles import ShuffleModel
 
 

@@ -1,4 +1,4 @@
-"""The shuffle tests' arithmetic (controller.shuffle.kernels): exact under a random shuffle, sharp against weak ones."""
+"""The shuffle tests' arithmetic (controller.engine.shuffle.kernels): exact under a random shuffle, sharp against weak ones."""
 
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from controller.cards import shoe
-from controller.shuffle import kernels as k
-from controller.shuffle.monitor import ShuffleMonitor
+from controller.engine.shuffle import kernels as k
+from controller.engine.shuffle.monitor import ShuffleMonitor
 
 RNG = np.random.default_rng(2024)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from controller.cards import Card
-from controller.cli import main
-from controller.config import DEFAULT_CONFIG
+from controller.commands.cli import main
+from controller.engine.config import DEFAULT_CONFIG
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ def tablectl_without_rsvg(tmp_path: Path, *args: str) -> subprocess.CompletedPro
     """``tablectl run`` on a machine that lacks ``rsvg-convert`` (Debian's librsvg2-bin), so the simulated
     camera cannot draw its deck: no program is on the PATH."""
     env = {**os.environ, "PATH": str(tmp_path / "empty"), "PYTHONPATH": str(ROOT), "TABLECTL_CACHE": str(tmp_path / "cache")}
-    return subprocess.run([sys.executable, "-m", "controller.cli", "run", "--no-journal", "--log", str(tmp_path / "e.jsonl"), *args],
+    return subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--no-journal", "--log", str(tmp_path / "e.jsonl"), *args],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -110,7 +110,7 @@ def test_the_demonstration_service_films_its_rounds_too(tmp_path: Path, faces) -
         f'[log]\nevents = "{tmp_path}/events.jsonl"\n\n[journal]\npath = "{tmp_path}/journal.sqlite"'))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("NOTIFY_SOCKET", None)
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--config", str(config), "--simulated-players",
+    done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--simulated-players",
                            "--rounds", "2", "--interval", "0", "--seed", "4", "--no-console"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,7 @@ import numpy as np
 import tomli_w
 
 from controller.cards import parse_cards
-from controller.cli import main
+from controller.commands.cli import main
 from tests.terminal import run_on_terminal
 from tests.vision.conftest import artwork_or_skip
 from vision.synthetic import Camera, Placement, SceneRenderer

@@ -17,12 +17,12 @@ from typing import Any
 import cv2
 import pytest
 
-from controller.camera import CameraUnavailable, CameraWitness, film_session
+from controller.engine.camera import CameraUnavailable, CameraWitness, film_session
 from controller.cards import Card
 from controller.commands.rounds import _text, recall
-from controller.config import load_config
+from controller.engine.config import load_config
 from controller.errors import TableError
-from controller.session import open_session
+from controller.engine.session import open_session
 from tests.helpers import MemoryLog, in_process_config, top_card_round
 from tests.vision.mjpeg_stream import serve
 from vision.setup import layout_from

@@ -1,0 +1,92 @@
+"""Opening the card source a table config names: a shoe or a shuffler, simulated or real."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from controller.cards import Card, shoe as make_shoe
+from controller.engine.config import TableConfig
+from controller.errors import ConfigError
+from controller.engine.log import EventLog
+from controller.engine.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
+from drivers.errors import DeviceError
+from drivers.registry import SHOES, SHUFFLERS, BadOptions, open_shoe, open_shuffler
+from drivers.shoe import InProcessShoe, Shoe
+from drivers.shuffler import InProcessShuffler
+
+
+def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, shoe_port: str | None = None) -> CardFeed:
+    """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty)."""
+    game = config.make_game()
+    if game.device == "shoe":
+        return _shoe_feed(config, game.deck(), log, seed, shoe_port)
+    if game.device == "dealer":
+        return DealerEntryFeed(game.deck(), log, seed=seed)
+    return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
+
+
+def _option(config: TableConfig, section: str, options: dict[str, Any], key: str, kind: type, default: Any) -> Any:
+    value = options.get(key, default)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise ConfigError(config.path, f"{section}.{key}", f"must be {kind.__name__}, not {value!r}")
+    return value
+
+
+def _shoe_feed(
+    config: TableConfig, deck: tuple[Card, ...], log: EventLog, seed: int | None, shoe_port: str | None
+) -> ShoeFeed:
+    """The shoe ``[shoe]`` describes; a simulated one must hold exactly the cards the game is dealt from."""
+    options = config.shoe
+    driver = _option(config, "shoe", options, "driver", str, "simulated")
+    decks = _option(config, "shoe", options, "decks", int, 8)
+    cut = _option(config, "shoe", options, "cut_from_end", int, 52)
+    burn = _option(config, "shoe", options, "burn_after_shuffle", int, 1)
+    jokers = _option(config, "shoe", options, "jokers_per_deck", int, 0)
+    kind = _option(config, "shoe", options, "kind", str, "standard")
+    if driver not in SHOES:
+        raise ConfigError(config.path, "shoe.driver", f"unknown shoe driver {driver!r}: expected one of {', '.join(sorted(SHOES))}")
+    if driver == "simulated":
+        try:
+            shoe: Shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut, jokers_per_deck=jokers, kind=kind)
+        except ValueError as exc:
+            raise ConfigError(config.path, "shoe", str(exc)) from None
+        if Counter(make_shoe(decks, jokers_per_deck=jokers, kind=kind)) != Counter(deck):
+            raise ConfigError(config.path, "shoe", f"the shoe holds {decks} {kind} decks with {jokers} joker(s) "
+                              f"per deck, but {config.game_id} is dealt from a different set of {len(deck)} cards: "
+                              "make [shoe] decks, kind and jokers_per_deck match the game")
+        return ShoeFeed(shoe, log, burn_after_shuffle=burn)
+    feed_keys = ("driver", "decks", "cut_from_end", "burn_after_shuffle", "jokers_per_deck", "kind")
+    device_options = _device_options(options, feed_keys)
+    if shoe_port:
+        device_options["port"] = shoe_port
+    shoe = _open_device(config, "shoe", open_shoe, driver, device_options)
+    return ShoeFeed(shoe, log, burn_after_shuffle=burn)
+
+
+def _device_options(options: dict[str, Any], feed_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The config keys meant for the driver itself: ``port``, ``expected_serial``, ``vendor_id``, ..."""
+    return {key: value for key, value in options.items() if key not in feed_keys}
+
+
+def _open_device(config: TableConfig, section: str, opener: Any, driver: str, options: dict[str, Any]) -> Any:
+    try:
+        return opener(driver, **options)
+    except BadOptions as exc:
+        raise ConfigError(config.path, section, str(exc)) from None
+    except DeviceError as exc:
+        raise ConfigError(config.path, section, f"cannot open the {section}: {exc}") from None
+
+
+def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: EventLog, seed: int | None) -> ShufflerFeed:
+    options = config.shuffler
+    driver = _option(config, "shuffler", options, "driver", str, "simulated")
+    if driver not in SHUFFLERS:
+        raise ConfigError(
+            config.path, "shuffler.driver", f"unknown shuffler driver {driver!r}: expected one of {', '.join(sorted(SHUFFLERS))}"
+        )
+    if driver == "simulated":
+        return ShufflerFeed(InProcessShuffler(deck, seed=seed), log, stack_size=stack)
+    device_options = _device_options(options, ("driver",))
+    shuffler = _open_device(config, "shuffler", open_shuffler, driver, {"deck": deck, **device_options})
+    return ShufflerFeed(shuffler, log, stack_size=stack)

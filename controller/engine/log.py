@@ -1,0 +1,172 @@
+"""The table's event log: one structlog record per thing that happens at the table.
+
+Every event carries the table id, the round id (``None`` for table-level
+events such as a shuffle between rounds), a monotonic sequence number and a UTC
+timestamp. Events are written as JSON lines for machines and, when asked, in
+structlog's console format for a person watching a terminal. Sinks (the
+console page) receive the same dict the log writes.
+
+With a journal (``controller.records.journal``) an event is written there first, and
+only once it is durable does it reach the sinks and the log outputs: what the
+dealer sees has always been journaled. Events emitted inside ``atomic()`` (one
+input to a round and all it sets off) are journaled in one transaction: all of
+them or none.
+Secret-looking fields are redacted before anything is written
+(``controller.engine.redact``). A JSON stream that keeps a hash chain
+(``controller.records.audit.ChainedFile``) gets each record linked to the previous one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, TextIO
+
+import structlog
+
+from controller.errors import TableError
+from controller.engine.redact import redact, redact_secrets
+
+Sink = Callable[[dict[str, Any]], None]
+
+
+class WriteAhead(Protocol):
+    """Where events go before anything else: ``controller.records.journal.Journal``."""
+
+    last_seq: int
+
+    def append(self, records: Sequence[dict[str, Any]]) -> None: ...
+
+
+def _json_logger(stream: TextIO) -> Any:
+    chain = getattr(stream, "add_prev", None)
+    return structlog.wrap_logger(
+        structlog.WriteLogger(stream),
+        processors=[
+            redact_secrets,
+            *([chain] if chain else []),
+            structlog.processors.JSONRenderer(sort_keys=False),
+        ],
+    )
+
+
+def _console_logger(stream: TextIO) -> Any:
+    return structlog.wrap_logger(
+        structlog.WriteLogger(stream),
+        processors=[
+            redact_secrets,
+            structlog.processors.TimeStamper(fmt="%H:%M:%S", utc=True),
+            structlog.dev.ConsoleRenderer(colors=stream.isatty()),
+        ],
+    )
+
+
+class LogOutputError(TableError, OSError):
+    """An event was journaled but could not be written to a log output (disk full, file-size limit)."""
+
+
+def jsonable(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as it reads back from JSON, secrets redacted: what the journal, the sinks and the log all get."""
+    result: dict[str, Any] = json.loads(json.dumps(redact(record), default=str))
+    return result
+
+
+class EventLog:
+    """Numbers, stamps, journals and writes table events. ``emit`` returns the record it wrote."""
+
+    def __init__(
+        self,
+        table_id: str,
+        *,
+        json_stream: TextIO | None = None,
+        console_stream: TextIO | None = None,
+        first_seq: int | None = None,
+        journal: WriteAhead | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.journal = journal
+        if first_seq is None:
+            first_seq = journal.last_seq + 1 if journal else 1
+        self.last_seq = first_seq - 1
+        self._loggers = [
+            *([_json_logger(json_stream)] if json_stream else []),
+            *([_console_logger(console_stream)] if console_stream else []),
+        ]
+        self._sinks: list[Sink] = []
+        self._batch: list[dict[str, Any]] | None = None
+
+    def subscribe(self, sink: Sink) -> None:
+        self._sinks.append(sink)
+
+    def emit(self, event: str, round_id: str | None, **fields: Any) -> dict[str, Any]:
+        seq = self.last_seq + 1 + len(self._batch or ())
+        stamp = dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+        record = jsonable({"event": event, "table": self.table_id, "round": round_id, "seq": seq, "timestamp": stamp, **fields})
+        if self._batch is not None:
+            self._batch.append(record)
+            return record
+        self._commit([record])
+        return record
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Journal the events emitted inside in one transaction; publish them only once it commits.
+
+        Blocks nest (the outermost commits). If the block raises, the events it
+        emitted before (a refusal, a fault) still describe what happened: they
+        are committed, then the exception goes on.
+        """
+        if self._batch is not None:
+            yield
+            return
+        self._batch = []
+        try:
+            yield
+        finally:
+            batch, self._batch = self._batch, None
+            self._commit(batch)
+
+    def _commit(self, records: list[dict[str, Any]]) -> None:
+        if not records:
+            return
+        if self.journal is not None:
+            self.journal.append(records)
+        self.last_seq = records[-1]["seq"]
+        for record in records:
+            for sink in self._sinks:
+                sink(record)
+            self.write_outputs(record)
+
+    def write_outputs(self, record: dict[str, Any]) -> None:
+        """Write a record to the log outputs only (also used to catch the log up with the journal)."""
+        fields = {k: v for k, v in record.items() if k != "event"}
+        try:
+            for logger in self._loggers:
+                logger.info(record["event"], **fields)
+        except OSError as exc:
+            raise LogOutputError(f"event log: writing seq {record['seq']} ({record['event']}) failed: {exc}; "
+                                 "it is in the journal and is written to the log on restart") from None
+
+
+def route_stdlib_logging(stream: TextIO | None = None, level: int = logging.WARNING) -> logging.Handler:
+    """Send what libraries log through the standard ``logging`` module (the drivers, pyserial, transitions)
+    to ``stream`` as structlog JSON lines, so a table PC's logs have one format."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processor=structlog.processors.JSONRenderer(),
+            foreign_pre_chain=[
+                structlog.stdlib.add_log_level,
+                structlog.stdlib.add_logger_name,
+                structlog.processors.TimeStamper(fmt="iso", utc=True),
+            ],
+        )
+    )
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(min(root.level or level, level))
+    return handler

@@ -1,0 +1,128 @@
+"""A table: one game, its devices and its players, playing rounds one after another.
+
+The table is the loop that feeds a round: it opens betting, lets the players
+wager, calls "no more bets", takes cards from the feed while the round wants
+them and decisions from the players while one is pending. The round decides
+everything else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from controller.engine.config import TableConfig
+from controller.engine.log import EventLog
+from controller.engine.feeds import CardFeed, DeviceFaulted, FeedError
+from controller.rules.base import Game
+from controller.records.meters import Meters
+from controller.engine.players import SimulatedPlayers
+from controller.engine.round import Limits, Round
+from drivers.shuffler import ShufflerError
+
+
+class Table:
+    def __init__(
+        self,
+        config: TableConfig,
+        feed: CardFeed,
+        log: EventLog,
+        *,
+        session: str | None = None,
+        witness: Callable[[Round], str | None] | None = None,
+        card_witness: Callable[[Round], str | None] | None = None,
+        recovery_timeout: float = 30.0,
+    ) -> None:
+        self.config = config
+        self.recovery_timeout = recovery_timeout
+        """How long a round held for a device fault waits for the device to report it cleared."""
+        self.witness = witness
+        self.card_witness = card_witness
+        self.game: Game[Any] = config.make_game()
+        self.feed = feed
+        self.log = log
+        self.limits = Limits(config.limits)
+        self.meters = Meters()
+        self.session = session or dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+        self.rounds_played = 0
+        self.stopped: str | None = None
+
+    def next_round_id(self) -> str:
+        return f"{self.config.table_id}-{self.session}-{self.rounds_played + 1:06d}"
+
+    def new_round(self) -> Round:
+        round_id = self.next_round_id()
+        return self._round(round_id, self.feed.prepare_round(round_id))
+
+    def _round(self, round_id: str, burns: int) -> Round:
+        round = Round(
+            round_id,
+            self.game,
+            self.log,
+            spots=self.config.spots,
+            limits=self.limits,
+            rounding=self.config.rounding,
+            burns=burns,
+        )
+        round.witness = self.witness
+        round.card_witness = self.card_witness
+        return round
+
+    def _held_at_start(self, error: Exception) -> Round:
+        """A round the device could not be made ready for (a shuffler jam, a count mismatch): open, then held."""
+        round = self._round(self.next_round_id(), 0)
+        round.start()
+        round.put_on_hold(f"the {self.feed.source} is not ready: {error}")
+        return round
+
+    def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
+        """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
+
+        A recovered round already complete or void only gets the after-round steps.
+        """
+        if round is None:
+            try:
+                round = self.new_round()
+            except (FeedError, ShufflerError) as exc:
+                round = self._held_at_start(exc)
+            else:
+                round.start()
+        elif round.state not in ("complete", "void", "hold"):
+            round.burns_due += self.feed.prepare_round(round.id)
+            for spot, wager in list(round.wagers) if round.state == "betting" else ():
+                round.place_wager(spot, wager, 0)  # the simulated players bet again from scratch
+        if round.state == "betting":
+            players.place_wagers(round)
+            round.close_betting()
+        while round.state not in ("complete", "void", "hold"):
+            if round.card_target() is not None:
+                try:
+                    card = self.feed.next_card(round.id)
+                except DeviceFaulted as exc:
+                    round.put_on_hold(str(exc))
+                    if not self.feed.wait_recovered(round.id, self.recovery_timeout):
+                        break
+                    round.release(by="device recovered")
+                    continue
+                except FeedError as exc:
+                    round.put_on_hold(str(exc))
+                    break
+                round.card(card, self.feed.source)
+            elif round.pending_decision() is not None:
+                players.decide(round)
+            else:
+                raise RuntimeError(f"round {round.id} is stuck in {round.state}: no card due and no decision pending")
+        self.feed.end_round(round.id)
+        self.rounds_played += 1
+        if round.state != "hold":
+            self.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
+            self._pass_position(round, players)
+        return round
+
+    def _pass_position(self, round: Round, players: SimulatedPlayers) -> None:
+        facts = self.game.pass_position(players.accepts_position)
+        if facts:
+            self.log.emit("position_passed", round.id, game=self.game.id, **facts)
+        if "stopped" in facts:
+            self.stopped = str(facts["stopped"])

@@ -1,0 +1,263 @@
+"""What a game supplies to the shared round engine.
+
+The round engine (``controller.engine.round``) owns the state machine, the wagers,
+the event log and the money; a game owns only its rules. A game is pure: no
+devices, no logging, no clock. The engine asks it, at each step:
+
+- which wagers may be placed, and whether a spot's wagers go together;
+- where the next card goes (``next_target``), and places it there;
+- whose decision is pending and which actions are legal; applies a decision
+  (which may add a wager: a Bet, a Raise, a double);
+- what the reveal shows (the dealer's hand, whether it qualifies);
+- how every wager settles, in the order the rules settle them.
+
+Spots are numbered from 1 at the dealer's left ("first base") clockwise.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from controller.cards import Card
+from controller.money import Cents, Rounding
+from controller.settlement import Settlement
+
+State = TypeVar("State")
+Wagers = Mapping[tuple[int, str], Cents]
+"""Stakes on the layout, by (spot, wager name)."""
+
+
+class OptionError(ValueError):
+    """A game option that is missing, unknown or out of range; ``key`` names it."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        self.key, self.reason = key, reason
+        super().__init__(f"{key}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's decision as entered at the table."""
+
+    spot: int
+    action: str
+    amount: Cents | None = None
+    cards: tuple[Any, ...] = ()
+    """Cards (or tiles) the decision names: a discard, the cards of a hand being set."""
+    hand: int = 0
+    values: tuple[int, ...] = ()
+    """Numbers the decision carries, e.g. the three dice the player-dealer threw."""
+
+    def as_event(self) -> dict[str, Any]:
+        return {
+            "spot": self.spot,
+            "action": self.action,
+            "amount": self.amount,
+            "cards": [c.code for c in self.cards],
+            "hand": self.hand,
+            "values": list(self.values),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetting:
+    """What a decision that names cards splits: ``cards`` in two; the decision's ``cards`` name the ``named`` part.
+
+    Pai gow poker's ``set`` names its two-card front (the rest is the five-card
+    back), Pai Gow Tiles' its two-tile high hand (the rest is the low hand); a
+    draw names up to ``count`` discards (the rest is kept).
+    """
+
+    cards: tuple[Any, ...]
+    count: int
+    named: str
+    rest: str
+    action: str = "set"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDecision:
+    """The decision the table waits for: whose, and which actions are legal.
+
+    The optional fields tell a dealer's console what to offer beside the
+    action buttons; the game still checks every decision itself.
+    """
+
+    spot: int
+    actions: tuple[str, ...]
+    hand: int = 0
+    amounts: tuple[tuple[str, Cents], ...] = ()
+    """Amounts offered as buttons, each with its action: High Card Flush's raise at 1x, 2x, 3x the Ante."""
+    values: tuple[tuple[int, int], ...] = ()
+    """The numbers the (single) action carries, each as (lowest, highest): three dice are three ``(1, 6)``."""
+    setting: HandSetting | None = None
+    """For the action ``setting.action`` names: the cards the seat splits in two."""
+
+
+@dataclass(frozen=True, slots=True)
+class WagerChange:
+    """A wager added (or raised) by a decision, e.g. Top 5 Poker's Bet equal to the Ante."""
+
+    spot: int
+    wager: str
+    amount: Cents
+
+
+@dataclass(frozen=True, slots=True)
+class Fee:
+    """A fee the house takes: a collection before the deal (California games), or a drop out of the pot.
+
+    A drop taken out of a players' pot (``Game.drop``) has ``spot`` 0: no one
+    seat pays it, the pot does.
+    """
+
+    spot: int
+    amount: Cents
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularity:
+    """Something reported on the deal: a ``boxed`` or ``exposed`` card, a pile with the wrong ``count``, or a
+    card turned up before its time (``premature``, card-room poker)."""
+
+    kind: str
+    card: Card | None = None
+    target: str | None = None
+    count: int | None = None
+
+    def as_event(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card": self.card.code if self.card else None, "target": self.target,
+                "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class Paytable:
+    """A named pay table a card room may select; ``rows`` map a result to its payout wording."""
+
+    name: str
+    rows: Mapping[str, str] = field(default_factory=dict)
+
+
+class Game(abc.ABC, Generic[State]):
+    """The rules of one game. Subclasses set the class attributes and the rule methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    wagers: ClassVar[tuple[str, ...]]
+    """Wagers accepted while betting is open, in the order a spot's wagers settle."""
+    max_spots: ClassVar[int] = 7
+    device: ClassVar[str] = "shoe"
+    """The card source the game is dealt from: ``shoe`` or ``shuffler``."""
+    stack_size: ClassVar[int] = 1
+    """Cards per stack when a shuffler deals (three for Three Card Poker)."""
+    banker: ClassVar[str] = "house"
+    """Who takes the other side of the wagers: ``house``; ``pot`` where players play for a pot the house does not bank."""
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options: dict[str, Any] = dict(options or {})
+
+    @abc.abstractmethod
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of one full shoe or deck this game is dealt from."""
+
+    def seat_wagers(self, spot: int) -> tuple[str, ...]:
+        """The wagers ``spot`` may place this round (a player-dealer's spot takes only its bank)."""
+        return self.wagers
+
+    def check_spot(self, spot: int, wagers: Mapping[str, Cents]) -> None:
+        """Raise ``WagerRefused`` when a spot's wagers do not go together (checked at "no more bets")."""
+
+    def check_table(self, wagers: Wagers) -> None:
+        """Raise ``WagerRefused`` when the table as a whole cannot start (e.g. no player-dealer bank)."""
+
+    def table_roles(self) -> dict[str, Any]:
+        """Who plays which role this round (the player-dealer's seat, the bank button), and any other state the
+        game carries from round to round (a progressive meter); logged at the start, put back after a restart."""
+        return {}
+
+    def restore_roles(self, roles: Mapping[str, Any]) -> None:
+        """Put the table roles back as ``table_roles()`` last reported them (after a restart)."""
+
+    def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
+        """After a round: move table roles on (the player-dealer position). ``accepts(seat)`` says whether a
+        seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""
+        return {}
+
+    def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
+        """Collection fees due before the deal; none for house-banked games."""
+        return ()
+
+    def drop(self, state: State) -> tuple[Fee, ...]:
+        """Fees the house takes out of the pot during the round (card-room poker), collected at settlement.
+
+        The round checks that what the pot's settlements keep back is exactly this.
+        """
+        return ()
+
+    @abc.abstractmethod
+    def new_hand(self, spots: Sequence[int], wagers: Wagers) -> State:
+        """The state of a new round in which ``spots`` have wagers."""
+
+    @abc.abstractmethod
+    def next_target(self, state: State) -> str | None:
+        """Where the next card goes, or ``None`` when no card is due now."""
+
+    @abc.abstractmethod
+    def place(self, state: State, target: str, card: Card) -> None:
+        """Put a card where ``next_target`` said."""
+
+    def pending_decision(self, state: State) -> PendingDecision | None:
+        """The decision the round waits for, if any."""
+        return None
+
+    def decide(self, state: State, decision: Decision, wagers: Wagers) -> tuple[WagerChange, ...]:
+        """Apply a legal decision; raise ``DecisionRefused`` for an illegal one."""
+        raise NotImplementedError(f"{self.id} takes no decisions")
+
+    def strategy(self, state: State, pending: PendingDecision, wagers: Wagers) -> Decision:
+        """The decision a simulated player (or the House Way) makes."""
+        raise NotImplementedError(f"{self.id} takes no decisions")
+
+    def irregularity(self, state: State, report: Irregularity) -> None:
+        """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""
+        raise ValueError(f"{self.title} has no rule for a {report.kind} report")
+
+    def face_down(self, state: State, target: str, position: int) -> bool:
+        """Whether the ``position``-th card (from 0) dealt to ``target`` lies face down now (the camera
+        cannot read it, so it is not filmed until it is turned)."""
+        return False
+
+    def misdeal(self, state: State) -> str | None:
+        """Why the round is a misdeal (every wager returned), or ``None``; asked after every card and report."""
+        return None
+
+    def reveal(self, state: State) -> dict[str, Any]:
+        """Turn the dealer's cards; return what is announced (logged with the round)."""
+        return {}
+
+    @abc.abstractmethod
+    def settle(self, state: State, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
+        """Settle every wager, in the order the rules settle them."""
+
+    def misdeal_on_restart(self, state: State | None, cards_dealt: int) -> str | None:
+        """The misdeal rule for a round cut off by a restart: why it is void, or ``None`` to resume it.
+
+        By default a round resumes while no card is out, and a shoe game resumes
+        after cards are dealt (the shoe keeps its order); a shuffler game is void
+        once cards are out, because the stack in the machine is lost.
+        """
+        if cards_dealt and self.device == "shuffler":
+            return "restart after cards were dealt from the shuffler"
+        return None
+
+    def settlement_summary(self, state: State) -> dict[str, Any]:
+        """Facts about the settlement as a whole (a player-dealer's bank result), logged after it."""
+        return {}
+
+    @abc.abstractmethod
+    def describe(self, state: State) -> str:
+        """One line for the dealer: the cards and the result."""

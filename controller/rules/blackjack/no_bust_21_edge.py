@@ -1,0 +1,24 @@
+"""No Bust 21st Century Blackjack's edges: the base game simulated, both side wagers exact (``edge.blackjack``).
+
+A "pay table" here is a set of the game's rule options: ``seed`` as rules-notes
+reads the seed (a plain total over 21 is over), ``plain-22-under`` with a plain
+22 counted under a Natural 22.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.rules.edges import WagerEdge
+from controller.rules.blackjack.edge import edges_for
+from controller.rules.blackjack.no_bust_21 import NoBust21
+
+VARIANTS: dict[str, dict[str, Any]] = {"seed": {}, "plain-22-under": {"over_above": 22}}
+
+
+def paytables() -> list[str]:
+    return list(VARIANTS)
+
+
+def edges(paytable: str) -> dict[str, WagerEdge]:
+    return edges_for(NoBust21(VARIANTS[paytable]))

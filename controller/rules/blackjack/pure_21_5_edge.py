@@ -1,0 +1,24 @@
+"""Pure 21.5 Blackjack's edges: the base game simulated, both side wagers exact (``edge.blackjack``).
+
+A "pay table" here is a set of the game's rule options: ``seed`` (players over
+21.5 push against the player-dealer's 888, game rule 8a) and ``888-option``
+(they win).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.rules.edges import WagerEdge
+from controller.rules.blackjack.edge import edges_for
+from controller.rules.blackjack.pure_21_5 import Pure21_5
+
+VARIANTS: dict[str, dict[str, Any]] = {"seed": {}, "888-option": {"rule_888": "win"}}
+
+
+def paytables() -> list[str]:
+    return list(VARIANTS)
+
+
+def edges(paytable: str) -> dict[str, WagerEdge]:
+    return edges_for(Pure21_5(VARIANTS[paytable]))

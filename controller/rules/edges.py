@@ -1,0 +1,88 @@
+"""Expected value and house edge of every wager, per pay table: ``tablectl edge GAME --json``.
+
+The JSON shape is the contract every game follows::
+
+    [{"game": ID, "paytable": NAME,
+      "wagers": {WAGER: {"ev": float, "house_edge": float, "exact": "p/q" | null,
+                         "method": "exact" | "simulation", "stderr": float | null,
+                         "assumptions": str}}}]
+
+``ev`` is per unit wagered; ``house_edge`` is ``-ev``. Each game's edge module (``EDGES``, in its family folder)
+exposes ``paytables()`` and ``edges(paytable) -> dict[str, WagerEdge]``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from controller.errors import GameNotAvailable
+
+EDGES: dict[str, str] = {
+    "top-card": "controller.rules.top_card.edge",
+    "top-5-poker": "controller.rules.top_5_poker.edge",
+    "high-card-flush": "controller.rules.high_card_flush.edge",
+    "no-bust-21": "controller.rules.blackjack.no_bust_21_edge",
+    "pure-21-5": "controller.rules.blackjack.pure_21_5_edge",
+    "three-card-poker": "controller.rules.three_card_poker.edge",
+    "double-hand-poker": "controller.rules.pai_gow_poker.double_hand_poker_edge",
+    "fortune-pai-gow": "controller.rules.pai_gow_poker.fortune_pai_gow_edge",
+    "two-cards-high": "controller.rules.two_cards_high.edge",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WagerEdge:
+    """The expected value of one wager per unit staked."""
+
+    ev: Fraction | float
+    method: str
+    assumptions: str
+    stderr: float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        exact = self.ev if isinstance(self.ev, Fraction) and self.method == "exact" else None
+        return {
+            "ev": float(self.ev),
+            "house_edge": -float(self.ev),
+            "exact": f"{exact.numerator}/{exact.denominator}" if exact is not None else None,
+            "method": self.method,
+            "stderr": self.stderr,
+            "assumptions": self.assumptions,
+        }
+
+
+def _module(game_id: str) -> Any:
+    try:
+        return importlib.import_module(EDGES[game_id])
+    except KeyError:
+        raise GameNotAvailable(f"no edge calculation for {game_id!r}: available for {', '.join(EDGES)}") from None
+
+
+def paytables(game_id: str) -> list[str]:
+    names: list[str] = _module(game_id).paytables()
+    return names
+
+
+def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Every pay table's edges (or ``paytable``'s); ``advance`` is called once per pay table done."""
+    names = selected_paytables(game_id, paytable)
+    out = []
+    for name in names:
+        out.append({"game": game_id, "paytable": name, "wagers": {w: e.as_json() for w, e in _module(game_id).edges(name).items()}})
+        if advance is not None:
+            advance(1)
+    return out
+
+
+def selected_paytables(game_id: str, paytable: str | None = None) -> list[str]:
+    """The pay tables ``compute`` works through: all the game's, or the one named (refused by name if unknown)."""
+    names = paytables(game_id)
+    if paytable is not None:
+        if paytable not in names:
+            raise GameNotAvailable(f"{game_id} has no pay table {paytable!r}: expected one of {', '.join(names)}")
+        names = [paytable]
+    return names

@@ -1,0 +1,55 @@
+"""Fortune Pai Gow Poker's edges: the Fortune Bonus exactly, the standard wager by simulation.
+
+The Fortune Bonus is counted over every one of the 154,143,080 seven-card
+hands of 53 cards (``controller.rules.pai_gow_poker.batch``), once per overlap rule for a
+hand holding three of a kind and a straight. The Envy Bonus depends on the
+other hands at the table, so it is given per other player's hand: the
+expected Envy in cents one other hand brings a qualifying wager. The
+standard wager is Double-Hand Poker's (``controller.rules.pai_gow_poker.double_hand_poker_edge``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from controller.rules.edges import WagerEdge
+from controller.rules.pai_gow_poker.double_hand_poker_edge import bet_edge
+from controller.rules.pai_gow_poker.batch import exhaustive_counts
+from controller.rules.pai_gow_poker.fortune import OVERLAPS, PAYTABLES
+
+HANDS = comb(53, 7)
+
+
+def paytables() -> list[str]:
+    return list(PAYTABLES)
+
+
+def fortune_ev(paytable: str, overlap: str) -> Fraction:
+    """The exact expected value of a unit Fortune Bonus wager."""
+    table = PAYTABLES[paytable]
+    counts = exhaustive_counts(paytable).rows[overlap]
+    assert sum(counts.values()) == HANDS
+    won = sum((n * table.rows[row].payout.odds for row, n in counts.items() if row is not None), Fraction(0))
+    return (won - counts[None]) / HANDS
+
+
+def envy_per_other_hand(paytable: str) -> Fraction:
+    """Expected Envy, in cents, that one other player's hand brings (its best row's Envy amount)."""
+    table = PAYTABLES[paytable]
+    counts = exhaustive_counts(paytable).rows["best-hand"]
+    return sum((Fraction(n * table.rows[row].envy) for row, n in counts.items() if row), Fraction(0)) / HANDS
+
+
+def edges(paytable: str) -> dict[str, WagerEdge]:
+    envy = envy_per_other_hand(paytable)
+    result = {}
+    for overlap in OVERLAPS:
+        name = "fortune" if overlap == "higher-payout" else f"fortune ({overlap})"
+        result[name] = WagerEdge(
+            ev=fortune_ev(paytable, overlap), method="exact",
+            assumptions=(f"all {HANDS:,} seven-card hands of 53 cards; three of a kind with a straight paid by the "
+                         f"{overlap} rule; Envy not included (it adds {float(envy):.4f} cents per other player's hand "
+                         f"to a qualifying wager)"))
+    result["bet"] = bet_edge()
+    return result
