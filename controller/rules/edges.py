@@ -20,6 +20,8 @@ from fractions import Fraction
 from typing import Any
 
 from controller.errors import GameNotAvailable
+from controller.rules.fees import FeeSchedule
+from controller.money import Cents, format_cents
 
 EDGES: dict[str, str] = {
     "top-card": "controller.rules.top_card.edge",
@@ -31,6 +33,7 @@ EDGES: dict[str, str] = {
     "double-hand-poker": "controller.rules.pai_gow_poker.double_hand_poker_edge",
     "fortune-pai-gow": "controller.rules.pai_gow_poker.fortune_pai_gow_edge",
     "two-cards-high": "controller.rules.two_cards_high.edge",
+    "pai-gow-tiles": "controller.rules.pai_gow_tiles.edge",
 }
 
 
@@ -53,6 +56,16 @@ class WagerEdge:
             "stderr": self.stderr,
             "assumptions": self.assumptions,
         }
+
+
+def with_collection_fee(edge: WagerEdge, schedule: FeeSchedule, wager: Cents) -> WagerEdge:
+    """The wager's edge with the posted collection fee, paid before the deal win or lose, as a cost of it."""
+    fee = schedule.fee(wager)
+    cost = Fraction(fee, wager)
+    ev: Fraction | float = edge.ev - cost if isinstance(edge.ev, Fraction) else edge.ev - float(cost)
+    return WagerEdge(ev=ev, method=edge.method, stderr=edge.stderr, assumptions=(
+        f"{edge.assumptions}; plus the posted collection fee ({schedule.name}) of {format_cents(fee)} on a "
+        f"{format_cents(wager)} wager, paid win or lose"))
 
 
 def _module(game_id: str) -> Any:

@@ -90,6 +90,28 @@ def test_house_way_biggest_with_smallest_when_nothing_else_applies() -> None:
     assert {"4-4", "1-4"} in together
 
 
+@pytest.mark.parametrize(("tiles", "dominated", "chosen"), [
+    # issue 45: step 3 alone sets 1-3 1-2 [7] / 6-6 5-5 [2]; 6-6 1-2 [8] / 1-3 5-5 [4] beats it in both hands
+    ("6-6 1-3 5-5 1-2", ["1-3", "1-2"], ["6-6", "1-2"]),
+    # step 4 alone (6-6 with 4-6) makes [2] / [0]; 6-6 1-3 [6] / 3-3 4-6 [6] beats it in both
+    ("6-6 1-3 3-3 4-6", ["6-6", "4-6"], ["6-6", "1-3"]),
+    ("1-3 5-5 4-6 1-5", ["1-3", "1-5"], ["5-5", "1-5"]),
+])
+def test_house_way_never_takes_a_setting_another_split_beats_in_both_hands(tiles, dominated, chosen) -> None:
+    # seed "Object of the Game": to make two hands that both rank higher than the player/dealer's
+    setting = house_way(parse_tiles(tiles))
+    hands = [sorted(t.code for t in h) for h in (setting.high, setting.low)]
+    assert sorted(dominated) not in hands
+    assert sorted(chosen) in hands
+
+
+@pytest.mark.exhaustive
+def test_no_deal_is_set_worse_in_both_hands_than_another_split() -> None:
+    for combo in itertools.combinations(TILE_SET, 4):
+        high, low = house_way(combo).values
+        assert not any(o.values[0] > high and o.values[1] > low for o in all_settings(combo)), combo
+
+
 def test_a_broken_house_way_file_is_refused(tmp_path) -> None:
     bad = tmp_path / "hw.toml"
     bad.write_text('[[step]]\nrule = "always-split-teens"\n')

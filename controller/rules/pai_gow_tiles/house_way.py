@@ -1,7 +1,9 @@
 """Setting four tiles into a high and a low hand: the House Way (as data) and the best play.
 
 The House Way is a list of steps loaded from a TOML file a card room can
-replace (``config/house-way/pai-gow-tiles.toml``); ``best_setting`` instead
+replace (``config/house-way/pai-gow-tiles.toml``), applied to the settings no
+other split beats in both hands (the seed's object of the game, see
+:func:`undominated`); ``best_setting`` instead
 picks the setting with the highest exact expectation against a player-dealer
 who sets by the House Way, over every four tiles the player-dealer can hold.
 """
@@ -110,13 +112,39 @@ def _better(s: Setting) -> tuple[HandValue, HandValue]:
 
 
 def house_way(tiles: Sequence[Tile], steps: Sequence[str] | None = None) -> Setting:
-    """Set four tiles by the House Way: the first step some setting satisfies decides."""
+    """Set four tiles by the House Way: the first step some setting satisfies decides.
+
+    The steps choose among the settings no other split beats in both hands
+    (:func:`undominated`): read alone, "look for two small dominoes that equal 7, 8
+    or 9" and "play the biggest domino with the smallest" set 160 of the 35,960
+    deals worse in both hands than another split (``6-6 1-3 5-5 1-2`` as
+    ``1-3 1-2`` [7] / ``6-6 5-5`` [2] where ``6-6 1-2`` [8] / ``1-3 5-5`` [4] beats it
+    in both); the seed's object of the game rules those out.
+    """
     return _house_way(tuple(tiles), tuple(steps or load_house_way()))
+
+
+def beaten_in_both(setting: Setting, others: Sequence[Setting]) -> bool:
+    """Another split of the same tiles makes both a higher high hand and a higher low hand."""
+    high, low = setting.values
+    return any(o.values[0] > high and o.values[1] > low for o in others)
+
+
+def undominated(tiles: Sequence[Tile]) -> list[Setting]:
+    """The settings no other split of the tiles beats in both hands.
+
+    The seed's Object of the Game: "to make two hands that both rank higher than the
+    two hands made by the player/dealer", winning only when "both hands" are higher.
+    A setting that another split beats in both hands does no better against any
+    player-dealer hand and worse against some, so the House Way never takes it.
+    """
+    options = settings(tiles)
+    return [s for s in options if not beaten_in_both(s, options)]
 
 
 @functools.lru_cache(maxsize=65536)
 def _house_way(tiles: tuple[Tile, ...], steps: tuple[str, ...]) -> Setting:
-    options = settings(tiles)
+    options = undominated(tiles)
     for step in steps:
         chosen = [s for s in options if RULES[step](s)]
         if chosen:
