@@ -13,17 +13,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class TableError(Exception):
     """Base of every error the controller raises on purpose."""
 
 
 class ConfigError(TableError, ValueError):
-    """A config file that cannot be used: names the file, the key and the reason."""
+    """A config file that cannot be used: names the file, the key and the reason, one line per problem
+    (``key`` and ``reason`` are the first; ``problems`` holds every one, ``more`` the others)."""
 
-    def __init__(self, file: str, key: str, reason: str) -> None:
+    def __init__(self, file: str, key: str, reason: str, *, more: Sequence[tuple[str, str]] = ()) -> None:
         self.file, self.key, self.reason = file, key, reason
-        super().__init__(f"{file}: {key}: {reason}")
+        self.problems: list[tuple[str, str]] = [(key, reason), *more]
+        super().__init__("\n".join(f"{file}: {k}: {r}" for k, r in self.problems))
 
 
 class GameNotAvailable(TableError, LookupError):

@@ -20,7 +20,7 @@ GOOD = DEFAULT_CONFIG.read_text()
         ("[journal]\npath = 7", "journal.path", "must be text"),
         ("[journal]\nmax_size_mb = 0", "journal.max_size_mb", "must be 1 to"),
         ('[journal]\nmax_size_mb = "1GB"', "journal.max_size_mb", "whole number"),
-        ("[journal]\nmax_size_mb = true", "journal.max_size_mb", "not a boolean"),
+        ("[journal]\nmax_size_mb = true", "journal.max_size_mb", "must be a whole number, not true"),
         ('[journal]\nfile = "j.sqlite"', "journal.file", "unknown key: expected one of path, max_size_mb"),
         ('[journal]\nmax_size_mb = 1.5', "journal.max_size_mb", "whole number"),
     ],

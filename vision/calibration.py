@@ -33,9 +33,8 @@ from typing import Any
 
 import cv2
 import numpy as np
-import tomli_w
 
-__all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "save_layout", "scale_warning"]
+__all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "scale_warning"]
 
 MAX_REPROJECTION_MM = 5.0
 #: The least scale (pixels per table millimetre at the layout's centre) the recognizer is measured at:
@@ -185,23 +184,6 @@ def load_vision_table(config: Path) -> dict[str, Any]:
     if not isinstance(vision, dict):
         raise CalibrationError(f"{config}: `vision` must be a table")
     return vision
-
-
-def save_layout(config: Path, layout: Layout) -> None:
-    """Write the layout into the config's ``[vision]`` table, keeping every other setting.
-
-    The file is rewritten by ``tomli_w``: values survive, comments do not.
-    """
-    data: dict[str, Any] = {}
-    if config.exists():
-        with open(config, "rb") as handle:
-            data = tomllib.load(handle)
-    vision = dict(data.get("vision", {}))
-    vision.update(layout.to_toml())
-    data["vision"] = vision
-    tmp = config.with_suffix(config.suffix + ".tmp")
-    tmp.write_bytes(tomli_w.dumps(data).encode())
-    tmp.replace(config)
 
 
 def scale_warning(layout: Layout) -> str | None:

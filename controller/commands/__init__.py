@@ -17,4 +17,5 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.serve",
     "controller.commands.odds",
     "controller.commands.vision",
+    "controller.commands.config",
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import signal
 import sys
 from collections.abc import Sequence
@@ -14,10 +15,19 @@ from controller.engine.log import route_stdlib_logging
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description="Run and inspect a casino table game.")
+    parser.add_argument("--version", action="version", version=f"tablectl {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).register(subparsers)
     return parser
+
+
+def version() -> str:
+    """The installed distribution's version (``pyproject.toml``)."""
+    try:
+        return importlib.metadata.version("tablectl")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.commands.options import config_argument
+from controller.engine.config import TableConfig, load_config
 from controller.errors import TableError
 from drivers.discovery import Found, NoUsbBackend, Wanted, serial_ports, usb_devices
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("devices", help="list serial ports and USB devices and match them to the config")
-    parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config (TOML); default: %(default)s")
+    config_argument(parser)
     parser.set_defaults(func=devices)
 
 
@@ -47,7 +48,8 @@ def wanted_line(w: Wanted, present: list[Found]) -> str:
 
 def devices(args: argparse.Namespace) -> int:
     try:
-        wanted = wanted_devices(load_config(args.config))
+        config = load_config(args.config)
+        wanted = wanted_devices(config)
     except TableError as exc:
         print(f"tablectl: {exc}")
         return 2
@@ -62,6 +64,6 @@ def devices(args: argparse.Namespace) -> int:
         print(f"  cannot list: {exc}")
     else:
         print("\n".join(found_line(d, wanted) for d in usb) or "  none")
-    print(f"configured in {args.config}:")
+    print(f"configured in {config.path}:")
     print("\n".join(wanted_line(w, ports + usb) for w in wanted) or "  no shoe or shuffler")
     return 0

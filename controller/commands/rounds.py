@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.engine.config import DEFAULT_CONFIG, load_config
+from controller.commands.options import config_argument
+from controller.engine.config import load_config
 from controller.errors import TableError
 from controller.records.journal import Journal
 from controller.money import format_cents
@@ -44,7 +45,7 @@ def _positive(text: str) -> int:
 
 
 def journal_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config naming the journal; default: %(default)s")
+    config_argument(parser)
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 

@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.engine.config import DEFAULT_CONFIG, load_config
+from controller.commands.options import config_argument
+from controller.engine.config import load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
@@ -40,7 +41,7 @@ from drivers.sim.process import SimulatorError
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("run", help="play rounds on simulated devices and print a summary")
-    parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config (TOML); default: %(default)s")
+    config_argument(parser)
     parser.add_argument("--rounds", type=_positive, default=20, help="rounds to play (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the players")
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")

@@ -32,7 +32,8 @@ import sys
 import threading
 from typing import Any
 
-from controller.engine.config import DEFAULT_CONFIG, load_config
+from controller.commands.options import config_argument
+from controller.engine.config import load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
@@ -46,7 +47,7 @@ from controller.engine.session import Session, open_session
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the table with its dealer console until stopped (systemd service, Type=notify)")
-    parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="table config (TOML); default: %(default)s")
+    config_argument(parser)
     parser.add_argument("--simulated-players", action="store_true", help="a demonstration table: simulated players, and the shoe simulator when no port is configured")
     parser.add_argument("--rounds", type=_count, default=0, help="with --simulated-players: stop after N rounds (default: 0, no limit)")
     parser.add_argument("--interval", type=_seconds, default=1.0, help="with --simulated-players: seconds between steps (default: %(default)s)")

@@ -13,10 +13,11 @@ import numpy as np
 
 from controller.cards import DECKS, Card, deck_by_name
 from controller.commands.progress import progress
-from controller.engine.config import load_config
+from controller.engine.config import config_path, load_config
+from controller.engine.config_edit import edit_config, set_layout
 from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
-from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout, scale_warning
+from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
 from vision.setup import build_recognizer
 from vision.sources import CameraError, open_source, read_image, record
@@ -38,11 +39,14 @@ def register(subparsers: Any) -> None:
     read.set_defaults(func=read_command)
 
     calibrate = sub.add_parser("calibrate", help="fit the image-to-table homography and store it with the zones")
-    calibrate.add_argument("--config", type=Path, required=True, help="table config to write [vision] into")
+    calibrate.add_argument("--config", type=Path, required=True,
+                           help="table config to write [vision] into, in place: its comments are kept, the previous "
+                                "file is kept as CONFIG.DATE.bak, and zones its game has no card target for are refused")
     calibrate.add_argument("--image-points", required=True, help='pixels of the marks: "x,y x,y x,y x,y ..."')
     calibrate.add_argument("--table-points", required=True, help='the same marks on the table in mm: "x,y ..."')
     calibrate.add_argument("--zone", action="append", default=[], metavar="NAME=x,y x,y x,y ...",
-                           help="a named zone as a polygon in table mm (repeatable)")
+                           help="a named zone as a polygon in table mm (repeatable; given, it replaces the config's "
+                                "zones, else they are kept)")
     calibrate.add_argument("--image", type=Path, help="a camera frame to draw the zones on (with --preview)")
     calibrate.add_argument("--preview", type=Path, help="write the frame with the zones drawn to this PNG")
     calibrate.set_defaults(func=calibrate_command)
@@ -89,13 +93,14 @@ UNCALIBRATED = ("read without a calibration ([vision.calibration] in a --config)
 
 def read_command(args: argparse.Namespace) -> int:
     try:
-        vision: dict[str, Any] = load_vision_table(args.config) if args.config else {}
+        config = config_path(str(args.config)) if args.config else None
+        vision: dict[str, Any] = load_vision_table(config) if config else {}
         if args.deck:
             vision = {k: v for k, v in vision.items() if k != "deck_file"} | {"deck": args.deck}
         if args.deck_file:
             vision = vision | {"deck_file": str(args.deck_file)}
-        dealt = _game_cards(args.config) if args.config else None
-        recognizer = build_recognizer(vision, args.config.parent if args.config else None, dealt)
+        dealt = _game_cards(config) if config else None
+        recognizer = build_recognizer(vision, config.parent if config else None, dealt)
         reads = recognizer.read(read_image(args.image))
     except (*VISION_ERRORS, ConfigError) as error:
         return _fail(error)
@@ -140,16 +145,18 @@ def calibrate_command(args: argparse.Namespace) -> int:
                 raise CalibrationError(f"zone {name}: a zone needs at least 3 corners")
             zones.append(Zone(name.strip(), tuple(polygon)))
         layout = Layout.fit(_pairs(args.image_points, "--image-points"), _pairs(args.table_points, "--table-points"), zones)
-        save_layout(args.config, layout)
+        if args.preview and not args.image:
+            raise CalibrationError("--preview needs --image, the camera frame to draw on")
+        written = layout.to_toml()
+        backup = edit_config(args.config, set_layout(written["calibration"], written["zones"] if zones else None))
         if args.preview:
-            if not args.image:
-                raise CalibrationError("--preview needs --image, the camera frame to draw on")
             _write_preview(layout, read_image(args.image), args.preview)
-    except VISION_ERRORS as error:
+    except (*VISION_ERRORS, ConfigError) as error:
         return _fail(error)
     error_mm = abs(layout.to_table(layout.image_points) - layout.table_points).max()
+    kept = f"; the previous file is {backup}" if backup else ""
     print(f"calibrated {args.config}: {len(layout.image_points)} points, worst reprojection {error_mm:.2f} mm, "
-          f"{len(zones)} zones, {layout.centre_px_per_mm:.2f} px/mm at the centre")
+          f"{len(zones) if zones else 'its'} zones, {layout.centre_px_per_mm:.2f} px/mm at the centre{kept}")
     warning = scale_warning(layout)
     if warning:
         print(f"tablectl vision: warning: {warning}", file=sys.stderr)

@@ -1,30 +1,49 @@
-"""Table configurations: TOML files in ``config/``, validated on load.
+"""Table configurations: TOML files checked against one schema on load.
 
-Every error names the file, the key and what would be right, and nothing of a
-broken file is used. Amounts are integer cents. A config looks like
-``config/top-card.toml``; sections other parts of tablectl read (``vision``,
-``journal``, ``console``, ...) are kept in ``sections`` for them to validate.
+``controller.engine.config_schema`` says what every section and key may hold;
+``parse_config`` reads a file's tables into it, then holds the sections against
+each other and against the game (``_cross_check``). Every problem names the
+file, the key and the reason, with the nearest key or game for a misspelt one;
+nothing of a broken file is used, and nothing is opened or written before the
+whole file passed (``tablectl config check FILE`` does only that).
+
+Where a config is found (``controller.shipped``): ``--config FILE``; a bare
+name such as ``pai-gow-tiles`` is looked for in ``/etc/tablectl/`` and then
+among the shipped configs; without ``--config``, ``/etc/tablectl/table.toml``,
+else the shipped ``top-card.toml``. Amounts are integer cents.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.errors import ConfigError, GameNotAvailable
-from controller.rules.registry import game_class
-from controller.rules.base import Game, OptionError
-from controller.money import Cents, Rounding
+from pydantic import ValidationError
 
-KNOWN_SECTIONS = ("table", "game", "limits", "shoe", "shuffler", "log", "vision", "journal", "console", "devices")
-DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "top-card.toml"
+from controller import shipped
+from controller.cards import DECKS, shoe as make_shoe
+from controller.engine.config_schema import (
+    LINK_KEYS, SERIAL_KEYS, USB_KEYS, Config, Problem, Section, Shoe, did_you_mean, game_model, problems_of,
+)
+from controller.errors import ConfigError, GameNotAvailable
+from controller.rules.registry import GAMES, game_class
+from controller.rules.base import Game, OptionError
+from controller.money import Cents, Rounding, format_cents
+from drivers.registry import SHOES, SHUFFLERS
+
+DEFAULT_CONFIG = shipped.shipped_dir() / f"{shipped.DEFAULT_GAME}.toml"
+"""The shipped Top Card table: what runs when neither ``--config`` nor ``/etc/tablectl/table.toml`` says otherwise."""
 
 
 @dataclass(frozen=True)
 class TableConfig:
+    """A checked config. The section dicts hold what the file set (defaults live in the schema and in the
+    code reading them); ``settings`` is the whole file as typed models, defaults filled in."""
+
     path: str
     table_id: str
     game_id: str
@@ -36,6 +55,7 @@ class TableConfig:
     shuffler: dict[str, Any] = field(default_factory=dict)
     log: dict[str, Any] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)
+    settings: Config | None = None
 
     def make_game(self) -> Game[Any]:
         try:
@@ -44,117 +64,246 @@ class TableConfig:
             raise ConfigError(self.path, f"game.{exc.key}", exc.reason) from None
 
 
-class _Reader:
-    """Typed access to one TOML table with errors that name ``file`` and the dotted key."""
-
-    def __init__(self, file: str, prefix: str, data: Mapping[str, Any]) -> None:
-        self.file, self.prefix, self.data = file, prefix, data
-
-    def fail(self, key: str, reason: str) -> ConfigError:
-        return ConfigError(self.file, f"{self.prefix}.{key}" if self.prefix else key, reason)
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        if key not in self.data:
-            if default is ...:
-                raise self.fail(key, "is missing")
-            return default
-        value = self.data[key]
-        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise self.fail(key, f"must be {_kind_name(kind)}, not a boolean")
-        if not isinstance(value, kind):
-            raise self.fail(key, f"must be {_kind_name(kind)}, not {type(value).__name__} {value!r}")
-        return value
-
-    def section(self, key: str) -> _Reader:
-        value = self.data.get(key, {})
-        if not isinstance(value, dict):
-            raise self.fail(key, f"must be a table ([{key}]), not {type(value).__name__}")
-        return _Reader(self.file, f"{self.prefix}.{key}" if self.prefix else key, value)
+def default_config() -> Path:
+    """``/etc/tablectl/table.toml`` when it exists, else the shipped Top Card config."""
+    own = shipped.system_dir() / shipped.SYSTEM_CONFIG
+    return own if own.is_file() else DEFAULT_CONFIG
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {int: "a whole number", str: "text", float: "a number", bool: "true or false", list: "a list", dict: "a table"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
+def config_path(name: str | Path | None) -> Path:
+    """The file ``--config NAME`` means: a path as given, a bare game name looked up (see the module)."""
+    if name is None:
+        return default_config()
+    path = Path(name)
+    if isinstance(name, str) and shipped.is_name(name) and not path.is_file():
+        found = shipped.find(name)
+        if found is None:
+            raise ConfigError(name, "(file)", f"no such file, and no {name}.toml in {shipped.system_dir()} or among the "
+                              f"shipped configs{did_you_mean(name, shipped.shipped_configs())}: give a file, or one of "
+                              f"{', '.join(shipped.shipped_configs())}")
+        return found
+    return path
 
 
-def load_config(path: str | Path = DEFAULT_CONFIG) -> TableConfig:
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file's tables; a missing, unreadable or malformed file is a ``ConfigError``."""
     file = str(path)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(file, "(file)", "no such file") from None
+    except UnicodeDecodeError:
+        raise ConfigError(file, "(file)", "not UTF-8 text: is this a TOML config?") from None
+    except OSError as exc:
+        raise ConfigError(file, "(file)", f"cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(file, "(syntax)", f"not valid TOML: {exc}") from None
-    return parse_config(data, file)
+
+
+def load_config(path: str | Path | None = None) -> TableConfig:
+    """The checked config ``path`` names (``None``: the default; a bare name: a game's, see ``config_path``)."""
+    file = config_path(path)
+    return parse_config(read_toml(file), str(file))
 
 
 def parse_config(data: Mapping[str, Any], file: str = "<config>") -> TableConfig:
-    root = _Reader(file, "", data)
-    for key in data:
-        if key not in KNOWN_SECTIONS:
-            raise root.fail(key, f"unknown section: expected one of {', '.join(KNOWN_SECTIONS)}")
-    table = root.section("table")
-    table_id = table.get("id", str)
-    if not table_id or not table_id.replace("-", "").replace("_", "").isalnum():
-        raise table.fail("id", f"must be letters, digits, '-' or '_', not {table_id!r}")
-    game_id = table.get("game", str)
+    """Check ``data`` (a config's TOML tables) against the schema and the game; every problem found is raised
+    at once in one ``ConfigError``."""
+    found = list(_problems(data, file))
+    if found:
+        first, *more = found
+        raise ConfigError(file, first.key, first.reason, more=[(p.key, p.reason) for p in more])
+    settings = Config.model_validate(data)
+    cls = game_class(settings.table.game)
+    options = _resolved(game_model(cls.id).model_validate(settings.game).set_values(), file)
+    return TableConfig(
+        path=file,
+        table_id=settings.table.id,
+        game_id=cls.id,
+        spots=settings.table.spots or cls.max_spots,
+        rounding=Rounding(settings.table.rounding),
+        game_options=options,
+        limits={wager: (low, high) for wager, (low, high) in settings.limits.items()},
+        shoe=settings.shoe.set_values() if settings.shoe else {},
+        shuffler=settings.shuffler.set_values() if settings.shuffler else {},
+        log=settings.log.set_values(),
+        sections={name: getattr(settings, name).set_values() for name in ("vision", "journal", "console")
+                  if name in data},
+        settings=settings,
+    )
+
+
+def _resolved(options: dict[str, Any], file: str) -> dict[str, Any]:
+    """Game options with a file path (``house_way``) made relative to the config's folder, not the current one."""
+    way = options.get("house_way")
+    if isinstance(way, str) and not shipped.is_name(way) and not Path(way).is_absolute():
+        beside = Path(file).parent / way
+        options = {**options, "house_way": str(beside if beside.exists() or not Path(way).exists() else way)}
+    return options
+
+
+# -- the checks ----------------------------------------------------------------------------------------
+
+
+def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
+    """Everything wrong with ``data``: the schema's findings first; the cross-checks once those pass."""
+    try:
+        settings = Config.model_validate(data)
+    except ValidationError as exc:
+        yield from problems_of(exc, Config)
+        return
+    game_id = settings.table.game
+    if game_id not in GAMES:
+        yield Problem("table.game", f"unknown game {game_id!r}{did_you_mean(game_id, GAMES)}: expected one of {', '.join(GAMES)}")
+        return
     try:
         cls = game_class(game_id)
     except GameNotAvailable as exc:
-        raise table.fail("game", str(exc)) from None
-    spots = table.get("spots", int, cls.max_spots)
-    if not 1 <= spots <= cls.max_spots:
-        raise table.fail("spots", f"must be 1 to {cls.max_spots} for {cls.title}, not {spots}")
+        yield Problem("table.game", str(exc))
+        return
+    model = game_model(game_id)
     try:
-        rounding = Rounding.parse(table.get("rounding", str, "player"))
-    except ValueError as exc:
-        raise table.fail("rounding", str(exc)) from None
-    limits = _limits(root.section("limits"), cls)
-    _check_keys(root.section("journal"), {"path": (str, None), "max_size_mb": (int, (1, 1 << 20))})
-    _check_keys(root.section("log"), {"events": (str, None), "max_bytes": (int, (4096, 1 << 40)), "backups": (int, (1, 99))})
-    config = TableConfig(
-        path=file,
-        table_id=table_id,
-        game_id=game_id,
-        spots=spots,
-        rounding=rounding,
-        game_options=dict(root.section("game").data),
-        limits=limits,
-        shoe=dict(root.section("shoe").data),
-        shuffler=dict(root.section("shuffler").data),
-        log=dict(root.section("log").data),
-        sections={k: v for k, v in data.items() if k not in ("table", "game", "limits", "shoe", "shuffler", "log")},
-    )
-    config.make_game()
-    return config
+        options = model.model_validate(settings.game)
+    except ValidationError as exc:
+        yield from problems_of(exc, model, ("game",))
+        return
+    limits = list(_limit_problems(data.get("limits"), cls))
+    yield from limits
+    try:
+        game = cls(_resolved(options.set_values(), file))
+    except OptionError as exc:
+        yield Problem(f"game.{exc.key}", exc.reason)
+        return
+    spots = settings.table.spots or cls.max_spots
+    if spots > cls.max_spots:
+        yield Problem("table.spots", f"must be 1 to {cls.max_spots} for {cls.title}, not {spots}")
+        spots = cls.max_spots
+    if not limits:
+        yield from _limits_together(settings.limits, cls)
+    yield from _device_problems(settings, game)
+    if settings.vision is not None:
+        yield from _vision_problems(settings, game, spots)
 
 
-def _check_keys(section: _Reader, keys: Mapping[str, tuple[type, tuple[int, int] | None]]) -> None:
-    """Each key known, of its type, and (for numbers) within its range; paths not empty."""
-    for key in section.data:
-        if key not in keys:
-            raise section.fail(key, f"unknown key: expected one of {', '.join(keys)}")
-        kind, bounds = keys[key]
-        value = section.get(key, kind)
-        if bounds and not bounds[0] <= value <= bounds[1]:
-            raise section.fail(key, f"must be {bounds[0]} to {bounds[1]}, not {value}")
-        if kind is str and not value.strip():
-            raise section.fail(key, "must not be empty")
-
-
-def _limits(section: _Reader, cls: type[Game[Any]]) -> dict[str, tuple[Cents, Cents]]:
-    limits = {}
-    for wager, value in section.data.items():
+def _limit_problems(section: Any, cls: type[Game[Any]]) -> Iterator[Problem]:
+    """Each wager of the game given as ``[minimum, maximum]`` whole cents above zero, and no other."""
+    if section is None:
+        if cls.wagers:
+            yield Problem("limits", f"is missing: {cls.title} needs [limits] with {', '.join(cls.wagers)}, "
+                          "each as [minimum, maximum] in cents")
+        return
+    for wager, value in section.items():
         if wager not in cls.wagers:
-            raise section.fail(wager, f"{cls.title} has no {wager!r} wager (it has {', '.join(cls.wagers)})")
+            has = f"it has {', '.join(cls.wagers)}" if cls.wagers else "its amounts follow the game's limit structure"
+            yield Problem(f"limits.{wager}", f"{cls.title} has no {wager!r} wager{did_you_mean(wager, cls.wagers)} ({has})")
+            continue
         if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            raise section.fail(wager, f"must be [minimum, maximum] in whole cents, e.g. [500, 50000], not {value!r}")
+            yield Problem(f"limits.{wager}", f"must be [minimum, maximum] in whole cents, e.g. [500, 50000], not {value!r}")
+            continue
         low, high = value
         if not 0 < low <= high:
-            raise section.fail(wager, f"minimum must be above 0 and at most the maximum, not {low} to {high}")
-        limits[wager] = (low, high)
+            yield Problem(f"limits.{wager}", f"minimum must be above 0 and at most the maximum, not {low} to {high} cents "
+                          f"({format_cents(low)} to {format_cents(high)})")
     for wager in cls.wagers:
-        if wager not in limits:
-            raise section.fail(wager, "is missing: every wager needs [minimum, maximum] in cents")
-    return limits
+        if wager not in section:
+            yield Problem(f"limits.{wager}", "is missing: every wager needs [minimum, maximum] in cents")
+
+
+def _limits_together(limits: Mapping[str, list[int]], cls: type[Game[Any]]) -> Iterator[Problem]:
+    """A player-dealer's bank must be able to cover at least the largest minimum wager it banks against."""
+    if "bank" not in limits:
+        return
+    floor_wager = max((w for w in limits if w != "bank"), key=lambda w: limits[w][0], default=None)
+    if floor_wager is not None and limits["bank"][1] < limits[floor_wager][0]:
+        yield Problem("limits.bank", f"the largest bank ({format_cents(limits['bank'][1])}) cannot cover one minimum "
+                      f"{floor_wager} wager ({format_cents(limits[floor_wager][0])}): raise the bank's maximum")
+
+
+def _device_problems(settings: Config, game: Game[Any]) -> Iterator[Problem]:
+    """The card source the game is dealt from, and only that one, with the keys its driver takes."""
+    title, device = game.title, game.device
+    used = {"shoe": "a dealing shoe ([shoe])", "shuffler": "a shuffler ([shuffler])", "dealer": "the dealer's hand (no device)"}
+    for name in ("shoe", "shuffler"):
+        section = getattr(settings, name)
+        if section is None:
+            continue
+        if name != device:
+            yield Problem(name, f"{title} is dealt from {used[device]}: [{name}] is not read; remove it")
+            continue
+        drivers = SHOES if name == "shoe" else SHUFFLERS
+        if section.driver not in drivers:
+            yield Problem(f"{name}.driver", f"unknown {name} driver {section.driver!r}{did_you_mean(section.driver, drivers)}: "
+                          f"expected one of {', '.join(sorted(drivers))}")
+            continue
+        yield from _device_keys(name, section)
+    if device == "shoe":
+        yield from _shoe_holds_the_game(settings, game)
+
+
+def _device_keys(name: str, section: Section) -> Iterator[Problem]:
+    driver = getattr(section, "driver")
+    given = set(section.set_values())
+    wrong: dict[str, tuple[str, ...]] = {
+        "simulated": (*SERIAL_KEYS, *USB_KEYS, *LINK_KEYS, "deal_on_demand"),
+        "reference": USB_KEYS,
+        "reference-usb": SERIAL_KEYS,
+    }
+    for key in sorted(given & set(wrong.get(driver, ()))):
+        why = ("the simulated one runs in this process: set driver = \"reference\" for a device on a port"
+               if driver == "simulated" else f"it is for {'a USB' if key in USB_KEYS else 'a serial'} device")
+        yield Problem(f"{name}.{key}", f"the {driver} {name} driver takes no {key} ({why})")
+    if driver == "reference-usb":
+        for key in ("vendor_id", "product_id"):
+            if key not in given:
+                yield Problem(f"{name}.{key}", "is missing: a USB device is found by vendor_id and product_id")
+
+
+def _shoe_holds_the_game(settings: Config, game: Game[Any]) -> Iterator[Problem]:
+    """The shoe's decks, kind and jokers make exactly the cards the game is dealt from; the cut card lies in it."""
+    shoe = settings.shoe or Shoe()
+    wanted = Counter(game.deck())
+    held = make_shoe(shoe.decks, jokers_per_deck=shoe.jokers_per_deck, kind=shoe.kind)
+    if Counter(held) != wanted:
+        right = next(((d, j, k) for k in DECKS for j in (0, 1) for d in range(1, 9)
+                      if Counter(make_shoe(d, jokers_per_deck=j, kind=k)) == wanted), None)
+        what = f"the {sum(wanted.values())} cards {game.title} is dealt from"
+        if right is None:
+            yield Problem("shoe", f"no shoe of standard decks holds {what}")
+            return
+        for key, good, bad in zip(("decks", "jokers_per_deck", "kind"), right, (shoe.decks, shoe.jokers_per_deck, shoe.kind)):
+            if good != bad:
+                also = " (as [game] decks says)" if key == "decks" and "decks" in settings.game else ""
+                yield Problem(f"shoe.{key}", f"must be {good!r}{also} for the shoe to hold exactly {what}, not {bad!r}")
+        return
+    if shoe.cut_from_end >= len(held):
+        yield Problem("shoe.cut_from_end", f"must be below {len(held)}, the cards the shoe holds, so that some are dealt "
+                      f"before the cut card; not {shoe.cut_from_end}")
+
+
+def _vision_problems(settings: Config, game: Game[Any], spots: int) -> Iterator[Problem]:
+    """A filming camera is calibrated and has a zone for every card target; no zone names what the game lacks."""
+    vision = settings.vision
+    assert vision is not None
+    if vision.crosscheck and vision.calibration is None:
+        yield Problem("vision.calibration", "is missing: crosscheck = true needs the camera's calibration "
+                      "([vision.calibration], written by `tablectl vision calibrate`)")
+    targets = card_targets(game, spots)
+    if targets is None:
+        return
+    seats = {t.split(".", 1)[0] for t in targets}
+    for zone in vision.zones:
+        if zone not in targets and zone not in seats:
+            yield Problem(f"vision.zones.{zone}", f"{game.title} deals no cards to {zone!r}{did_you_mean(zone, sorted(targets))}: "
+                          f"its card targets are {', '.join(targets)}")
+    if vision.crosscheck:
+        missing = [t for t in targets if t not in vision.zones]
+        if missing:
+            yield Problem("vision.zones", f"no zone for {', '.join(repr(t) for t in missing)}: the camera must see every "
+                          f"card target of {game.title} ({', '.join(targets)})")
+
+
+def card_targets(game: Game[Any], spots: int) -> tuple[str, ...] | None:
+    """Where the game deals cards, as the camera's zones name them, for a table of ``spots``; ``None``
+    for a game that does not say (its zones are then not checked by name)."""
+    targets = getattr(game, "card_targets", None)
+    return tuple(targets(spots)) if callable(targets) else None

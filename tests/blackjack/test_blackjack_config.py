@@ -1,5 +1,7 @@
 """The blackjack table configs: validated on load, and the shoe must hold the game's deck."""
 
+import dataclasses
+
 import pytest
 
 from controller.engine.config import load_config, parse_config
@@ -18,9 +20,18 @@ def test_configs_load_and_deal_the_games_deck(path, size) -> None:
 
 
 def test_a_shoe_that_does_not_hold_the_games_deck_is_a_config_error() -> None:
-    # the in-process shoe is built from [shoe]; it must be the deck the game is dealt from
+    # [shoe] must make exactly the cards the game is dealt from: refused on load, naming the key that differs
     config = load_config("config/no-bust-21.toml")
-    broken = parse_config({**_data(config), "shoe": {"decks": 8, "jokers_per_deck": 0}}, "nb.toml")
+    with pytest.raises(ConfigError) as info:
+        parse_config({**_data(config), "shoe": {"decks": 8, "jokers_per_deck": 0}}, "nb.toml")
+    assert info.value.key == "shoe.jokers_per_deck"
+    assert "must be 1 for the shoe to hold exactly the 424 cards No Bust 21st Century Blackjack is dealt from" in info.value.reason
+
+
+def test_a_shoe_built_past_the_config_check_still_refuses_a_deck_that_is_not_the_games() -> None:
+    # the in-process shoe is built from [shoe] (a test may swap it): it must be the deck the game is dealt from
+    config = load_config("config/no-bust-21.toml")
+    broken = dataclasses.replace(config, shoe={"decks": 8, "jokers_per_deck": 0})
     with pytest.raises(ConfigError, match="jokers_per_deck match the game"):
         open_feed(broken, MemoryLog())
 

@@ -25,8 +25,8 @@ def test_the_shipped_configs_load(name: str) -> None:
     ("extra_seats = [[5, 6]]", "extra_seats = [[5, 5]]", "game.extra_seats"),
     ("player_dealer_seat = 1", "player_dealer_seat = 8", "game.player_dealer_seat"),
     ('fee_schedule = "pai-gow-player"', 'fee_schedule = "pai-gow"', "game.fee_schedule"),
-    ('house_way = "config/house-way/double-hand-poker.toml"', 'house_way = "config/house-way/nowhere.toml"',
-     "game.house_way"),
+    ('house_way = "double-hand-poker"', 'house_way = "house-way/nowhere.toml"', "game.house_way"),
+    ('house_way = "double-hand-poker"', 'house_way = "double-hand-pokr"', "game.house_way"),
 ])
 def test_a_wrong_option_is_refused_naming_its_key(tmp_path: Path, old: str, new: str, key: str) -> None:
     text = (ROOT / "config" / "double-hand-poker.toml").read_text()

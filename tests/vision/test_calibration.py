@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, save_layout
+from controller.engine.config_edit import edit_config, set_layout
+from vision.calibration import CalibrationError, Layout, Zone, load_vision_table
 
 IMAGE = [(102.0, 80.0), (1810.0, 75.0), (1850.0, 1010.0), (70.0, 1020.0), (960.0, 540.0)]
 TABLE = [(0.0, 0.0), (1100.0, 0.0), (1100.0, 620.0), (0.0, 620.0)]
@@ -54,7 +55,8 @@ def test_the_layout_round_trips_through_the_config_keeping_other_sections(tmp_pa
     config = tmp_path / "table.toml"
     config.write_text('[table]\nid = "T-1"\n\n[vision]\ndeck = "aisleriot-anglo"\n')
     layout = _layout()
-    save_layout(config, layout)
+    written = layout.to_toml()
+    edit_config(config, set_layout(written["calibration"], written["zones"]))
     data = tomllib.loads(config.read_text())
     assert data["table"] == {"id": "T-1"}
     vision = load_vision_table(config)

@@ -227,6 +227,11 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         plan = [*order, PLAYER_DEALER, *order] + ([PLAYER_DEALER] if self.dealer_card_in_deal else [])
         return BlackjackRound(seats, plan, wagers[(pd, "bank")], pd, self.rotation.bank_button)
 
+    def card_targets(self, spots: int) -> tuple[str, ...]:
+        """Where cards are dealt (the camera's zones): the player-dealer's hand and each seat (a split
+        hand ``3.1`` lies in its seat's zone)."""
+        return (PLAYER_DEALER, *(str(seat) for seat in range(1, spots + 1)))
+
     def next_target(self, state: BlackjackRound) -> str | None:
         if state.dealt < len(state.plan):
             target = state.plan[state.dealt]

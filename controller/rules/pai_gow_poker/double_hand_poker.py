@@ -62,8 +62,8 @@ from controller.rules.pai_gow_poker.deal import PILE_SIZE, PILES, SEATS, Deal, D
 from controller.rules.pai_gow_poker.hands import WHEELS, Comparison, FoulHand, Outcome, SetHand, compare, set_hand
 from controller.rules.pai_gow_poker.house_way import DEFAULT_FILE, HouseWay, load_house_way
 from controller.settlement import Settlement
+from controller.shipped import house_way_file, is_name
 
-REPO = Path(__file__).resolve().parents[3]
 PAYOUTS: dict[Outcome, Payout] = {Outcome.WIN: parse_payout("1 to 1"), Outcome.PUSH: PUSH, Outcome.LOSE: LOSE}
 
 
@@ -136,11 +136,9 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
 
     def _house_way(self) -> HouseWay:
         name = self.options.get("house_way", str(DEFAULT_FILE))
-        if not isinstance(name, str):
-            raise OptionError("house_way", f"must be the path of a House Way chart, not {name!r}")
-        path = Path(name)
-        if not path.is_absolute() and not path.exists():
-            path = REPO / path
+        if not isinstance(name, str) or not name:
+            raise OptionError("house_way", f"must name a House Way chart or give its file, not {name!r}")
+        path = house_way_file(name) if is_name(name) else Path(name)
         try:
             return load_house_way(path)
         except ValueError as exc:

@@ -34,11 +34,13 @@ from controller.cards import Card, Rank
 from controller.errors import ConfigError
 from controller.rules.evaluators.five_card import Category, category
 from controller.rules.pai_gow_poker.hands import ACE, SetHand, back_value, foul_reason, front_value, settings
+from controller.shipped import house_way_file
 
 __all__ = ["HAND_KINDS", "RULES", "DEFAULT_FILE", "Row", "HouseWay", "HouseWaySetting", "hand_kind",
            "load_house_way", "parse_example"]
 
-DEFAULT_FILE = Path(__file__).resolve().parents[3] / "config" / "house-way" / "double-hand-poker.toml"
+DEFAULT_FILE = house_way_file("double-hand-poker")
+"""The chart a table uses unless its config names another: ``/etc/tablectl/house-way/``, else the shipped one."""
 
 RANKED_KINDS = {"two-pair": range(3, 15), "three-of-a-kind": range(2, 15), "four-of-a-kind": range(2, 15)}
 """Kinds whose rows are chosen by a rank (the big pair, the set, the four), and the ranks that occur."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from controller.rules.banking import (
@@ -33,8 +34,9 @@ from controller.rules.base import Decision, Fee, Game, HandSetting, OptionError,
 from controller.money import Rounding
 from controller.odds import LOSE, PUSH, parse_payout
 from controller.settlement import Settlement
+from controller.shipped import house_way_file, is_name
 from controller.tiles import TILE_SET, Tile
-from controller.rules.pai_gow_tiles.house_way import Setting, house_way, load_house_way
+from controller.rules.pai_gow_tiles.house_way import HouseWayError, Setting, house_way, load_house_way
 from controller.rules.pai_gow_tiles.ranking import describe, hand_value
 
 POSITIONS = 8
@@ -78,7 +80,13 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
         if not isinstance(first, int) or not 1 <= first <= POSITIONS:
             raise OptionError("player_dealer_seat", f"must be a seat from 1 to {POSITIONS}, not {first!r}")
         self.rotation = PlayerDealerRotation(POSITIONS, first)
-        self.steps = load_house_way()
+        name = self.options.get("house_way", "pai-gow-tiles")
+        if not isinstance(name, str) or not name:
+            raise OptionError("house_way", f"must name a House Way chart or give its file, not {name!r}")
+        try:
+            self.steps = load_house_way(house_way_file(name) if is_name(name) else Path(name))
+        except HouseWayError as exc:
+            raise OptionError("house_way", str(exc)) from None
 
     def deck(self) -> tuple[Tile, ...]:  # type: ignore[override]
         return TILE_SET

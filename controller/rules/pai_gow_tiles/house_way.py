@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from controller.shipped import house_way_file
 from controller.tiles import TILE_SET, Tile
 from controller.rules.pai_gow_tiles.ranking import HandValue, hand_value
 
-DEFAULT_HOUSE_WAY = Path(__file__).resolve().parents[3] / "config" / "house-way" / "pai-gow-tiles.toml"
+DEFAULT_HOUSE_WAY = house_way_file("pai-gow-tiles")
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,10 @@ class TopCard(Game[TopCardHand]):
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> TopCardHand:
         return TopCardHand(tuple(spots))
 
+    def card_targets(self, spots: int) -> tuple[str, ...]:
+        """Where cards are dealt (the camera's zones): the Home and the Away card."""
+        return ("home", "away")
+
     def next_target(self, state: TopCardHand) -> str | None:
         if state.home is None:
             return "home"  # § (e)(2)(ii)

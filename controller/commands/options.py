@@ -1,0 +1,13 @@
+"""Options several subcommands share."""
+
+from __future__ import annotations
+
+import argparse
+
+CONFIG_HELP = ("table config: a TOML file, or a game's name (pai-gow-tiles) looked for in /etc/tablectl/ and then "
+               "among the shipped configs; default: /etc/tablectl/table.toml, else the shipped top-card")
+
+
+def config_argument(parser: argparse.ArgumentParser, help: str = CONFIG_HELP) -> None:
+    """``--config FILE|GAME`` (``controller.engine.config.config_path`` says where each is found)."""
+    parser.add_argument("--config", default=None, metavar="FILE|GAME", help=help)
