@@ -38,7 +38,17 @@ def parse_money(value: str | int) -> Cents:
     return int(match["units"]) * 100 + int(cents)
 
 
-def format_cents(cents: Cents) -> str:
+def format_cents(cents: object) -> str:
+    """Cents as dollars: the one way tablectl writes an amount for a person (terminal, refusals, screens).
+
+    Data (the journal, the JSON log, configs) keeps whole cents. A value that is not a whole number of
+    cents, such as bad input a refusal quotes, is shown as it came.
+
+    >>> format_cents(123456), format_cents(5), format_cents(None), format_cents(2.5)
+    ('$1,234.56', '$0.05', 'None', '2.5')
+    """
+    if isinstance(cents, bool) or not isinstance(cents, int):
+        return repr(cents)
     sign = "-" if cents < 0 else ""
     units, rest = divmod(abs(cents), 100)
     return f"{sign}${units:,}.{rest:02d}"

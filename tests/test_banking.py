@@ -23,7 +23,7 @@ def test_once_the_bank_is_exhausted_the_rest_is_returned() -> None:
     claims = [Claim(1, "ante", 1000, WIN), Claim(2, "ante", 1000, WIN), Claim(3, "ante", 1000, LOSE)]
     records, bank = settle_against_bank(claims, 1500, Rounding.PLAYER)
     assert [r.returned for r in records] == [2000, 1500, 1000]
-    assert records[1].reason.startswith("bank exhausted: 500 of 1000")
+    assert records[1].reason.startswith("bank exhausted: $5.00 of $10.00")
     assert records[2].outcome is Outcome.PUSH
     assert bank.exhausted and bank.net == -1500 and bank.returned_to_player_dealer == 0
 

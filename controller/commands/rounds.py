@@ -10,6 +10,7 @@ text or ``--json``.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from pathlib import Path
@@ -126,8 +127,17 @@ def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+def when(timestamp: str | None) -> str:
+    """A journal timestamp (UTC, ISO 8601) as this machine's local time, to the second."""
+    if not timestamp:
+        return "-"
+    moment = dt.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
 def _text(summary: dict[str, Any]) -> list[str]:
-    lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}"]
+    ended = f", ended {when(summary['ended'])}" if summary.get("ended") else ""
+    lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}  started {when(summary.get('started'))}{ended}"]
     lines += [f"  recovery: {m}" for m in summary["recovery"]]
     lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10}" for w in summary["wagers"]]
     lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}" for c in summary["cards"]]
@@ -160,7 +170,7 @@ def list_rounds(args: argparse.Namespace) -> int:
     for s in summaries:
         totals = s["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
         cards = " ".join(c["card"] for c in s["cards"] if c["target"] != "burn")
-        print(f"{s['id']}  {s['state']:<8} {cards:<24} wagered {format_cents(totals['wagered']):>10}  "
+        print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} wagered {format_cents(totals['wagered']):>10}  "
               f"paid {format_cents(totals['paid']):>10}  house {format_cents(totals['house_win']):>10}")
     return 0
 

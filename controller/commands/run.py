@@ -17,13 +17,14 @@ journal cannot be written or read (the round in progress holds).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
 from controller.commands.options import config_argument
-from controller.engine.config import load_config
+from controller.engine.config import TableConfig, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
@@ -31,6 +32,7 @@ from controller.errors import TableError
 from controller.commands.progress import progress
 from controller.engine.log import LogOutputError
 from controller.records.journal import JournalError
+from controller.records.meters import Meters
 from controller.money import format_cents
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
@@ -47,6 +49,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     parser.add_argument("--no-journal", action="store_true", help="play without a journal (a throwaway simulation)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the session as one JSON document (each round, the meters in cents) instead of text")
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="also show every event on standard error (a terminal, a pipe or a file alike)")
     parser.add_argument("--console", action="store_true", help="serve the dealer console and pit view while playing")
@@ -84,6 +88,27 @@ def round_line(table: Table, round: Round) -> str:
     return f"{round.id}  {round.state:<8} {hand:<44} {money}"
 
 
+def round_json(round: Round) -> dict[str, Any]:
+    """One round for ``--json``: its id, how it ended, and its money in cents."""
+    return {"id": round.id, "state": round.state, **round.totals()}
+
+
+def session_json(config: TableConfig, table: Table, rounds: list[dict[str, Any]], journal_meters: Meters | None,
+                 camera: Any, *, held: str | None = None) -> dict[str, Any]:
+    """``tablectl run --json``: the session's rounds and meters (amounts in cents, as in the journal)."""
+    return {
+        "table": config.table_id,
+        "game": config.game_id,
+        "config": config.path,
+        "rounds": rounds,
+        "meters": table.meters.as_dict(),
+        "journal_meters": journal_meters.as_dict() if journal_meters is not None else None,
+        "camera": dict(camera.tally) if camera is not None else None,
+        "stopped": table.stopped or None,
+        "held": held,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -108,22 +133,29 @@ def run(args: argparse.Namespace) -> int:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(players_seed))
-            print(f"{table.game.title} at table {config.table_id} ({config.path}); "
-                  f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
+            say = (lambda text: None) if args.json else print
+            say(f"{table.game.title} at table {config.table_id} ({config.path}); "
+                f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
             if args.console:
                 serve_console(args, session, players)
             rounds = 0 if args.console else args.rounds
+            played: list[dict[str, Any]] = []
             # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
             with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
                 for _ in range(rounds):
                     round = session.play(players)
-                    advance.print(round_line(table, round))
+                    played.append(round_json(round))
+                    if not args.json:
+                        advance.print(round_line(table, round))
                     advance(1)
                     if round.state == "hold":
                         advance.print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
+                        if args.json:
+                            print(json.dumps(session_json(config, table, played, None, camera, held=round.hold_reason), indent=2))
                         return 1
                     if table.stopped:
-                        advance.print(f"the game stopped: {table.stopped}")
+                        if not args.json:
+                            advance.print(f"the game stopped: {table.stopped}")
                         break
             journal_meters = session.journal.meters() if session.journal else None
     except (JournalError, LogOutputError) as exc:
@@ -133,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
     except (TableError, SimulatorError, OSError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
+    if args.json:
+        print(json.dumps(session_json(config, table, played, journal_meters, camera), indent=2))
+        return 0
     print("\n".join(["", "summary", *table.meters.summary_lines(), *([camera.summary()] if camera else [])]))
     if journal_meters is not None:
         print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "

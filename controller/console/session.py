@@ -52,6 +52,7 @@ from controller.errors import CardRefused, TableError, WagerRefused
 from controller.engine.feeds import DealerEntryFeed, FeedError, ShoeFeed
 from controller.rules.base import Decision
 from controller.records.journal import Journal
+from controller.money import format_cents
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
@@ -272,7 +273,7 @@ class TableLoop:
         round = self._current("no round is in play: open betting first")
         if isinstance(command, PlaceWager):
             round.place_wager(command.spot, command.wager, command.amount)
-            return f"spot {command.spot} {command.wager}: {command.amount} cents"
+            return f"spot {command.spot} {command.wager}: {format_cents(command.amount)}"
         if isinstance(command, Sit):
             if round.game.wagers:
                 raise CommandRefused(f"{round.game.title} deals in the spots with a wager: place one instead")

@@ -33,7 +33,7 @@ from controller.tiles import Tile
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.engine.log import EventLog
 from controller.rules.base import Decision, Fee, Game, Irregularity, PendingDecision
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.odds import PUSH
 from controller.settlement import Settlement, settle
 
@@ -90,7 +90,7 @@ class Limits:
             return
         low, high = self._limits[wager]
         if not low <= amount <= high:
-            raise WagerRefused(spot, wager, f"{amount} cents is outside the table limits {low} to {high} cents")
+            raise WagerRefused(spot, wager, f"{format_cents(amount)} is outside the table limits {format_cents(low)} to {format_cents(high)}")
 
     def __getitem__(self, wager: str) -> tuple[Cents, Cents]:
         return self._limits[wager]

@@ -39,6 +39,7 @@ from typing import Any
 
 from controller.errors import TableError
 from controller.records.meters import Meter, Meters
+from controller.money import format_cents
 
 SCHEMA_VERSION = "1"
 
@@ -237,7 +238,7 @@ class Journal:
         if settled + record["stake"] > staked:
             raise JournalConflict(
                 f"journal {self.path}: round {round_id} spot {record['spot']} {record['wager']}: settling "
-                f"{record['stake']} more cents would settle {settled + record['stake']} of {staked} staked (applied twice?)"
+                f"{format_cents(record['stake'])} more would settle {format_cents(settled + record['stake'])} of {format_cents(staked)} staked (applied twice?)"
             )
         self._db.execute("UPDATE wagers SET settled = settled + ? WHERE round = ? AND spot = ? AND wager = ?", (record["stake"], *key))
 
@@ -247,7 +248,7 @@ class Journal:
         ).fetchall()
         if open_wagers:
             spot, wager, staked, settled = open_wagers[0]
-            raise JournalConflict(f"journal {self.path}: round {round_id} cannot end: spot {spot} {wager} has {settled} of {staked} cents settled")
+            raise JournalConflict(f"journal {self.path}: round {round_id} cannot end: spot {spot} {wager} has {format_cents(settled)} of {format_cents(staked)} settled")
         self._db.execute("UPDATE rounds SET ended_seq = ? WHERE id = ?", (seq, round_id))
         counts = {"rounds": 1, "voided": int(voided), "fees": 0, "between_count": 0, "between_wagered": 0, "between_paid": 0}
         for record in self.round_records(round_id):

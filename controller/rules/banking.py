@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from controller.errors import WagerRefused
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.odds import Outcome, Payout
 from controller.settlement import Settlement
 
@@ -106,7 +106,7 @@ def settle_against_bank(
 
 
 def _uncovered(reason: str, covered: Cents, action: Cents) -> str:
-    note = f"bank exhausted: {covered} of {action} cents covered, the rest returned"
+    note = f"bank exhausted: {format_cents(covered)} of {format_cents(action)} covered, the rest returned"
     return f"{reason}; {note}" if reason else note
 
 
@@ -174,7 +174,7 @@ def bank_record(seat: int, result: BankResult) -> Settlement:
     outcome = Outcome.WIN if result.net > 0 else Outcome.PUSH if result.net == 0 else Outcome.PARTIAL
     return Settlement(
         spot=seat, wager="bank", stake=result.bank, outcome=outcome, payout="bank result", returned=returned,
-        exact_returned=Fraction(returned), reason=f"player-dealer net {result.net} cents", banker=PLAYER_DEALER,
+        exact_returned=Fraction(returned), reason=f"player-dealer net {format_cents(result.net)}", banker=PLAYER_DEALER,
     )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from controller.money import Cents
+from controller.money import Cents, format_cents
 
 
 class FeeError(ValueError):
@@ -39,12 +39,13 @@ class FeeSchedule:
 
     def fee(self, amount: Cents) -> Cents:
         if amount < self.minimum:
-            raise FeeError(f"{self.name}: {amount} cents is below the posted minimum of {self.minimum} cents")
+            raise FeeError(f"{self.name}: {format_cents(amount)} is below the posted minimum of {format_cents(self.minimum)}")
         for bracket in self.brackets:
             if bracket.upto is None or amount <= bracket.upto:
                 return bracket.fee
         top = self.brackets[-1].upto
-        raise FeeError(f"{self.name}: {amount} cents is above the highest posted bracket ({top} cents)")
+        raise FeeError(f"{self.name}: {format_cents(amount)} is above the highest posted bracket "
+                       f"({format_cents(top) if top is not None else 'none'})")
 
 
 def schedule(name: str, basis: str, minimum: Cents, rows: Sequence[tuple[Cents | None, Cents]]) -> FeeSchedule:

@@ -53,7 +53,7 @@ def test_a_command_with_the_session_opens_betting_and_a_refusal_comes_back_with_
     headers = session_of(client)
     assert client.post("/api/command", json={"command": "open_round"}, headers=headers).json()["ok"]
     placed = client.post("/api/command", json={"command": "place_wager", "spot": 1, "wager": "home", "amount": "12.50"}, headers=headers)
-    assert placed.json() == {"ok": True, "message": "spot 1 home: 1250 cents"}
+    assert placed.json() == {"ok": True, "message": "spot 1 home: $12.50"}
     refused = client.post("/api/command", json={"command": "place_wager", "spot": 1, "wager": "draw", "amount": "5"}, headers=headers)
     assert refused.status_code == 409
     assert refused.json()["reason"] == "Top Card takes no 'draw' wager (it takes home, away, tie)"

@@ -90,7 +90,7 @@ def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shot
         enter(page, 2, "home", "2")
         expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
         shots(page, "refused")
-        assert console.log.named("wager_refused")[-1]["reason"] == "200 cents is outside the table limits 500 to 100000 cents"
+        assert console.log.named("wager_refused")[-1]["reason"] == "$2.00 is outside the table limits $5.00 to $1,000.00"
         # keyboard only: focus the wager, Enter selects it, type the amount, Enter places it
         wager(page, 2, "home").focus()
         page.keyboard.press("Enter")

@@ -43,7 +43,7 @@ def test_a_high_card_flush_raise_is_picked_from_the_allowed_multiples(page: Any,
         shots(page, "raise-offered")
         page.fill("#decision-amount", "30")
         page.click('#decision-actions button[data-amount="other"]')
-        expect_text(page, "#message", r"a 5-card flush may raise 1000 to 2000 cents \(1x to 2x the Ante\), not 3000")
+        expect_text(page, "#message", r"a 5-card flush may raise \$10\.00 to \$20\.00 \(1x to 2x the Ante\), not \$30\.00")
         shots(page, "raise-refused")
         assert console.log.named("decision_refused")[-1]["amount"] == 3000
         page.click('#decision-actions button[data-amount="20.00"]')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -18,6 +19,7 @@ from controller.console.commands import (
 )
 from controller.cards import Card
 from controller.console.session import TableLoop
+from controller.money import format_cents
 from controller.errors import DecisionRefused, IllegalAction
 from controller.engine.feeds import PieceRefused
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
@@ -53,9 +55,9 @@ def test_a_raise_offers_each_allowed_multiple_and_refuses_more(running: TableLoo
     offered = [a["amount"] for a in pending["amounts"]]
     assert offered == [1000 * m for m in range(1, len(offered) + 1)] and 1 <= len(offered) <= 3
     assert pending["amounts"][0] == {"action": "raise", "amount": 1000, "text": "$10.00", "entry": "10.00"}
-    with pytest.raises(DecisionRefused, match=f"may raise 1000 to {offered[-1]} cents"):
+    with pytest.raises(DecisionRefused, match=re.escape(f"may raise $10.00 to {format_cents(offered[-1])}")):
         do(running, Decide(2, "raise", amount=offered[-1] + 1000))
-    assert running.snapshot()["message"].endswith(f"not {offered[-1] + 1000}")  # the engine's reason, for the page
+    assert running.snapshot()["message"].endswith(f"not {format_cents(offered[-1] + 1000)}")  # the engine's reason, for the page
     do(running, Decide(2, "raise", amount=offered[-1]))
     round = running.snapshot()["round"]
     assert round["state"] == "complete"

@@ -54,9 +54,9 @@ def top_card() -> Iterator[TableLoop]:
 
 def test_a_wager_below_the_minimum_is_refused_with_the_engines_reason(top_card: TableLoop) -> None:
     do(top_card, OpenRound())
-    with pytest.raises(WagerRefused, match="outside the table limits 500 to 100000 cents"):
+    with pytest.raises(WagerRefused, match=r"outside the table limits \$5\.00 to \$1,000\.00"):
         do(top_card, PlaceWager(1, "home", 200))
-    assert top_card.snapshot()["message"] == "200 cents is outside the table limits 500 to 100000 cents"
+    assert top_card.snapshot()["message"] == "$2.00 is outside the table limits $5.00 to $1,000.00"
 
 
 def test_a_wager_after_no_more_bets_is_refused(top_card: TableLoop) -> None:

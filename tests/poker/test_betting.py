@@ -87,7 +87,7 @@ def test_wrong_amounts_and_turns_are_refused_with_the_reason() -> None:
     b = betting((1, 2, 3))
     with pytest.raises(DecisionRefused, match="not this seat's turn"):
         b.act(2, "check", None)
-    with pytest.raises(DecisionRefused, match="exactly 600"):
+    with pytest.raises(DecisionRefused, match=r"exactly \$6\.00"):
         b.act(1, "bet", 500)
     with pytest.raises(DecisionRefused, match="not allowed now"):
         b.act(1, "call", None)
@@ -97,7 +97,7 @@ def test_wrong_amounts_and_turns_are_refused_with_the_reason() -> None:
 
 def test_spread_limit_bets_any_amount_in_range_and_raises_at_least_the_last() -> None:  # Low-ball "2 to 6"
     b = betting((1, 2, 3), street=1, structure=Structure(100, 200, (600, 600), spread_min=200))
-    with pytest.raises(DecisionRefused, match="puts in 200 to 600 cents, not 100"):
+    with pytest.raises(DecisionRefused, match=r"puts in \$2\.00 to \$6\.00, not \$1\.00"):
         b.act(1, "bet", 100)
     b.act(1, "bet", 400)
     assert b.raise_range(2) == (800, 1000)

@@ -40,7 +40,7 @@ from controller.rules.high_card_flush.tables import (
 )
 from controller.rules.high_card_flush.strategy import most_allowed
 from controller.rules.high_card_flush.progressive import ProgressiveMeter
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout, win
 from controller.settlement import Settlement, settle
 
@@ -183,8 +183,8 @@ class HighCardFlush(Game[HighCardFlushHand]):
         most = self.max_raise(state, spot, ante)
         if not ante <= amount <= most:
             length = flush_length(flush_value(state.cards[spot]))
-            raise DecisionRefused(spot, action, f"a {length}-card flush may raise {ante} to {most} cents "
-                                                f"(1x to {most // ante}x the Ante), not {amount}")
+            raise DecisionRefused(spot, action, f"a {length}-card flush may raise {format_cents(ante)} to {format_cents(most)} "
+                                                f"(1x to {most // ante}x the Ante), not {format_cents(amount)}")
         state.raises[spot] = amount
         return (WagerChange(spot, RAISE, amount),)
 

@@ -56,7 +56,7 @@ from controller.rules.base import (
     WagerChange,
     Wagers,
 )
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.rules.pai_gow_poker.deal import PILE_SIZE, PILES, SEATS, Deal, DiceError, action_seat, pile_order
 from controller.rules.pai_gow_poker.hands import WHEELS, Comparison, FoulHand, Outcome, SetHand, compare, set_hand
@@ -188,7 +188,7 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
             schedule = self.fee_schedules.get(wager)
             fee = schedule.fee(amount) if schedule is not None and amount else 0
             if schedule is not None and fee:
-                fees.append(Fee(spot, fee, f"{schedule.name} collection fee on {amount} cents"))
+                fees.append(Fee(spot, fee, f"{schedule.name} collection fee on {format_cents(amount)}"))
         return tuple(fees)
 
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> PaiGowRound:

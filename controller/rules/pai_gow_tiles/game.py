@@ -31,7 +31,7 @@ from controller.rules.banking import (
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.fees import SCHEDULES, FeeError
 from controller.rules.base import Decision, Fee, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
-from controller.money import Rounding
+from controller.money import Rounding, format_cents
 from controller.odds import LOSE, PUSH, parse_payout
 from controller.settlement import Settlement
 from controller.shipped import house_way_file, is_name
@@ -100,7 +100,7 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
         for (spot, wager), amount in sorted(wagers.items()):
             name = "pai-gow-player-dealer" if wager == "bank" else "pai-gow-player"
             try:
-                fees.append(Fee(spot, SCHEDULES[name].fee(amount), f"{name} fee on {amount} cents"))
+                fees.append(Fee(spot, SCHEDULES[name].fee(amount), f"{name} fee on {format_cents(amount)}"))
             except FeeError as exc:
                 raise WagerRefused(spot, wager, str(exc)) from None
         return tuple(fees)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from controller.errors import DecisionRefused
-from controller.money import Cents
+from controller.money import Cents, format_cents
 
 __all__ = ["Structure", "BettingRound"]
 
@@ -182,25 +182,25 @@ class BettingRound:
             return self._raise_chips(seat, action, amount)
         expected = 0 if action in ("fold", "check") else self.level - have
         if amount is not None and amount != expected:
-            raise DecisionRefused(seat, action, f"puts in exactly {expected} cents, not {amount}")
+            raise DecisionRefused(seat, action, f"puts in exactly {format_cents(expected)}, not {format_cents(amount)}")
         return expected
 
     def _raise_chips(self, seat: int, action: str, amount: Cents | None) -> Cents:
         low, high = self.raise_range(seat)
         if self.structure.spread_min is None:
             if amount is not None and amount != low:
-                raise DecisionRefused(seat, action, f"puts in exactly {low} cents, not {amount}")
+                raise DecisionRefused(seat, action, f"puts in exactly {format_cents(low)}, not {format_cents(amount)}")
             return low
         if amount is None or not low <= amount <= high:
-            raise DecisionRefused(seat, action, f"a spread-limit {action} puts in {low} to {high} cents, not {amount}")
+            raise DecisionRefused(seat, action, f"a spread-limit {action} puts in {format_cents(low)} to {format_cents(high)}, not {format_cents(amount)}")
         return amount
 
     def _all_in_chips(self, seat: int, amount: Cents | None) -> Cents:
         if amount is None or isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise DecisionRefused(seat, "all_in", f"needs the amount the player has left, in cents, not {amount!r}")
+            raise DecisionRefused(seat, "all_in", f"needs the amount the player has left, not {format_cents(amount)}")
         most = self.most_all_in(seat)
         if amount > most:
-            raise DecisionRefused(seat, "all_in", f"{amount} cents is more than the limit allows now ({most} cents)")
+            raise DecisionRefused(seat, "all_in", f"{format_cents(amount)} is more than the limit allows now ({format_cents(most)})")
         return amount
 
 

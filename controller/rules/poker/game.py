@@ -83,7 +83,7 @@ class PokerGame(Game[PokerHand]):
         small_blind = self._option("small_blind", int, low // 2 // self.chip * self.chip)
         big_blind = self._option("big_blind", int, low)
         if not 0 <= small_blind <= big_blind <= high:
-            raise OptionError("big_blind", f"blinds {small_blind}/{big_blind} cents do not fit a {self.limit} game")
+            raise OptionError("big_blind", f"blinds {small_blind}/{big_blind} cents ({format_cents(small_blind)}/{format_cents(big_blind)}) do not fit a {self.limit} game")
         try:
             if self.spread_limit:
                 return Structure(small_blind, big_blind, (high,) * 2, spread_min=low)
@@ -182,7 +182,7 @@ class PokerGame(Game[PokerHand]):
         if pending is None or pending.spot != decision.spot:
             raise DecisionRefused(decision.spot, decision.action, f"no decision is due from this seat (due: {pending})")
         if decision.amount is not None and decision.amount % self.chip:
-            raise DecisionRefused(decision.spot, decision.action, f"{decision.amount} cents is not in whole {self.chip}-cent chips")
+            raise DecisionRefused(decision.spot, decision.action, f"{format_cents(decision.amount)} is not in whole {format_cents(self.chip)} chips")
         head = state.script[0]
         if head.kind == "post":
             chips = self._post(state, head, decision)
@@ -201,7 +201,7 @@ class PokerGame(Game[PokerHand]):
             raise DecisionRefused(decision.spot, decision.action, f"the {step.blind} must be posted first")
         amount = step.amount if decision.amount is None else decision.amount
         if not 0 < amount <= step.amount:
-            raise DecisionRefused(decision.spot, "post", f"the {step.blind} is {step.amount} cents (less only all-in), not {amount}")
+            raise DecisionRefused(decision.spot, "post", f"the {step.blind} is {format_cents(step.amount)} (less only all-in), not {format_cents(amount)}")
         if amount < step.amount:
             state.all_in.add(decision.spot)  # Blinds rule 15: a short blind plays as if posted in full
         state.posted.append((decision.spot, amount, step.amount))

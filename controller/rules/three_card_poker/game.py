@@ -32,7 +32,7 @@ from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.evaluators.three_card import Category3, category3, describe3, evaluate3, value_of_ranks3
 from controller.rules.fees import SCHEDULES, FeeError
 from controller.rules.base import Decision, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.settlement import Settlement
 
@@ -116,7 +116,7 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
             fee = SCHEDULES["three-card-poker-player-dealer"].fee(action)
         except FeeError as exc:
             raise WagerRefused(self.player_dealer, "bank", str(exc)) from None
-        return (Fee(self.player_dealer, fee, f"player-dealer fee for {action} cents of table action"),)
+        return (Fee(self.player_dealer, fee, f"player-dealer fee for {format_cents(action)} of table action"),)
 
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> TcpHand:
         pd = self.player_dealer
@@ -154,7 +154,7 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
         if decision.action == "play":
             ante = wagers[(decision.spot, "ante")]
             if decision.amount not in (None, ante):
-                raise DecisionRefused(decision.spot, "play", f"the Play wager must equal the Ante ({ante} cents)")
+                raise DecisionRefused(decision.spot, "play", f"the Play wager must equal the Ante ({format_cents(ante)})")
             state.played.add(decision.spot)
             return (WagerChange(decision.spot, "play", ante),)
         raise DecisionRefused(decision.spot, decision.action, "expected 'play' or 'fold'")

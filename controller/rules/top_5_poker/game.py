@@ -29,7 +29,7 @@ from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.evaluators import Category, best_five, category, describe, evaluate5
 from controller.rules.base import Decision, Game, OptionError, PendingDecision, WagerChange, Wagers
 from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, winning_bet
-from controller.money import Cents, Rounding
+from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.settlement import Settlement, settle
 
@@ -169,7 +169,7 @@ class Top5Poker(Game[Top5Hand]):
         ante = wagers.get((decision.spot, ANTE), 0)
         if decision.amount is not None and choice.action != FOLD and decision.amount != ante:
             raise DecisionRefused(decision.spot, decision.action,
-                                  f"the Bet must equal the Ante exactly ({ante} cents), not {decision.amount} cents")
+                                  f"the Bet must equal the Ante exactly ({format_cents(ante)}), not {format_cents(decision.amount)}")
         if decision.amount and choice.action == FOLD:
             raise DecisionRefused(decision.spot, FOLD, "a fold places no Bet")
         state.choices[decision.spot] = choice
