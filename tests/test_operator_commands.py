@@ -1,0 +1,50 @@
+"""The operator's commands as a person or a script uses them: `run --json`, the time column of `rounds`,
+dollars in what a person reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.commands.cli import main
+from controller.errors import WagerRefused
+from tests.helpers import top_card_round
+
+
+def test_run_json_is_one_document_of_cents_that_adds_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["run", "--rounds", "4", "--seed", "9", "--no-camera", "--json", "--log", str(tmp_path / "e.jsonl"),
+            "--journal", str(tmp_path / "j.sqlite")]
+    assert main(argv) == 0
+    session = json.loads(capsys.readouterr().out)
+    assert session["table"] == "TC-01" and session["game"] == "top-card" and len(session["rounds"]) == 4
+    meters = session["meters"]
+    assert meters["rounds"] == 4 and meters["wagered"] == sum(r["wagered"] for r in session["rounds"])
+    assert meters["house_win"] == meters["wagered"] - meters["paid"] + meters["fees"]
+    assert session["journal_meters"]["wagered"] == meters["wagered"] and session["held"] is None
+
+
+def test_rounds_lists_each_round_with_the_time_it_started(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = str(tmp_path / "j.sqlite")
+    before = dt.datetime.now().replace(microsecond=0)
+    assert main(["run", "--rounds", "2", "--seed", "9", "--no-camera", "--log", str(tmp_path / "e.jsonl"), "--journal", journal]) == 0
+    capsys.readouterr()
+    assert main(["rounds", "--journal", journal]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        when = dt.datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S")
+        assert before - dt.timedelta(seconds=1) <= when <= dt.datetime.now() and line[19:21] == "  "
+        assert " TC-01-" in line and "wagered" in line and "$" in line
+    assert main(["round", lines[0].split()[2], "--journal", journal]) == 0
+    assert "started " + lines[0][:19] in capsys.readouterr().out.splitlines()[0]
+
+
+def test_a_wager_outside_the_limits_is_refused_in_dollars() -> None:
+    round = top_card_round()
+    round.open_betting()
+    with pytest.raises(WagerRefused) as refused:
+        round.place_wager(1, "home", 500000)
+    assert str(refused.value) == "spot 1 home: $5,000.00 is outside the table limits $5.00 to $1,000.00"
