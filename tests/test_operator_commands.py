@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,9 @@ import pytest
 from controller.commands.cli import main
 from controller.errors import WagerRefused
 from tests.helpers import top_card_round
+from tests.terminal import TABLECTL
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_run_json_is_one_document_of_cents_that_adds_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -48,3 +53,19 @@ def test_a_wager_outside_the_limits_is_refused_in_dollars() -> None:
     with pytest.raises(WagerRefused) as refused:
         round.place_wager(1, "home", 500000)
     assert str(refused.value) == "spot 1 home: $5,000.00 is outside the table limits $5.00 to $1,000.00"
+
+
+def test_serve_prints_a_line_per_round_and_a_summary_and_journals_where_told(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text((ROOT / "config" / "top-card.toml").read_text().replace('driver = "reference"', 'driver = "simulated"')
+                      .replace('events = "var/log/tablectl-events.jsonl"', f'events = "{tmp_path}/events.jsonl"'))
+    journal = tmp_path / "elsewhere" / "j.sqlite"
+    done = subprocess.run([TABLECTL, "serve", "--config", str(config), "--simulated-players", "--rounds", "3", "--interval", "0",
+                           "--seed", "4", "--no-console", "--journal", str(journal)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    rounds = [line for line in lines if line.startswith("TC-01-")]
+    assert len(rounds) >= 3 and all(" complete " in line and "wagered" in line and "$" in line for line in rounds)
+    assert "summary" in lines and any(line.startswith("house win") for line in lines)
+    assert journal.exists() and not (tmp_path / "var" / "journal").exists()

@@ -30,6 +30,7 @@ import random
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from controller.commands.options import config_argument
@@ -40,6 +41,7 @@ from controller.console.session import TableLoop
 from controller.errors import TableError
 from controller.engine.log import LogOutputError
 from controller.records.journal import JournalError
+from controller.money import format_cents
 from controller.commands.notify import Notifier
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
@@ -53,6 +55,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--interval", type=_seconds, default=1.0, help="with --simulated-players: seconds between steps (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the simulated devices and players")
     parser.add_argument("--no-console", action="store_true", help="serve no console page: listen on nothing")
+    parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     console_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -99,9 +102,11 @@ def run(args: argparse.Namespace) -> int:
     notifier = Notifier()
     rng = random.Random(args.seed)
     try:
-        with open_session(config, rng, simulate_devices=args.simulated_players) as session:
+        journal = Path(args.journal) if args.journal else None
+        with open_session(config, rng, journal=journal, simulate_devices=args.simulated_players) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
+            session.log.subscribe(print_round)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
             from controller.engine.camera import film_session  # OpenCV loads only for a session that may film
 
@@ -127,7 +132,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
     notifier.stopping("stopped")
+    print("\n".join(["", "summary", *session.table.meters.summary_lines()]), flush=True)
     return 0
+
+
+def print_round(record: dict[str, Any]) -> None:
+    """A line on standard output as each round ends (the journal has already taken it): what ``run`` prints."""
+    event = record["event"]
+    if event in ("round_complete", "round_voided"):
+        state = "complete" if event == "round_complete" else "void"
+        money = (f"wagered {format_cents(record['wagered']):>10}  paid {format_cents(record['paid']):>10}  "
+                 f"house {format_cents(record['house_win']):>10}")
+        print(f"{record['round']}  {state:<8} {money}" + (f"  ({record['reason']})" if event == "round_voided" else ""),
+              flush=True)
+    elif event == "round_held":
+        print(f"{record['round']}  hold     {record['reason']}", flush=True)
 
 
 class Heartbeat:

@@ -6,6 +6,12 @@ The first line printed is ``PORT <url>``; then every control command read from
 standard input (see ``drivers.sim.device``) is answered with one line,
 ``ok [text]`` or ``error: <what was wrong>``. ``--script FILE`` runs control
 commands from a file first, one per line (``#`` starts a comment).
+
+When standard input ends, the simulator says so on standard error and serves on
+without control (``--stop-on-eof`` stops it instead). ``--control FIFO`` reads
+control commands from a named pipe (``mkfifo``) as well, opened again after each
+writer closes it, so ``echo "fault jam" > FIFO`` works for as long as the device
+runs; its answers go to standard output.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--firmware", default="1.0.0", help="firmware version the device reports")
     parser.add_argument("--ack-timeout", type=float, default=0.05, help="seconds to wait for an ACK before resending")
     parser.add_argument("--stop-on-eof", action="store_true", help="stop when standard input closes (for test harnesses)")
+    parser.add_argument("--control", type=Path, metavar="FIFO",
+                        help="also read control commands from this named pipe, opened again after each writer closes it")
 
 
 def build(args: argparse.Namespace) -> SimDevice:
@@ -78,8 +86,26 @@ def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = 
                 answer(device, line, stdout)
         if args.stop_on_eof:
             done.set()
+        else:
+            fifo = f"; control commands are still read from {args.control}" if args.control else ""
+            print(f"simulate: standard input ended: no more control commands are read from it{fifo}; the {args.device} "
+                  f"serves on until stopped (--stop-on-eof stops it at the end of input)", file=sys.stderr, flush=True)
+
+    def read_fifo(path: Path) -> None:
+        while not done.is_set():
+            try:
+                with open(path, encoding="utf-8") as pipe:  # blocks until a writer opens it
+                    for line in pipe:
+                        if line.strip():
+                            answer(device, line, stdout)
+            except OSError as exc:
+                print(f"simulate: cannot read control commands from {path}: {exc.strerror or exc}; "
+                      "no more are read from it", file=sys.stderr, flush=True)
+                return
 
     threading.Thread(target=read_controls, name="sim-control", daemon=True).start()
+    if args.control is not None:
+        threading.Thread(target=read_fifo, args=(args.control,), name="sim-control-fifo", daemon=True).start()
     try:
         done.wait()
     except KeyboardInterrupt:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -72,7 +73,63 @@ def test_devices_says_where_each_configured_device_is(tmp_path: Path, capsys: py
     config = config.replace('driver = "reference"', 'driver = "reference"\nport = "/dev/serial/by-id/nothing-here"')
     path = tmp_path / "table.toml"
     path.write_text(config)
-    assert main(["devices", "--config", str(path)]) == 0
+    assert main(["devices", "--config", str(path)]) == 1  # a configured device is missing
     out = capsys.readouterr().out
     assert "serial ports:" in out and "usb devices:" in out
     assert "shoe: reference at /dev/serial/by-id/nothing-here: NOT FOUND" in out
+
+
+def _with_shoe(tmp_path: Path, port: str, serial: str) -> Path:
+    config = (ROOT / "config" / "top-card.toml").read_text()
+    config = config.replace('driver = "reference"', f'driver = "reference"\nport = "{port}"\nexpected_serial = "{serial}"')
+    path = tmp_path / "table.toml"
+    path.write_text(config)
+    return path
+
+
+def test_devices_asks_a_simulator_port_who_it_is_and_checks_the_serial(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with SimulatorProcess("shoe", "--seed", "1") as sim:  # a pty that run would use: not in the serial port list
+        assert main(["devices", "--config", str(_with_shoe(tmp_path, str(sim.port), "SIM-0001"))]) == 0
+        out = capsys.readouterr().out
+        assert f"shoe: reference at {sim.port}: answers shoe TCS-SHOE-1 serial SIM-0001 firmware" in out
+        assert "(serial as expected)" in out and "NOT FOUND" not in out
+        assert main(["devices", "--json", "--config", str(_with_shoe(tmp_path, str(sim.port), "SIM-0002"))]) == 1
+        (shoe,) = json.loads(capsys.readouterr().out)["configured"]
+        assert shoe["status"] == "mismatch" and shoe["identity"]["serial"] == "SIM-0001"
+        assert shoe["problems"] == ["serial 'SIM-0001', the config expects 'SIM-0002'"]
+
+
+def test_devices_prints_errors_to_stderr_and_findings_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[table]\n")
+    assert main(["devices", "--config", str(broken)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "table.id: is missing" in err
+    assert main(["devices", "--json", "--config", str(_with_shoe(tmp_path, "/dev/serial/by-id/nothing-here", "X"))]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert isinstance(found["serial_ports"], list) and found["configured"][0]["status"] == "not found"
+
+
+def test_simulate_says_when_its_input_ends_and_keeps_obeying_its_control_pipe(tmp_path: Path) -> None:
+    fifo = tmp_path / "control"
+    os.mkfifo(fifo)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.commands.cli", "simulate", "shoe", "--seed", "1", "--control", str(fifo)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().startswith("PORT ")
+        said = proc.stderr.readline()
+        assert "standard input ended" in said and f"still read from {fifo}" in said
+        for command, answer in (("fault jam", "ok"), ("clear", "ok"), ("fault fire", "error: unknown fault 'fire'")):
+            with open(fifo, "w") as pipe:  # a writer of its own each time: the pipe is opened again after each
+                pipe.write(command + "\n")
+            assert proc.stdout.readline().startswith(answer)
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(5) == 0
+        proc.stdout.close()  # type: ignore[union-attr]
+        proc.stderr.close()  # type: ignore[union-attr]
