@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import subprocess
+import tomllib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,6 @@ from typing import Any
 
 import pytest
 import tomli_w
-import tomllib
 
 from controller.commands.cli import main
 from controller.engine.config_schema import GAME_OPTIONS, Config, Section, _model_at

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from controller.commands.options import config_argument
+from controller.commands.progress import progress
 from controller.engine.config import TableConfig, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.errors import TableError
-from controller.commands.progress import progress
 from controller.engine.log import LogOutputError
 from controller.records.journal import JournalError
 from controller.records.meters import Meters

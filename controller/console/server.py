@@ -15,13 +15,13 @@ from typing import Any
 
 import uvicorn
 
-from controller.engine.config import TableConfig
+from controller.engine.config import TableConfig, checked_section
+from controller.engine.config_schema import Console
 from controller.console.app import create_app
 from controller.console.session import TableLoop
 from controller.errors import ConfigError
 
 DEFAULT_PORT = 8470
-MIN_TOKEN = 12
 
 
 @dataclass(frozen=True)
@@ -39,25 +39,9 @@ class ConsoleSettings:
 
 
 def console_settings(config: TableConfig) -> ConsoleSettings:
-    """Read and check ``[console]``; every error names the key."""
-    section = config.sections.get("console", {})
-    known = {"host", "port", "supervisor_token", "pace"}
-    for key in section:
-        if key not in known:
-            raise ConfigError(config.path, f"console.{key}", f"unknown key: expected one of {', '.join(sorted(known))}")
-    host = section.get("host", "127.0.0.1")
-    port = section.get("port", DEFAULT_PORT)
-    token = section.get("supervisor_token")
-    pace = section.get("pace", 1.0)
-    if not isinstance(host, str) or not host:
-        raise ConfigError(config.path, "console.host", f"must be an address, not {host!r}")
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ConfigError(config.path, "console.port", f"must be a port number 0 to 65535, not {port!r}")
-    if token is not None and (not isinstance(token, str) or len(token) < MIN_TOKEN):
-        raise ConfigError(config.path, "console.supervisor_token", f"must be text of at least {MIN_TOKEN} characters")
-    if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not 0 <= pace <= 60:
-        raise ConfigError(config.path, "console.pace", f"must be 0 to 60 seconds, not {pace!r}")
-    return ConsoleSettings(host, port, token, float(pace))
+    """``[console]`` read through the config schema (``controller.engine.config_schema.Console``); every error names the key."""
+    section = checked_section(config.path, "console", Console, config.sections.get("console", {}))
+    return ConsoleSettings(section.host, section.port, section.supervisor_token, float(section.pace))
 
 
 def is_loopback(host: str) -> bool:

@@ -20,20 +20,22 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from controller import shipped
 from controller.cards import DECKS, shoe as make_shoe
 from controller.engine.config_schema import (
-    LINK_KEYS, SERIAL_KEYS, USB_KEYS, Config, Problem, Section, Shoe, did_you_mean, game_model, problems_of,
+    LINK_KEYS, SERIAL_KEYS, USB_KEYS, Config, Device, Problem, Section, Shoe, did_you_mean, game_model, problems_of,
 )
 from controller.errors import ConfigError, GameNotAvailable
 from controller.rules.registry import GAMES, game_class
 from controller.rules.base import Game, OptionError
 from controller.money import Cents, Rounding, format_cents
 from drivers.registry import SHOES, SHUFFLERS
+
+S = TypeVar("S", bound=Section)
 
 DEFAULT_CONFIG = shipped.shipped_dir() / f"{shipped.DEFAULT_GAME}.toml"
 """The shipped Top Card table: what runs when neither ``--config`` nor ``/etc/tablectl/table.toml`` says otherwise."""
@@ -131,6 +133,16 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> TableConfig
                   if name in data},
         settings=settings,
     )
+
+
+def checked_section(file: str, name: str, model: type[S], data: Mapping[str, Any]) -> S:
+    """One section read through its schema model on its own (a caller holding a section changed after loading);
+    ``ConfigError`` names every problem as ``name.key``."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first, *more = problems_of(exc, model, (name,))
+        raise ConfigError(file, first.key, first.reason, more=[(p.key, p.reason) for p in more]) from None
 
 
 def _resolved(options: dict[str, Any], file: str) -> dict[str, Any]:
@@ -240,8 +252,8 @@ def _device_problems(settings: Config, game: Game[Any]) -> Iterator[Problem]:
         yield from _shoe_holds_the_game(settings, game)
 
 
-def _device_keys(name: str, section: Section) -> Iterator[Problem]:
-    driver = getattr(section, "driver")
+def _device_keys(name: str, section: Device) -> Iterator[Problem]:
+    driver = section.driver
     given = set(section.set_values())
     wrong: dict[str, tuple[str, ...]] = {
         "simulated": (*SERIAL_KEYS, *USB_KEYS, *LINK_KEYS, "deal_on_demand"),
@@ -270,7 +282,7 @@ def _shoe_holds_the_game(settings: Config, game: Game[Any]) -> Iterator[Problem]
         if right is None:
             yield Problem("shoe", f"no shoe of standard decks holds {what}")
             return
-        for key, good, bad in zip(("decks", "jokers_per_deck", "kind"), right, (shoe.decks, shoe.jokers_per_deck, shoe.kind)):
+        for key, good, bad in zip(("decks", "jokers_per_deck", "kind"), right, (shoe.decks, shoe.jokers_per_deck, shoe.kind), strict=True):
             if good != bad:
                 also = " (as [game] decks says)" if key == "decks" and "decks" in settings.game else ""
                 yield Problem(f"shoe.{key}", f"must be {good!r}{also} for the shoe to hold exactly {what}, not {bad!r}")

@@ -62,8 +62,8 @@ class Section(BaseModel):
 class Table(Section):
     id: str = Field(description="the table's name in the journal, the logs and on the floor: letters, digits, '-', '_'")
     game: str = Field(description="the game dealt here (tablectl config init GAME lists them)")
-    spots: Annotated[int, Field(ge=1)] | None = Field(None, description="betting spots in play (default: all the layout has)")
-    rounding: Literal["player", "house"] = Field("player", description="who gets an odd cent: 'player' rounds up, 'house' down")
+    spots: Annotated[int, Field(ge=1)] | None = Field(default=None, description="betting spots in play (default: all the layout has)")
+    rounding: Literal["player", "house"] = Field(default="player", description="who gets an odd cent: 'player' rounds up, 'house' down")
 
     @field_validator("id")
     @classmethod
@@ -118,7 +118,7 @@ class TwoCardsHighGame(Section):
 
 
 class DoubleHandPokerGame(Section):
-    house_way: Text = Field("double-hand-poker", description="a House Way chart: a shipped one by name, or a file")
+    house_way: Text = Field(default="double-hand-poker", description="a House Way chart: a shipped one by name, or a file")
     wheel: Text = "lowest"
     player_dealer_seat: Annotated[int, Field(ge=1, le=7)] = 1
     extra_seats: list[list[int]] = []
@@ -133,7 +133,7 @@ class FortunePaiGowGame(DoubleHandPokerGame):
 
 
 class PaiGowTilesGame(Section):
-    house_way: Text = Field("pai-gow-tiles", description="a House Way chart: a shipped one by name, or a file")
+    house_way: Text = Field(default="pai-gow-tiles", description="a House Way chart: a shipped one by name, or a file")
     player_dealer_seat: Annotated[int, Field(ge=1, le=8)] = 1
 
 
@@ -218,14 +218,14 @@ LINK_KEYS = ("expected_model", "expected_serial", "expected_firmware", "heartbea
 class Device(Section):
     """What every device section holds: the driver, and how to reach and recognise a real device."""
 
-    driver: Text = Field("simulated", description="simulated, reference (serial) or reference-usb")
-    port: Text | None = Field(None, description="serial port, pty or socket:// URL (prefer /dev/serial/by-id/...)")
+    driver: Text = Field(default="simulated", description="simulated, reference (serial) or reference-usb")
+    port: Text | None = Field(default=None, description="serial port, pty or socket:// URL (prefer /dev/serial/by-id/...)")
     baudrate: Annotated[int, Field(ge=300, le=4_000_000)] | None = None
     vendor_id: Annotated[int, Field(ge=0, le=0xFFFF)] | None = None
     product_id: Annotated[int, Field(ge=0, le=0xFFFF)] | None = None
-    serial: Text | None = Field(None, description="USB serial number that picks the device")
+    serial: Text | None = Field(default=None, description="USB serial number that picks the device")
     expected_model: Text | None = None
-    expected_serial: Text | None = Field(None, description="refuse any device reporting another serial number")
+    expected_serial: Text | None = Field(default=None, description="refuse any device reporting another serial number")
     expected_firmware: Text | None = None
     heartbeat: Seconds | None = None
     ack_timeout: Seconds | None = None
@@ -236,8 +236,8 @@ class Device(Section):
 class Shoe(Device):
     decks: Annotated[int, Field(ge=1, le=8)] = 8
     jokers_per_deck: Annotated[int, Field(ge=0, le=1)] = 0
-    kind: Text = Field("standard", description=f"deck kind: {', '.join(DECKS)}")
-    cut_from_end: Annotated[int, Field(ge=0)] = Field(52, description="cards left behind the cut card")
+    kind: Text = Field(default="standard", description=f"deck kind: {', '.join(DECKS)}")
+    cut_from_end: Annotated[int, Field(ge=0)] = Field(default=52, description="cards left behind the cut card")
     burn_after_shuffle: Annotated[int, Field(ge=0, le=10)] = 1
     deal_on_demand: bool | None = None
 
@@ -245,7 +245,7 @@ class Shoe(Device):
 
 
 class Shuffler(Device):
-    decks: Annotated[int, Field(ge=1, le=2)] | None = Field(None, description="decks the shuffler alternates")
+    decks: Annotated[int, Field(ge=1, le=2)] | None = Field(default=None, description="decks the shuffler alternates")
 
 
 FEED_KEYS = {"driver", "decks", "jokers_per_deck", "kind", "cut_from_end", "burn_after_shuffle"}
@@ -268,15 +268,15 @@ class Calibration(Section):
 
 
 class Vision(Section):
-    crosscheck: bool = Field(False, description="film every card and hold the round when camera and shoe disagree")
-    source: Any = Field(None, description="the camera: a device index, /dev/video*, a stream URL, a folder or a video")
-    deck: Text = Field("aisleriot-anglo", description="SVG artwork enrolled on first use")
-    deck_file: Text | None = Field(None, description="a deck enrolled with `tablectl vision enroll`")
-    cards: Text | None = Field(None, description="read only the cards of this deck kind")
+    crosscheck: bool = Field(default=False, description="film every card and hold the round when camera and shoe disagree")
+    source: Any = Field(default=None, description="the camera: a device index, /dev/video*, a stream URL, a folder or a video")
+    deck: Text = Field(default="aisleriot-anglo", description="SVG artwork enrolled on first use")
+    deck_file: Text | None = Field(default=None, description="a deck enrolled with `tablectl vision enroll`")
+    cards: Text | None = Field(default=None, description="read only the cards of this deck kind")
     min_confidence: Annotated[float, Field(gt=0, le=1)] = 0.99
     stable_frames: Annotated[int, Field(ge=1, le=1000)] = 2
     settle_frames: Annotated[int, Field(ge=1, le=10_000)] = 90
-    fan_mm: Point = Field([26.0, 38.0], description="where the simulated dealer lays each next card: [right, down] mm")
+    fan_mm: Point = Field(default=[26.0, 38.0], description="where the simulated dealer lays each next card: [right, down] mm")
     card_height_mm: Annotated[float, Field(gt=0)] | None = None
     max_distance: Annotated[float, Field(gt=0)] | None = None
     anchor_distance: Annotated[float, Field(gt=0)] | None = None
@@ -309,17 +309,15 @@ class Vision(Section):
 
 
 class Journal(Section):
-    path: Text | None = Field(None, description="the journal (SQLite); default var/journal/TABLE-ID.sqlite",
+    path: Text | None = Field(default=None, description="the journal (SQLite); default var/journal/TABLE-ID.sqlite",
                               examples=["/var/lib/tablectl/journal.sqlite"])
-    max_size_mb: Annotated[int, Field(ge=1, le=1 << 20)] | None = Field(
-        None, description="a cap on the journal's size; reaching it holds the table (default: none)", examples=[2048])
+    max_size_mb: Annotated[int, Field(ge=1, le=1 << 20)] | None = Field(default=None, description="a cap on the journal's size; reaching it holds the table (default: none)", examples=[2048])
 
 
 class Log(Section):
-    events: Text = Field("var/log/tablectl-events.jsonl", description="the hash-chained JSON-lines event log")
-    max_bytes: Annotated[int, Field(ge=4096, le=1 << 40)] | None = Field(
-        None, description="rotate the log at this size (default: never)", examples=[104_857_600])
-    backups: Annotated[int, Field(ge=1, le=99)] = Field(5, description="rotated files kept")
+    events: Text = Field(default="var/log/tablectl-events.jsonl", description="the hash-chained JSON-lines event log")
+    max_bytes: Annotated[int, Field(ge=4096, le=1 << 40)] | None = Field(default=None, description="rotate the log at this size (default: never)", examples=[104_857_600])
+    backups: Annotated[int, Field(ge=1, le=99)] = Field(default=5, description="rotated files kept")
 
 
 MIN_TOKEN = 12
@@ -327,11 +325,10 @@ MIN_TOKEN = 12
 
 
 class Console(Section):
-    host: Text = Field("127.0.0.1", description="address the dealer console listens on (another machine's: --allow-remote)")
-    port: Annotated[int, Field(ge=0, le=65535)] = Field(8470, description="the console's TCP port")
-    supervisor_token: Annotated[str, Field(min_length=MIN_TOKEN)] | None = Field(
-        None, description=f"what a supervisor types to clear a hold (at least {MIN_TOKEN} characters)")
-    pace: Annotated[float, Field(ge=0, le=60)] = Field(1.0, description="seconds between dealt cards on a demonstration table")
+    host: Text = Field(default="127.0.0.1", description="address the dealer console listens on (another machine's: --allow-remote)")
+    port: Annotated[int, Field(ge=0, le=65535)] = Field(default=8470, description="the console's TCP port")
+    supervisor_token: Annotated[str, Field(min_length=MIN_TOKEN)] | None = Field(default=None, description=f"what a supervisor types to clear a hold (at least {MIN_TOKEN} characters)")
+    pace: Annotated[float, Field(ge=0, le=60)] = Field(default=1.0, description="seconds between dealt cards on a demonstration table")
 
 
 # -- the whole file ------------------------------------------------------------------------------------
@@ -374,7 +371,7 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
-def did_you_mean(word: str, choices: Any) -> str:
+def did_you_mean(word: object, choices: Any) -> str:
     """`` (did you mean 'x'?)`` for the choice nearest ``word``, or nothing."""
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -436,7 +433,8 @@ def _reason(error: Mapping[str, Any], model: type[BaseModel]) -> str:
         word, key = bounds[kind]
         return f"must be {word} {ctx[key]}, not {_shown(value)}"
     if kind == "string_too_short":
-        return "must not be empty"
+        least = ctx.get("min_length", 1)
+        return "must not be empty" if least == 1 else f"must be text of at least {least} characters"
     if kind in ("too_short", "too_long"):
         if ctx.get("min_length") == ctx.get("max_length") or (kind == "too_long" and ctx.get("max_length") == 2):
             return f"must hold exactly {ctx.get('max_length', ctx.get('min_length'))} items, not {ctx.get('actual_length')}"
