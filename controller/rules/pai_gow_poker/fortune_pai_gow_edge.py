@@ -41,15 +41,31 @@ def envy_per_other_hand(paytable: str) -> Fraction:
     return sum((Fraction(n * table.rows[row].envy) for row, n in counts.items() if row), Fraction(0)) / HANDS
 
 
+ENVY_STAKE = 500
+"""The least Fortune Bonus that qualifies for Envy (cents): the seed's betting scheme, the default threshold."""
+OTHER_HANDS = 5
+"""Seven seats with the player-dealer's: a player can envy at most five other players' hands."""
+
+
 def edges(paytable: str) -> dict[str, WagerEdge]:
     envy = envy_per_other_hand(paytable)
+    envy_ev = envy / ENVY_STAKE
     result = {}
     for overlap in OVERLAPS:
         name = "fortune" if overlap == "higher-payout" else f"fortune ({overlap})"
         result[name] = WagerEdge(
             ev=fortune_ev(paytable, overlap), method="exact",
             assumptions=(f"all {HANDS:,} seven-card hands of 53 cards; three of a kind with a straight paid by the "
-                         f"{overlap} rule; Envy not included (it adds {float(envy):.4f} cents per other player's hand "
-                         f"to a qualifying wager)"))
+                         f"{overlap} rule; Envy not included (see 'envy, per other hand')"))
+    result["envy, per other hand"] = WagerEdge(ev=envy_ev, method="exact", assumptions=(
+        f"what one other player's hand adds, through Envy, to a Fortune Bonus of {ENVY_STAKE // 100} dollars (the "
+        f"least that qualifies), per unit of that wager: {float(envy):.4f} cents expected Envy (its best row's "
+        f"amount, counted over all {HANDS:,} hands; by linearity the other hand's law is that of any hand, "
+        "whatever the player holds) over 500 cents; Envy is a fixed amount, so a larger Fortune Bonus gets "
+        "less per unit (a fifth at $25); never for the player's own or the player-dealer's hand"))
+    result[f"fortune + envy, {OTHER_HANDS} other hands"] = WagerEdge(
+        ev=result["fortune"].ev + OTHER_HANDS * envy_ev, method="exact", assumptions=(
+            f"the Fortune Bonus of {ENVY_STAKE // 100} dollars (higher-payout overlap rule) with the Envy of a full "
+            f"table's {OTHER_HANDS} other players' hands, exact by linearity"))
     result["bet"] = bet_edge()
     return result
