@@ -1,0 +1,247 @@
+"""The floor's consumer: the site's stream, through a durable pull consumer, into PostgreSQL.
+
+It fetches a batch, stores it in one transaction (``FloorStore.apply``), and
+only then acknowledges it (``AckAll``: the batch's last message acknowledges
+everything before it). Killed between the commit and the acknowledgement,
+the broker delivers the batch again and the database keeps each record once.
+PostgreSQL down: the batch is not acknowledged, the consumer waits (doubling
+up to ``max_backoff``) and tries the same messages again. A message that is
+not a table record is kept in ``rejected`` with its subject and acknowledged,
+so one bad message never stops the floor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import nats
+import psycopg
+from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.errors import Error as JetStreamError
+from nats.js.errors import NotFoundError
+
+from controller.floor import wire
+from controller.floor.shifts import Shifts
+from controller.floor.store import Applied, FloorStore, create_schema
+
+log = logging.getLogger("tablectl.floor")
+
+REJECTED = """
+CREATE TABLE IF NOT EXISTS rejected (
+    stream_seq BIGINT PRIMARY KEY, subject TEXT NOT NULL, reason TEXT NOT NULL, payload BYTEA NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())
+"""
+
+DURABLE = "floor-postgres"
+
+
+@dataclass
+class StreamSettings:
+    """How the site's stream is kept: replicas (3 on a RAFT cluster), duplicate window, how long records stay."""
+
+    replicas: int = 3
+    duplicate_window_s: float = 2 * 3600
+    max_age_days: float = 30
+    sources: Sequence[tuple[str, str]] = ()
+    """(stream, JetStream domain) of each leaf node's stream this stream gathers from."""
+
+
+async def ensure_stream(js: Any, site: str, settings: StreamSettings) -> None:
+    """Create the site's stream, or bring its settings up to date."""
+    from nats.js.api import ExternalStream, StreamSource
+
+    config = StreamConfig(
+        name=wire.stream_name(site),
+        subjects=[wire.site_subjects(site)],
+        retention=RetentionPolicy.LIMITS,
+        storage=StorageType.FILE,
+        num_replicas=settings.replicas,
+        duplicate_window=settings.duplicate_window_s,
+        max_age=settings.max_age_days * 86400,
+        sources=[
+            StreamSource(name=name, external=ExternalStream(api=f"$JS.{domain}.API")) for name, domain in settings.sources
+        ]
+        or None,
+    )
+    try:
+        await js.stream_info(config.name)
+    except NotFoundError:
+        await js.add_stream(config)
+    else:
+        await js.update_stream(config)
+
+
+@dataclass
+class ConsumerStats:
+    stored: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    gaps_opened: int = 0
+    gaps_closed: int = 0
+    batches: int = 0
+    errors: list[str] = field(default_factory=list)
+    last_error: str | None = None
+
+
+class FloorConsumer:
+    """Moves a site's records from the broker into PostgreSQL until ``stop`` is set."""
+
+    def __init__(
+        self,
+        *,
+        servers: Sequence[str],
+        dsn: str,
+        site: str,
+        shifts: Shifts | None = None,
+        pits: dict[str, str] | None = None,
+        stream: StreamSettings | None = None,
+        batch: int = 500,
+        max_backoff: float = 10.0,
+        on_applied: Callable[[Applied], None] | None = None,
+    ) -> None:
+        self.servers = list(servers)
+        self.dsn = dsn
+        self.site = site
+        self.shifts = shifts or Shifts.default()
+        self.pits = dict(pits or {})
+        self.stream = stream or StreamSettings()
+        self.batch = batch
+        self.max_backoff = max_backoff
+        self.on_applied = on_applied
+        self.stats = ConsumerStats()
+        self.stop = asyncio.Event()
+        self.ready = asyncio.Event()
+        """Set once the stream exists and the durable consumer is subscribed."""
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def _database(self) -> FloorStore:
+        if self._conn is None or self._conn.closed:
+            self._conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+            create_schema(self._conn)
+            with self._conn.transaction():
+                self._conn.execute(REJECTED)
+        return FloorStore(self._conn, site=self.site, shifts=self.shifts, pits=self.pits)
+
+    def _close_database(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.close()
+            self._conn = None
+
+    async def run(self) -> None:
+        """Consume until ``stop``; reconnect to the broker and the database as often as needed."""
+        backoff = 0.5
+        while not self.stop.is_set():
+            try:
+                client = await nats.connect(
+                    servers=self.servers, name="tablectl-floor", connect_timeout=2, reconnect_time_wait=1,
+                    max_reconnect_attempts=-1, error_cb=self._broker_error,
+                )
+            except (NatsError, OSError, asyncio.TimeoutError) as exc:
+                self._error(f"cannot reach the broker ({', '.join(self.servers)}): {exc or type(exc).__name__}")
+                await self._pause(backoff)
+                backoff = min(2 * backoff, self.max_backoff)
+                continue
+            try:
+                await self._consume(client)
+                backoff = 0.5
+            except psycopg.Error as exc:
+                await asyncio.to_thread(self._close_database)
+                self._error(f"the floor database: {str(exc).strip() or type(exc).__name__}; retrying")
+                await self._pause(backoff)
+                backoff = min(2 * backoff, self.max_backoff)
+            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
+                self._error(f"the broker: {exc or type(exc).__name__}")
+                await self._pause(backoff)
+                backoff = min(2 * backoff, self.max_backoff)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.close()
+        await asyncio.to_thread(self._close_database)
+
+    async def _broker_error(self, exc: Exception) -> None:
+        self.stats.last_error = f"broker: {exc or type(exc).__name__}"
+
+    def _error(self, message: str) -> None:
+        self.stats.last_error = message
+        if not self.stats.errors or self.stats.errors[-1] != message:
+            self.stats.errors.append(message)
+            del self.stats.errors[:-50]
+        log.warning(message)
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.stop.wait(), seconds)
+
+    async def _consume(self, client: Any) -> None:
+        js = client.jetstream(timeout=10)
+        await ensure_stream(js, self.site, self.stream)
+        subscription = await js.pull_subscribe(
+            wire.site_subjects(self.site),
+            durable=DURABLE,
+            stream=wire.stream_name(self.site),
+            config=ConsumerConfig(
+                durable_name=DURABLE, ack_policy=AckPolicy.ALL, deliver_policy=DeliverPolicy.ALL,
+                ack_wait=60, max_ack_pending=20000,
+            ),
+        )
+        await asyncio.to_thread(self._database)
+        self.ready.set()
+        backoff = 0.5
+        while not self.stop.is_set():
+            try:
+                messages = await subscription.fetch(self.batch, timeout=1)
+            except NatsTimeout:
+                continue
+            while not self.stop.is_set():
+                try:
+                    applied = await asyncio.to_thread(self._store, messages)
+                    break
+                except psycopg.Error as exc:
+                    await asyncio.to_thread(self._close_database)
+                    self._error(f"the floor database: {str(exc).strip() or type(exc).__name__}; retrying")
+                    await self._pause(backoff)
+                    backoff = min(2 * backoff, self.max_backoff)
+            else:
+                return
+            backoff = 0.5
+            await messages[-1].ack()
+            self.stats.batches += 1
+            if self.on_applied is not None:
+                self.on_applied(applied)
+
+    def _store(self, messages: Sequence[Any]) -> Applied:
+        store = self._database()
+        batch: list[tuple[wire.TableRecord, int | None]] = []
+        rejected = []
+        for message in messages:
+            stream_seq = int(message.metadata.sequence.stream) if message.metadata else None
+            try:
+                batch.append((wire.decode(message.data, message.subject), stream_seq))
+            except wire.WireError as exc:
+                rejected.append((stream_seq, message.subject, str(exc), message.data))
+        started = time.monotonic()
+        applied = store.apply(batch)
+        if rejected:
+            assert self._conn is not None
+            with self._conn.transaction():
+                for row in rejected:
+                    self._conn.execute("INSERT INTO rejected VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING", row)
+        stats = self.stats
+        stats.stored += applied.new
+        stats.duplicates += applied.duplicates
+        stats.rejected += len(rejected)
+        stats.gaps_opened += applied.gaps_opened
+        stats.gaps_closed += applied.gaps_closed
+        if applied.gaps_opened:
+            log.warning("a table's records arrived with a gap (see the gaps table); %s batch took %.3f s",
+                        applied.gaps_opened, time.monotonic() - started)
+        return applied

@@ -1,0 +1,254 @@
+"""The table's outbox: its journal, published to the floor's stream in order, from the last acknowledged record.
+
+The journal is the buffer. A thread beside the table loop reads records the
+broker has not acknowledged yet (its own read connection: in WAL mode reading
+never blocks the table's writes), publishes them in order with
+``Nats-Msg-Id = <table>:<seq>`` and, once the broker has acknowledged a batch,
+writes how far it got into the journal's ``outbox`` table. A broker down for
+hours costs nothing but lag: the outbox keeps trying (doubling its wait up to
+``max_backoff``), and catches up at ``catch_up_rate`` records a second at most,
+so a floor full of tables coming back does not flood the broker at once. A
+restart starts again from the last acknowledged record; whatever the broker
+had acknowledged and the outbox had not yet written down is published again,
+and dropped as a duplicate by the stream (its duplicate window) and by the
+floor's database (keyed by table and seq).
+
+The round never waits for the outbox: nothing of the table loop calls it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nats
+from nats.errors import Error as NatsError
+from nats.js.errors import Error as JetStreamError
+
+from controller.floor import wire
+
+OUTBOX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    stream TEXT PRIMARY KEY, acked_seq INTEGER NOT NULL, stream_seq INTEGER, at TEXT NOT NULL)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxStatus:
+    """How far the outbox got: what the operator's status line and the tests read."""
+
+    acked_seq: int
+    journal_seq: int
+    connected: bool
+    published: int
+    duplicates: int
+    last_error: str | None
+
+    @property
+    def lag(self) -> int:
+        return self.journal_seq - self.acked_seq
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+    db.execute("PRAGMA busy_timeout=30000")
+    return db
+
+
+def acked_seq(path: str | Path, stream: str) -> int:
+    """The last record of the journal at ``path`` that ``stream`` acknowledged (0: none yet)."""
+    db = _connect(Path(path))
+    try:
+        db.execute(OUTBOX_SCHEMA)
+        row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (stream,)).fetchone()
+        return int(row[0]) if row else 0
+    finally:
+        db.close()
+
+
+class Outbox:
+    """Publishes one table's journal to its site's stream; ``start`` it beside the table loop, ``stop`` it after."""
+
+    def __init__(
+        self,
+        journal_path: str | Path,
+        *,
+        table_id: str,
+        site: str,
+        servers: Sequence[str],
+        batch: int = 256,
+        catch_up_rate: float = 2000.0,
+        poll_interval: float = 0.1,
+        max_backoff: float = 30.0,
+        publish_timeout: float = 5.0,
+    ) -> None:
+        self.path = Path(journal_path)
+        self.table_id = wire.token(table_id, "table id")
+        self.site = wire.token(site, "site")
+        self.stream = wire.stream_name(site)
+        self.servers = list(servers)
+        self.batch = batch
+        self.catch_up_rate = catch_up_rate
+        self.poll_interval = poll_interval
+        self.max_backoff = max_backoff
+        self.publish_timeout = publish_timeout
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._acked = 0
+        self._journal_seq = 0
+        self._connected = False
+        self._published = 0
+        self._duplicates = 0
+        self._error: str | None = None
+        self._lock = threading.Lock()
+
+    # -- the table's side -------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"outbox-{self.table_id}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop publishing (what is published stays published; the rest waits in the journal)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def status(self) -> OutboxStatus:
+        with self._lock:
+            return OutboxStatus(
+                self._acked, self._journal_seq, self._connected, self._published, self._duplicates, self._error
+            )
+
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until every record in the journal now is acknowledged; False when ``timeout`` passes first."""
+        deadline = time.monotonic() + timeout
+        db = _connect(self.path)
+        try:
+            target = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+        finally:
+            db.close()
+        while time.monotonic() < deadline:
+            if self.status().acked_seq >= target:
+                return True
+            time.sleep(0.05)
+        return False
+
+    # -- the outbox's thread ----------------------------------------------
+
+    def _run(self) -> None:
+        db = _connect(self.path)
+        try:
+            db.execute(OUTBOX_SCHEMA)
+            row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
+            self._acked = int(row[0]) if row else 0
+            asyncio.run(self._publish_forever(db))
+        finally:
+            db.close()
+
+    def _note(self, **changes: Any) -> None:
+        with self._lock:
+            for name, value in changes.items():
+                setattr(self, f"_{name}", value)
+
+    async def _publish_forever(self, db: sqlite3.Connection) -> None:
+        backoff = 0.5
+        while not self._stop.is_set():
+            try:
+                client = await nats.connect(
+                    servers=self.servers,
+                    name=f"tablectl-outbox-{self.table_id}",
+                    connect_timeout=2,
+                    reconnect_time_wait=1,
+                    max_reconnect_attempts=-1,
+                    allow_reconnect=True,
+                    error_cb=self._quiet,
+                    disconnected_cb=self._disconnected,
+                    reconnected_cb=self._reconnected,
+                )
+            except (NatsError, OSError, asyncio.TimeoutError) as exc:
+                self._note(connected=False, error=f"cannot reach the floor's broker ({', '.join(self.servers)}): {exc or type(exc).__name__}")
+                await self._sleep(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+                continue
+            self._note(connected=True, error=None)
+            backoff = 0.5
+            try:
+                await self._drain(client, db)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.close()
+                self._note(connected=False)
+
+    async def _quiet(self, exc: Exception) -> None:
+        self._note(error=f"floor broker: {exc or type(exc).__name__}")
+
+    async def _disconnected(self) -> None:
+        self._note(connected=False)
+
+    async def _reconnected(self) -> None:
+        self._note(connected=True, error=None)
+
+    async def _sleep(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self._stop.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(min(0.05, seconds))
+
+    async def _drain(self, client: Any, db: sqlite3.Connection) -> None:
+        """Publish batches while connected; return to reconnect after a failure."""
+        js = client.jetstream(timeout=self.publish_timeout)
+        backoff = 0.5
+        while not self._stop.is_set():
+            self._journal_seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+            rows = db.execute(
+                "SELECT seq, event, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (self._acked, self.batch)
+            ).fetchall()
+            if not rows:
+                await self._sleep(self.poll_interval)
+                continue
+            started = time.monotonic()
+            try:
+                last_stream_seq = await self._publish(js, rows)
+            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
+                self._note(error=f"publishing to {self.stream} failed: {exc or type(exc).__name__}; retrying")
+                await self._sleep(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+                if not client.is_connected:
+                    return
+                continue
+            backoff = 0.5
+            acked = int(rows[-1][0])
+            db.execute(
+                "INSERT INTO outbox VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (stream) "
+                "DO UPDATE SET acked_seq = excluded.acked_seq, stream_seq = excluded.stream_seq, at = excluded.at",
+                (self.stream, acked, last_stream_seq),
+            )
+            self._note(acked=acked, error=None)
+            if self._journal_seq - acked > self.batch:
+                # catching up: no faster than catch_up_rate records a second
+                await self._sleep(len(rows) / self.catch_up_rate - (time.monotonic() - started))
+
+    async def _publish(self, js: Any, rows: list[tuple[int, str, str]]) -> int:
+        """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order."""
+        stream_seq = 0
+        for seq, kind, record in rows:
+            ack = await js.publish(
+                wire.subject(self.site, self.table_id, str(kind)),
+                str(record).encode(),
+                headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq))},
+                stream=self.stream,
+            )
+            stream_seq = int(ack.seq)
+            with self._lock:
+                if ack.duplicate:
+                    self._duplicates += 1
+                else:
+                    self._published += 1
+        return stream_seq

@@ -1,0 +1,125 @@
+"""Reconciliation: does the floor's database hold exactly what a table's own journal holds?
+
+For one table it compares, to the cent: the records (every seq once, none
+missing, none extra, each record identical), and the meters (rounds, voided
+rounds, fees, per-wager count, wagered and paid, the action between
+players) summed over every gaming day and shift against the journal's own
+meters. ``tablectl floor check`` prints the result per table.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+
+@dataclass
+class TableCheck:
+    """One table's comparison: empty ``problems`` means the floor equals the journal."""
+
+    table: str
+    journal_records: int
+    floor_records: int
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _journal(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def journal_table(path: str | Path) -> str:
+    db = _journal(Path(path))
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()
+    finally:
+        db.close()
+    if row is None:
+        raise ValueError(f"journal {path} names no table")
+    return str(row[0])
+
+
+def _journal_meters(db: sqlite3.Connection) -> dict[str, int]:
+    meters: dict[str, int] = {}
+    for name, value in db.execute("SELECT name, value FROM counters"):
+        meters[f"counter {name}"] = int(value)
+    for wager, count, wagered, paid in db.execute("SELECT wager, count, wagered, paid FROM meters"):
+        label = wager or "all wagers"
+        meters[f"{label} count"], meters[f"{label} wagered"], meters[f"{label} paid"] = int(count), int(wagered), int(paid)
+    return meters
+
+
+def _floor_meters(conn: psycopg.Connection[Any], table: str) -> dict[str, int]:
+    meters: dict[str, int] = {}
+    for name, value in conn.execute(
+        "SELECT name, SUM(value) FROM counters WHERE table_id = %s AND name IN "
+        "('rounds', 'voided', 'fees', 'between_count', 'between_wagered', 'between_paid') GROUP BY name",
+        (table,),
+    ):
+        meters[f"counter {name}"] = int(value)
+    for wager, count, wagered, paid in conn.execute(
+        "SELECT wager, SUM(count), SUM(wagered), SUM(paid) FROM meters WHERE table_id = %s GROUP BY wager", (table,)
+    ):
+        label = wager or "all wagers"
+        meters[f"{label} count"], meters[f"{label} wagered"], meters[f"{label} paid"] = int(count), int(wagered), int(paid)
+    return meters
+
+
+def check_table(conn: psycopg.Connection[Any], journal_path: str | Path, *, compare_records: bool = True) -> TableCheck:
+    """Compare the floor's copy of the table whose journal is at ``journal_path`` with that journal."""
+    db = _journal(Path(journal_path))
+    try:
+        table = str(db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()[0])
+        journal_count = int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        floor_count = int(conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s", (table,)).fetchone()[0])
+        check = TableCheck(table, journal_count, floor_count)
+        if compare_records:
+            _compare_records(db, conn, table, check)
+        elif journal_count != floor_count:
+            check.problems.append(f"{journal_count} records in the journal, {floor_count} on the floor")
+        ours, theirs = _journal_meters(db), _floor_meters(conn, table)
+        for name in sorted(set(ours) | set(theirs)):
+            if ours.get(name, 0) != theirs.get(name, 0):
+                check.problems.append(f"meter {name}: journal {ours.get(name, 0)}, floor {theirs.get(name, 0)}")
+        return check
+    finally:
+        db.close()
+
+
+def _compare_records(db: sqlite3.Connection, conn: psycopg.Connection[Any], table: str, check: TableCheck) -> None:
+    floor = {int(seq): record for seq, record in conn.execute("SELECT seq, record FROM events WHERE table_id = %s", (table,))}
+    missing: list[int] = []
+    changed: list[int] = []
+    for seq, text in db.execute("SELECT seq, record FROM events ORDER BY seq"):
+        theirs = floor.pop(int(seq), None)
+        if theirs is None:
+            missing.append(int(seq))
+        elif theirs != json.loads(text):
+            changed.append(int(seq))
+    if missing:
+        check.problems.append(f"{len(missing)} records missing on the floor (seq {_ranges(missing)})")
+    if changed:
+        check.problems.append(f"{len(changed)} records differ (seq {_ranges(changed)})")
+    if floor:
+        check.problems.append(f"{len(floor)} records on the floor the journal lacks (seq {_ranges(sorted(floor))})")
+
+
+def _ranges(numbers: list[int]) -> str:
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for number in numbers[1:] + [None]:  # type: ignore[list-item]
+        if number is not None and number == prev + 1:
+            prev = number
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if number is not None:
+            start = prev = number
+    return ", ".join(parts[:10]) + (" ..." if len(parts) > 10 else "")

@@ -1,0 +1,330 @@
+"""The floor's database: every table's records, rounds, settlements, meters, holds, faults and gaps, in PostgreSQL.
+
+Every record is keyed by (table, seq): :func:`apply` inserts a batch with
+``ON CONFLICT DO NOTHING`` and updates rounds, meters and holds only for the
+records that were new, in the same transaction, so a record the consumer
+sees twice (a redelivery, a re-published record after an outage) is stored
+and counted once.
+
+Meters are kept per table, gaming day, shift and game, exactly as the table's
+own journal keeps them (``controller.records.journal``): when a round ends,
+its house-banked settlements add to its wagers' meters (count, wagered,
+paid), its player-banked ones to the action between players, its fees to
+fees. Summed over shifts they equal the table's journal to the cent
+(``tablectl floor check`` compares them). The theoretical win of a wager is
+its stake times the wager's house edge (table ``edges``, loaded from
+``tablectl edge``'s figures when the floor service starts), summed as a
+``NUMERIC``: an expectation, not money, so it keeps its fraction of a cent.
+
+Gaps: each table's records must arrive as 1, 2, 3, ... (one table publishes
+in order). ``floor_tables.contiguous_seq`` is the last seq up to which
+nothing is missing; a record beyond ``contiguous_seq + 1`` opens a gap
+(``gaps``), closed when the missing records arrive.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from controller.floor import kinds
+from controller.floor.shifts import Shifts
+from controller.floor.wire import TableRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS floor_tables (
+    table_id TEXT PRIMARY KEY, site TEXT NOT NULL, pit TEXT, game TEXT,
+    contiguous_seq BIGINT NOT NULL DEFAULT 0, last_seq BIGINT NOT NULL DEFAULT 0, last_at TIMESTAMPTZ,
+    state TEXT, round_id TEXT, hold_reason TEXT, hold_since TIMESTAMPTZ, limits JSONB, progressive JSONB);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT, kind TEXT NOT NULL, at TIMESTAMPTZ,
+    record JSONB NOT NULL, stream_seq BIGINT, stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (table_id, seq));
+CREATE INDEX IF NOT EXISTS events_by_round ON events (table_id, round_id, seq);
+CREATE TABLE IF NOT EXISTS rounds (
+    table_id TEXT NOT NULL, round_id TEXT NOT NULL, game TEXT NOT NULL, paytable TEXT,
+    started_seq BIGINT NOT NULL, started_at TIMESTAMPTZ, ended_seq BIGINT, ended_at TIMESTAMPTZ,
+    state TEXT NOT NULL, voided BOOLEAN NOT NULL DEFAULT FALSE, wagered BIGINT, paid BIGINT, fees BIGINT,
+    house_win BIGINT, between_players BIGINT, PRIMARY KEY (table_id, round_id));
+CREATE INDEX IF NOT EXISTS rounds_by_end ON rounds (table_id, ended_at DESC);
+CREATE TABLE IF NOT EXISTS settlements (
+    table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT NOT NULL, spot INTEGER, wager TEXT NOT NULL,
+    stake BIGINT NOT NULL, returned BIGINT NOT NULL, banker TEXT NOT NULL, outcome TEXT,
+    PRIMARY KEY (table_id, seq));
+CREATE INDEX IF NOT EXISTS settlements_by_round ON settlements (table_id, round_id);
+CREATE TABLE IF NOT EXISTS meters (
+    table_id TEXT NOT NULL, gaming_day DATE NOT NULL, shift TEXT NOT NULL, game TEXT NOT NULL, pit TEXT,
+    wager TEXT NOT NULL, count BIGINT NOT NULL, wagered BIGINT NOT NULL, paid BIGINT NOT NULL,
+    theoretical NUMERIC NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, gaming_day, shift, game, wager));
+CREATE TABLE IF NOT EXISTS counters (
+    table_id TEXT NOT NULL, gaming_day DATE NOT NULL, shift TEXT NOT NULL, game TEXT NOT NULL, pit TEXT,
+    name TEXT NOT NULL, value BIGINT NOT NULL, PRIMARY KEY (table_id, gaming_day, shift, game, name));
+CREATE TABLE IF NOT EXISTS holds (
+    table_id TEXT NOT NULL, round_id TEXT, held_seq BIGINT NOT NULL, held_at TIMESTAMPTZ, reason TEXT,
+    released_seq BIGINT, released_at TIMESTAMPTZ, ended_how TEXT, PRIMARY KEY (table_id, held_seq));
+CREATE TABLE IF NOT EXISTS alerts (
+    table_id TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, at TIMESTAMPTZ, round_id TEXT,
+    message TEXT NOT NULL, PRIMARY KEY (table_id, seq));
+CREATE INDEX IF NOT EXISTS alerts_by_time ON alerts (at DESC);
+CREATE TABLE IF NOT EXISTS gaps (
+    table_id TEXT NOT NULL, first_missing BIGINT NOT NULL, last_missing BIGINT NOT NULL,
+    detected_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), filled_at TIMESTAMPTZ,
+    PRIMARY KEY (table_id, first_missing));
+CREATE TABLE IF NOT EXISTS edges (
+    game TEXT NOT NULL, paytable TEXT NOT NULL, wager TEXT NOT NULL, edge NUMERIC NOT NULL,
+    PRIMARY KEY (game, paytable, wager));
+"""
+
+
+def create_schema(conn: psycopg.Connection[Any]) -> None:
+    with conn.transaction():
+        conn.execute(SCHEMA)
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one batch did: records new, records already stored, gaps opened and closed."""
+
+    new: int
+    duplicates: int
+    gaps_opened: int
+    gaps_closed: int
+
+
+def _time(record: dict[str, Any]) -> dt.datetime | None:
+    stamp = record.get("timestamp")
+    if not isinstance(stamp, str):
+        return None
+    try:
+        return dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+class FloorStore:
+    """Writes table records into the floor's database; one instance per consumer connection."""
+
+    def __init__(self, conn: psycopg.Connection[Any], *, site: str, shifts: Shifts, pits: dict[str, str] | None = None) -> None:
+        self.conn = conn
+        self.site = site
+        self.shifts = shifts
+        self.pits = dict(pits or {})
+
+    def apply(self, batch: Sequence[tuple[TableRecord, int | None]]) -> Applied:
+        """Store ``batch`` (records with their stream seq) in one transaction; every derived row only for new records."""
+        new = duplicates = opened = closed = 0
+        with self.conn.transaction():
+            for item, stream_seq in batch:
+                if self._insert(item, stream_seq):
+                    new += 1
+                    self._derive(item)
+                    o, c = self._advance(item)
+                    opened, closed = opened + o, closed + c
+                else:
+                    duplicates += 1
+        return Applied(new, duplicates, opened, closed)
+
+    # -- one record -------------------------------------------------------
+
+    def _insert(self, item: TableRecord, stream_seq: int | None) -> bool:
+        row = self.conn.execute(
+            "INSERT INTO events (table_id, seq, round_id, kind, at, record, stream_seq) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (table_id, seq) DO NOTHING RETURNING seq",
+            (item.table, item.seq, item.round_id, item.kind, _time(item.record), Jsonb(item.record), stream_seq),
+        ).fetchone()
+        return row is not None
+
+    def _table(self, item: TableRecord) -> None:
+        self.conn.execute(
+            "INSERT INTO floor_tables (table_id, site, pit) VALUES (%s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
+            (item.table, self.site, self.pits.get(item.table)),
+        )
+
+    def _advance(self, item: TableRecord) -> tuple[int, int]:
+        """Move the table's contiguous seq past ``item``; open a gap when records before it are missing."""
+        row = self.conn.execute(
+            "SELECT contiguous_seq FROM floor_tables WHERE table_id = %s FOR UPDATE", (item.table,)
+        ).fetchone()
+        assert row is not None
+        contiguous = int(row[0])
+        opened = closed = 0
+        if item.seq == contiguous + 1:
+            # follow every record already stored after it
+            after = self.conn.execute(
+                "SELECT seq FROM events WHERE table_id = %s AND seq > %s ORDER BY seq", (item.table, item.seq)
+            ).fetchall()
+            contiguous = item.seq
+            for (seq,) in after:
+                if seq != contiguous + 1:
+                    break
+                contiguous = seq
+            done = self.conn.execute(
+                "UPDATE gaps SET filled_at = clock_timestamp() WHERE table_id = %s AND filled_at IS NULL AND last_missing <= %s",
+                (item.table, contiguous),
+            )
+            closed = done.rowcount
+            if contiguous > item.seq:
+                self.conn.execute(
+                    "UPDATE gaps SET first_missing = %s WHERE table_id = %s AND filled_at IS NULL AND first_missing <= %s",
+                    (contiguous + 1, item.table, contiguous),
+                )
+        elif item.seq > contiguous + 1:
+            # records contiguous+1 .. seq-1 not yet here; one open gap per table at a time grows to cover them
+            missing = self.conn.execute(
+                "SELECT COALESCE(MAX(seq), %s) FROM events WHERE table_id = %s AND seq < %s", (contiguous, item.table, item.seq)
+            ).fetchone()
+            first = int(missing[0]) + 1 if missing else contiguous + 1
+            if first <= item.seq - 1:
+                result = self.conn.execute(
+                    "INSERT INTO gaps (table_id, first_missing, last_missing) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (table_id, first_missing) DO UPDATE SET last_missing = GREATEST(gaps.last_missing, excluded.last_missing)",
+                    (item.table, first, item.seq - 1),
+                )
+                opened = result.rowcount
+        self.conn.execute(
+            "UPDATE floor_tables SET contiguous_seq = %s, last_seq = GREATEST(last_seq, %s), "
+            "last_at = GREATEST(last_at, %s) WHERE table_id = %s",
+            (contiguous, item.seq, _time(item.record), item.table),
+        )
+        return opened, closed
+
+    def _derive(self, item: TableRecord) -> None:
+        """Rounds, settlements, meters, holds and alerts from a record stored for the first time."""
+        self._table(item)
+        record, kind = item.record, item.kind
+        at = _time(record)
+        if kind == kinds.ROUND_STARTED and item.round_id:
+            options = record.get("options") or {}
+            self.conn.execute(
+                "INSERT INTO rounds (table_id, round_id, game, paytable, started_seq, started_at, state) "
+                "VALUES (%s, %s, %s, %s, %s, %s, 'started') ON CONFLICT DO NOTHING",
+                (item.table, item.round_id, record.get("game", ""), options.get("paytable", "standard"), item.seq, at),
+            )
+            self.conn.execute(
+                "UPDATE floor_tables SET game = %s, round_id = %s WHERE table_id = %s", (record.get("game"), item.round_id, item.table)
+            )
+        elif kind == kinds.STATE_CHANGED and item.round_id:
+            self._state(item, str(record.get("state")), at)
+        elif kind == kinds.WAGER_SETTLED and item.round_id:
+            self.conn.execute(
+                "INSERT INTO settlements VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (item.table, item.seq, item.round_id, record.get("spot"), record["wager"], record["stake"],
+                 record["returned"], record.get("banker", "house"), record.get("outcome")),
+            )
+        elif kind in (kinds.ROUND_HELD, kinds.HOLD_REASON_ADDED):
+            reason = record.get("reason")
+            self.conn.execute(
+                "UPDATE holds SET reason = %s WHERE table_id = %s AND released_seq IS NULL", (reason, item.table)
+            )
+            self.conn.execute("UPDATE floor_tables SET hold_reason = %s WHERE table_id = %s", (reason, item.table))
+        elif kind in (kinds.ROUND_COMPLETE, kinds.ROUND_VOIDED) and item.round_id:
+            self._end_round(item, voided=kind == kinds.ROUND_VOIDED, at=at)
+        if kind in kinds.ALERTS:
+            self.conn.execute(
+                "INSERT INTO alerts VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (item.table, item.seq, kind, at, item.round_id, kinds.alert_text(kind, record)),
+            )
+            counter = kinds.ALERTS[kind]
+            if counter:
+                self._count(item.table, at, self._game_of(item), counter, 1)
+
+    def _game_of(self, item: TableRecord) -> str:
+        game = item.record.get("game")
+        if isinstance(game, str):
+            return game
+        row = self.conn.execute("SELECT game FROM floor_tables WHERE table_id = %s", (item.table,)).fetchone()
+        return str(row[0]) if row and row[0] else ""
+
+    def _state(self, item: TableRecord, state: str, at: dt.datetime | None) -> None:
+        self.conn.execute(
+            "UPDATE rounds SET state = %s WHERE table_id = %s AND round_id = %s", (state, item.table, item.round_id)
+        )
+        self.conn.execute("UPDATE floor_tables SET state = %s WHERE table_id = %s", (state, item.table))
+        if state == "hold":
+            self.conn.execute(
+                "INSERT INTO holds (table_id, round_id, held_seq, held_at) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (item.table, item.round_id, item.seq, at),
+            )
+            self.conn.execute("UPDATE floor_tables SET hold_since = %s WHERE table_id = %s", (at, item.table))
+            self._count(item.table, at, self._game_of(item), "holds", 1)
+        else:
+            self._release(item, at, how=state)
+
+    def _release(self, item: TableRecord, at: dt.datetime | None, *, how: str) -> None:
+        rows = self.conn.execute(
+            "UPDATE holds SET released_seq = %s, released_at = %s, ended_how = %s WHERE table_id = %s AND released_seq IS NULL "
+            "RETURNING held_at",
+            (item.seq, at, how, item.table),
+        ).fetchall()
+        for (held_at,) in rows:
+            if held_at is not None and at is not None:
+                self._count(item.table, at, self._game_of(item), "hold_seconds", int((at - held_at).total_seconds()))
+        if rows:
+            self.conn.execute("UPDATE floor_tables SET hold_since = NULL, hold_reason = NULL WHERE table_id = %s", (item.table,))
+
+    def _end_round(self, item: TableRecord, *, voided: bool, at: dt.datetime | None) -> None:
+        record = item.record
+        game = self._game_of(item)
+        self.conn.execute(
+            "UPDATE rounds SET ended_seq = %s, ended_at = %s, voided = %s, wagered = %s, paid = %s, fees = %s, "
+            "house_win = %s, between_players = %s, state = %s WHERE table_id = %s AND round_id = %s",
+            (item.seq, at, voided, record.get("wagered"), record.get("paid"), record.get("fees"), record.get("house_win"),
+             record.get("between_players"), "void" if voided else "complete", item.table, item.round_id),
+        )
+        if voided:
+            self._release(item, at, how="void")
+        self._count(item.table, at, game, "rounds", 1)
+        if voided:
+            self._count(item.table, at, game, "voided", 1)
+        fees = self.conn.execute(
+            "SELECT COALESCE(SUM((record->>'amount')::BIGINT), 0) FROM events WHERE table_id = %s AND round_id = %s AND kind = %s",
+            (item.table, item.round_id, kinds.FEE_COLLECTED),
+        ).fetchone()
+        self._count(item.table, at, game, "fees", int(fees[0]) if fees else 0)
+        day, shift = self.shifts.of(at)
+        pit = self.pits.get(item.table)
+        settled = self.conn.execute(
+            "SELECT s.wager, s.stake, s.returned, s.banker, COALESCE(e.edge, 0) FROM settlements s "
+            "JOIN rounds r ON r.table_id = s.table_id AND r.round_id = s.round_id "
+            "LEFT JOIN edges e ON e.game = r.game AND e.paytable = r.paytable AND e.wager = s.wager "
+            "WHERE s.table_id = %s AND s.round_id = %s ORDER BY s.seq",
+            (item.table, item.round_id),
+        ).fetchall()
+        for wager, stake, returned, banker, edge in settled:
+            if banker != "house":
+                self._count(item.table, at, game, "between_count", 1)
+                self._count(item.table, at, game, "between_wagered", stake)
+                self._count(item.table, at, game, "between_paid", returned)
+                continue
+            for name in ("", wager):
+                self.conn.execute(
+                    "INSERT INTO meters VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, %s) "
+                    "ON CONFLICT (table_id, gaming_day, shift, game, wager) DO UPDATE SET count = meters.count + 1, "
+                    "wagered = meters.wagered + excluded.wagered, paid = meters.paid + excluded.paid, "
+                    "theoretical = meters.theoretical + excluded.theoretical",
+                    (item.table, day, shift, game, pit, name, stake, returned, stake * edge),
+                )
+
+    def _count(self, table: str, at: dt.datetime | None, game: str, name: str, value: int) -> None:
+        day, shift = self.shifts.of(at)
+        self.conn.execute(
+            "INSERT INTO counters VALUES (%s, %s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (table_id, gaming_day, shift, game, name) DO UPDATE SET value = counters.value + excluded.value",
+            (table, day, shift, game, self.pits.get(table), name, value),
+        )
+
+
+def set_edges(conn: psycopg.Connection[Any], edges: Iterable[tuple[str, str, str, Any]]) -> None:
+    """Record the house edge of each (game, paytable, wager) (``tablectl edge``'s figures)."""
+    with conn.transaction():
+        for game, paytable, wager, edge in edges:
+            conn.execute(
+                "INSERT INTO edges VALUES (%s, %s, %s, %s) ON CONFLICT (game, paytable, wager) DO UPDATE SET edge = excluded.edge",
+                (game, paytable, wager, edge),
+            )

@@ -1,0 +1,148 @@
+"""What the floor's pit page shows, read from the floor's database: the tables, a table's last rounds, alerts.
+
+Each function takes a connection and returns plain data for the page, money
+as whole cents beside its dollar text (``format_cents``), so no screen does
+money arithmetic. Hidden cards never reach the floor's page early: a table
+publishes a card only as its journal holds it, and the pit page shows the
+rounds that ended (a round in play shows its state, not its cards).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+
+from controller.floor import kinds
+from controller.floor.shifts import Shifts
+from controller.money import format_cents
+
+
+def _percent(part: int | Decimal, whole: int | Decimal) -> str:
+    if not whole:
+        return "—"
+    return f"{Decimal(part) * 100 / Decimal(whole):.2f}%"
+
+
+def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = None, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+    """Every table at a glance: state, game, pit, this shift's drop, win, hold % against theoretical, pace, alarms."""
+    now = now or dt.datetime.now(dt.UTC)
+    day, shift = shifts.of(now)
+    rows = conn.execute(
+        """
+        SELECT t.table_id, t.pit, t.game, t.state, t.round_id, t.hold_reason, t.hold_since, t.last_at,
+               t.contiguous_seq, t.last_seq,
+               COALESCE(m.wagered, 0), COALESCE(m.paid, 0), COALESCE(m.theoretical, 0),
+               (SELECT COUNT(*) FROM rounds r WHERE r.table_id = t.table_id AND r.ended_at > %(hour_ago)s),
+               (SELECT COUNT(*) FROM gaps g WHERE g.table_id = t.table_id AND g.filled_at IS NULL),
+               (SELECT COUNT(*) FROM alerts a WHERE a.table_id = t.table_id AND a.at > %(hour_ago)s)
+        FROM floor_tables t
+        LEFT JOIN meters m ON m.table_id = t.table_id AND m.gaming_day = %(day)s AND m.shift = %(shift)s
+             AND m.wager = '' AND m.game = t.game
+        WHERE %(pit)s::TEXT IS NULL OR t.pit = %(pit)s
+        ORDER BY t.pit NULLS LAST, t.table_id
+        """,
+        {"day": day, "shift": shift, "pit": pit, "hour_ago": now - dt.timedelta(hours=1)},
+    ).fetchall()
+    result = []
+    for (table, pit_name, game, state, round_id, hold_reason, hold_since, last_at, contiguous, last_seq,
+         wagered, paid, theoretical, last_hour, open_gaps, recent_alerts) in rows:
+        win = int(wagered) - int(paid)
+        result.append({
+            "table": table, "pit": pit_name, "game": game, "state": state or "—", "round": round_id,
+            "hold_reason": hold_reason, "hold_since": hold_since.isoformat() if hold_since else None,
+            "last_event": last_at.isoformat() if last_at else None,
+            "drop": int(wagered), "drop_text": format_cents(int(wagered)),
+            "win": win, "win_text": format_cents(win),
+            "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered),
+            "rounds_last_hour": int(last_hour), "missing_records": int(open_gaps) > 0,
+            "seq": int(last_seq), "contiguous_seq": int(contiguous), "recent_alerts": int(recent_alerts),
+        })
+    return result
+
+
+def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None) -> list[dict[str, Any]]:
+    """Meters per table, gaming day, shift and game (drop, win, hold %, theoretical, rounds, holds, faults)."""
+    rows = conn.execute(
+        """
+        SELECT m.table_id, m.gaming_day, m.shift, m.game, m.pit, m.count, m.wagered, m.paid, m.theoretical,
+               COALESCE(jsonb_object_agg(c.name, c.value) FILTER (WHERE c.name IS NOT NULL), '{}'::jsonb)
+        FROM meters m LEFT JOIN counters c USING (table_id, gaming_day, shift, game)
+        WHERE m.wager = '' AND (%(table)s::TEXT IS NULL OR m.table_id = %(table)s)
+        GROUP BY m.table_id, m.gaming_day, m.shift, m.game, m.pit, m.count, m.wagered, m.paid, m.theoretical
+        ORDER BY m.gaming_day DESC, m.shift, m.table_id
+        """,
+        {"table": table},
+    ).fetchall()
+    result = []
+    for table_id, day, shift, game, pit, count, wagered, paid, theoretical, counters in rows:
+        win = int(wagered) - int(paid)
+        result.append({
+            "table": table_id, "gaming_day": day.isoformat(), "shift": shift, "game": game, "pit": pit,
+            "wagers": int(count), "drop_text": format_cents(int(wagered)), "win_text": format_cents(win),
+            "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered),
+            "rounds": int(counters.get("rounds", 0)), "holds": int(counters.get("holds", 0)),
+            "hold_minutes": round(int(counters.get("hold_seconds", 0)) / 60, 1),
+            "device_faults": int(counters.get("device_faults", 0)),
+            "camera_discrepancies": int(counters.get("camera_discrepancies", 0)),
+        })
+    return result
+
+
+def last_rounds(conn: psycopg.Connection[Any], table: str, count: int = 10) -> list[dict[str, Any]]:
+    """A table's last ``count`` ended rounds with their cards and settlements (recall from anywhere on the floor)."""
+    rounds = conn.execute(
+        "SELECT round_id, game, state, started_at, ended_at, wagered, paid, house_win FROM rounds "
+        "WHERE table_id = %s AND ended_seq IS NOT NULL ORDER BY ended_seq DESC LIMIT %s",
+        (table, count),
+    ).fetchall()
+    result = []
+    for round_id, game, state, started, ended, wagered, paid, house_win in rounds:
+        cards = conn.execute(
+            "SELECT record->>'card', record->>'target' FROM events WHERE table_id = %s AND round_id = %s AND kind = %s ORDER BY seq",
+            (table, round_id, kinds.CARD_DEALT),
+        ).fetchall()
+        settled = conn.execute(
+            "SELECT spot, wager, stake, returned, outcome FROM settlements WHERE table_id = %s AND round_id = %s ORDER BY seq",
+            (table, round_id),
+        ).fetchall()
+        result.append({
+            "round": round_id, "game": game, "state": state,
+            "started": started.isoformat() if started else None, "ended": ended.isoformat() if ended else None,
+            "wagered_text": format_cents(int(wagered or 0)), "paid_text": format_cents(int(paid or 0)),
+            "house_win_text": format_cents(int(house_win or 0)),
+            "cards": [{"card": card, "to": target} for card, target in cards],
+            "settlements": [
+                {"spot": spot, "wager": wager, "stake_text": format_cents(int(stake)),
+                 "returned_text": format_cents(int(returned)), "outcome": outcome}
+                for spot, wager, stake, returned, outcome in settled
+            ],
+        })
+    return result
+
+
+def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int = 50) -> list[dict[str, Any]]:
+    """The newest alerts (holds, device faults, camera discrepancies) and open gaps, newest first."""
+    rows = conn.execute(
+        """
+        SELECT a.table_id, a.seq, a.kind, a.at, a.round_id, a.message FROM alerts a
+        LEFT JOIN floor_tables t USING (table_id)
+        WHERE %(pit)s::TEXT IS NULL OR t.pit = %(pit)s
+        ORDER BY a.at DESC NULLS LAST, a.seq DESC LIMIT %(count)s
+        """,
+        {"pit": pit, "count": count},
+    ).fetchall()
+    result = [
+        {"table": table, "seq": int(seq), "kind": kind, "at": at.isoformat() if at else None, "round": round_id, "message": message}
+        for table, seq, kind, at, round_id, message in rows
+    ]
+    for table, first, last, detected in conn.execute(
+        "SELECT table_id, first_missing, last_missing, detected_at FROM gaps WHERE filled_at IS NULL ORDER BY detected_at DESC"
+    ).fetchall():
+        result.insert(0, {
+            "table": table, "seq": int(first), "kind": "records_missing", "at": detected.isoformat(), "round": None,
+            "message": f"records {first} to {last} of table {table} have not reached the floor",
+        })
+    return result

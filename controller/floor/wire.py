@@ -1,0 +1,83 @@
+"""What a table's journal looks like on the floor's broker: stream, subjects, message ids and headers.
+
+Every journal record travels as one JetStream message, unchanged (the
+record's own JSON, as the journal keeps it), on the subject
+``tablectl.<site>.<table>.<kind>`` of the site's stream ``TABLECTL_<SITE>``.
+Its header ``Nats-Msg-Id`` is ``<table>:<seq>``, so the stream stores a
+re-published record once within its duplicate window, and the floor's database
+keys every record by (table, seq), so a record seen twice is stored once
+whatever the window.
+
+Names that go into a subject token may hold letters, digits, ``-`` and ``_``
+only (NATS reserves ``.``, ``*``, ``>`` and white space).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA_HEADER = "Tablectl-Schema"
+"""Header naming the version of the event schema a record was written with."""
+
+TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class WireError(ValueError):
+    """A name that cannot be a subject token, or a message that is not a table record."""
+
+
+def token(name: str, what: str) -> str:
+    """``name`` checked as one subject token (``what`` names it in the error)."""
+    if not TOKEN.match(name):
+        raise WireError(f"{what} {name!r} cannot name a NATS subject: use letters, digits, '-' and '_' only")
+    return name
+
+
+def stream_name(site: str) -> str:
+    """The JetStream stream that holds every table event of ``site``."""
+    return "TABLECTL_" + token(site, "site").upper().replace("-", "_")
+
+
+def site_subjects(site: str) -> str:
+    return f"tablectl.{token(site, 'site')}.>"
+
+
+def subject(site: str, table: str, kind: str) -> str:
+    return f"tablectl.{token(site, 'site')}.{token(table, 'table id')}.{token(kind, 'event')}"
+
+
+def msg_id(table: str, seq: int) -> str:
+    return f"{table}:{seq}"
+
+
+def encode(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, separators=(",", ":"), default=str).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One journal record as it arrives on the floor, with where it came from."""
+
+    table: str
+    seq: int
+    kind: str
+    round_id: str | None
+    record: dict[str, Any]
+
+
+def decode(data: bytes, subject_name: str = "") -> TableRecord:
+    """A message's payload read back as a table record; :class:`WireError` names what is wrong with it."""
+    try:
+        record = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WireError(f"message on {subject_name or 'the stream'} is not JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise WireError(f"message on {subject_name or 'the stream'} is not a record (a JSON object)")
+    table, seq, kind = record.get("table"), record.get("seq"), record.get("event")
+    if not isinstance(table, str) or not isinstance(seq, int) or not isinstance(kind, str):
+        raise WireError(f"message on {subject_name or 'the stream'} lacks its table, seq or event")
+    round_id = record.get("round")
+    return TableRecord(table, seq, kind, round_id if isinstance(round_id, str) else None, record)

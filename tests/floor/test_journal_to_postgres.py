@@ -1,0 +1,203 @@
+"""A table's journal reaches the floor's PostgreSQL through JetStream whole, once, and in order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import nats
+import psycopg
+import pytest
+
+from controller.floor import wire
+from controller.floor.consumer import FloorConsumer
+from controller.floor.localservers import LocalPostgres, NatsCluster
+from controller.floor.outbox import Outbox, acked_seq
+from controller.floor.reconcile import check_table
+from tests.floor.tables import play
+
+SITE = "test"
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+async def _consume_while(consumer: FloorConsumer, body: Callable[[], Awaitable[None]]) -> None:
+    task = asyncio.create_task(consumer.run())
+    try:
+        await asyncio.wait_for(consumer.ready.wait(), 30)
+        await body()
+    finally:
+        consumer.stop.set()
+        await asyncio.wait_for(task, 30)
+
+
+def _stored(dsn: str, table: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s", (table,)).fetchone()[0])
+
+
+def test_every_record_of_a_table_reaches_postgres_once_and_its_meters_match_the_journal(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    journal = play(tmp_path / "tc.sqlite", rounds=12, seed=3)
+    outbox = Outbox(journal, table_id="TC-01", site=SITE, servers=cluster.urls)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+
+    async def body() -> None:
+        outbox.start()
+        await _until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
+        await _until(lambda: _stored(database, "TC-01") == outbox.status().acked_seq)
+
+    asyncio.run(_consume_while(consumer, body))
+    outbox.stop()
+    with psycopg.connect(database) as conn:
+        check = check_table(conn, journal)
+    assert check.ok, check.problems
+    assert check.journal_records == check.floor_records > 100
+    assert acked_seq(journal, wire.stream_name(SITE)) == check.journal_records
+
+
+def test_a_republished_journal_and_a_redelivered_stream_are_stored_once(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    journal = play(tmp_path / "tc.sqlite", rounds=5, seed=4)
+    first = Outbox(journal, table_id="TC-01", site=SITE, servers=cluster.urls)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+
+    async def body() -> None:
+        first.start()
+        await _until(lambda: first.status().lag == 0 and first.status().acked_seq > 0)
+        first.stop()
+        total = first.status().acked_seq
+        await _until(lambda: _stored(database, "TC-01") == total)
+        # the outbox forgets what the broker acknowledged: it publishes the whole journal again
+        with psycopg.connect(database):
+            pass
+        import sqlite3
+
+        db = sqlite3.connect(journal)
+        db.execute("DELETE FROM outbox")
+        db.commit()
+        db.close()
+        again = Outbox(journal, table_id="TC-01", site=SITE, servers=cluster.urls)
+        again.start()
+        await _until(lambda: again.status().acked_seq == total)
+        again.stop()
+        assert again.status().duplicates == total  # the stream's duplicate window dropped every one
+
+    asyncio.run(_consume_while(consumer, body))
+
+    # a new consumer reads the whole stream again: the database keeps each record once
+    async def replay() -> None:
+        client = await nats.connect(servers=cluster.urls)
+        await client.jetstream().delete_consumer(wire.stream_name(SITE), "floor-postgres")
+        await client.close()
+        again = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+        await _consume_while(again, lambda: _until(lambda: again.stats.duplicates >= first.status().acked_seq))
+        assert again.stats.stored == 0
+
+    asyncio.run(replay())
+    with psycopg.connect(database) as conn:
+        check = check_table(conn, journal)
+    assert check.ok, check.problems
+
+
+async def _publish_raw(cluster: NatsCluster, records: list[dict[str, object]]) -> None:
+    client = await nats.connect(servers=cluster.urls)
+    js = client.jetstream()
+    for record in records:
+        await js.publish(
+            wire.subject(SITE, str(record["table"]), str(record["event"])), json.dumps(record).encode(),
+            headers={"Nats-Msg-Id": wire.msg_id(str(record["table"]), int(str(record["seq"])))}, stream=wire.stream_name(SITE),
+        )
+    await client.close()
+
+
+def _record(seq: int) -> dict[str, object]:
+    return {"event": "shoe_shuffled", "table": "GAP-1", "round": None, "seq": seq, "timestamp": "2026-11-27T10:00:00Z"}
+
+
+def test_a_gap_in_a_tables_records_is_named_and_closed_when_the_records_arrive(cluster: NatsCluster, database: str) -> None:
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+
+    def gaps() -> list[tuple[int, int, bool]]:
+        with psycopg.connect(database) as conn:
+            rows = conn.execute("SELECT first_missing, last_missing, filled_at IS NOT NULL FROM gaps WHERE table_id = 'GAP-1'")
+            return [(int(a), int(b), bool(c)) for a, b, c in rows]
+
+    async def body() -> None:
+        await _publish_raw(cluster, [_record(1), _record(2), _record(5)])
+        await _until(lambda: _stored(database, "GAP-1") == 3)
+        assert gaps() == [(3, 4, False)]
+        await _publish_raw(cluster, [_record(3), _record(4)])
+        await _until(lambda: _stored(database, "GAP-1") == 5)
+        assert gaps() == [(3, 4, True)]
+
+    asyncio.run(_consume_while(consumer, body))
+    assert consumer.stats.gaps_opened == 1 and consumer.stats.gaps_closed == 1
+
+
+def test_a_message_that_is_not_a_table_record_is_kept_aside_and_does_not_stop_the_floor(
+    cluster: NatsCluster, database: str
+) -> None:
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+
+    async def body() -> None:
+        client = await nats.connect(servers=cluster.urls)
+        await client.jetstream().publish(f"tablectl.{SITE}.X.junk", b"\xff not json", stream=wire.stream_name(SITE))
+        await client.close()
+        await _publish_raw(cluster, [_record(1)])
+        await _until(lambda: _stored(database, "GAP-1") == 1)
+
+    asyncio.run(_consume_while(consumer, body))
+    with psycopg.connect(database) as conn:
+        rejected = conn.execute("SELECT subject, reason FROM rejected").fetchall()
+    assert rejected == [(f"tablectl.{SITE}.X.junk", f"message on tablectl.{SITE}.X.junk is not JSON: "
+                         "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")]
+
+
+def test_the_floor_keeps_every_record_through_a_killed_broker_node_and_a_restarted_database(
+    tmp_path: Path, cluster: NatsCluster, database: str, postgres: LocalPostgres
+) -> None:
+    journals = [play(tmp_path / f"t{i}.sqlite", rounds=8, seed=10 + i) for i in range(3)]
+    import sqlite3
+
+    for index, path in enumerate(journals):  # three tables: each journal under its own table id
+        db = sqlite3.connect(path)
+        rows = db.execute("SELECT seq, record FROM events").fetchall()
+        db.execute("UPDATE meta SET value = ? WHERE key = 'table'", (f"T-{index}",))
+        for seq, text in rows:
+            record = json.loads(text)
+            record["table"] = f"T-{index}"
+            db.execute("UPDATE events SET record = ? WHERE seq = ?", (json.dumps(record), seq))
+        db.commit()
+        db.close()
+    outboxes = [Outbox(path, table_id=f"T-{i}", site=SITE, servers=cluster.urls, batch=20, catch_up_rate=200)
+                for i, path in enumerate(journals)]
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, batch=25)
+
+    async def body() -> None:
+        for outbox in outboxes:
+            outbox.start()
+        await _until(lambda: consumer.stats.stored > 50)
+        cluster.nodes[0].kill()
+        await asyncio.to_thread(postgres.restart)
+        await _until(lambda: all(o.status().lag == 0 and o.status().acked_seq > 0 for o in outboxes), 60)
+        cluster.nodes[0].start()
+        total = sum(o.status().acked_seq for o in outboxes)
+        await _until(lambda: sum(_stored(database, f"T-{i}") for i in range(3)) == total, 60)
+
+    asyncio.run(_consume_while(consumer, body))
+    for outbox in outboxes:
+        outbox.stop()
+    with psycopg.connect(database) as conn:
+        for path in journals:
+            check = check_table(conn, path)
+            assert check.ok, check.problems
