@@ -24,13 +24,13 @@ import nats
 import psycopg
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
-from nats.js.errors import NotFoundError
 
 from controller.floor import wire
 from controller.floor.shifts import Shifts
 from controller.floor.store import Applied, FloorStore, create_schema
+from controller.floor.stream import StreamSettings, ensure_stream
 
 log = logging.getLogger("tablectl.floor")
 
@@ -41,42 +41,6 @@ CREATE TABLE IF NOT EXISTS rejected (
 """
 
 DURABLE = "floor-postgres"
-
-
-@dataclass
-class StreamSettings:
-    """How the site's stream is kept: replicas (3 on a RAFT cluster), duplicate window, how long records stay."""
-
-    replicas: int = 3
-    duplicate_window_s: float = 2 * 3600
-    max_age_days: float = 30
-    sources: Sequence[tuple[str, str]] = ()
-    """(stream, JetStream domain) of each leaf node's stream this stream gathers from."""
-
-
-async def ensure_stream(js: Any, site: str, settings: StreamSettings) -> None:
-    """Create the site's stream, or bring its settings up to date."""
-    from nats.js.api import ExternalStream, StreamSource
-
-    config = StreamConfig(
-        name=wire.stream_name(site),
-        subjects=[wire.site_subjects(site)],
-        retention=RetentionPolicy.LIMITS,
-        storage=StorageType.FILE,
-        num_replicas=settings.replicas,
-        duplicate_window=settings.duplicate_window_s,
-        max_age=settings.max_age_days * 86400,
-        sources=[
-            StreamSource(name=name, external=ExternalStream(api=f"$JS.{domain}.API")) for name, domain in settings.sources
-        ]
-        or None,
-    )
-    try:
-        await js.stream_info(config.name)
-    except NotFoundError:
-        await js.add_stream(config)
-    else:
-        await js.update_stream(config)
 
 
 @dataclass

@@ -1,0 +1,404 @@
+"""A progressive jackpot linked across tables: one meter on the floor, fed and claimed through the site's stream.
+
+How it works (``docs/floor.md`` has the whole story):
+
+- **Contributions.** Every settled Progressive wager at a linked table (its
+  ``wager_settled`` record, not a voided round's return) adds ``rate`` of its
+  stake to the meter, exactly (a ``Fraction`` of a cent).
+- **Claims.** A table whose round holds a hit paid from the meter (a share of
+  it, e.g. 100 % for a seven-card straight flush) journals a
+  ``jackpot_claimed`` record, which its outbox publishes like every record, and
+  holds the round until the award comes back. The controller reads the
+  stream in order, so contributions and claims from every table are applied
+  in the stream's sequence: two hits at once are paid one after the other,
+  the second from the meter as the first left it (the reset amount plus what
+  came in since).
+- **Verification.** The controller checks the claim before paying: the table
+  is linked to this jackpot, the claim was not paid before, the cards named
+  are the ones the table's records dealt to that spot in that round, and they
+  make the hand the share is paid for. A claim that fails is refused, with
+  the reason, and the table's round stays on hold for a supervisor.
+- **Awards.** The award (the exact amount, the meter before and after) is
+  stored in PostgreSQL in the same transaction as the meter, then put in the
+  site's jackpot key-value bucket under the claim's key, where the table
+  finds it however long it was cut off. The claim key is the table, round and
+  spot: a claim published twice is answered once, with the same award.
+- **The lock.** From a claim until its table's settlement of that wager, the
+  meter shows as locked by that claim on every screen.
+
+The controller's state (meter, what it has applied up to which stream seq,
+awards) lives in PostgreSQL; a restart resumes from it, and messages it had
+applied but not acknowledged are recognised by their stream seq and skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import nats
+import psycopg
+from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
+from nats.js.errors import Error as JetStreamError
+from nats.js.errors import NotFoundError
+
+from controller.cards import Card
+from controller.floor import wire
+from controller.floor.config import FloorConfig, Jackpot
+from controller.floor.stream import ensure_stream, stream_settings
+
+log = logging.getLogger("tablectl.floor.jackpot")
+
+JACKPOT_CLAIMED = "jackpot_claimed"
+WAGER_SETTLED = "wager_settled"
+CARD_DEALT = "card_dealt"
+ROUND_COMPLETE = "round_complete"
+ROUND_VOIDED = "round_voided"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jackpots (
+    name TEXT PRIMARY KEY, amount TEXT NOT NULL, contributed TEXT NOT NULL, paid TEXT NOT NULL,
+    reset BIGINT NOT NULL, rate TEXT NOT NULL, applied_stream_seq BIGINT NOT NULL, locked_by TEXT,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp());
+CREATE TABLE IF NOT EXISTS jackpot_contributions (
+    name TEXT NOT NULL, table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT, stake BIGINT NOT NULL,
+    amount TEXT NOT NULL, stream_seq BIGINT NOT NULL, PRIMARY KEY (name, table_id, seq));
+CREATE TABLE IF NOT EXISTS jackpot_awards (
+    name TEXT NOT NULL, claim TEXT NOT NULL, table_id TEXT NOT NULL, round_id TEXT NOT NULL, spot INTEGER NOT NULL,
+    share TEXT NOT NULL, verified BOOLEAN NOT NULL, amount TEXT, meter_before TEXT, meter_after TEXT, reason TEXT,
+    stream_seq BIGINT NOT NULL, awarded_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    settled_seq BIGINT, settled_returned BIGINT, PRIMARY KEY (name, claim));
+CREATE TABLE IF NOT EXISTS jackpot_dealt (
+    name TEXT NOT NULL, table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT NOT NULL, target TEXT NOT NULL,
+    card TEXT NOT NULL, PRIMARY KEY (name, table_id, seq));
+"""
+
+
+def bucket_name(site: str) -> str:
+    return wire.stream_name(site) + "_JACKPOTS"
+
+
+def claim_key(table: str, round_id: str, spot: int) -> str:
+    """The claim's key: one claim per table, round and spot."""
+    return f"{table}.{round_id}.{spot}"
+
+
+def award_key(jackpot: str, claim: str) -> str:
+    return f"{jackpot}.award.{claim}"
+
+
+def meter_key(jackpot: str) -> str:
+    return f"{jackpot}.meter"
+
+
+@dataclass
+class Meter:
+    """The jackpot's meter as the controller keeps it (exact cents as fractions)."""
+
+    amount: Fraction
+    contributed: Fraction
+    paid: Fraction
+    applied_stream_seq: int
+    locked_by: str | None
+
+    def as_json(self, name: str) -> dict[str, Any]:
+        return {"jackpot": name, "amount": str(self.amount), "cents": int(self.amount), "contributed": str(self.contributed),
+                "paid": str(self.paid), "locked_by": self.locked_by, "stream_seq": self.applied_stream_seq}
+
+
+def straight_flush_length(codes: Sequence[str]) -> int:
+    """The longest straight flush in ``codes`` (what High Card Flush's progressive pays on)."""
+    from controller.evaluators.high_card_flush import straight_flush_length as length
+
+    return length([Card.parse(code) for code in codes])
+
+
+class JackpotController:
+    """Keeps one linked jackpot's meter from the site's stream and answers claims."""
+
+    def __init__(self, config: FloorConfig, name: str) -> None:
+        self.name = name
+        self.jackpot: Jackpot = config.jackpots[name]
+        self.site = config.floor.site
+        self.servers = list(config.broker.servers)
+        self.dsn = config.database.dsn
+        self.replicas = config.broker.replicas
+        self.linked = set(self.jackpot.tables)
+        self.stream = stream_settings(config)
+        self.stop = asyncio.Event()
+        self.ready = asyncio.Event()
+        self.meter: Meter | None = None
+        self.claims_answered = 0
+        self._conn: psycopg.Connection[Any] | None = None
+        self._kv: Any = None
+
+    # -- state in PostgreSQL ----------------------------------------------
+
+    def _db(self) -> psycopg.Connection[Any]:
+        if self._conn is None or self._conn.closed:
+            self._conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+            with self._conn.transaction():
+                self._conn.execute(SCHEMA)
+                self._conn.execute(
+                    "INSERT INTO jackpots (name, amount, contributed, paid, reset, rate, applied_stream_seq) "
+                    "VALUES (%s, %s, '0', '0', %s, %s, 0) ON CONFLICT (name) DO NOTHING",
+                    (self.name, str(self.jackpot.reset), self.jackpot.reset, self.jackpot.rate),
+                )
+        return self._conn
+
+    def _load(self) -> Meter:
+        row = self._db().execute(
+            "SELECT amount, contributed, paid, applied_stream_seq, locked_by FROM jackpots WHERE name = %s", (self.name,)
+        ).fetchone()
+        assert row is not None
+        return Meter(Fraction(row[0]), Fraction(row[1]), Fraction(row[2]), int(row[3]), row[4])
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.close()
+            self._conn = None
+
+    # -- the loop ---------------------------------------------------------
+
+    async def run(self) -> None:
+        backoff = 0.5
+        while not self.stop.is_set():
+            try:
+                client = await nats.connect(servers=self.servers, name=f"tablectl-jackpot-{self.name}", connect_timeout=2,
+                                            reconnect_time_wait=1, max_reconnect_attempts=-1, error_cb=self._quiet)
+            except (NatsError, OSError, asyncio.TimeoutError) as exc:
+                log.warning("jackpot %s: cannot reach the broker: %s", self.name, exc)
+                await self._pause(backoff)
+                backoff = min(2 * backoff, 10.0)
+                continue
+            try:
+                await self._consume(client)
+                backoff = 0.5
+            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError, psycopg.Error) as exc:
+                log.warning("jackpot %s: %s; retrying", self.name, exc or type(exc).__name__)
+                await asyncio.to_thread(self._close)
+                await self._pause(backoff)
+                backoff = min(2 * backoff, 10.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.close()
+        await asyncio.to_thread(self._close)
+
+    async def _quiet(self, exc: Exception) -> None:
+        log.debug("jackpot %s: broker: %s", self.name, exc)
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.stop.wait(), seconds)
+
+    async def _consume(self, client: Any) -> None:
+        js = client.jetstream(timeout=10)
+        await ensure_stream(js, self.site, self.stream)
+        self._kv = await _bucket(js, self.site, self.replicas)
+        self.meter = await asyncio.to_thread(self._load)
+        await self._republish()
+        durable = f"jackpot-{wire.token(self.name, 'jackpot')}"
+        subscription = await js.pull_subscribe(
+            wire.site_subjects(self.site), durable=durable, stream=wire.stream_name(self.site),
+            config=ConsumerConfig(durable_name=durable, ack_policy=AckPolicy.ALL, deliver_policy=DeliverPolicy.ALL,
+                                  ack_wait=60, max_ack_pending=20000),
+        )
+        self.ready.set()
+        while not self.stop.is_set():
+            try:
+                messages = await subscription.fetch(500, timeout=1)
+            except NatsTimeout:
+                continue
+            answered = await asyncio.to_thread(self._apply, messages)
+            for key, value in answered:
+                await self._kv.put(key, value)
+            await messages[-1].ack()
+
+    async def _republish(self) -> None:
+        """Put the meter and every award in the bucket again (after a restart some may not have reached it)."""
+        assert self.meter is not None
+        await self._kv.put(meter_key(self.name), json.dumps(self.meter.as_json(self.name)).encode())
+        rows = await asyncio.to_thread(lambda: self._db().execute(
+            "SELECT claim, table_id, round_id, spot, share, verified, amount, meter_before, meter_after, reason, stream_seq "
+            "FROM jackpot_awards WHERE name = %s AND settled_seq IS NULL", (self.name,)).fetchall())
+        for row in rows:
+            await self._kv.put(award_key(self.name, row[0]), _award_json(self.name, *row))
+
+    # -- applying the stream ----------------------------------------------
+
+    def _apply(self, messages: Sequence[Any]) -> list[tuple[str, bytes]]:
+        """Apply a batch in stream order in one transaction; the bucket entries to put after the commit."""
+        conn = self._db()
+        meter = self._load()
+        out: list[tuple[str, bytes]] = []
+        with conn.transaction():
+            for message in messages:
+                stream_seq = int(message.metadata.sequence.stream)
+                if stream_seq <= meter.applied_stream_seq:
+                    continue  # applied before a restart, acknowledged after it
+                try:
+                    item = wire.decode(message.data, message.subject)
+                except wire.WireError:
+                    meter.applied_stream_seq = stream_seq
+                    continue
+                if item.table in self.linked:
+                    answer = self._one(conn, meter, item, stream_seq)
+                    if answer is not None:
+                        out.append(answer)
+                meter.applied_stream_seq = stream_seq
+            conn.execute(
+                "UPDATE jackpots SET amount = %s, contributed = %s, paid = %s, applied_stream_seq = %s, locked_by = %s, "
+                "updated_at = clock_timestamp() WHERE name = %s",
+                (str(meter.amount), str(meter.contributed), str(meter.paid), meter.applied_stream_seq, meter.locked_by, self.name),
+            )
+        self.meter = meter
+        out.append((meter_key(self.name), json.dumps(meter.as_json(self.name)).encode()))
+        return out
+
+    def _one(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int) -> tuple[str, bytes] | None:
+        record = item.record
+        if item.kind == CARD_DEALT and item.round_id:
+            conn.execute(
+                "INSERT INTO jackpot_dealt VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (self.name, item.table, item.seq, item.round_id, str(record.get("target")), str(record.get("card"))),
+            )
+        elif item.kind in (ROUND_COMPLETE, ROUND_VOIDED) and item.round_id:
+            conn.execute("DELETE FROM jackpot_dealt WHERE name = %s AND table_id = %s AND round_id = %s",
+                         (self.name, item.table, item.round_id))
+        elif item.kind == WAGER_SETTLED and record.get("wager") == self.jackpot.wager:
+            self._settled(conn, meter, item, stream_seq)
+        elif item.kind == JACKPOT_CLAIMED and record.get("jackpot") == self.name:
+            return self._claim(conn, meter, item, stream_seq)
+        return None
+
+    def _settled(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int) -> None:
+        record = item.record
+        claim = claim_key(item.table, item.round_id or "", int(record.get("spot", 0)))
+        if meter.locked_by == claim:
+            meter.locked_by = None
+        conn.execute(
+            "UPDATE jackpot_awards SET settled_seq = %s, settled_returned = %s WHERE name = %s AND claim = %s",
+            (item.seq, record.get("returned"), self.name, claim),
+        )
+        if str(record.get("reason", "")).startswith("void"):
+            return  # a voided round's wager went back to the player: nothing reached the meter
+        share = self.jackpot.fraction * int(record["stake"])
+        inserted = conn.execute(
+            "INSERT INTO jackpot_contributions VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING seq",
+            (self.name, item.table, item.seq, item.round_id, int(record["stake"]), str(share), stream_seq),
+        ).fetchone()
+        if inserted is not None:
+            meter.amount += share
+            meter.contributed += share
+
+    def _claim(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int) -> tuple[str, bytes]:
+        record = item.record
+        spot = int(record.get("spot", 0))
+        claim = claim_key(item.table, item.round_id or "", spot)
+        existing = conn.execute(
+            "SELECT claim, table_id, round_id, spot, share, verified, amount, meter_before, meter_after, reason, stream_seq "
+            "FROM jackpot_awards WHERE name = %s AND claim = %s", (self.name, claim)).fetchone()
+        if existing is not None:
+            return award_key(self.name, claim), _award_json(self.name, *existing)  # claimed twice: the same answer
+        share = Fraction(str(record.get("share", "0")))
+        refusal = self._verify(conn, item, spot, share)
+        before = meter.amount
+        if refusal is None:
+            won = share * meter.amount
+            meter.paid += won
+            meter.amount = Fraction(self.jackpot.reset) if share == 1 else meter.amount - won
+            meter.locked_by = claim
+            self.claims_answered += 1
+            amount: str | None = str(won)
+        else:
+            amount = None
+            log.warning("jackpot %s: claim %s refused: %s", self.name, claim, refusal)
+        row = (claim, item.table, item.round_id or "", spot, str(share), refusal is None, amount, str(before),
+               str(meter.amount), refusal, stream_seq)
+        conn.execute(
+            "INSERT INTO jackpot_awards (claim, table_id, round_id, spot, share, verified, amount, meter_before, meter_after, "
+            "reason, stream_seq, name) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", (*row, self.name),
+        )
+        return award_key(self.name, claim), _award_json(self.name, *row)
+
+    def _verify(self, conn: psycopg.Connection[Any], item: wire.TableRecord, spot: int, share: Fraction) -> str | None:
+        """Why the claim cannot be paid, or None."""
+        record = item.record
+        if not 0 < share <= 1:
+            return f"a share of {share} of the meter is not a jackpot share"
+        cards = [str(code) for code in record.get("cards", [])]
+        target = str(record.get("target", f"spot {spot}"))
+        dealt = [str(row[0]) for row in conn.execute(
+            "SELECT card FROM jackpot_dealt WHERE name = %s AND table_id = %s AND round_id = %s AND target = %s ORDER BY seq",
+            (self.name, item.table, item.round_id or "", target))]
+        if sorted(dealt) != sorted(cards):
+            return (f"the cards claimed ({' '.join(cards)}) are not the cards the table dealt to spot {spot} "
+                    f"({' '.join(dealt) or 'none'})")
+        length = int(record.get("length", 0))
+        try:
+            actual = straight_flush_length(cards)
+        except ValueError as exc:
+            return f"the cards claimed cannot be read: {exc}"
+        if actual != length:
+            return f"the cards make a {actual}-card straight flush, not the {length}-card one claimed"
+        return None
+
+
+def _award_json(name: str, claim: str, table: str, round_id: str, spot: int, share: str, verified: bool, amount: str | None,
+                before: str, after: str, reason: str | None, stream_seq: int) -> bytes:
+    return json.dumps({
+        "jackpot": name, "claim": claim, "table": table, "round": round_id, "spot": spot, "share": share,
+        "verified": verified, "amount": amount, "meter_before": before, "meter_after": after, "reason": reason,
+        "stream_seq": stream_seq,
+    }).encode()
+
+
+async def _bucket(js: Any, site: str, replicas: int) -> Any:
+    name = bucket_name(site)
+    try:
+        return await js.key_value(name)
+    except (NotFoundError, JetStreamError):
+        return await js.create_key_value(KeyValueConfig(bucket=name, history=1, storage=StorageType.FILE, replicas=replicas))
+
+
+class JackpotClient:
+    """The table's side: read the linked meter, wait for a claim's award (however long the floor is away)."""
+
+    def __init__(self, servers: Sequence[str], site: str, jackpot: str) -> None:
+        self.servers = list(servers)
+        self.site = site
+        self.jackpot = jackpot
+
+    async def _get(self, key: str, timeout: float) -> dict[str, Any] | None:
+        client = await nats.connect(servers=self.servers, connect_timeout=min(2, timeout), allow_reconnect=False,
+                                    max_reconnect_attempts=0)
+        try:
+            kv = await client.jetstream(timeout=timeout).key_value(bucket_name(self.site))
+            entry = await kv.get(key)
+            return dict(json.loads(entry.value)) if entry.value else None
+        except (NotFoundError, JetStreamError):
+            return None
+        finally:
+            await client.close()
+
+    def award(self, claim: str, timeout: float = 3.0) -> dict[str, Any] | None:
+        """The award for ``claim`` if the controller has answered it; None if not yet (or the floor cannot be reached)."""
+        try:
+            return asyncio.run(self._get(award_key(self.jackpot, claim), timeout))
+        except (NatsError, OSError, asyncio.TimeoutError):
+            return None
+
+    def meter(self, timeout: float = 3.0) -> dict[str, Any] | None:
+        try:
+            return asyncio.run(self._get(meter_key(self.jackpot), timeout))
+        except (NatsError, OSError, asyncio.TimeoutError):
+            return None
