@@ -14,6 +14,7 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.replay",
     "controller.commands.meters",
     "controller.commands.audit",
+    "controller.commands.floor",
     "controller.commands.serve",
     "controller.commands.odds",
     "controller.commands.vision",

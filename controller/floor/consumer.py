@@ -110,7 +110,7 @@ class FloorConsumer:
                     max_reconnect_attempts=-1, error_cb=self._broker_error,
                 )
             except (NatsError, OSError, asyncio.TimeoutError) as exc:
-                self._error(f"cannot reach the broker ({', '.join(self.servers)}): {exc or type(exc).__name__}")
+                self._error(f"cannot reach the broker ({', '.join(self.servers)}): {wire.reason(exc)}")
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
                 continue
@@ -119,11 +119,11 @@ class FloorConsumer:
                 backoff = 0.5
             except psycopg.Error as exc:
                 await asyncio.to_thread(self._close_database)
-                self._error(f"the floor database: {str(exc).strip() or type(exc).__name__}; retrying")
+                self._error(f"the floor database: {wire.reason(exc)}; retrying")
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
-                self._error(f"the broker: {exc or type(exc).__name__}")
+                self._error(f"the broker: {wire.reason(exc)}")
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
             finally:
@@ -132,7 +132,7 @@ class FloorConsumer:
         await asyncio.to_thread(self._close_database)
 
     async def _broker_error(self, exc: Exception) -> None:
-        self.stats.last_error = f"broker: {exc or type(exc).__name__}"
+        self.stats.last_error = f"broker: {wire.reason(exc)}"
 
     def _error(self, message: str) -> None:
         self.stats.last_error = message
@@ -171,7 +171,7 @@ class FloorConsumer:
                     break
                 except psycopg.Error as exc:
                     await asyncio.to_thread(self._close_database)
-                    self._error(f"the floor database: {str(exc).strip() or type(exc).__name__}; retrying")
+                    self._error(f"the floor database: {wire.reason(exc)}; retrying")
                     await self._pause(backoff)
                     backoff = min(2 * backoff, self.max_backoff)
             else:

@@ -184,7 +184,7 @@ class JackpotController:
                 await self._consume(client)
                 backoff = 0.5
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError, psycopg.Error) as exc:
-                log.warning("jackpot %s: %s; retrying", self.name, exc or type(exc).__name__)
+                log.warning("jackpot %s: %s; retrying", self.name, wire.reason(exc))
                 await asyncio.to_thread(self._close)
                 await self._pause(backoff)
                 backoff = min(2 * backoff, 10.0)

@@ -16,6 +16,7 @@ the real thing and stops it afterwards. Nothing here listens beyond 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -23,6 +24,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -141,7 +143,7 @@ class NatsCluster:
             store = self.folder / name
             leaf_listen = f"leafnodes {{ listen: 127.0.0.1:{self.leaf_port} }}\n" if index == 0 else ""
             cluster = (
-                f"cluster {{ name: {self.name}, listen: 127.0.0.1:{route_ports[index]}, routes: [{routes}] }}\n"
+                f"cluster {{ name: {self.name}, listen: 127.0.0.1:{route_ports[index]}, routes: [{routes}], no_advertise: true }}\n"
                 if self.size > 1
                 else ""
             )
@@ -302,3 +304,79 @@ class LocalPostgres:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+class TcpProxy:
+    """A TCP relay on a loopback port to ``target``, that can cut every connection and refuse new ones (a network cut)."""
+
+    def __init__(self, target_port: int, target_host: str = "127.0.0.1") -> None:
+        self.target = (target_host, target_port)
+        self.port = free_port()
+        self._cut = threading.Event()
+        self._server: socket.socket | None = None
+        self._pairs: list[tuple[socket.socket, socket.socket]] = []
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self._server = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        self._server.settimeout(0.2)
+        self._thread = threading.Thread(target=self._accept, name=f"proxy-{self.port}", daemon=True)
+        self._thread.start()
+
+    def _accept(self) -> None:
+        assert self._server is not None
+        while self._server.fileno() != -1:
+            try:
+                client, _ = self._server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if self._cut.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=2)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        """Drop every connection through the proxy and refuse new ones until :meth:`restore`."""
+        self._cut.set()
+        with self._lock:
+            pairs, self._pairs = self._pairs, []
+        for pair in pairs:
+            for end in pair:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+
+    def restore(self) -> None:
+        self._cut.clear()
+
+    def stop(self) -> None:
+        self.cut()
+        if self._server is not None:
+            self._server.close()

@@ -11,7 +11,9 @@ so a floor full of tables coming back does not flood the broker at once. A
 restart starts again from the last acknowledged record; whatever the broker
 had acknowledged and the outbox had not yet written down is published again,
 and dropped as a duplicate by the stream (its duplicate window) and by the
-floor's database (keyed by table and seq).
+floor's database (keyed by table and seq). The position belongs to one stream
+(its name and creation time): a stream made anew (a new floor, a stream
+restored from nothing) gets the whole journal again.
 
 The round never waits for the outbox: nothing of the table loop calls it.
 """
@@ -36,7 +38,7 @@ from controller.floor import wire
 
 OUTBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
-    stream TEXT PRIMARY KEY, acked_seq INTEGER NOT NULL, stream_seq INTEGER, at TEXT NOT NULL)
+    stream TEXT PRIMARY KEY, acked_seq INTEGER NOT NULL, stream_seq INTEGER, at TEXT NOT NULL, stream_created TEXT)
 """
 
 
@@ -144,14 +146,20 @@ class Outbox:
     # -- the outbox's thread ----------------------------------------------
 
     def _run(self) -> None:
-        db = _connect(self.path)
-        try:
-            db.execute(OUTBOX_SCHEMA)
-            row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
-            self._acked = int(row[0]) if row else 0
-            asyncio.run(self._publish_forever(db))
-        finally:
-            db.close()
+        while not self._stop.is_set():
+            try:
+                db = _connect(self.path)
+                try:
+                    db.execute(OUTBOX_SCHEMA)
+                    row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
+                    self._acked = int(row[0]) if row else 0
+                    asyncio.run(self._publish_forever(db))
+                finally:
+                    db.close()
+            except sqlite3.Error as exc:
+                # the journal itself is the table's to guard; the outbox says why it waits and tries again
+                self._note(connected=False, error=f"the outbox cannot read the journal {self.path}: {exc}; retrying")
+                self._stop.wait(5.0)
 
     def _note(self, **changes: Any) -> None:
         with self._lock:
@@ -174,7 +182,7 @@ class Outbox:
                     reconnected_cb=self._reconnected,
                 )
             except (NatsError, OSError, asyncio.TimeoutError) as exc:
-                self._note(connected=False, error=f"cannot reach the floor's broker ({', '.join(self.servers)}): {exc or type(exc).__name__}")
+                self._note(connected=False, error=f"cannot reach the floor's broker ({', '.join(self.servers)}): {wire.reason(exc)}")
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
                 continue
@@ -188,7 +196,7 @@ class Outbox:
                 self._note(connected=False)
 
     async def _quiet(self, exc: Exception) -> None:
-        self._note(error=f"floor broker: {exc or type(exc).__name__}")
+        self._note(error=f"floor broker: {wire.reason(exc)}")
 
     async def _disconnected(self) -> None:
         self._note(connected=False)
@@ -206,6 +214,21 @@ class Outbox:
         js = client.jetstream(timeout=self.publish_timeout)
         backoff = 0.5
         while not self._stop.is_set():
+            try:
+                created = str((await js.stream_info(self.stream)).created)
+                break
+            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
+                self._note(error=f"the floor's stream {self.stream} cannot be found: {wire.reason(exc)}; retrying")
+                await self._sleep(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+                if not client.is_connected:
+                    return
+        else:
+            return
+        row = db.execute("SELECT acked_seq, stream_created FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
+        if row is not None and row[1] is not None and row[1] != created:
+            self._note(acked=0)  # a stream made anew: it gets the whole journal
+        while not self._stop.is_set():
             self._journal_seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
             rows = db.execute(
                 "SELECT seq, event, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (self._acked, self.batch)
@@ -217,7 +240,7 @@ class Outbox:
             try:
                 last_stream_seq = await self._publish(js, rows)
             except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
-                self._note(error=f"publishing to {self.stream} failed: {exc or type(exc).__name__}; retrying")
+                self._note(error=f"publishing to {self.stream} failed: {wire.reason(exc)}; retrying")
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
                 if not client.is_connected:
@@ -226,9 +249,10 @@ class Outbox:
             backoff = 0.5
             acked = int(rows[-1][0])
             db.execute(
-                "INSERT INTO outbox VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (stream) "
-                "DO UPDATE SET acked_seq = excluded.acked_seq, stream_seq = excluded.stream_seq, at = excluded.at",
-                (self.stream, acked, last_stream_seq),
+                "INSERT INTO outbox VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?) ON CONFLICT (stream) "
+                "DO UPDATE SET acked_seq = excluded.acked_seq, stream_seq = excluded.stream_seq, at = excluded.at, "
+                "stream_created = excluded.stream_created",
+                (self.stream, acked, last_stream_seq, created),
             )
             self._note(acked=acked, error=None)
             if self._journal_seq - acked > self.batch:

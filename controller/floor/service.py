@@ -47,11 +47,17 @@ async def serve(config: FloorConfig, *, on_ready: Callable[[str], None] | None =
     tasks = [asyncio.create_task(consumer.run(), name="consumer"), asyncio.create_task(pit.run(), name="pit")]
     tasks += [asyncio.create_task(jackpot.run(), name=f"jackpot {jackpot.name}") for jackpot in jackpots]
     try:
-        await asyncio.wait_for(asyncio.gather(consumer.ready.wait(), pit.ready.wait(),
-                                              *(j.ready.wait() for j in jackpots)), None)
-        if on_ready is not None:
+        ready = asyncio.ensure_future(asyncio.gather(consumer.ready.wait(), pit.ready.wait(), *(j.ready.wait() for j in jackpots)))
+        stopped = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([ready, stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        failed = [t for t in tasks if t.done()]
+        if failed:
+            stop.set()
+            for task in failed:
+                task.result()  # a part that ended by itself (the page's port taken, ...) ends the service
+        elif ready.done() and on_ready is not None:
             on_ready(f"floor {config.floor.site}: consuming into PostgreSQL, pit page on http://{config.floor.listen}/")
-        await stop.wait()
+        await stopped
     finally:
         consumer.stop.set()
         pit.stop()

@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS rounds (
     table_id TEXT NOT NULL, round_id TEXT NOT NULL, game TEXT NOT NULL, paytable TEXT,
     started_seq BIGINT NOT NULL, started_at TIMESTAMPTZ, ended_seq BIGINT, ended_at TIMESTAMPTZ,
     state TEXT NOT NULL, voided BOOLEAN NOT NULL DEFAULT FALSE, wagered BIGINT, paid BIGINT, fees BIGINT,
-    house_win BIGINT, between_players BIGINT, PRIMARY KEY (table_id, round_id));
+    house_win BIGINT, between_players BIGINT, gaming_day DATE, shift TEXT, PRIMARY KEY (table_id, round_id));
 CREATE INDEX IF NOT EXISTS rounds_by_end ON rounds (table_id, ended_at DESC);
 CREATE TABLE IF NOT EXISTS settlements (
     table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT NOT NULL, spot INTEGER, wager TEXT NOT NULL,
@@ -271,11 +271,12 @@ class FloorStore:
     def _end_round(self, item: TableRecord, *, voided: bool, at: dt.datetime | None) -> None:
         record = item.record
         game = self._game_of(item)
+        day, shift = self.shifts.of(at)
         self.conn.execute(
             "UPDATE rounds SET ended_seq = %s, ended_at = %s, voided = %s, wagered = %s, paid = %s, fees = %s, "
-            "house_win = %s, between_players = %s, state = %s WHERE table_id = %s AND round_id = %s",
+            "house_win = %s, between_players = %s, state = %s, gaming_day = %s, shift = %s WHERE table_id = %s AND round_id = %s",
             (item.seq, at, voided, record.get("wagered"), record.get("paid"), record.get("fees"), record.get("house_win"),
-             record.get("between_players"), "void" if voided else "complete", item.table, item.round_id),
+             record.get("between_players"), "void" if voided else "complete", day, shift, item.table, item.round_id),
         )
         if voided:
             self._release(item, at, how="void")
@@ -287,7 +288,6 @@ class FloorStore:
             (item.table, item.round_id, kinds.FEE_COLLECTED),
         ).fetchone()
         self._count(item.table, at, game, "fees", int(fees[0]) if fees else 0)
-        day, shift = self.shifts.of(at)
         pit = self.pits.get(item.table)
         settled = self.conn.execute(
             "SELECT s.wager, s.stake, s.returned, s.banker, COALESCE(e.edge, 0) FROM settlements s "
@@ -328,3 +328,26 @@ def set_edges(conn: psycopg.Connection[Any], edges: Iterable[tuple[str, str, str
                 "INSERT INTO edges VALUES (%s, %s, %s, %s) ON CONFLICT (game, paytable, wager) DO UPDATE SET edge = excluded.edge",
                 (game, paytable, wager, edge),
             )
+
+
+def recompute_theoretical(conn: psycopg.Connection[Any]) -> int:
+    """Every meter's theoretical win again from its settlements and today's ``edges``; the meter rows updated."""
+    with conn.transaction():
+        result = conn.execute(
+            """
+            UPDATE meters m SET theoretical = sub.theo FROM (
+                SELECT r.table_id, r.gaming_day, r.shift, r.game,
+                       CASE WHEN GROUPING(s.wager) = 1 THEN '' ELSE s.wager END AS wager,
+                       SUM(s.stake * COALESCE(e.edge, 0)) AS theo
+                FROM settlements s
+                JOIN rounds r ON r.table_id = s.table_id AND r.round_id = s.round_id
+                LEFT JOIN edges e ON e.game = r.game AND e.paytable = r.paytable AND e.wager = s.wager
+                WHERE s.banker = 'house' AND r.ended_seq IS NOT NULL
+                GROUP BY GROUPING SETS ((r.table_id, r.gaming_day, r.shift, r.game, s.wager),
+                                        (r.table_id, r.gaming_day, r.shift, r.game))
+            ) sub
+            WHERE m.table_id = sub.table_id AND m.gaming_day = sub.gaming_day AND m.shift = sub.shift
+              AND m.game = sub.game AND m.wager = sub.wager
+            """
+        )
+        return int(result.rowcount)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import psycopg
@@ -144,5 +145,23 @@ def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int 
         result.insert(0, {
             "table": table, "seq": int(first), "kind": "records_missing", "at": detected.isoformat(), "round": None,
             "message": f"records {first} to {last} of table {table} have not reached the floor",
+        })
+    return result
+
+
+def jackpots(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    """Each linked jackpot's meter in dollars, what fed it, what it paid, and the claim that locks it."""
+    exists = conn.execute("SELECT to_regclass('jackpots') IS NOT NULL").fetchone()
+    if not exists or not exists[0]:
+        return []
+    result = []
+    for name, amount, contributed, paid, locked_by, updated in conn.execute(
+        "SELECT name, amount, contributed, paid, locked_by, updated_at FROM jackpots ORDER BY name"
+    ):
+        cents = int(Fraction(amount))
+        result.append({
+            "jackpot": name, "meter": cents, "meter_text": format_cents(cents),
+            "contributed_text": format_cents(int(Fraction(contributed))), "paid_text": format_cents(int(Fraction(paid))),
+            "locked_by": locked_by, "updated": updated.isoformat(),
         })
     return result

@@ -81,3 +81,10 @@ def decode(data: bytes, subject_name: str = "") -> TableRecord:
         raise WireError(f"message on {subject_name or 'the stream'} lacks its table, seq or event")
     round_id = record.get("round")
     return TableRecord(table, seq, kind, round_id if isinstance(round_id, str) else None, record)
+
+
+def reason(exc: BaseException) -> str:
+    """An exception as a reader sees it: its message, or its kind when it has none (a bare timeout)."""
+    text = str(exc).strip()
+    name = {"TimeoutError": "no answer in time"}.get(type(exc).__name__, type(exc).__name__)
+    return text if text and text != "nats: timeout" else name if not text else f"{text} ({name})"

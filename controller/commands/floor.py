@@ -1,0 +1,161 @@
+"""``tablectl floor``: the floor service and its checks.
+
+- ``floor serve --config FILE``: consume the site's stream into PostgreSQL,
+  keep the linked jackpots, serve the floor's pit page (the systemd unit
+  ``tablectl-floor.service`` runs it).
+- ``floor check --config FILE JOURNAL...``: compare each table's journal with
+  what the floor holds, record by record and meter by meter, to the cent.
+- ``floor edges --config FILE [--from EDGES.json]``: load each game's house
+  edges (``tablectl edge --json``) for the theoretical hold, and recompute it.
+
+Exit codes: 0 fine, 1 a check found differences, 2 bad config, 3 a server
+(broker or database) cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from controller.floor.config import DEFAULT_FLOOR_CONFIG, FloorConfigError, load_floor_config
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("floor", help="the floor: every table's journal in PostgreSQL, the pit view, linked jackpots")
+    commands = parser.add_subparsers(dest="floor_command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the floor service until stopped (systemd: tablectl-floor.service)")
+    serve.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    serve.set_defaults(func=_serve)
+
+    check = commands.add_parser("check", help="compare tables' journals with the floor's database, to the cent")
+    check.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    check.add_argument("journals", nargs="+", metavar="JOURNAL", help="a table's journal file (SQLite)")
+    check.add_argument("--json", action="store_true", help="print the result as JSON")
+    check.set_defaults(func=_check)
+
+    edges = commands.add_parser("edges", help="load the games' house edges for the theoretical hold")
+    edges.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    edges.add_argument("--from", dest="source", metavar="FILE", help="a saved `tablectl edge GAME --json` output "
+                       "(a list, or several concatenated); default: compute them now for the games the floor has seen")
+    edges.set_defaults(func=_edges)
+
+
+def _config(path: str) -> Any:
+    try:
+        return load_floor_config(path)
+    except FloorConfigError as exc:
+        print(f"tablectl floor: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from controller.floor.service import serve
+    from controller.notify import Notifier
+
+    config = _config(args.config)
+    notifier = Notifier()
+
+    def ready(status: str) -> None:
+        print(status, flush=True)
+        notifier.ready(status)
+
+    try:
+        asyncio.run(serve(config, on_ready=ready))
+    except OSError as exc:
+        print(f"tablectl floor: {exc}", file=sys.stderr)
+        return 3
+    notifier.stopping("floor stopped")
+    return 0
+
+
+def _connect(dsn: str) -> Any:
+    import psycopg
+
+    try:
+        return psycopg.connect(dsn, connect_timeout=5)
+    except psycopg.Error as exc:
+        print(f"tablectl floor: cannot reach the floor database ({dsn}): {str(exc).strip()}", file=sys.stderr)
+        raise SystemExit(3) from None
+
+
+def _check(args: argparse.Namespace) -> int:
+    from controller.floor.reconcile import check_table
+
+    config = _config(args.config)
+    results = []
+    with _connect(config.database.dsn) as conn:
+        for journal in args.journals:
+            if not Path(journal).is_file():
+                print(f"tablectl floor check: {journal}: no such journal", file=sys.stderr)
+                return 2
+            results.append(check_table(conn, journal))
+    if args.json:
+        print(json.dumps([{"table": r.table, "ok": r.ok, "journal_records": r.journal_records,
+                           "floor_records": r.floor_records, "problems": r.problems} for r in results], indent=2))
+    else:
+        for r in results:
+            verdict = "the floor equals the journal" if r.ok else "DIFFERS"
+            print(f"{r.table:12} {r.journal_records:8} records  {verdict}")
+            for problem in r.problems:
+                print(f"    {problem}")
+    return 0 if all(r.ok for r in results) else 1
+
+
+def _edges(args: argparse.Namespace) -> int:
+    from controller.floor.store import recompute_theoretical, set_edges
+
+    config = _config(args.config)
+    with _connect(config.database.dsn) as conn:
+        if args.source:
+            rows = _edges_from_file(Path(args.source))
+        else:
+            games = [g for (g,) in conn.execute("SELECT DISTINCT game FROM rounds")]
+            rows = _edges_computed(games)
+        set_edges(conn, rows)
+        updated = recompute_theoretical(conn)
+    print(f"{len(rows)} wagers' edges loaded; theoretical win recomputed on {updated} meter rows")
+    return 0
+
+
+def _edges_from_file(path: Path) -> list[tuple[str, str, str, Any]]:
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        print(f"tablectl floor edges: {path}: {exc.strerror}", file=sys.stderr)
+        raise SystemExit(2) from None
+    decoder, index, entries = json.JSONDecoder(), 0, []
+    while index < len(text.strip()):
+        value, end = decoder.raw_decode(text, index)
+        entries.extend(value if isinstance(value, list) else [value])
+        index = end
+        while index < len(text) and text[index].isspace():
+            index += 1
+    return _rows(entries)
+
+
+def _edges_computed(games: list[str]) -> list[tuple[str, str, str, Any]]:
+    from controller.edge import EDGES, compute
+
+    entries = []
+    for game in games:
+        if game in EDGES:
+            entries.extend(compute(game))
+    return _rows(entries)
+
+
+def _rows(entries: list[dict[str, Any]]) -> list[tuple[str, str, str, Any]]:
+    from decimal import Decimal
+
+    rows = []
+    for entry in entries:
+        for wager, figures in entry["wagers"].items():
+            exact = figures.get("exact")
+            edge = -Fraction(exact) if exact else Fraction(str(figures["house_edge"]))
+            rows.append((entry["game"], entry["paytable"], wager, Decimal(edge.numerator) / Decimal(edge.denominator)))
+    return rows

@@ -1,0 +1,88 @@
+"use strict";
+// The floor's pit page: polls the floor service's JSON every two seconds. Money arrives as dollar text.
+const $ = (id) => document.getElementById(id);
+let selectedTable = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value; else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child ?? "")));
+  return node;
+}
+
+async function get(path) {
+  const answer = await fetch(path, { headers: { "Accept": "application/json" }, credentials: "same-origin" });
+  const body = await answer.json().catch(() => ({ ok: false, reason: `the floor answered ${answer.status}` }));
+  if (!answer.ok || !body.ok) throw new Error(body.reason || `the floor answered ${answer.status}`);
+  return body;
+}
+
+function pitQuery() {
+  const pit = $("pit").value;
+  return pit ? `?pit=${encodeURIComponent(pit)}` : "";
+}
+
+function showTables(body) {
+  $("site").textContent = `site ${body.site}`;
+  const select = $("pit");
+  if (select.options.length === 1) for (const pit of body.pits) select.append(el("option", { value: pit }, pit));
+  const grid = $("tables");
+  grid.replaceChildren(...body.tables.map((t) => {
+    const kind = t.state === "hold" ? "hold" : (t.missing_records || t.recent_alerts ? "alarm" : (t.last_event ? "" : "quiet"));
+    const tile = el("div", { class: `tile ${kind}`, "data-table": t.table },
+      el("div", { class: "row" }, el("span", { class: "name" }, t.table), el("span", {}, t.pit ?? "")),
+      el("div", { class: "row" }, el("span", {}, t.game ?? "—"), el("span", { class: "state" }, t.state)),
+      el("div", { class: "row" }, el("span", {}, "drop"), el("span", {}, t.drop_text)),
+      el("div", { class: "row" }, el("span", {}, "win"), el("span", {}, t.win_text)),
+      el("div", { class: "row" }, el("span", {}, "hold / theo"), el("span", {}, `${t.hold_pct} / ${t.theoretical_hold_pct}`)),
+      el("div", { class: "row" }, el("span", {}, "rounds last hour"), el("span", {}, t.rounds_last_hour)),
+      t.hold_reason ? el("div", { class: "reason" }, t.hold_reason) : "",
+      t.missing_records ? el("div", { class: "reason" }, "records missing on the floor") : "");
+    tile.addEventListener("click", () => openTable(t.table));
+    return tile;
+  }));
+}
+
+function showAlerts(body) {
+  $("alerts").replaceChildren(...body.alerts.map((a) =>
+    el("li", {}, el("strong", {}, a.table), " ", a.message, " ", el("span", { class: "muted" }, (a.at || "").slice(11, 19)))));
+}
+
+function showJackpots(body) {
+  $("jackpots").replaceChildren(...body.jackpots.map((j) =>
+    el("li", {}, el("strong", {}, j.jackpot), " ", j.meter_text,
+       j.locked_by ? el("span", { class: "locked" }, ` locked: hit at ${j.locked_by}`) : "")));
+}
+
+async function openTable(table) {
+  selectedTable = table;
+  $("detail").hidden = false;
+  $("detail-title").textContent = `${table}: last rounds`;
+  const body = await get(`/api/rounds?table=${encodeURIComponent(table)}`);
+  $("detail-rounds").replaceChildren(...body.rounds.map((r) => el("table", {},
+    el("caption", {}, `${r.round} ${r.state} wagered ${r.wagered_text} paid ${r.paid_text} house ${r.house_win_text}`),
+    el("tr", {}, el("th", {}, "cards"), el("td", {}, r.cards.map((c) => `${c.card}→${c.to}`).join("  "))),
+    ...r.settlements.map((s) => el("tr", {}, el("td", {}, `spot ${s.spot} ${s.wager}`),
+                                    el("td", {}, `${s.stake_text} → ${s.returned_text} (${s.outcome})`))))));
+}
+
+async function refresh() {
+  try {
+    const q = pitQuery();
+    const [tables, alerts, jackpots] = await Promise.all([get(`/api/tables${q}`), get(`/api/alerts${q}`), get("/api/jackpots")]);
+    showTables(tables); showAlerts(alerts); showJackpots(jackpots);
+    $("link").textContent = "live"; $("link").className = "link-up"; $("message").hidden = true;
+  } catch (error) {
+    $("link").textContent = "offline"; $("link").className = "link-down";
+    $("message").textContent = error.message; $("message").hidden = false;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("pit").addEventListener("change", refresh);
+  $("detail-close").addEventListener("click", () => { $("detail").hidden = true; selectedTable = null; });
+  refresh();
+  setInterval(refresh, 2000);
+});
