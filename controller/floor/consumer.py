@@ -1,9 +1,11 @@
 """The floor's consumer: the site's stream, through a durable pull consumer, into PostgreSQL.
 
 It fetches a batch, stores it in one transaction (``FloorStore.apply``), and
-only then acknowledges it (``AckAll``: the batch's last message acknowledges
-everything before it). Killed between the commit and the acknowledgement,
-the broker delivers the batch again and the database keeps each record once.
+only then acknowledges each message of it (explicit acknowledgement: with
+"acknowledge all", a batch fetched by a consumer that was then killed would be
+acknowledged by the next batch its successor stores, and lost). Killed
+between the commit and the acknowledgements, the broker delivers the batch
+again and the database keeps each record once.
 PostgreSQL down: the batch is not acknowledged, the consumer waits (doubling
 up to ``max_backoff``) and tries the same messages again. A message that is
 not a table record is kept in ``rejected`` with its subject and acknowledged,
@@ -69,6 +71,7 @@ class FloorConsumer:
         stream: StreamSettings | None = None,
         batch: int = 500,
         max_backoff: float = 10.0,
+        ack_wait: float = 30.0,
         on_applied: Callable[[Applied], None] | None = None,
     ) -> None:
         self.servers = list(servers)
@@ -79,6 +82,7 @@ class FloorConsumer:
         self.stream = stream or StreamSettings()
         self.batch = batch
         self.max_backoff = max_backoff
+        self.ack_wait = ack_wait
         self.on_applied = on_applied
         self.stats = ConsumerStats()
         self.stop = asyncio.Event()
@@ -153,8 +157,8 @@ class FloorConsumer:
             durable=DURABLE,
             stream=wire.stream_name(self.site),
             config=ConsumerConfig(
-                durable_name=DURABLE, ack_policy=AckPolicy.ALL, deliver_policy=DeliverPolicy.ALL,
-                ack_wait=60, max_ack_pending=20000,
+                durable_name=DURABLE, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
+                ack_wait=self.ack_wait, max_ack_pending=20000,
             ),
         )
         await asyncio.to_thread(self._database)
@@ -177,7 +181,8 @@ class FloorConsumer:
             else:
                 return
             backoff = 0.5
-            await messages[-1].ack()
+            for message in messages:
+                await message.ack()
             self.stats.batches += 1
             if self.on_applied is not None:
                 self.on_applied(applied)

@@ -26,9 +26,13 @@ How it works (``docs/floor.md`` has the whole story):
 - **The lock.** From a claim until its table's settlement of that wager, the
   meter shows as locked by that claim on every screen.
 
-The controller's state (meter, what it has applied up to which stream seq,
-awards) lives in PostgreSQL; a restart resumes from it, and messages it had
-applied but not acknowledged are recognised by their stream seq and skipped.
+The controller's state (meter, the stream seq it has applied up to, awards)
+lives in PostgreSQL, written in the same transaction as each batch it
+applies. It reads the stream with an ordered consumer starting just after
+that seq: in order, without gaps, without redeliveries out of order (a
+durable consumer would redeliver an unacknowledged message after later ones,
+and the meter's order is the whole point). A restart resumes from the seq in
+PostgreSQL.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ import nats
 import psycopg
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
+from nats.js.api import ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
 from nats.js.errors import Error as JetStreamError
 from nats.js.errors import NotFoundError
 
@@ -206,22 +210,24 @@ class JackpotController:
         self._kv = await _bucket(js, self.site, self.replicas)
         self.meter = await asyncio.to_thread(self._load)
         await self._republish()
-        durable = f"jackpot-{wire.token(self.name, 'jackpot')}"
-        subscription = await js.pull_subscribe(
-            wire.site_subjects(self.site), durable=durable, stream=wire.stream_name(self.site),
-            config=ConsumerConfig(durable_name=durable, ack_policy=AckPolicy.ALL, deliver_policy=DeliverPolicy.ALL,
-                                  ack_wait=60, max_ack_pending=20000),
+        subscription = await js.subscribe(
+            wire.site_subjects(self.site), stream=wire.stream_name(self.site), ordered_consumer=True,
+            idle_heartbeat=5.0, flow_control=True,
+            config=ConsumerConfig(deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                                  opt_start_seq=self.meter.applied_stream_seq + 1),
         )
         self.ready.set()
-        while not self.stop.is_set():
-            try:
-                messages = await subscription.fetch(500, timeout=1)
-            except NatsTimeout:
-                continue
-            answered = await asyncio.to_thread(self._apply, messages)
-            for key, value in answered:
-                await self._kv.put(key, value)
-            await messages[-1].ack()
+        try:
+            while not self.stop.is_set():
+                messages = await _batch(subscription, 500)
+                if not messages:
+                    continue
+                answered = await asyncio.to_thread(self._apply, messages)
+                for key, value in answered:
+                    await self._kv.put(key, value)
+        finally:
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
 
     async def _republish(self) -> None:
         """Put the meter and every award in the bucket again (after a restart some may not have reached it)."""
@@ -351,6 +357,18 @@ class JackpotController:
         if actual != length:
             return f"the cards make a {actual}-card straight flush, not the {length}-card one claimed"
         return None
+
+
+async def _batch(subscription: Any, most: int) -> list[Any]:
+    """Up to ``most`` messages: waits a second for the first, then takes what has already arrived."""
+    messages: list[Any] = []
+    try:
+        messages.append(await subscription.next_msg(timeout=1))
+        while len(messages) < most and subscription.pending_msgs:
+            messages.append(await subscription.next_msg(timeout=0.1))
+    except NatsTimeout:
+        pass
+    return messages
 
 
 def _award_json(name: str, claim: str, table: str, round_id: str, spot: int, share: str, verified: bool, amount: str | None,

@@ -22,6 +22,7 @@ Progressive wager with it, as the engine does.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime as dt
 import json
@@ -51,8 +52,9 @@ def template_rounds(config_dir: Path, games: Sequence[str] = GAMES, rounds: int 
     with tempfile.TemporaryDirectory() as folder:
         for game in games:
             journal = Path(folder) / f"{game}.sqlite"
-            code = main(["run", "--config", str(config_dir / f"{game}.toml"), "--rounds", str(rounds), "--seed", str(seed),
-                         "--journal", str(journal), "--log", str(Path(folder) / f"{game}.jsonl"), "--no-camera"])
+            with open(Path(folder) / f"{game}.out", "w") as printed, contextlib.redirect_stdout(printed):
+                code = main(["run", "--config", str(config_dir / f"{game}.toml"), "--rounds", str(rounds), "--seed", str(seed),
+                             "--journal", str(journal), "--log", str(Path(folder) / f"{game}.jsonl"), "--no-camera"])
             if code != 0:
                 raise RuntimeError(f"tablectl run for {game} failed ({code})")
             out[game] = _rounds_of(journal)
@@ -60,20 +62,16 @@ def template_rounds(config_dir: Path, games: Sequence[str] = GAMES, rounds: int 
 
 
 def _rounds_of(journal: Path) -> list[list[dict[str, Any]]]:
-    """The journal's complete rounds, each split into the transactions the table wrote."""
+    """The journal's complete rounds, each its records in order (a shuffle the round began with included)."""
     db = sqlite3.connect(journal)
     records = [json.loads(text) for (text,) in db.execute("SELECT record FROM events ORDER BY seq")]
     db.close()
-    rounds: list[list[dict[str, Any]]] = []
-    current: list[dict[str, Any]] = []
+    by_round: dict[str, list[dict[str, Any]]] = {}
     for record in records:
-        if record.get("round") is None:
-            continue  # table-level records (a shuffle between rounds) stay with the real table
-        current.append(record)
-        if record["event"] in ("round_complete", "round_voided"):
-            rounds.append(current)
-            current = []
-    return [r for r in rounds if r and r[0]["event"] == "round_started"]
+        if record.get("round") is not None:
+            by_round.setdefault(record["round"], []).append(record)
+    return [rows for rows in by_round.values()
+            if {r["event"] for r in rows} >= {"round_started"} and {r["event"] for r in rows} & {"round_complete", "round_voided"}]
 
 
 def _now() -> str:
@@ -96,6 +94,8 @@ class SimulatedTable:
     played: int = 0
     claims: list[str] = field(default_factory=list)
     _seq: int = 0
+    writer: concurrent.futures.Executor | None = None
+    """The one thread this table's journal is used from (SQLite connections belong to their thread)."""
 
     def open(self) -> None:
         from controller.journal import Journal
@@ -112,6 +112,9 @@ class SimulatedTable:
             self._seq += 1
             stamped.append({**record, "table": self.table_id, "seq": self._seq, "timestamp": _now()})
         self.journal.append(stamped)
+
+    async def _write(self, records: list[dict[str, Any]]) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.writer, self._append, records)
 
     async def play(self, stop: asyncio.Event, kv: Any | None) -> None:
         """Play rounds at the table's pace until ``stop``."""
@@ -131,7 +134,7 @@ class SimulatedTable:
             for chunk in chunks:
                 if stop.is_set():
                     return
-                await asyncio.to_thread(self._append, chunk)
+                await self._write(chunk)
                 await asyncio.sleep(pause * self.rng.uniform(0.5, 1.5))
 
     async def _with_jackpot(self, template: list[dict[str, Any]], round_id: str, kv: Any, stop: asyncio.Event) -> list[dict[str, Any]] | None:
@@ -143,14 +146,14 @@ class SimulatedTable:
         assert self.jackpot is not None
         spot, stake = 1, 100
         claim = claim_key(self.table_id, round_id, spot)
-        opened = {**template[0], "round": round_id}
+        opened = {**next(r for r in template if r["event"] == "round_started"), "round": round_id}
         head = [opened, {"event": "wager_placed", "round": round_id, "game": self.game, "spot": spot, "wager": "progressive",
                          "amount": stake, "previous": 0}]
         head += [{"event": "card_dealt", "round": round_id, "game": self.game, "card": card, "target": f"spot {spot}",
                   "source": "shuffler"} for card in ROYAL]
         head.append({"event": "jackpot_claimed", "round": round_id, "game": self.game, "jackpot": self.jackpot, "spot": spot,
                      "target": f"spot {spot}", "cards": ROYAL, "length": 7, "share": "1"})
-        await asyncio.to_thread(self._append, head)
+        await self._write(head)
         self.claims.append(claim)
         award = None
         while award is None and not stop.is_set():
@@ -203,27 +206,34 @@ class TableGroup:
         self.outboxes = [Outbox(t.journal_path, table_id=t.table_id, site=site, servers=servers, poll_interval=0.25,
                                 catch_up_rate=500) for t in self.tables]
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Play and publish until ``stop``."""
-        for table in self.tables:
-            table.open()
-        try:
-            await asyncio.gather(self._publish(stop), self._play(stop))
-        finally:
+    async def run(self, stop_play: asyncio.Event, stop: asyncio.Event) -> None:
+        """Play until ``stop_play``, publish until ``stop``."""
+        loop = asyncio.get_running_loop()
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="journals") as writer:
             for table in self.tables:
-                table.close()
+                table.writer = writer
+                await loop.run_in_executor(writer, table.open)
+            try:
+                await asyncio.gather(self._publish(stop), self._play(stop_play))
+            finally:
+                for table in self.tables:
+                    await loop.run_in_executor(writer, table.close)
 
     async def _play(self, stop: asyncio.Event) -> None:
         kv = None
         client = None
         if any(t.jackpot for t in self.tables):
-            client = await nats.connect(servers=self.servers, max_reconnect_attempts=-1, reconnect_time_wait=1)
+            client = await nats.connect(servers=self.servers, max_reconnect_attempts=-1, reconnect_time_wait=1,
+                                        error_cb=_quiet)
             kv = await _wait_bucket(client, self.site, stop)
         tasks = [asyncio.create_task(t.play(stop, kv)) for t in self.tables]
         await stop.wait()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        failures = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
+                    if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+        if failures:
+            raise failures[0]
         if client is not None:
             await client.close()
 
@@ -236,7 +246,7 @@ class TableGroup:
                 outbox._acked = int(row[0]) if row else 0
             while not stop.is_set():
                 client = await nats.connect(servers=self.servers, connect_timeout=2, reconnect_time_wait=1,
-                                            max_reconnect_attempts=-1, allow_reconnect=True)
+                                            max_reconnect_attempts=-1, allow_reconnect=True, error_cb=_quiet)
                 try:
                     drains = [asyncio.create_task(o._drain(client, db)) for o, db in zip(self.outboxes, dbs, strict=True)]
                     waiter = asyncio.create_task(stop.wait())
@@ -254,6 +264,10 @@ class TableGroup:
         finally:
             for db in dbs:
                 db.close()
+
+
+async def _quiet(exc: Exception) -> None:
+    """A connection error while the network is cut: the outboxes note and retry; nothing to print."""
 
 
 async def _wait_bucket(client: Any, site: str, stop: asyncio.Event) -> Any:

@@ -201,3 +201,28 @@ def test_the_floor_keeps_every_record_through_a_killed_broker_node_and_a_restart
         for path in journals:
             check = check_table(conn, path)
             assert check.ok, check.problems
+
+
+def test_a_batch_taken_by_a_consumer_that_died_before_storing_it_is_stored_by_the_next(
+    cluster: NatsCluster, database: str
+) -> None:
+    from nats.js.api import AckPolicy, ConsumerConfig
+
+    from controller.floor.consumer import DURABLE
+
+    first = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, ack_wait=2)
+
+    async def body() -> None:
+        first.stop.set()  # the first consumer only made the stream and the durable consumer
+        await _publish_raw(cluster, [_record(seq) for seq in range(1, 21)])
+        client = await nats.connect(servers=cluster.urls)
+        dying = await client.jetstream().pull_subscribe(
+            wire.site_subjects(SITE), durable=DURABLE, stream=wire.stream_name(SITE),
+            config=ConsumerConfig(durable_name=DURABLE, ack_policy=AckPolicy.EXPLICIT, ack_wait=2))
+        taken = await dying.fetch(10, timeout=5)
+        assert len(taken) == 10
+        await client.close()  # it dies holding ten records it never stored
+
+    asyncio.run(_consume_while(first, body))
+    second = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, ack_wait=2)
+    asyncio.run(_consume_while(second, lambda: _until(lambda: _stored(database, "GAP-1") == 20)))

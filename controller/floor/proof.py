@@ -1,0 +1,410 @@
+"""The floor's proof at scale: hundreds of tables, a three-node cluster, PostgreSQL, and every fault at once.
+
+:func:`run_proof` starts a three-node JetStream cluster and PostgreSQL on
+loopback, the real floor service (``tablectl floor serve``, a process of its
+own), and ``tables`` simulated tables (``controller.floor.simulate``) in
+``workers`` processes, each with its real journal and outbox. While they play
+it kills a broker node and brings it back, restarts the whole cluster,
+restarts PostgreSQL, kills the floor service (SIGKILL) and starts it again,
+and cuts one worker's tables off the network for ``cut_seconds``. Then it
+stops play, waits for every outbox and the floor to catch up, and checks:
+every table's journal against PostgreSQL record by record and meter by meter
+(0 lost, 0 duplicated, 0 different), and the linked jackpot against every
+linked table's journal (contributions and payments to the exact fraction of a
+cent). ``benchmarks/floor.py`` prints the figures; the marked test
+``tests/floor/test_floor_scale.py`` runs a short version.
+
+Everything listens on 127.0.0.1 and everything started here is stopped here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import multiprocessing as mp
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from controller.floor.localservers import LocalPostgres, NatsCluster, TcpProxy, free_port
+from controller.floor.reconcile import check_table
+
+SITE = "proof"
+JACKPOT = "hcf-link"
+RATE = Fraction(15, 100)
+RESET = 1_000_000
+
+
+@dataclass
+class Plan:
+    """What the proof runs: how many tables, how long, at what pace, with which faults."""
+
+    tables: int = 500
+    workers: int = 4
+    seconds: float = 600.0
+    round_seconds: float = 75.0
+    linked: int = 24
+    jackpot_every: int = 40
+    faults: bool = True
+    cut_seconds: float = 180.0
+    seed: int = 1
+
+
+@dataclass
+class Fault:
+    name: str
+    start: float
+    end: float
+
+
+@dataclass
+class Result:
+    """What the proof measured and found."""
+
+    plan: Plan
+    records: int = 0
+    seconds: float = 0.0
+    peak_per_second: int = 0
+    latency: dict[str, tuple[float, float, int]] = field(default_factory=dict)
+    """'normal' / 'recovering': (p50 ms, p99 ms, records)."""
+    faults: list[Fault] = field(default_factory=list)
+    tables_checked: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    different: int = 0
+    meter_problems: list[str] = field(default_factory=list)
+    jackpot: dict[str, Any] = field(default_factory=dict)
+    caught_up_s: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    idle_tables: int = 0
+    """Tables whose journal holds no record: the proof is void if any table did not play."""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.records) and not (self.lost or self.duplicated or self.different or self.meter_problems
+                                           or self.errors or self.idle_tables or not self.jackpot.get("reconciled", False))
+
+
+def _floor_config(folder: Path, cluster: NatsCluster, postgres: LocalPostgres, port: int, linked: list[str]) -> Path:
+    path = folder / "floor.toml"
+    path.write_text(
+        f'[floor]\nsite = "{SITE}"\nlisten = "127.0.0.1:{port}"\n\n'
+        f"[broker]\nservers = {json.dumps(cluster.urls)}\nreplicas = 3\n\n"
+        f'[database]\ndsn = "{postgres.dsn}"\n\n'
+        f'[jackpots.{JACKPOT}]\ntables = {json.dumps(linked)}\nreset = {RESET}\nrate = "{RATE.numerator / RATE.denominator}"\n'
+    )
+    return path
+
+
+class FloorProcess:
+    """``tablectl floor serve`` as a process of its own, to kill and start again."""
+
+    def __init__(self, config: Path, log: Path) -> None:
+        self.config, self.log = config, log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "controller.cli", "floor", "serve", "--config", str(self.config)],
+                stdout=subprocess.PIPE, stderr=out, start_new_session=True,
+            )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the floor service did not start; see {self.log}")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def _worker(spec: dict[str, Any], stop_play: Any, stop: Any, results: Any) -> None:
+    """One worker process: its share of the tables, playing and publishing until told to stop."""
+    from controller.floor.simulate import SimulatedTable, TableGroup
+
+    rng = random.Random(spec["seed"])
+    tables = [
+        SimulatedTable(t["id"], t["game"], Path(t["journal"]), spec["templates"][t["game"]], spec["round_seconds"],
+                       random.Random(rng.random()), jackpot=t.get("jackpot"), jackpot_every=spec["jackpot_every"])
+        for t in spec["tables"]
+    ]
+    group = TableGroup(tables, servers=spec["servers"], site=SITE)
+
+    async def main() -> None:
+        play, done = asyncio.Event(), asyncio.Event()
+
+        async def watch() -> None:
+            while not stop.is_set():
+                if stop_play.is_set():
+                    play.set()
+                await asyncio.sleep(0.2)
+            play.set()
+            done.set()
+
+        watcher = asyncio.create_task(watch())
+        await group.run(play, done)
+        watcher.cancel()
+
+    asyncio.run(main())
+    results.put({t.table_id: {"played": t.played, "claims": t.claims} for t in tables})
+
+
+def _journal_seq(path: Path) -> tuple[int, int]:
+    """(last seq, acked seq) of a journal."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        last = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+        try:
+            acked = int(db.execute("SELECT COALESCE(MAX(acked_seq), 0) FROM outbox").fetchone()[0])
+        except sqlite3.OperationalError:
+            acked = 0
+        return last, acked
+    finally:
+        db.close()
+
+
+def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> Result:
+    """Run the proof in ``folder``; stops everything it started before it returns."""
+    from controller.floor.simulate import GAMES, template_rounds
+
+    result = Result(plan)
+    folder.mkdir(parents=True, exist_ok=True)
+    config_dir = Path(__file__).resolve().parents[2] / "config"
+    say(f"playing {len(GAMES)} games' template rounds ...")
+    templates = template_rounds(config_dir, rounds=30, seed=plan.seed)
+    cluster = NatsCluster(folder / "nats", size=3)
+    postgres = LocalPostgres(folder / "postgres")
+    proxies: list[TcpProxy] = []
+    floor: FloorProcess | None = None
+    workers: list[mp.process.BaseProcess] = []
+    ctx = mp.get_context("spawn")
+    stop_play, stop, results = ctx.Event(), ctx.Event(), ctx.Queue()
+    try:
+        cluster.start()
+        postgres.start()
+        proxies = [TcpProxy(node.client_port) for node in cluster.nodes]
+        for proxy in proxies:
+            proxy.start()
+        rng = random.Random(plan.seed)
+        tables = []
+        for index in range(plan.tables):
+            linked = index < plan.linked
+            game = "high-card-flush" if linked else rng.choice(GAMES)
+            tables.append({"id": f"T{index + 1:03d}", "game": game, "journal": str(folder / "tables" / f"T{index + 1:03d}.sqlite"),
+                           "jackpot": JACKPOT if linked else None})
+        (folder / "tables").mkdir(exist_ok=True)
+        linked_ids = [t["id"] for t in tables if t["jackpot"]]
+        floor = FloorProcess(_floor_config(folder, cluster, postgres, free_port(), linked_ids), folder / "floor.log")
+        floor.start()
+        say(f"floor service up; starting {plan.tables} tables in {plan.workers} processes")
+        for w in range(plan.workers):
+            share = tables[w :: plan.workers]
+            servers = [p.url for p in proxies] if w == 0 else cluster.urls
+            spec = {"seed": plan.seed * 1000 + w, "tables": share, "templates": templates, "round_seconds": plan.round_seconds,
+                    "jackpot_every": plan.jackpot_every, "servers": servers}
+            process = ctx.Process(target=_worker, args=(spec, stop_play, stop, results), name=f"tables-{w}", daemon=True)
+            process.start()
+            workers.append(process)
+        started = time.monotonic()
+        wall_start = dt.datetime.now(dt.UTC)
+        schedule = _schedule(plan) if plan.faults else []
+        for at, name, action in schedule:
+            _sleep_until(started + at)
+            say(f"  t={time.monotonic() - started:5.0f} s  {name}")
+            action(cluster, postgres, floor, proxies, result, time.monotonic() - started)
+        _sleep_until(started + plan.seconds)
+        stop_play.set()
+        played_until = time.monotonic()
+        say("play stopped; waiting for every outbox and the floor to catch up ...")
+        journals = [Path(t["journal"]) for t in tables]
+        result.caught_up_s = _catch_up(journals, postgres.dsn, timeout=600, say=say) - played_until
+        stop.set()
+        reports: dict[str, Any] = {}
+        for _ in workers:
+            reports.update(results.get(timeout=120))
+        result.seconds = plan.seconds
+        _measure(result, postgres.dsn, journals, wall_start)
+        _reconcile_jackpot(result, postgres.dsn, [Path(t["journal"]) for t in tables if t["jackpot"]])
+    finally:
+        stop_play.set()
+        stop.set()
+        for process in workers:
+            process.join(30)
+            if process.is_alive():
+                process.kill()
+        if floor is not None:
+            floor.stop()
+        for proxy in proxies:
+            proxy.stop()
+        cluster.stop()
+        postgres.remove()
+    return result
+
+
+def _sleep_until(moment: float) -> None:
+    while (left := moment - time.monotonic()) > 0:
+        time.sleep(min(left, 1.0))
+
+
+Action = Callable[[NatsCluster, LocalPostgres, FloorProcess, list[TcpProxy], Result, float], None]
+
+
+def _schedule(plan: Plan) -> list[tuple[float, str, Action]]:
+    """The faults, spread over the run: each begins, and the run goes on through it."""
+    s = plan.seconds
+    cut = min(plan.cut_seconds, 0.3 * s)
+
+    def mark(name: str, length: float) -> Action:
+        def note(c: NatsCluster, p: LocalPostgres, f: FloorProcess, x: list[TcpProxy], r: Result, now: float) -> None:
+            r.faults.append(Fault(name, now, now + length))
+        return note
+
+    def then(*actions: Action) -> Action:
+        def run(*args: Any) -> None:
+            for action in actions:
+                action(*args)
+        return run
+
+    return [
+        (0.10 * s, "kill broker node 3 (SIGKILL)", then(mark("broker node 3 down", 0.08 * s), lambda c, *_: c.nodes[2].kill())),
+        (0.18 * s, "start broker node 3 again", lambda c, *_: c.nodes[2].start()),
+        (0.28 * s, "restart the whole cluster", then(mark("cluster restarted", 30), lambda c, *_: c.restart())),
+        (0.40 * s, "restart PostgreSQL", then(mark("PostgreSQL restarted", 30), lambda c, p, *_: p.restart())),
+        (0.50 * s, "kill the floor service (SIGKILL)", then(mark("floor service down", 0.03 * s + 30), lambda c, p, f, *_: f.kill())),
+        (0.53 * s, "start the floor service again", lambda c, p, f, *_: f.start()),
+        (0.58 * s, f"cut a quarter of the tables off the network for {cut:.0f} s",
+         then(mark("tables cut off", cut + 60), lambda c, p, f, x, *_: [proxy.cut() for proxy in x])),
+        (0.58 * s + cut, "reconnect them", lambda c, p, f, x, *_: [proxy.restore() for proxy in x]),
+    ]
+
+
+def _catch_up(journals: list[Path], dsn: str, *, timeout: float, say: Callable[[str], None]) -> float:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        seqs = [_journal_seq(j) for j in journals]
+        total = sum(last for last, _ in seqs)
+        lag = sum(last - acked for last, acked in seqs)
+        with contextlib.suppress(psycopg.Error), psycopg.connect(dsn, connect_timeout=3) as conn:
+            stored = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+            if lag == 0 and stored >= total:
+                return time.monotonic()
+        time.sleep(1)
+    say("  (timed out waiting for the floor to catch up)")
+    return time.monotonic()
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]
+
+
+def _measure(result: Result, dsn: str, journals: list[Path], wall_start: dt.datetime) -> None:
+    with psycopg.connect(dsn) as conn:
+        result.records = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        peak = conn.execute(
+            "SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) n FROM events GROUP BY date_trunc('second', stored_at)) s"
+        ).fetchone()
+        result.peak_per_second = int(peak[0]) if peak else 0
+        rows = conn.execute(
+            "SELECT EXTRACT(EPOCH FROM at - %s), EXTRACT(EPOCH FROM stored_at - at) * 1000 FROM events WHERE at IS NOT NULL",
+            (wall_start,),
+        ).fetchall()
+        normal, recovering = [], []
+        for offset, latency in rows:
+            inside = any(f.start <= float(offset) <= f.end for f in result.faults)
+            (recovering if inside else normal).append(float(latency))
+        result.latency = {"normal": (_percentile(normal, 0.5), _percentile(normal, 0.99), len(normal)),
+                          "recovering": (_percentile(recovering, 0.5), _percentile(recovering, 0.99), len(recovering))}
+        for journal in journals:
+            check = check_table(conn, journal)
+            result.tables_checked += 1
+            result.idle_tables += check.journal_records == 0
+            for problem in check.problems:
+                if "missing on the floor" in problem:
+                    result.lost += int(problem.split()[0])
+                elif "the journal lacks" in problem:
+                    result.duplicated += int(problem.split()[0])
+                elif "differ" in problem:
+                    result.different += int(problem.split()[0])
+                else:
+                    result.meter_problems.append(f"{check.table}: {problem}")
+
+
+def _reconcile_jackpot(result: Result, dsn: str, journals: list[Path]) -> None:
+    """The controller's meter against the linked tables' journals: contributions and payments, exactly."""
+    contributed = Fraction(0)
+    paid = Fraction(0)
+    claims = 0
+    for journal in journals:
+        db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+        for (text,) in db.execute("SELECT record FROM events WHERE event IN ('wager_settled', 'jackpot_claimed')"):
+            record = json.loads(text)
+            if record["event"] == "jackpot_claimed":
+                claims += 1
+            elif record.get("wager") == "progressive" and not str(record.get("reason", "")).startswith("void"):
+                contributed += RATE * int(record["stake"])
+                if "from the floor's meter" in str(record.get("reason", "")):
+                    paid += Fraction(record["exact_returned"]) - int(record["stake"])
+        db.close()
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute("SELECT amount, contributed, paid FROM jackpots WHERE name = %s", (JACKPOT,)).fetchone()
+        awards = conn.execute("SELECT COUNT(*), COUNT(*) FILTER (WHERE settled_seq IS NULL) FROM jackpot_awards "
+                              "WHERE name = %s", (JACKPOT,)).fetchone()
+    amount, theirs_contributed, theirs_paid = (Fraction(v) for v in row) if row else (Fraction(0),) * 3
+    result.jackpot = {
+        "claims": claims, "awards": int(awards[0]) if awards else 0, "unsettled": int(awards[1]) if awards else 0,
+        "contributed": contributed, "paid": paid, "controller_contributed": theirs_contributed,
+        "controller_paid": theirs_paid, "meter": amount,
+        "reconciled": contributed == theirs_contributed and paid == theirs_paid
+        and amount == RESET + theirs_contributed - theirs_paid,
+    }
+
+
+def report(result: Result) -> str:
+    """The proof's figures as the benchmark prints them."""
+    plan = result.plan
+    lines = [
+        f"tables {plan.tables} in {plan.workers} processes, {plan.seconds:.0f} s of play, a round every ~{plan.round_seconds:.0f} s",
+        f"records {result.records}: {result.records / max(plan.seconds, 1):.0f} events/s sustained, peak {result.peak_per_second}/s stored",
+    ]
+    for kind, (p50, p99, n) in result.latency.items():
+        lines.append(f"latency journal -> PostgreSQL, {kind:10}: p50 {p50:8.1f} ms  p99 {p99:9.1f} ms  ({n} records)")
+    lines.append(f"caught up {result.caught_up_s:.0f} s after play stopped")
+    lines.append("faults survived: " + "; ".join(f.name for f in result.faults) if result.faults else "faults: none")
+    lines.append(f"tables checked {result.tables_checked} ({result.idle_tables} that never played): lost {result.lost}, duplicated {result.duplicated}, "
+                 f"different {result.different}, meter differences {len(result.meter_problems)}")
+    lines.extend(f"  {p}" for p in result.meter_problems[:10])
+    j = result.jackpot
+    if j:
+        lines.append(f"linked jackpot: {j['claims']} claims, {j['awards']} awards ({j['unsettled']} unsettled); contributed "
+                     f"{float(j['contributed']) / 100:,.4f} $ by the journals vs {float(j['controller_contributed']) / 100:,.4f} $; "
+                     f"paid {float(j['paid']) / 100:,.4f} $ vs {float(j['controller_paid']) / 100:,.4f} $: "
+                     + ("reconciled exactly" if j["reconciled"] else "NOT RECONCILED"))
+    lines.append("PASS" if result.ok else "FAIL")
+    return "\n".join(lines)
+
