@@ -10,12 +10,21 @@ PostgreSQL down: the batch is not acknowledged, the consumer waits (doubling
 up to ``max_backoff``) and tries the same messages again. A message that is
 not a table record is kept in ``rejected`` with its subject and acknowledged,
 so one bad message never stops the floor.
+
+A gap that stays open (a record the broker acknowledged to the table and then
+lost: seen with nats-server 2.9 when a node killed and brought back was the
+stream's leader as the whole cluster restarted) is repaired from the table's
+own journal: the consumer asks the table's outbox to publish again from the
+first missing record (``tablectl-control.<site>.<table>.resend``), every
+``resend_every`` seconds while the gap stays open. A table that does not
+answer (switched off) keeps its gap, named on the pit page, until it does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -53,6 +62,7 @@ class ConsumerStats:
     gaps_opened: int = 0
     gaps_closed: int = 0
     batches: int = 0
+    resends_asked: int = 0
     errors: list[str] = field(default_factory=list)
     last_error: str | None = None
 
@@ -72,6 +82,8 @@ class FloorConsumer:
         batch: int = 500,
         max_backoff: float = 10.0,
         ack_wait: float = 30.0,
+        heal_after: float = 10.0,
+        resend_every: float = 30.0,
         on_applied: Callable[[Applied], None] | None = None,
     ) -> None:
         self.servers = list(servers)
@@ -83,6 +95,9 @@ class FloorConsumer:
         self.batch = batch
         self.max_backoff = max_backoff
         self.ack_wait = ack_wait
+        self.heal_after = heal_after
+        self.resend_every = resend_every
+        self._asked: dict[str, float] = {}
         self.on_applied = on_applied
         self.stats = ConsumerStats()
         self.stop = asyncio.Event()
@@ -164,7 +179,11 @@ class FloorConsumer:
         await asyncio.to_thread(self._database)
         self.ready.set()
         backoff = 0.5
+        healed = time.monotonic()
         while not self.stop.is_set():
+            if time.monotonic() - healed > min(5.0, self.heal_after):
+                healed = time.monotonic()
+                await self._heal(client)
             try:
                 messages = await subscription.fetch(self.batch, timeout=1)
             except NatsTimeout:
@@ -186,6 +205,35 @@ class FloorConsumer:
             self.stats.batches += 1
             if self.on_applied is not None:
                 self.on_applied(applied)
+
+    def _open_gaps(self) -> list[tuple[str, int, int]]:
+        assert self._conn is not None
+        rows = self._conn.execute(
+            "SELECT table_id, MIN(first_missing), MAX(last_missing) FROM gaps WHERE filled_at IS NULL "
+            "AND detected_at < clock_timestamp() - make_interval(secs => %s) GROUP BY table_id", (self.heal_after,)
+        ).fetchall()
+        return [(str(table), int(first), int(last)) for table, first, last in rows]
+
+    async def _heal(self, client: Any) -> None:
+        """Ask each table with a gap open longer than ``heal_after`` to publish its missing records again."""
+        try:
+            gaps = await asyncio.to_thread(self._open_gaps)
+        except psycopg.Error:
+            return
+        now = time.monotonic()
+        for table, first, last in gaps:
+            if now - self._asked.get(table, -1e9) < self.resend_every:
+                continue
+            self._asked[table] = now
+            self.stats.resends_asked += 1
+            try:
+                await client.request(wire.control_subject(self.site, table, "resend"),
+                                     json.dumps({"from_seq": first}).encode(), timeout=2)
+                log.warning("table %s: records %s to %s missing on the floor: asked the table to publish them again",
+                            table, first, last)
+            except (NatsError, asyncio.TimeoutError) as exc:
+                self._error(f"table {table}: records {first} to {last} are missing and the table does not answer "
+                            f"({wire.reason(exc)}); they stay missing until it does")
 
     def _store(self, messages: Sequence[Any]) -> Applied:
         store = self._database()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 import threading
 import time
@@ -110,6 +111,9 @@ class Outbox:
         self._duplicates = 0
         self._error: str | None = None
         self._lock = threading.Lock()
+        self._resend_from: int | None = None
+        self._resent_upto = 0
+        self._resends = 0
 
     # -- the table's side -------------------------------------------------
 
@@ -228,7 +232,35 @@ class Outbox:
         row = db.execute("SELECT acked_seq, stream_created FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
         if row is not None and row[1] is not None and row[1] != created:
             self._note(acked=0)  # a stream made anew: it gets the whole journal
+        control = await client.subscribe(wire.control_subject(self.site, self.table_id, "resend"), cb=self._on_resend)
+        try:
+            await self._publish_pending(js, db, client, created)
+        finally:
+            with contextlib.suppress(Exception):
+                await control.unsubscribe()
+
+    async def _on_resend(self, message: Any) -> None:
+        """The floor asks for records again from ``from_seq`` (it found them missing): publish them again."""
+        try:
+            first = int(json.loads(message.data)["from_seq"])
+        except (ValueError, KeyError, TypeError):
+            await message.respond(json.dumps({"ok": False, "reason": "expected {\"from_seq\": N}"}).encode())
+            return
+        with self._lock:
+            self._resend_from = first if self._resend_from is None else min(first, self._resend_from)
+            acked = self._acked
+        await message.respond(json.dumps({"ok": True, "from_seq": first, "acked_seq": acked}).encode())
+
+    async def _publish_pending(self, js: Any, db: sqlite3.Connection, client: Any, created: str) -> None:
+        backoff = 0.5
         while not self._stop.is_set():
+            with self._lock:
+                if self._resend_from is not None:
+                    # published again under new message ids: the stream may still hold the old ids in its window
+                    self._resent_upto = max(self._resent_upto, self._acked)
+                    self._acked = min(self._acked, self._resend_from - 1)
+                    self._resend_from = None
+                    self._resends += 1
             self._journal_seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
             rows = db.execute(
                 "SELECT seq, event, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (self._acked, self.batch)
@@ -266,7 +298,8 @@ class Outbox:
             ack = await js.publish(
                 wire.subject(self.site, self.table_id, str(kind)),
                 str(record).encode(),
-                headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq))},
+                headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq))
+                         + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else "")},
                 stream=self.stream,
             )
             stream_seq = int(ack.seq)

@@ -49,6 +49,11 @@ def subject(site: str, table: str, kind: str) -> str:
     return f"tablectl.{token(site, 'site')}.{token(table, 'table id')}.{token(kind, 'event')}"
 
 
+def control_subject(site: str, table: str, command: str) -> str:
+    """Where the floor asks a table's outbox for something (``resend``): outside the stream's subjects."""
+    return f"tablectl-control.{token(site, 'site')}.{token(table, 'table id')}.{token(command, 'command')}"
+
+
 def msg_id(table: str, seq: int) -> str:
     return f"{table}:{seq}"
 

@@ -226,3 +226,30 @@ def test_a_batch_taken_by_a_consumer_that_died_before_storing_it_is_stored_by_th
     asyncio.run(_consume_while(first, body))
     second = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, ack_wait=2)
     asyncio.run(_consume_while(second, lambda: _until(lambda: _stored(database, "GAP-1") == 20)))
+
+
+def test_a_record_the_broker_lost_after_acknowledging_it_is_published_again_from_the_tables_journal(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    journal = play(tmp_path / "tc.sqlite", rounds=3, seed=5)
+    outbox = Outbox(journal, table_id="TC-01", site=SITE, servers=cluster.urls)
+    making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))  # makes the stream
+    outbox.start()
+    try:
+        async def lose_one() -> None:
+            await _until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
+            client = await nats.connect(servers=cluster.urls)
+            await client.jetstream().delete_msg(wire.stream_name(SITE), 5)  # the broker loses table seq 5
+            await client.close()
+
+        asyncio.run(lose_one())
+        healer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, heal_after=1, resend_every=2)
+        total = outbox.status().acked_seq
+        asyncio.run(_consume_while(healer, lambda: _until(lambda: _stored(database, "TC-01") == total, 60)))
+    finally:
+        outbox.stop()
+    assert healer.stats.resends_asked >= 1 and healer.stats.gaps_closed == 1
+    with psycopg.connect(database) as conn:
+        check = check_table(conn, journal)
+    assert check.ok, check.problems
