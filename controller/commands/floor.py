@@ -56,7 +56,7 @@ def _config(path: str) -> Any:
 
 def _serve(args: argparse.Namespace) -> int:
     from controller.floor.service import serve
-    from controller.notify import Notifier
+    from controller.commands.notify import Notifier
 
     config = _config(args.config)
     notifier = Notifier()
@@ -140,7 +140,7 @@ def _edges_from_file(path: Path) -> list[tuple[str, str, str, Any]]:
 
 
 def _edges_computed(games: list[str]) -> list[tuple[str, str, str, Any]]:
-    from controller.edge import EDGES, compute
+    from controller.rules.edges import EDGES, compute
 
     entries = []
     for game in games:

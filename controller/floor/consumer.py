@@ -209,7 +209,7 @@ class FloorConsumer:
     def _open_gaps(self) -> list[tuple[str, int, int]]:
         assert self._conn is not None
         rows = self._conn.execute(
-            "SELECT table_id, MIN(first_missing), MAX(last_missing) FROM gaps WHERE filled_at IS NULL "
+            "SELECT table_id, MIN(missing_from), MAX(last_missing) FROM gaps WHERE filled_at IS NULL "
             "AND detected_at < clock_timestamp() - make_interval(secs => %s) GROUP BY table_id", (self.heal_after,)
         ).fetchall()
         return [(str(table), int(first), int(last)) for table, first, last in rows]

@@ -69,7 +69,7 @@ ROUND_VOIDED = "round_voided"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jackpots (
-    name TEXT PRIMARY KEY, amount TEXT NOT NULL, contributed TEXT NOT NULL, paid TEXT NOT NULL,
+    name TEXT PRIMARY KEY, amount TEXT NOT NULL, contributed TEXT NOT NULL, paid TEXT NOT NULL, seeded TEXT NOT NULL,
     reset BIGINT NOT NULL, rate TEXT NOT NULL, applied_stream_seq BIGINT NOT NULL, locked_by TEXT,
     updated_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp());
 CREATE TABLE IF NOT EXISTS jackpot_contributions (
@@ -110,17 +110,20 @@ class Meter:
     amount: Fraction
     contributed: Fraction
     paid: Fraction
+    seeded: Fraction
+    """What the house put in: the reset amount at the start and again after each 100 % hit."""
     applied_stream_seq: int
     locked_by: str | None
 
     def as_json(self, name: str) -> dict[str, Any]:
         return {"jackpot": name, "amount": str(self.amount), "cents": int(self.amount), "contributed": str(self.contributed),
-                "paid": str(self.paid), "locked_by": self.locked_by, "stream_seq": self.applied_stream_seq}
+                "paid": str(self.paid), "seeded": str(self.seeded), "locked_by": self.locked_by,
+                "stream_seq": self.applied_stream_seq}
 
 
 def straight_flush_length(codes: Sequence[str]) -> int:
     """The longest straight flush in ``codes`` (what High Card Flush's progressive pays on)."""
-    from controller.evaluators.high_card_flush import straight_flush_length as length
+    from controller.rules.evaluators.high_card_flush import straight_flush_length as length
 
     return length([Card.parse(code) for code in codes])
 
@@ -152,18 +155,18 @@ class JackpotController:
             with self._conn.transaction():
                 self._conn.execute(SCHEMA)
                 self._conn.execute(
-                    "INSERT INTO jackpots (name, amount, contributed, paid, reset, rate, applied_stream_seq) "
-                    "VALUES (%s, %s, '0', '0', %s, %s, 0) ON CONFLICT (name) DO NOTHING",
-                    (self.name, str(self.jackpot.reset), self.jackpot.reset, self.jackpot.rate),
+                    "INSERT INTO jackpots (name, amount, contributed, paid, seeded, reset, rate, applied_stream_seq) "
+                    "VALUES (%s, %s, '0', '0', %s, %s, %s, 0) ON CONFLICT (name) DO NOTHING",
+                    (self.name, str(self.jackpot.reset), str(self.jackpot.reset), self.jackpot.reset, self.jackpot.rate),
                 )
         return self._conn
 
     def _load(self) -> Meter:
         row = self._db().execute(
-            "SELECT amount, contributed, paid, applied_stream_seq, locked_by FROM jackpots WHERE name = %s", (self.name,)
+            "SELECT amount, contributed, paid, seeded, applied_stream_seq, locked_by FROM jackpots WHERE name = %s", (self.name,)
         ).fetchone()
         assert row is not None
-        return Meter(Fraction(row[0]), Fraction(row[1]), Fraction(row[2]), int(row[3]), row[4])
+        return Meter(Fraction(row[0]), Fraction(row[1]), Fraction(row[2]), Fraction(row[3]), int(row[4]), row[5])
 
     def _close(self) -> None:
         if self._conn is not None:
@@ -262,9 +265,10 @@ class JackpotController:
                         out.append(answer)
                 meter.applied_stream_seq = stream_seq
             conn.execute(
-                "UPDATE jackpots SET amount = %s, contributed = %s, paid = %s, applied_stream_seq = %s, locked_by = %s, "
-                "updated_at = clock_timestamp() WHERE name = %s",
-                (str(meter.amount), str(meter.contributed), str(meter.paid), meter.applied_stream_seq, meter.locked_by, self.name),
+                "UPDATE jackpots SET amount = %s, contributed = %s, paid = %s, seeded = %s, applied_stream_seq = %s, "
+                "locked_by = %s, updated_at = clock_timestamp() WHERE name = %s",
+                (str(meter.amount), str(meter.contributed), str(meter.paid), str(meter.seeded), meter.applied_stream_seq,
+                 meter.locked_by, self.name),
             )
         self.meter = meter
         out.append((meter_key(self.name), json.dumps(meter.as_json(self.name)).encode()))
@@ -321,7 +325,11 @@ class JackpotController:
         if refusal is None:
             won = share * meter.amount
             meter.paid += won
-            meter.amount = Fraction(self.jackpot.reset) if share == 1 else meter.amount - won
+            if share == 1:
+                meter.amount = Fraction(self.jackpot.reset)
+                meter.seeded += self.jackpot.reset
+            else:
+                meter.amount -= won
             meter.locked_by = claim
             self.claims_answered += 1
             amount: str | None = str(won)

@@ -119,7 +119,7 @@ class FloorProcess:
     def start(self, timeout: float = 60.0) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "controller.cli", "floor", "serve", "--config", str(self.config)],
+                [sys.executable, "-m", "controller.commands.cli", "floor", "serve", "--config", str(self.config)],
                 stdout=subprocess.PIPE, stderr=out, start_new_session=True,
             )
         assert self.process.stdout is not None
@@ -131,6 +131,7 @@ class FloorProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
+        self._close()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -139,6 +140,11 @@ class FloorProcess:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self._close()
+
+    def _close(self) -> None:
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def _worker(spec: dict[str, Any], stop_play: Any, stop: Any, results: Any) -> None:
@@ -336,7 +342,9 @@ def _measure(result: Result, dsn: str, journals: list[Path], wall_start: dt.date
         ).fetchall()
         normal, recovering = [], []
         for offset, latency in rows:
-            inside = any(f.start <= float(offset) <= f.end for f in result.faults)
+            journaled, stored = float(offset), float(offset) + float(latency) / 1000
+            # recovering: a fault (or the minute after it) overlapped the record's way from the journal to PostgreSQL
+            inside = any(f.start <= stored and journaled <= f.end for f in result.faults)
             (recovering if inside else normal).append(float(latency))
         result.latency = {"normal": (_percentile(normal, 0.5), _percentile(normal, 0.99), len(normal)),
                           "recovering": (_percentile(recovering, 0.5), _percentile(recovering, 0.99), len(recovering))}
@@ -372,16 +380,16 @@ def _reconcile_jackpot(result: Result, dsn: str, journals: list[Path]) -> None:
                     paid += Fraction(record["exact_returned"]) - int(record["stake"])
         db.close()
     with psycopg.connect(dsn) as conn:
-        row = conn.execute("SELECT amount, contributed, paid FROM jackpots WHERE name = %s", (JACKPOT,)).fetchone()
+        row = conn.execute("SELECT amount, contributed, paid, seeded FROM jackpots WHERE name = %s", (JACKPOT,)).fetchone()
         awards = conn.execute("SELECT COUNT(*), COUNT(*) FILTER (WHERE settled_seq IS NULL) FROM jackpot_awards "
                               "WHERE name = %s", (JACKPOT,)).fetchone()
-    amount, theirs_contributed, theirs_paid = (Fraction(v) for v in row) if row else (Fraction(0),) * 3
+    amount, theirs_contributed, theirs_paid, seeded = (Fraction(v) for v in row) if row else (Fraction(0),) * 4
     result.jackpot = {
         "claims": claims, "awards": int(awards[0]) if awards else 0, "unsettled": int(awards[1]) if awards else 0,
         "contributed": contributed, "paid": paid, "controller_contributed": theirs_contributed,
-        "controller_paid": theirs_paid, "meter": amount,
+        "controller_paid": theirs_paid, "meter": amount, "seeded": seeded,
         "reconciled": contributed == theirs_contributed and paid == theirs_paid
-        and amount == RESET + theirs_contributed - theirs_paid,
+        and amount == seeded + theirs_contributed - theirs_paid,
     }
 
 

@@ -28,6 +28,8 @@ import datetime as dt
 import json
 import random
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,17 +48,18 @@ ROYAL = ["AH", "KH", "QH", "JH", "TH", "9H", "8H"]
 
 def template_rounds(config_dir: Path, games: Sequence[str] = GAMES, rounds: int = 30, seed: int = 1) -> dict[str, list[list[dict[str, Any]]]]:
     """Rounds real tables played, per game: each round its records as journaled."""
-    from controller.cli import main
-
     out: dict[str, list[list[dict[str, Any]]]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for game in games:
             journal = Path(folder) / f"{game}.sqlite"
-            with open(Path(folder) / f"{game}.out", "w") as printed, contextlib.redirect_stdout(printed):
-                code = main(["run", "--config", str(config_dir / f"{game}.toml"), "--rounds", str(rounds), "--seed", str(seed),
-                             "--journal", str(journal), "--log", str(Path(folder) / f"{game}.jsonl"), "--no-camera"])
-            if code != 0:
-                raise RuntimeError(f"tablectl run for {game} failed ({code})")
+            played = subprocess.run(
+                [sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config_dir / f"{game}.toml"),
+                 "--rounds", str(rounds), "--seed", str(seed), "--journal", str(journal),
+                 "--log", str(Path(folder) / f"{game}.jsonl"), "--no-camera"],
+                capture_output=True, text=True, check=False,
+            )
+            if played.returncode != 0:
+                raise RuntimeError(f"tablectl run for {game} failed ({played.returncode}): {played.stderr.strip()[-500:]}")
             out[game] = _rounds_of(journal)
     return out
 
@@ -98,7 +101,7 @@ class SimulatedTable:
     """The one thread this table's journal is used from (SQLite connections belong to their thread)."""
 
     def open(self) -> None:
-        from controller.journal import Journal
+        from controller.records.journal import Journal
 
         self.journal = Journal(self.journal_path, table_id=self.table_id)
         self._seq = self.journal.last_seq

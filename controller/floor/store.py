@@ -16,10 +16,13 @@ its stake times the wager's house edge (table ``edges``, loaded from
 ``tablectl edge``'s figures when the floor service starts), summed as a
 ``NUMERIC``: an expectation, not money, so it keeps its fraction of a cent.
 
-Gaps: each table's records must arrive as 1, 2, 3, ... (one table publishes
-in order). ``floor_tables.contiguous_seq`` is the last seq up to which
-nothing is missing; a record beyond ``contiguous_seq + 1`` opens a gap
-(``gaps``), closed when the missing records arrive.
+Order: everything derived from a table's records (rounds, meters, holds,
+alerts) is derived in the table's seq order, each record once, as the records
+become contiguous: ``floor_tables.contiguous_seq`` is the last seq up to
+which nothing is missing. Records that arrive past a missing one are stored
+and wait; the table's gap (``gaps``: the first and last missing seq) names
+what is missing until it arrives, and is then closed (``first_missing`` as first seen, ``missing_from`` what
+is still missing).
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ CREATE TABLE IF NOT EXISTS alerts (
     message TEXT NOT NULL, PRIMARY KEY (table_id, seq));
 CREATE INDEX IF NOT EXISTS alerts_by_time ON alerts (at DESC);
 CREATE TABLE IF NOT EXISTS gaps (
-    table_id TEXT NOT NULL, first_missing BIGINT NOT NULL, last_missing BIGINT NOT NULL,
+    table_id TEXT NOT NULL, first_missing BIGINT NOT NULL, last_missing BIGINT NOT NULL, missing_from BIGINT NOT NULL,
     detected_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), filled_at TIMESTAMPTZ,
     PRIMARY KEY (table_id, first_missing));
 CREATE TABLE IF NOT EXISTS edges (
@@ -117,17 +120,26 @@ class FloorStore:
         self.pits = dict(pits or {})
 
     def apply(self, batch: Sequence[tuple[TableRecord, int | None]]) -> Applied:
-        """Store ``batch`` (records with their stream seq) in one transaction; every derived row only for new records."""
+        """Store ``batch`` (records with their stream seq) in one transaction, then follow each table's records in order.
+
+        Records may arrive out of order (a batch delivered again after a consumer died comes after later ones);
+        rounds, meters and holds are derived from a table's records in seq order as they become contiguous, so
+        the order of arrival never changes a meter.
+        """
         new = duplicates = opened = closed = 0
         with self.conn.transaction():
+            touched: set[str] = set()
             for item, stream_seq in batch:
                 if self._insert(item, stream_seq):
                     new += 1
-                    self._derive(item)
-                    o, c = self._advance(item)
-                    opened, closed = opened + o, closed + c
+                    if item.table not in touched:
+                        self._table(item)
+                        touched.add(item.table)
                 else:
                     duplicates += 1
+            for table in sorted(touched):
+                o, c = self._follow(table)
+                opened, closed = opened + o, closed + c
         return Applied(new, duplicates, opened, closed)
 
     # -- one record -------------------------------------------------------
@@ -146,57 +158,54 @@ class FloorStore:
             (item.table, self.site, self.pits.get(item.table)),
         )
 
-    def _advance(self, item: TableRecord) -> tuple[int, int]:
-        """Move the table's contiguous seq past ``item``; open a gap when records before it are missing."""
-        row = self.conn.execute(
-            "SELECT contiguous_seq FROM floor_tables WHERE table_id = %s FOR UPDATE", (item.table,)
-        ).fetchone()
+    def _follow(self, table: str) -> tuple[int, int]:
+        """Derive every record of ``table`` that is now contiguous, in seq order; keep its gap (if any) up to date."""
+        row = self.conn.execute("SELECT contiguous_seq FROM floor_tables WHERE table_id = %s FOR UPDATE", (table,)).fetchone()
         assert row is not None
         contiguous = int(row[0])
-        opened = closed = 0
-        if item.seq == contiguous + 1:
-            # follow every record already stored after it
-            after = self.conn.execute(
-                "SELECT seq FROM events WHERE table_id = %s AND seq > %s ORDER BY seq", (item.table, item.seq)
+        next_present: int | None = None
+        while next_present is None:
+            rows = self.conn.execute(
+                "SELECT seq, kind, round_id, record FROM events WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT 1000",
+                (table, contiguous),
             ).fetchall()
-            contiguous = item.seq
-            for (seq,) in after:
+            if not rows:
+                break
+            for seq, kind, round_id, record in rows:
                 if seq != contiguous + 1:
+                    next_present = int(seq)
                     break
-                contiguous = seq
-            done = self.conn.execute(
-                "UPDATE gaps SET filled_at = clock_timestamp() WHERE table_id = %s AND filled_at IS NULL AND last_missing <= %s",
-                (item.table, contiguous),
-            )
-            closed = done.rowcount
-            if contiguous > item.seq:
-                self.conn.execute(
-                    "UPDATE gaps SET first_missing = %s WHERE table_id = %s AND filled_at IS NULL AND first_missing <= %s",
-                    (contiguous + 1, item.table, contiguous),
-                )
-        elif item.seq > contiguous + 1:
-            # records contiguous+1 .. seq-1 not yet here; one open gap per table at a time grows to cover them
-            missing = self.conn.execute(
-                "SELECT COALESCE(MAX(seq), %s) FROM events WHERE table_id = %s AND seq < %s", (contiguous, item.table, item.seq)
-            ).fetchone()
-            first = int(missing[0]) + 1 if missing else contiguous + 1
-            if first <= item.seq - 1:
-                result = self.conn.execute(
-                    "INSERT INTO gaps (table_id, first_missing, last_missing) VALUES (%s, %s, %s) "
-                    "ON CONFLICT (table_id, first_missing) DO UPDATE SET last_missing = GREATEST(gaps.last_missing, excluded.last_missing)",
-                    (item.table, first, item.seq - 1),
-                )
-                opened = result.rowcount
+                self._derive(TableRecord(table, int(seq), str(kind), round_id, dict(record)))
+                contiguous = int(seq)
+            else:
+                if len(rows) < 1000:
+                    break
+        opened = closed = 0
+        if next_present is None:
+            closed = self.conn.execute(
+                "UPDATE gaps SET filled_at = clock_timestamp() WHERE table_id = %s AND filled_at IS NULL", (table,)
+            ).rowcount
+        else:
+            # records contiguous+1 .. next_present-1 have not arrived: the table's one open gap says so
+            moved = self.conn.execute(
+                "UPDATE gaps SET missing_from = %s, last_missing = %s WHERE table_id = %s AND filled_at IS NULL",
+                (contiguous + 1, next_present - 1, table),
+            ).rowcount
+            if not moved:
+                opened = self.conn.execute(
+                    "INSERT INTO gaps (table_id, first_missing, last_missing, missing_from) VALUES (%s, %s, %s, %s)",
+                    (table, contiguous + 1, next_present - 1, contiguous + 1),
+                ).rowcount
         self.conn.execute(
-            "UPDATE floor_tables SET contiguous_seq = %s, last_seq = GREATEST(last_seq, %s), "
-            "last_at = GREATEST(last_at, %s) WHERE table_id = %s",
-            (contiguous, item.seq, _time(item.record), item.table),
+            "UPDATE floor_tables SET contiguous_seq = %s, "
+            "last_seq = (SELECT MAX(seq) FROM events WHERE table_id = %s), "
+            "last_at = (SELECT MAX(at) FROM events WHERE table_id = %s AND seq <= %s) WHERE table_id = %s",
+            (contiguous, table, table, contiguous, table),
         )
         return opened, closed
 
     def _derive(self, item: TableRecord) -> None:
-        """Rounds, settlements, meters, holds and alerts from a record stored for the first time."""
-        self._table(item)
+        """Rounds, settlements, meters, holds and alerts from a table's next record in seq order."""
         record, kind = item.record, item.kind
         at = _time(record)
         if kind == kinds.ROUND_STARTED and item.round_id:

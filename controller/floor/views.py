@@ -140,7 +140,7 @@ def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int 
         for table, seq, kind, at, round_id, message in rows
     ]
     for table, first, last, detected in conn.execute(
-        "SELECT table_id, first_missing, last_missing, detected_at FROM gaps WHERE filled_at IS NULL ORDER BY detected_at DESC"
+        "SELECT table_id, missing_from, last_missing, detected_at FROM gaps WHERE filled_at IS NULL ORDER BY detected_at DESC"
     ).fetchall():
         result.insert(0, {
             "table": table, "seq": int(first), "kind": "records_missing", "at": detected.isoformat(), "round": None,

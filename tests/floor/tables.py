@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.cli import main
+from controller.commands.cli import main
 
 
 def play(journal: Path, *, rounds: int, seed: int, config: str = "config/top-card.toml") -> Path:

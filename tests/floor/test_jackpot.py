@@ -105,9 +105,10 @@ def test_two_hits_at_once_are_paid_in_stream_order_the_second_from_the_reset_met
 
     asyncio.run(_run_until(controller, body))
     with psycopg.connect(database) as conn:
-        amount, contributed, paid, locked = conn.execute(
-            "SELECT amount, contributed, paid, locked_by FROM jackpots WHERE name = 'hcf'").fetchone()
+        amount, contributed, paid, seeded, locked = conn.execute(
+            "SELECT amount, contributed, paid, seeded, locked_by FROM jackpots WHERE name = 'hcf'").fetchone()
     assert Fraction(contributed) == 45 and Fraction(paid) == 2_000_045 and Fraction(amount) == 1_000_000
+    assert Fraction(seeded) == 3_000_000  # the reset amount at the start and after each of the two hits
     assert locked == claim_key("HCF-2", "s2", 1)  # until that table settles the wager
 
 
