@@ -22,7 +22,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from controller.floor.config import DEFAULT_FLOOR_CONFIG, FloorConfigError, load_floor_config
+from controller.floor.config import (
+    DEFAULT_FLOOR_CONFIG,
+    FloorConfigError,
+    load_floor_config,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -55,8 +59,8 @@ def _config(path: str) -> Any:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from controller.floor.service import serve
     from controller.commands.notify import Notifier
+    from controller.floor.service import serve
 
     config = _config(args.config)
     notifier = Notifier()

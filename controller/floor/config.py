@@ -14,7 +14,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from controller.floor import wire
 from controller.floor.shifts import Shift, Shifts
@@ -126,7 +133,7 @@ def _where(location: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in location)
 
 
-def _hint(error: dict[str, Any], model_fields: list[str]) -> str:
+def _hint(error: Any, model_fields: list[str]) -> str:
     if error["type"] != "extra_forbidden":
         return ""
     near = difflib.get_close_matches(str(error["loc"][-1]), model_fields, n=1)

@@ -128,7 +128,7 @@ class FloorConsumer:
                     servers=self.servers, name="tablectl-floor", connect_timeout=2, reconnect_time_wait=1,
                     max_reconnect_attempts=-1, error_cb=self._broker_error,
                 )
-            except (NatsError, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError, OSError) as exc:
                 self._error(f"cannot reach the broker ({', '.join(self.servers)}): {wire.reason(exc)}")
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
@@ -141,7 +141,7 @@ class FloorConsumer:
                 self._error(f"the floor database: {wire.reason(exc)}; retrying")
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
-            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError, JetStreamError, OSError) as exc:
                 self._error(f"the broker: {wire.reason(exc)}")
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
@@ -231,7 +231,7 @@ class FloorConsumer:
                                      json.dumps({"from_seq": first}).encode(), timeout=2)
                 log.warning("table %s: records %s to %s missing on the floor: asked the table to publish them again",
                             table, first, last)
-            except (NatsError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError) as exc:
                 self._error(f"table {table}: records {first} to {last} are missing and the table does not answer "
                             f"({wire.reason(exc)}); they stay missing until it does")
 

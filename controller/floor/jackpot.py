@@ -123,7 +123,9 @@ class Meter:
 
 def straight_flush_length(codes: Sequence[str]) -> int:
     """The longest straight flush in ``codes`` (what High Card Flush's progressive pays on)."""
-    from controller.rules.evaluators.high_card_flush import straight_flush_length as length
+    from controller.rules.evaluators.high_card_flush import (
+        straight_flush_length as length,
+    )
 
     return length([Card.parse(code) for code in codes])
 
@@ -182,7 +184,7 @@ class JackpotController:
             try:
                 client = await nats.connect(servers=self.servers, name=f"tablectl-jackpot-{self.name}", connect_timeout=2,
                                             reconnect_time_wait=1, max_reconnect_attempts=-1, error_cb=self._quiet)
-            except (NatsError, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError, OSError) as exc:
                 log.warning("jackpot %s: cannot reach the broker: %s", self.name, exc)
                 await self._pause(backoff)
                 backoff = min(2 * backoff, 10.0)
@@ -190,7 +192,7 @@ class JackpotController:
             try:
                 await self._consume(client)
                 backoff = 0.5
-            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError, psycopg.Error) as exc:
+            except (TimeoutError, NatsError, JetStreamError, OSError, psycopg.Error) as exc:
                 log.warning("jackpot %s: %s; retrying", self.name, wire.reason(exc))
                 await asyncio.to_thread(self._close)
                 await self._pause(backoff)
@@ -420,11 +422,11 @@ class JackpotClient:
         """The award for ``claim`` if the controller has answered it; None if not yet (or the floor cannot be reached)."""
         try:
             return asyncio.run(self._get(award_key(self.jackpot, claim), timeout))
-        except (NatsError, OSError, asyncio.TimeoutError):
+        except (TimeoutError, NatsError, OSError):
             return None
 
     def meter(self, timeout: float = 3.0) -> dict[str, Any] | None:
         try:
             return asyncio.run(self._get(meter_key(self.jackpot), timeout))
-        except (NatsError, OSError, asyncio.TimeoutError):
+        except (TimeoutError, NatsError, OSError):
             return None

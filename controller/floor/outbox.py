@@ -185,7 +185,7 @@ class Outbox:
                     disconnected_cb=self._disconnected,
                     reconnected_cb=self._reconnected,
                 )
-            except (NatsError, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError, OSError) as exc:
                 self._note(connected=False, error=f"cannot reach the floor's broker ({', '.join(self.servers)}): {wire.reason(exc)}")
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
@@ -221,7 +221,7 @@ class Outbox:
             try:
                 created = str((await js.stream_info(self.stream)).created)
                 break
-            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError, JetStreamError, OSError) as exc:
                 self._note(error=f"the floor's stream {self.stream} cannot be found: {wire.reason(exc)}; retrying")
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
@@ -271,7 +271,7 @@ class Outbox:
             started = time.monotonic()
             try:
                 last_stream_seq = await self._publish(js, rows)
-            except (NatsError, JetStreamError, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, NatsError, JetStreamError, OSError) as exc:
                 self._note(error=f"publishing to {self.stream} failed: {wire.reason(exc)}; retrying")
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)

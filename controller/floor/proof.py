@@ -38,7 +38,12 @@ from typing import Any
 
 import psycopg
 
-from controller.floor.localservers import LocalPostgres, NatsCluster, TcpProxy, free_port
+from controller.floor.localservers import (
+    LocalPostgres,
+    NatsCluster,
+    TcpProxy,
+    free_port,
+)
 from controller.floor.reconcile import check_table
 
 SITE = "proof"
@@ -205,7 +210,7 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
     postgres = LocalPostgres(folder / "postgres")
     proxies: list[TcpProxy] = []
     floor: FloorProcess | None = None
-    workers: list[mp.process.BaseProcess] = []
+    workers: list[Any] = []
     ctx = mp.get_context("spawn")
     stop_play, stop, results = ctx.Event(), ctx.Event(), ctx.Queue()
     try:
@@ -215,14 +220,14 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
         for proxy in proxies:
             proxy.start()
         rng = random.Random(plan.seed)
-        tables = []
+        tables: list[dict[str, str]] = []
         for index in range(plan.tables):
             linked = index < plan.linked
             game = "high-card-flush" if linked else rng.choice(GAMES)
-            tables.append({"id": f"T{index + 1:03d}", "game": game, "journal": str(folder / "tables" / f"T{index + 1:03d}.sqlite"),
-                           "jackpot": JACKPOT if linked else None})
+            table = {"id": f"T{index + 1:03d}", "game": game, "journal": str(folder / "tables" / f"T{index + 1:03d}.sqlite")}
+            tables.append(table | ({"jackpot": JACKPOT} if linked else {}))
         (folder / "tables").mkdir(exist_ok=True)
-        linked_ids = [t["id"] for t in tables if t["jackpot"]]
+        linked_ids = [t["id"] for t in tables if "jackpot" in t]
         floor = FloorProcess(_floor_config(folder, cluster, postgres, free_port(), linked_ids), folder / "floor.log")
         floor.start()
         say(f"floor service up; starting {plan.tables} tables in {plan.workers} processes")
@@ -253,7 +258,7 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             reports.update(results.get(timeout=120))
         result.seconds = plan.seconds
         _measure(result, postgres.dsn, journals, wall_start)
-        _reconcile_jackpot(result, postgres.dsn, [Path(t["journal"]) for t in tables if t["jackpot"]])
+        _reconcile_jackpot(result, postgres.dsn, [Path(t["journal"]) for t in tables if "jackpot" in t])
     finally:
         stop_play.set()
         stop.set()
@@ -302,9 +307,14 @@ def _schedule(plan: Plan) -> list[tuple[float, str, Action]]:
         (0.50 * s, "kill the floor service (SIGKILL)", then(mark("floor service down", 0.03 * s + 30), lambda c, p, f, *_: f.kill())),
         (0.53 * s, "start the floor service again", lambda c, p, f, *_: f.start()),
         (0.58 * s, f"cut a quarter of the tables off the network for {cut:.0f} s",
-         then(mark("tables cut off", cut + 60), lambda c, p, f, x, *_: [proxy.cut() for proxy in x])),
-        (0.58 * s + cut, "reconnect them", lambda c, p, f, x, *_: [proxy.restore() for proxy in x]),
+         then(mark("tables cut off", cut + 60), lambda c, p, f, x, *_: _each(x, TcpProxy.cut))),
+        (0.58 * s + cut, "reconnect them", lambda c, p, f, x, *_: _each(x, TcpProxy.restore)),
     ]
+
+
+def _each(proxies: list[TcpProxy], action: Callable[[TcpProxy], None]) -> None:
+    for proxy in proxies:
+        action(proxy)
 
 
 def _catch_up(journals: list[Path], dsn: str, *, timeout: float, say: Callable[[str], None]) -> float:
@@ -314,8 +324,8 @@ def _catch_up(journals: list[Path], dsn: str, *, timeout: float, say: Callable[[
         total = sum(last for last, _ in seqs)
         lag = sum(last - acked for last, acked in seqs)
         with contextlib.suppress(psycopg.Error), psycopg.connect(dsn, connect_timeout=3) as conn:
-            stored = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
-            if lag == 0 and stored >= total:
+            counted = conn.execute("SELECT COUNT(*) FROM events").fetchone()
+            if lag == 0 and counted is not None and int(counted[0]) >= total:
                 return time.monotonic()
         time.sleep(1)
     say("  (timed out waiting for the floor to catch up)")
@@ -331,7 +341,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _measure(result: Result, dsn: str, journals: list[Path], wall_start: dt.datetime) -> None:
     with psycopg.connect(dsn) as conn:
-        result.records = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        counted = conn.execute("SELECT COUNT(*) FROM events").fetchone()
+        result.records = int(counted[0]) if counted else 0
         peak = conn.execute(
             "SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) n FROM events GROUP BY date_trunc('second', stored_at)) s"
         ).fetchone()
@@ -340,7 +351,8 @@ def _measure(result: Result, dsn: str, journals: list[Path], wall_start: dt.date
             "SELECT EXTRACT(EPOCH FROM at - %s), EXTRACT(EPOCH FROM stored_at - at) * 1000 FROM events WHERE at IS NOT NULL",
             (wall_start,),
         ).fetchall()
-        normal, recovering = [], []
+        normal: list[float] = []
+        recovering: list[float] = []
         for offset, latency in rows:
             journaled, stored = float(offset), float(offset) + float(latency) / 1000
             # recovering: a fault (or the minute after it) overlapped the record's way from the journal to PostgreSQL

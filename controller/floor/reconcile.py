@@ -79,7 +79,8 @@ def check_table(conn: psycopg.Connection[Any], journal_path: str | Path, *, comp
     try:
         table = str(db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()[0])
         journal_count = int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
-        floor_count = int(conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s", (table,)).fetchone()[0])
+        counted = conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s", (table,)).fetchone()
+        floor_count = int(counted[0]) if counted else 0
         check = TableCheck(table, journal_count, floor_count)
         if compare_records:
             _compare_records(db, conn, table, check)
@@ -115,11 +116,11 @@ def _compare_records(db: sqlite3.Connection, conn: psycopg.Connection[Any], tabl
 def _ranges(numbers: list[int]) -> str:
     parts: list[str] = []
     start = prev = numbers[0]
-    for number in numbers[1:] + [None]:  # type: ignore[list-item]
-        if number is not None and number == prev + 1:
+    for number in numbers[1:]:
+        if number == prev + 1:
             prev = number
             continue
         parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if number is not None:
-            start = prev = number
+        start = prev = number
+    parts.append(str(start) if start == prev else f"{start}-{prev}")
     return ", ".join(parts[:10]) + (" ..." if len(parts) > 10 else "")

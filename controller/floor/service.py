@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Callable
+from typing import Any
 
 from controller.floor.config import FloorConfig
 from controller.floor.consumer import FloorConsumer
@@ -47,8 +48,9 @@ async def serve(config: FloorConfig, *, on_ready: Callable[[str], None] | None =
     tasks = [asyncio.create_task(consumer.run(), name="consumer"), asyncio.create_task(pit.run(), name="pit")]
     tasks += [asyncio.create_task(jackpot.run(), name=f"jackpot {jackpot.name}") for jackpot in jackpots]
     try:
-        ready = asyncio.ensure_future(asyncio.gather(consumer.ready.wait(), pit.ready.wait(), *(j.ready.wait() for j in jackpots)))
-        stopped = asyncio.ensure_future(stop.wait())
+        ready: asyncio.Future[Any] = asyncio.ensure_future(
+            asyncio.gather(consumer.ready.wait(), pit.ready.wait(), *(j.ready.wait() for j in jackpots)))
+        stopped: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
         await asyncio.wait([ready, stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
         failed = [t for t in tasks if t.done()]
         if failed:

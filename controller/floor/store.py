@@ -105,7 +105,7 @@ def _time(record: dict[str, Any]) -> dt.datetime | None:
     if not isinstance(stamp, str):
         return None
     try:
-        return dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        return dt.datetime.fromisoformat(stamp)
     except ValueError:
         return None
 

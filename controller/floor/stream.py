@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nats.js.api import ExternalStream, RetentionPolicy, StorageType, StreamConfig, StreamSource
+from nats.js.api import (
+    ExternalStream,
+    RetentionPolicy,
+    StorageType,
+    StreamConfig,
+    StreamSource,
+)
 from nats.js.errors import NotFoundError
 
 from controller.floor import wire

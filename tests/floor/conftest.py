@@ -14,7 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.floor.localservers import LocalPostgres, NatsCluster, ServerError, _pg_bin
+from controller.floor.localservers import (
+    LocalPostgres,
+    NatsCluster,
+    ServerError,
+    _pg_bin,
+)
 
 _databases = itertools.count(1)
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import nats
 import psycopg
-import pytest
 
 from controller.floor import wire
 from controller.floor.consumer import FloorConsumer
@@ -159,8 +158,9 @@ def test_a_message_that_is_not_a_table_record_is_kept_aside_and_does_not_stop_th
     asyncio.run(_consume_while(consumer, body))
     with psycopg.connect(database) as conn:
         rejected = conn.execute("SELECT subject, reason FROM rejected").fetchall()
-    assert rejected == [(f"tablectl.{SITE}.X.junk", f"message on tablectl.{SITE}.X.junk is not JSON: "
-                         "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")]
+    reason = (f"message on tablectl.{SITE}.X.junk is not JSON: "
+              "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")
+    assert rejected == [(f"tablectl.{SITE}.X.junk", reason)]
 
 
 def test_the_floor_keeps_every_record_through_a_killed_broker_node_and_a_restarted_database(
