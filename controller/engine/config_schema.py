@@ -331,6 +331,38 @@ class Console(Section):
     pace: Annotated[float, Field(ge=0, le=60)] = Field(default=1.0, description="seconds between dealt cards on a demonstration table")
 
 
+# -- the floor: [floor] (docs/floor.md) ----------------------------------------------------------------
+
+
+def _token(value: str) -> str:
+    if not value or not value.replace("-", "").replace("_", "").isalnum() or not value.isascii():
+        raise ValueError(f"must be letters, digits, '-' or '_', not {value!r}")
+    return value
+
+
+class Floor(Section):
+    site: Text = Field(description="the floor's site, as the floor's own config names it ([floor] site)")
+    servers: list[Text] = Field(min_length=1, description="the floor's NATS servers, or the pit's leaf node with leaf",
+                                examples=[["nats://10.20.0.11:4222", "nats://10.20.0.12:4222", "nats://10.20.0.13:4222"]])
+    leaf: Text | None = Field(default=None, description="publish to this leaf node's own stream (servers: the leaf's address)")
+    jackpot: Text | None = Field(default=None, description="High Card Flush: the floor's linked jackpot the Progressive pays from")
+    catch_up_rate: Annotated[float, Field(gt=0, le=1_000_000)] = Field(
+        default=2000.0, description="records a second at most while catching up after an outage")
+
+    @field_validator("site", "leaf", "jackpot")
+    @classmethod
+    def _names(cls, value: str | None) -> str | None:
+        return None if value is None else _token(value)
+
+    @field_validator("servers")
+    @classmethod
+    def _urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            if not url.startswith(("nats://", "tls://")):
+                raise ValueError(f"a NATS server is written nats://HOST:PORT, not {url!r}")
+        return value
+
+
 # -- the whole file ------------------------------------------------------------------------------------
 
 
@@ -346,6 +378,7 @@ class Config(Section):
     journal: Journal = Journal()
     log: Log = Log()
     console: Console = Console()
+    floor: Floor | None = None
 
 
 SECTIONS: tuple[str, ...] = tuple(Config.model_fields)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from controller.engine.config_schema import Floor
+
 from controller.records.audit import ChainedFile
 from controller.engine.config import TableConfig
 from controller.engine.devices import open_feed
@@ -77,6 +79,21 @@ class Session:
         return self.table.play_round(players)
 
 
+def _publish_to_floor(config: TableConfig, journal: Path, floor: Floor, stack: contextlib.ExitStack) -> None:
+    """The table's outbox (``controller.floor.outbox``): the journal to the floor's stream, beside the table loop."""
+    from controller.floor.outbox import Outbox
+
+    outbox = Outbox(journal, table_id=config.table_id, site=floor.site, servers=floor.servers, leaf=floor.leaf,
+                    catch_up_rate=floor.catch_up_rate)
+    outbox.start()
+
+    def stop() -> None:
+        outbox.wait_caught_up(5.0)  # a short run's last records go out before it ends; the rest waits in the journal
+        outbox.stop()
+
+    stack.callback(stop)
+
+
 @contextlib.contextmanager
 def open_session(
     config: TableConfig,
@@ -102,6 +119,9 @@ def open_session(
         trail = ChainedFile(events or log_path(config), max_bytes=config.log.get("max_bytes"), backups=config.log.get("backups", 5))
         stack.callback(trail.close)
         log = EventLog(config.table_id, json_stream=trail, console_stream=console, journal=store)  # type: ignore[arg-type]
+        floor = config.settings.floor if config.settings is not None else None
+        if floor is not None and store is not None:
+            _publish_to_floor(config, store.path, floor, stack)
         logged = trail.last_seq()
         if logged and store is not None:
             for record in store.records(after_seq=logged):

@@ -146,7 +146,7 @@ def parse_floor_config(data: dict[str, Any], file: str) -> FloorConfig:
     except ValidationError as exc:
         error = exc.errors()[0]
         names = [n for model in (FloorConfig, Floor, Broker, Database, Jackpot, Pit, ShiftRow) for n in model.model_fields]
-        reason = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+        reason = "unknown key" if error["type"] == "extra_forbidden" else str(error["msg"]).removeprefix("Value error, ")
         raise FloorConfigError(f"{file}: {_where(error['loc'])}: {reason}{_hint(error, names)}") from None
 
 

@@ -36,6 +36,7 @@ from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
 
 from controller.floor import wire
+from controller.floor.stream import StreamSettings, ensure_stream, leaf_stream_name
 
 OUTBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -86,6 +87,7 @@ class Outbox:
         table_id: str,
         site: str,
         servers: Sequence[str],
+        leaf: str | None = None,
         batch: int = 256,
         catch_up_rate: float = 2000.0,
         poll_interval: float = 0.1,
@@ -95,7 +97,8 @@ class Outbox:
         self.path = Path(journal_path)
         self.table_id = wire.token(table_id, "table id")
         self.site = wire.token(site, "site")
-        self.stream = wire.stream_name(site)
+        self.leaf = leaf
+        self.stream = leaf_stream_name(site, leaf) if leaf else wire.stream_name(site)
         self.servers = list(servers)
         self.batch = batch
         self.catch_up_rate = catch_up_rate
@@ -219,6 +222,9 @@ class Outbox:
         backoff = 0.5
         while not self._stop.is_set():
             try:
+                if self.leaf:
+                    # the leaf node's own stream, which the site's stream gathers: the table's outbox makes it
+                    await ensure_stream(js, self.site, StreamSettings(replicas=1, max_age_days=30), name=self.stream)
                 created = str((await js.stream_info(self.stream)).created)
                 break
             except (TimeoutError, NatsError, JetStreamError, OSError) as exc:
@@ -300,8 +306,10 @@ class Outbox:
                 str(record).encode(),
                 headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq))
                          + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else "")},
-                stream=self.stream,
             )
+            if ack.stream != self.stream:
+                # not the Expected-Stream header: it would travel with the record into the site's stream from a leaf
+                raise OSError(f"the record went to stream {ack.stream}, not {self.stream}: check the broker's streams")
             stream_seq = int(ack.seq)
             with self._lock:
                 if ack.duplicate:

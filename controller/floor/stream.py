@@ -39,10 +39,10 @@ class StreamSettings:
     """(stream, JetStream domain) of each leaf node's stream this stream gathers from."""
 
 
-async def ensure_stream(js: Any, site: str, settings: StreamSettings) -> None:
-    """Create the site's stream, or bring its settings up to date."""
+async def ensure_stream(js: Any, site: str, settings: StreamSettings, *, name: str | None = None) -> None:
+    """Create the site's stream (or the stream ``name`` for the site's records), or bring its settings up to date."""
     config = StreamConfig(
-        name=wire.stream_name(site),
+        name=name or wire.stream_name(site),
         subjects=[wire.site_subjects(site)],
         retention=RetentionPolicy.LIMITS,
         storage=StorageType.FILE,

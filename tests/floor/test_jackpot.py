@@ -163,5 +163,5 @@ def test_a_restarted_controller_does_not_count_a_contribution_twice(cluster: Nat
 def test_a_jackpot_rate_outside_zero_to_one_is_refused_naming_the_key(rate: str) -> None:
     from controller.floor.config import FloorConfigError
 
-    with pytest.raises(FloorConfigError, match=r"floor.toml: jackpots.hcf.rate: Value error, must be a fraction in \[0, 1\)"):
+    with pytest.raises(FloorConfigError, match=r"floor.toml: jackpots.hcf.rate: must be a fraction in \[0, 1\)"):
         parse_floor_config({"floor": {"site": "s"}, "jackpots": {"hcf": {"tables": ["T"], "reset": 1, "rate": rate}}}, "floor.toml")

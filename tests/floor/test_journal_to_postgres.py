@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import nats
 import psycopg
+import pytest
 
 from controller.floor import wire
 from controller.floor.consumer import FloorConsumer
@@ -253,3 +255,68 @@ def test_a_record_the_broker_lost_after_acknowledging_it_is_published_again_from
     with psycopg.connect(database) as conn:
         check = check_table(conn, journal)
     assert check.ok, check.problems
+
+
+def test_a_table_behind_a_leaf_node_keeps_publishing_while_the_floor_is_down_and_the_floor_catches_up(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    from controller.floor.stream import StreamSettings, leaf_stream_name
+
+    leaf = cluster.add_leaf("pit-a", "pit-a")
+    settings = StreamSettings(sources=[(leaf_stream_name(SITE, "pit-a"), "pit-a")])
+    making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, stream=settings)
+    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))  # the site's stream, gathering the leaf's
+    journal = play(tmp_path / "tc.sqlite", rounds=4, seed=6)
+    for node in cluster.nodes:
+        node.stop()  # the floor's network is down: only the pit's leaf node answers the table
+    outbox = Outbox(journal, table_id="TC-01", site=SITE, servers=[leaf.url], leaf="pit-a")
+    outbox.start()
+    try:
+        assert outbox.wait_caught_up(60), outbox.status()
+        assert outbox.status().connected
+        cluster.start()
+        consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, stream=settings)
+        total = outbox.status().acked_seq
+        asyncio.run(_consume_while(consumer, lambda: _until(lambda: _stored(database, "TC-01") == total, 90)))
+    finally:
+        outbox.stop()
+    with psycopg.connect(database) as conn:
+        check = check_table(conn, journal)
+    assert check.ok, check.problems
+
+
+def test_tablectl_run_with_a_floor_section_publishes_its_journal_as_it_plays(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    from controller.commands.cli import main
+
+    making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))
+    config = tmp_path / "table.toml"
+    config.write_text(Path("config/top-card.toml").read_text() + f'\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(cluster.urls)}\n')
+    journal = tmp_path / "tc.sqlite"
+    assert main(["run", "--config", str(config), "--rounds", "6", "--seed", "8", "--journal", str(journal),
+                 "--log", str(tmp_path / "tc.jsonl"), "--no-camera"]) == 0
+    assert acked_seq(journal, wire.stream_name(SITE)) > 100  # published before run ended
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    total = acked_seq(journal, wire.stream_name(SITE))
+    asyncio.run(_consume_while(consumer, lambda: _until(lambda: _stored(database, "TC-01") == total)))
+    with psycopg.connect(database) as conn:
+        check = check_table(conn, journal)
+    assert check.ok, check.problems
+
+
+@pytest.mark.parametrize(("floor", "problem"), [
+    ('site = "x y"\nservers = ["nats://127.0.0.1:4222"]', "floor.site: must be letters, digits"),
+    ('site = "x"\nservers = []', "floor.servers"),
+    ('site = "x"\nservers = ["127.0.0.1:4222"]', "floor.servers: a NATS server is written nats://HOST:PORT"),
+    ('site = "x"\nservers = ["nats://h:1"]\nlef = "pit-a"', "floor.lef"),
+])
+def test_a_wrong_floor_section_is_refused_naming_the_key(tmp_path: Path, floor: str, problem: str) -> None:
+    from controller.engine.config import load_config
+    from controller.errors import ConfigError
+
+    config = tmp_path / "table.toml"
+    config.write_text(Path("config/top-card.toml").read_text() + f"\n[floor]\n{floor}\n")
+    with pytest.raises(ConfigError, match=re.escape(problem)):
+        load_config(config)
