@@ -16,6 +16,7 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.audit",
     "controller.commands.floor",
     "controller.commands.serve",
+    "controller.commands.staff",
     "controller.commands.odds",
     "controller.commands.vision",
     "controller.commands.config",
