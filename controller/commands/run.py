@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 import random
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ from controller.engine.config import TableConfig, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
+from controller.console.staff import SessionAccounts, StaffFile, one_session_account
 from controller.errors import TableError
 from controller.engine.log import LogOutputError
 from controller.records.journal import JournalError
@@ -142,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
             played: list[dict[str, Any]] = []
             # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
             with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
+                say: Callable[..., None] = (lambda *_, **__: None) if args.json else advance.print
                 for _ in range(rounds):
                     round = session.play(players)
                     played.append(round_json(round))
@@ -153,9 +156,7 @@ def run(args: argparse.Namespace) -> int:
                         if args.json:
                             print(json.dumps(session_json(config, table, played, None, camera, held=round.hold_reason), indent=2))
                         return 1
-                    if table.stopped:
-                        if not args.json:
-                            advance.print(f"the game stopped: {table.stopped}")
+                    if table.stopped and not wait_for_player_dealer(table, players, round.id, say=say):
                         break
             journal_meters = session.journal.meters() if session.journal else None
     except (JournalError, LogOutputError) as exc:
@@ -175,9 +176,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+OFFERS = 100
+"""How many times a stopped game's player-dealer position is offered round the table before a run gives up."""
+
+
+def wait_for_player_dealer(table: Table, players: SimulatedPlayers, round_id: str, *, say: Callable[..., None] = print) -> bool:
+    """A player-dealer game stopped: say why, and offer the position round the table again until a simulated
+    player takes it (False, and the run ends, if none does after ``OFFERS`` times round)."""
+    say(f"the game stopped: {table.stopped}; waiting for a player to take the player-dealer position")
+    for _ in range(OFFERS):
+        facts = table.offer_position(players.accepts_position, round_id)
+        if facts is not None:
+            say(f"seat {facts['player_dealer']} takes the player-dealer position")
+            return True
+    say(f"nobody took the player-dealer position in {OFFERS} offers round the table: the run ends")
+    return False
+
+
 def serve_console(args: argparse.Namespace, session: Session, players: SimulatedPlayers) -> None:
-    """The session on the dealer console until interrupted: simulated players for ``--rounds``, or ``--dealer``."""
+    """The session on the dealer console until interrupted: simulated players for ``--rounds``, or ``--dealer``.
+
+    A simulated table works out of the box: besides the accounts of the staff file (if any), a supervisor
+    account made for this process only, with a fresh PIN, is printed here and forgotten when it stops.
+    """
     settings = with_overrides(console_settings(session.config), args.host, args.port, args.pace)
+    name, pin = one_session_account()
+    accounts = SessionAccounts(StaffFile(settings.staff), {name: ("supervisor", pin)})
+    print(f"console login for this session only: name {name}, PIN {pin} (a supervisor; "
+          f"staff accounts from {settings.staff} work too)", file=sys.stderr, flush=True)
     loop = TableLoop(session.table, players=None if args.dealer else players, pace=settings.pace,
                      rounds=0 if args.dealer else args.rounds, journal=session.journal, pending=session.pending)
-    serve_until_stopped(loop, settings, allow_remote=args.allow_remote)
+    serve_until_stopped(loop, settings, accounts, allow_remote=args.allow_remote)

@@ -57,6 +57,11 @@ class CardFeed(abc.ABC):
         """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not."""
         return False
 
+    def current_fault(self) -> str | None:
+        """The fault the device reports now (after ``poll`` read what it sent), or ``None`` when it is ready:
+        what a held table shows while it waits for a supervisor."""
+        return None
+
     def poll(self, round_id: str | None) -> str | None:
         """A fault the device reported on its own (between rounds), without waiting or dealing; ``None`` if none."""
         return None
@@ -96,6 +101,9 @@ class ShoeFeed(CardFeed):
             if card is not None:
                 self._held_back.append(card)
         return True
+
+    def current_fault(self) -> str | None:
+        return ", ".join(f"shoe fault ({code})" for code in sorted(self.open_faults)) or None
 
     def poll(self, round_id: str | None) -> str | None:
         """Read what the shoe already sent: a card drawn is kept for the round, the first fault is returned (and
@@ -224,6 +232,9 @@ class ShufflerFeed(CardFeed):
         self.shuffler.close()
 
     def poll(self, round_id: str | None) -> str | None:
+        return self.shuffler.reported_fault()
+
+    def current_fault(self) -> str | None:
         return self.shuffler.reported_fault()
 
     def prepare_round(self, round_id: str) -> int:

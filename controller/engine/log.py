@@ -30,6 +30,7 @@ import structlog
 
 from controller.errors import TableError
 from controller.engine.redact import redact, redact_secrets
+from controller.engine.visibility import Audience, Screens
 
 Sink = Callable[[dict[str, Any]], None]
 
@@ -93,9 +94,11 @@ class EventLog:
             first_seq = journal.last_seq + 1 if journal else 1
         self.last_seq = first_seq - 1
         self._loggers = [
-            *([_json_logger(json_stream)] if json_stream else []),
-            *([_console_logger(console_stream)] if console_stream else []),
+            *([(_json_logger(json_stream), Audience.RECORD)] if json_stream else []),
+            *([(_console_logger(console_stream), Audience.TERMINAL)] if console_stream else []),
         ]
+        self.screens = Screens()
+        """The rounds in play, to decide what of each event a screen (the terminal, the console) may get."""
         self._sinks: list[Sink] = []
         self._batch: list[dict[str, Any]] | None = None
 
@@ -143,10 +146,10 @@ class EventLog:
 
     def write_outputs(self, record: dict[str, Any]) -> None:
         """Write a record to the log outputs only (also used to catch the log up with the journal)."""
-        fields = {k: v for k, v in record.items() if k != "event"}
         try:
-            for logger in self._loggers:
-                logger.info(record["event"], **fields)
+            for logger, audience in self._loggers:
+                seen = self.screens.event(record, audience)
+                logger.info(seen["event"], **{k: v for k, v in seen.items() if k != "event"})
         except OSError as exc:
             raise LogOutputError(f"event log: writing seq {record['seq']} ({record['event']}) failed: {exc}; "
                                  "it is in the journal and is written to the log on restart") from None

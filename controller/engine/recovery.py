@@ -236,7 +236,7 @@ def restore_table(journal: Journal, game: Game[Any]) -> None:
         rebuild(records, None, game=game)
     elif started.get("roles"):
         game.restore_roles(started["roles"])
-    passed = [r for r in records if r["event"] == "position_passed" and "player_dealer" in r]
+    passed = [r for r in records if r["event"] in ("position_passed", "position_taken") and "player_dealer" in r]
     if passed:
         game.restore_roles({"player_dealer": passed[-1]["player_dealer"], "bank_button": passed[-1].get("bank_button")})
 

@@ -32,7 +32,7 @@ from controller.cards import Card
 from controller.tiles import Tile
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.engine.log import EventLog
-from controller.rules.base import Decision, Fee, Game, Irregularity, PendingDecision
+from controller.rules.base import Decision, Face, Fee, Game, Irregularity, PendingDecision
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import PUSH
 from controller.settlement import Settlement, settle
@@ -134,6 +134,8 @@ class Round:
         self.witness: Callable[[Round], str | None] | None = None
         self.card_witness: Callable[[Round], str | None] | None = None
         self.hold_reason: str | None = None
+        self.revealed = False
+        """Whether the round went through its reveal (cards face down until then are turned up)."""
         self._held_from: str | None = None
         self.machine = Machine(
             model=self,
@@ -145,6 +147,7 @@ class Round:
         )
         for state in ACTIVE:
             setattr(self, f"_was_{state}", lambda s=state: self._held_from == s)
+        log.screens.track(self)
 
     @property
     def held_from(self) -> str | None:
@@ -246,14 +249,18 @@ class Round:
 
     # -- cards ----------------------------------------------------------
 
-    def face_down(self) -> set[int]:
-        """Which of ``cards`` the game has lying face down now (``Game.face_down``)."""
-        out, dealt = set(), {}
-        for index, (target, _, _) in enumerate(self.cards):
+    def faces(self) -> list[Face]:
+        """How each of ``cards`` lies now by the game's rules (``Game.face``); burns lie face down for good."""
+        out, dealt = [], {}
+        for target, card, _ in self.cards:
             position = dealt[target] = dealt.get(target, -1) + 1
-            if self.game.face_down(self.hand, target, position):
-                out.add(index)
+            out.append(Face.DOWN if target == "burn" else self.game.face(self.hand, target, card, position))
         return out
+
+    def face_down(self) -> set[int]:
+        """Which of ``cards`` lie face down now: ``DOWN``, or ``UNTIL_REVEAL`` before the reveal."""
+        return {i for i, face in enumerate(self.faces())
+                if face is Face.DOWN or (face is Face.UNTIL_REVEAL and not self.revealed)}
 
     def card_target(self) -> str | None:
         """Where the next card goes now, or ``None`` when the round expects none."""
@@ -419,6 +426,7 @@ class Round:
 
     def _enter_reveal(self) -> None:
         self._fire("begin_reveal")
+        self.revealed = True
         self.emit("reveal", **self.game.reveal(self.hand))
 
     @_journaled_together

@@ -120,6 +120,20 @@ class Table:
             self._pass_position(round, players)
         return round
 
+    def take_position(self, seat: int, round_id: str | None) -> dict[str, Any]:
+        """A stopped game goes on: ``seat`` takes the player-dealer position (``ValueError`` if it may not)."""
+        facts = self.game.take_position(seat)
+        self.log.emit("position_taken", round_id, game=self.game.id, **facts)
+        self.stopped = None
+        return facts
+
+    def offer_position(self, accepts: Callable[[int], bool], round_id: str | None) -> dict[str, Any] | None:
+        """Offer a stopped game's position clockwise; the first seat that ``accepts`` takes it. ``None``: nobody did."""
+        for seat in self.game.position_offer():
+            if accepts(seat):
+                return self.take_position(seat, round_id)
+        return None
+
     def _pass_position(self, round: Round, players: SimulatedPlayers) -> None:
         facts = self.game.pass_position(players.accepts_position)
         if facts:

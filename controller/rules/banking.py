@@ -129,6 +129,8 @@ class PlayerDealerRotation:
         self.seat: int | None = seat
         self.banks_per_turn = banks_per_turn
         self.banks_held = 0
+        self.previous: int | None = None
+        """Who held the position when nobody took it over (the game stopped): not the next to take it."""
 
     @property
     def bank_button(self) -> str:
@@ -164,8 +166,25 @@ class PlayerDealerRotation:
             if accepts(seat):
                 self.seat, self.banks_held = seat, 0
                 return seat
-        self.seat = None
+        self.previous, self.seat = current, None
         return None
+
+    def offer(self) -> list[int]:
+        """The seats that may take the position of a stopped game, clockwise from the one who held it last."""
+        if self.seat is not None:
+            return []
+        last = self.previous or self.total_seats
+        return [(last - 1 + k) % self.total_seats + 1 for k in range(1, self.total_seats + (self.previous is None))]
+
+    def take(self, seat: int) -> int:
+        """``seat`` takes the position of a stopped game; raise ``ValueError`` when it may not."""
+        if self.seat is not None:
+            raise ValueError(f"seat {self.seat} holds the player-dealer position: it passes after its banks")
+        if seat not in self.offer():
+            raise ValueError(f"seat {seat} cannot take the player-dealer position: it passes to a different player "
+                             f"(seats {', '.join(map(str, self.offer()))})")
+        self.seat, self.banks_held, self.previous = seat, 0, None
+        return seat
 
 
 def bank_record(seat: int, result: BankResult) -> Settlement:
@@ -194,6 +213,13 @@ class PlayerDealerPosition:
 
     def table_roles(self) -> dict[str, Any]:
         return {"player_dealer": self.rotation.seat, "bank_button": self.rotation.bank_button}
+
+    def position_offer(self) -> list[int]:
+        return self.rotation.offer()
+
+    def take_position(self, seat: int) -> dict[str, Any]:
+        self.rotation.take(seat)
+        return {"player_dealer": seat, "bank_button": self.rotation.bank_button}
 
     def restore_roles(self, roles: Mapping[str, Any]) -> None:
         self.rotation.restore(roles)

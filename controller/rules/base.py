@@ -17,6 +17,8 @@ Spots are numbered from 1 at the dealer's left ("first base") clockwise.
 from __future__ import annotations
 
 import abc
+import enum
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
@@ -26,6 +28,19 @@ from controller.money import Cents, Rounding
 from controller.settlement import Settlement
 
 State = TypeVar("State")
+SPOT_TARGET = re.compile(r"^(?:seat|spot |hole:|draw:)?(\d+)(?:\.\d+)?$")
+"""A card target that is a spot's hand: ``seat3``, ``spot 3``, ``3.1`` (a blackjack seat's second hand), ``hole:3``."""
+
+
+class Face(enum.Enum):
+    """How a dealt card lies, by the game's rules: what decides whether any screen may show it."""
+
+    UP = "up"
+    """Dealt face up (or turned up already): every screen may show it."""
+    UNTIL_REVEAL = "until reveal"
+    """Face down until the round's reveal turns it (the dealer's hand, the hands compared at the showdown)."""
+    DOWN = "down"
+    """Face down for good: burns, discards, folded hands, hands that are never compared."""
 Wagers = Mapping[tuple[int, str], Cents]
 """Stakes on the layout, by (spot, wager name)."""
 
@@ -187,6 +202,16 @@ class Game(abc.ABC, Generic[State]):
         seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""
         return {}
 
+    def position_offer(self) -> list[int]:
+        """When the game has stopped for want of a player-dealer: the seats that may take the position, in the
+        order it is offered; otherwise (and in games without the position) none."""
+        return []
+
+    def take_position(self, seat: int) -> dict[str, Any]:
+        """A stopped game goes on with ``seat`` as its player-dealer; the facts are logged (``position_taken``).
+        Raise ``ValueError`` naming why the seat may not take it."""
+        raise ValueError(f"{self.title} has no player-dealer position")
+
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """Collection fees due before the deal; none for house-banked games."""
         return ()
@@ -226,10 +251,30 @@ class Game(abc.ABC, Generic[State]):
         """Take note of a boxed or exposed card or a wrong count; raise ``ValueError`` if it cannot apply."""
         raise ValueError(f"{self.title} has no rule for a {report.kind} report")
 
-    def face_down(self, state: State, target: str, position: int) -> bool:
-        """Whether the ``position``-th card (from 0) dealt to ``target`` lies face down now (the camera
-        cannot read it, so it is not filmed until it is turned)."""
-        return False
+    def face(self, state: State, target: str, card: Any, position: int) -> Face:
+        """How ``card``, the ``position``-th (from 0) dealt to ``target``, lies now by the game's rules.
+
+        Asked again at every moment, so the answer may change as the round goes
+        on (a folded hand goes from ``UNTIL_REVEAL`` to ``DOWN``). The default is
+        the safe one: face down until the reveal. What the screens may show is
+        decided from this alone (``controller.engine.visibility``); the camera does not
+        film a card until it lies face up.
+        """
+        return Face.UNTIL_REVEAL
+
+    def spot_of(self, state: State, target: str) -> int | None:
+        """The spot whose hand ``target`` is (a screen shows its cards there), or ``None``: the dealer's hand,
+        the board, a burn, a pile not given to anyone yet. By default ``seat3``, ``spot 3``, ``3.1``, ``hole:3``."""
+        match = SPOT_TARGET.match(target)
+        return int(match.group(1)) if match else None
+
+    def hand_label(self, state: State, target: str, cards: Sequence[Any]) -> str | None:
+        """What the dealer reads beside ``target``'s hand: its total, its rank, how it was set.
+
+        ``cards`` are only those of the target's cards lying face up now (the engine never passes one face
+        down, ``controller.engine.visibility``); a label that needs the whole hand is given only when ``cards`` is it.
+        """
+        return None
 
     def misdeal(self, state: State) -> str | None:
         """Why the round is a misdeal (every wager returned), or ``None``; asked after every card and report."""

@@ -127,14 +127,16 @@ def test_the_pure_21_5_down_card_is_not_filmed_until_the_reveal() -> None:  # se
     from controller.rules.blackjack.play import PLAYER_DEALER
     from controller.rules.registry import make_game
 
+    from controller.cards import Card
+    from controller.rules.base import Face
+
     game = make_game("pure-21-5")
     state = game.new_hand([2, 3], {(1, "bank"): 50000, (2, "base"): 500, (3, "base"): 500})
-    assert game.face_down(state, PLAYER_DEALER, 1) and not game.face_down(state, PLAYER_DEALER, 0)
-    assert not game.face_down(state, "3.0", 1)
-    state.revealed = True
-    assert not game.face_down(state, PLAYER_DEALER, 1)
+    card = Card.parse("9S")
+    assert game.face(state, PLAYER_DEALER, card, 1) is Face.UNTIL_REVEAL
+    assert game.face(state, PLAYER_DEALER, card, 0) is Face.UP and game.face(state, "3.0", card, 1) is Face.UP
     no_bust = make_game("no-bust-21")
-    assert not no_bust.face_down(no_bust.new_hand([2, 3], {(1, "bank"): 50000, (2, "base"): 500}), PLAYER_DEALER, 1)
+    assert no_bust.face(no_bust.new_hand([2, 3], {(1, "bank"): 50000, (2, "base"): 500}), PLAYER_DEALER, card, 1) is Face.UP
 
 
 def test_a_fan_that_covers_the_index_is_refused_with_the_reason(tmp_path, artwork) -> None:

@@ -75,10 +75,15 @@ def test_two_hundred_rounds_balance_to_the_cent(tmp_path: Path, config: str, cap
     assert totals["players"] + totals["player_dealer"] + totals["fees"] == 0
     out = capsys.readouterr().out
     played = int(re.search(r"^rounds\s+(\d+)", out, re.M)[1])
-    assert played == totals["rounds"] > 50
-    if played < 200:  # general rule 5: nobody took the player-dealer position when it was offered
-        assert "the game stopped: no player intervened" in out
-        assert "stopped" in [r for r in records if r["event"] == "position_passed"][-1]
+    assert played == totals["rounds"] == 200
+    # general rule 5: when nobody takes the player-dealer position the game stops, says why, and waits until a
+    # player takes it (the simulated players are asked again); the run goes on from there
+    moves = [r for r in records if r["event"] in ("position_passed", "position_taken")]
+    for stop, after in zip(moves, moves[1:]):
+        if "stopped" in stop:
+            assert after["event"] == "position_taken" and after["player_dealer"] != stop.get("player_dealer")
+    if any("stopped" in r for r in moves):
+        assert "the game stopped: no player intervened" in out and "takes the player-dealer position" in out
     fee_line = re.search(r"^fees\s+\$([\d,]+)\.(\d\d)$", out, re.M)
     assert fee_line and int(fee_line[1].replace(",", "")) * 100 + int(fee_line[2]) == totals["fees"]
 

@@ -46,7 +46,7 @@ from controller.rules.blackjack.totals import ChartRow, Rule, Total, chart_row, 
 from controller.cards import Card, Rank, shoe
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.fees import SCHEDULES, FeeError
-from controller.rules.base import Decision, Fee, Game, OptionError, PendingDecision, Wagers, WagerChange
+from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, Wagers, WagerChange
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import HALF_RETURNED, LOSE, Payout, parse_payout
 from controller.settlement import Settlement
@@ -244,9 +244,20 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
             return PLAYER_DEALER
         return None
 
-    def face_down(self, state: BlackjackRound, target: str, position: int) -> bool:
-        """Pure 21.5: the player-dealer's second card stays down until the reveal."""
-        return self.dealer_card_in_deal and target == PLAYER_DEALER and position == 1 and not state.revealed
+    def face(self, state: BlackjackRound, target: str, card: Any, position: int) -> Face:
+        """Every card is dealt face up (seed 003: "cards are always dealt face up"), except Pure 21.5's
+        player-dealer second card, which "will remain face down until all players have acted"."""
+        if self.dealer_card_in_deal and target == PLAYER_DEALER and position == 1:
+            return Face.UNTIL_REVEAL
+        return Face.UP
+
+    def hand_label(self, state: BlackjackRound, target: str, cards: Sequence[Any]) -> str | None:
+        """The hand's total as the drawing rule reads it (``soft 17``, ``Natural 22``); the player-dealer's
+        counts only the cards face up."""
+        if not cards:
+            return None
+        total = self.total(cards, initial=len(cards) == 2)
+        return str(total) if target != PLAYER_DEALER or len(cards) > 1 or state.revealed else f"showing {total.points}"
 
     def dealer_draws_on(self, cards: Sequence[Card]) -> bool:
         """The player-dealer takes a card: to make two, then by the drawing rule."""

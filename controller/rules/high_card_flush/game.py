@@ -30,7 +30,7 @@ from typing import Any
 from controller.cards import Card, Rank, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.evaluators.high_card_flush import flush_cards, flush_length, flush_value, straight_flush_length
-from controller.rules.base import Decision, Game, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers
 from controller.rules.high_card_flush.tables import (
     FLUSH_BONUS,
     PROGRESSIVE_ROWS,
@@ -143,6 +143,19 @@ class HighCardFlush(Game[HighCardFlushHand]):
             if len(state.cards[spot]) < 7:
                 return f"spot {spot}"
         return "dealer" if len(state.dealer) < 7 else None
+
+    def face(self, state: HighCardFlushHand, target: str, card: Any, position: int) -> Face:
+        """Seven cards face down to each spot and the dealer; the dealer's are turned at the reveal with the
+        hands that raised; a folded hand is never shown."""
+        if target != "dealer" and state.raises.get(int(target.split()[1])) == 0:
+            return Face.DOWN
+        return Face.UNTIL_REVEAL
+
+    def hand_label(self, state: HighCardFlushHand, target: str, cards: Sequence[Any]) -> str | None:
+        if len(cards) != 7:
+            return None
+        value = flush_value(list(cards))
+        return f"{flush_length(value)}-card flush {' '.join(map(str, flush_cards(list(cards))))}"
 
     def place(self, state: HighCardFlushHand, target: str, card: Card) -> None:
         if target != self.next_target(state):

@@ -47,6 +47,7 @@ from controller.rules.evaluators import InvalidHand
 from controller.rules.fees import SCHEDULES, FeeError, FeeSchedule
 from controller.rules.base import (
     Decision,
+    Face,
     Fee,
     Game,
     HandSetting,
@@ -59,7 +60,19 @@ from controller.rules.base import (
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.rules.pai_gow_poker.deal import PILE_SIZE, PILES, SEATS, Deal, DiceError, action_seat, pile_order
-from controller.rules.pai_gow_poker.hands import WHEELS, Comparison, FoulHand, Outcome, SetHand, compare, set_hand
+from controller.rules.pai_gow_poker.hands import (
+    WHEELS,
+    Comparison,
+    FoulHand,
+    Outcome,
+    SetHand,
+    back_value,
+    compare,
+    describe_back,
+    describe_front,
+    front_value,
+    set_hand,
+)
 from controller.rules.pai_gow_poker.house_way import DEFAULT_FILE, HouseWay, load_house_way
 from controller.settlement import Settlement
 from controller.shipped import house_way_file, is_name
@@ -211,6 +224,32 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
 
     def place(self, state: PaiGowRound, target: str, card: Card) -> None:
         state.deal.place(target, card)
+
+    def face(self, state: PaiGowRound, target: str, card: Any, position: int) -> Face:
+        """"Each hand contains seven cards all dealt face down": a pile's cards stay down until the hands are
+        opened and compared (the players' and the player-dealer's), a boxed or exposed card shows, and a pile
+        the dice give to a seat without a wager is never opened."""
+        if any(card is exposed for _, exposed, _ in state.deal.exposed):
+            return Face.UP
+        if state.dice is None:
+            return Face.UNTIL_REVEAL
+        opened = (*state.seats, state.player_dealer)
+        return Face.UNTIL_REVEAL if any(card in state.hands.get(seat, ()) for seat in opened) else Face.DOWN
+
+    def spot_of(self, state: PaiGowRound, target: str) -> int | None:
+        """A pile shows on the seat the dice gave it to, once they are thrown."""
+        if state.dice is None or state.first_pile is None:
+            return None
+        pile = int(target.rsplit(" ", 1)[1])
+        return (action_seat(state.player_dealer, state.dice) - 1 + (pile - state.first_pile) % PILES) % SEATS + 1
+
+    def hand_label(self, state: PaiGowRound, target: str, cards: Sequence[Any]) -> str | None:
+        """The hand as set, once it is opened: front and back."""
+        seat = self.spot_of(state, target)
+        hand = state.player_dealer_hand if seat == state.player_dealer else state.set_hands.get(seat or 0)
+        if hand is None or len(cards) < PILE_SIZE:
+            return None
+        return f"front {describe_front(front_value(hand.front))} · back {describe_back(back_value(hand.back, self.wheel))}"
 
     def irregularity(self, state: PaiGowRound, report: Irregularity) -> None:
         if report.kind in ("boxed", "exposed") and report.card is not None:

@@ -30,7 +30,7 @@ from controller.rules.banking import (
 )
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.fees import SCHEDULES, FeeError
-from controller.rules.base import Decision, Fee, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.base import Decision, Face, Fee, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Rounding, format_cents
 from controller.odds import LOSE, PUSH, parse_payout
 from controller.settlement import Settlement
@@ -121,6 +121,29 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
         if target != self.next_target(state):
             raise ValueError(f"the next tile goes to {self.next_target(state)}, not {target}")
         state.stacks[int(target.removeprefix("stack")) - 1].append(card)
+
+    def face(self, state: TilesHand, target: str, card: Any, position: int) -> Face:
+        """Tiles are laid face down in stacks; the hands of the players and the player-dealer are opened when
+        compared, a stack that goes to an empty position is never opened."""
+        if not state.hands:
+            return Face.UNTIL_REVEAL
+        opened = (*state.players, state.player_dealer)
+        return Face.UNTIL_REVEAL if any(card is tile for seat in opened for tile in state.hands.get(seat, ())) else Face.DOWN
+
+    def spot_of(self, state: TilesHand, target: str) -> int | None:
+        """A stack shows on the position the dice gave it to, once they are thrown."""
+        if not state.dice:
+            return None
+        order = clockwise_from(state.action, range(1, POSITIONS + 1), POSITIONS)  # as ``_deliver`` hands them out
+        return order[int(target.removeprefix("stack")) - 1]
+
+    def hand_label(self, state: TilesHand, target: str, cards: Sequence[Any]) -> str | None:
+        seat = self.spot_of(state, target)
+        setting = state.settings.get(seat) if seat is not None else None
+        if setting is None or len(cards) < TILES_PER_HAND:
+            return None
+        high, low = setting.values
+        return f"high {describe(high)} · low {describe(low)}"
 
     def pending_decision(self, state: TilesHand) -> PendingDecision | None:
         if not state.players:

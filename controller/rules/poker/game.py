@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from controller.cards import Card
 from controller.errors import DecisionRefused
-from controller.rules.base import Decision, Fee, Game, HandSetting, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.base import Decision, Face, Fee, Game, HandSetting, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding, format_cents
 from controller.rules.poker import irregularities, strategy
 from controller.rules.poker.betting import Structure, clockwise
@@ -163,6 +163,21 @@ class PokerGame(Game[PokerHand]):
         state.last_card = (target, card)
         state.script.pop(0)
         advance(state)
+
+    def face(self, state: PokerHand, target: str, card: Any, position: int) -> Face:
+        """Board cards are turned face up; hole cards stay down, and are shown only at a showdown, by the
+        players still in the pot; burns, discards and folded hands are never shown."""
+        kind, _, seat = target.partition(":")
+        if kind not in ("hole", "draw", "burn"):
+            return Face.UP
+        if kind == "burn" or card in state.discards or int(seat) not in state.in_pot or len(state.in_pot) < 2:
+            return Face.DOWN
+        return Face.UNTIL_REVEAL
+
+    def hand_label(self, state: PokerHand, target: str, cards: Sequence[Any]) -> str | None:
+        """At the showdown, each hand shown as the game reads it (the best five, or the low)."""
+        kind, _, seat = target.partition(":")
+        return self.describe_value(state, int(seat)) if kind in ("hole", "draw") and cards else None
 
     def pending_decision(self, state: PokerHand) -> PendingDecision | None:
         head = state.script[0] if state.script else None

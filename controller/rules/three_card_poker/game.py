@@ -31,7 +31,7 @@ from controller.cards import Card, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.evaluators.three_card import Category3, category3, describe3, evaluate3, value_of_ranks3
 from controller.rules.fees import SCHEDULES, FeeError
-from controller.rules.base import Decision, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.settlement import Settlement
@@ -131,6 +131,17 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
             if len(state.cards.get(seat, [])) < 3:
                 return f"seat{seat}"
         return None
+
+    def face(self, state: TcpHand, target: str, card: Any, position: int) -> Face:
+        """Dealing procedures 3: every stack is delivered face down, then the player-dealer's bottom card is
+        turned up; the players' hands and the player-dealer's are compared at the reveal, a folded hand never."""
+        seat = int(target.removeprefix("seat"))
+        if seat == state.player_dealer and position == 0:
+            return Face.UP
+        return Face.DOWN if seat in state.folded else Face.UNTIL_REVEAL
+
+    def hand_label(self, state: TcpHand, target: str, cards: Sequence[Any]) -> str | None:
+        return describe3(evaluate3(list(cards))) if len(cards) == 3 else None
 
     def place(self, state: TcpHand, target: str, card: Card) -> None:
         if target != self.next_target(state):

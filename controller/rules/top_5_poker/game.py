@@ -27,7 +27,7 @@ from typing import Any
 from controller.cards import Card, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.evaluators import Category, best_five, category, describe, evaluate5
-from controller.rules.base import Decision, Game, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers
 from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, winning_bet
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
@@ -118,6 +118,27 @@ class Top5Poker(Game[Top5Hand]):
         if state.community is None:
             return "community"
         return None
+
+    def face(self, state: Top5Hand, target: str, card: Any, position: int) -> Face:
+        """Rules 4-5, 9, 11: the Community Card face up; the players' and the dealer's five face down, the
+        dealer's turned at the reveal and each played hand at settlement; a fold or a discard stays down."""
+        if target == "community":
+            return Face.UP
+        if target == "dealer":
+            return Face.UNTIL_REVEAL
+        choice = state.choices.get(int(target.split()[1]))
+        if choice is not None and (choice.action == FOLD or card is choice.discard):
+            return Face.DOWN
+        return Face.UNTIL_REVEAL
+
+    def hand_label(self, state: Top5Hand, target: str, cards: Sequence[Any]) -> str | None:
+        """Rule 9-11: the best five of the dealer's five and the Community Card; a player's five as played."""
+        if target == "dealer":
+            return describe(state.dealer_best()[0]) if len(cards) == 5 and state.community is not None else None
+        choice = state.choices.get(int(target.split()[1])) if target.startswith("spot ") else None
+        if choice is None or choice.action == FOLD or len(cards) < 4:
+            return None
+        return ("with the Community Card: " if choice.discard is not None else "") + describe(best_five(choice.hand)[0])
 
     def place(self, state: Top5Hand, target: str, card: Card) -> None:
         if target != self.next_target(state):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.cards import Card, shoe
-from controller.rules.base import Game, OptionError, Wagers
+from controller.rules.base import Face, Game, OptionError, Wagers
 from controller.money import Rounding
 from controller.odds import LOSE, Payout, parse_payout
 from controller.settlement import Settlement, settle
@@ -88,6 +88,10 @@ class TopCard(Game[TopCardHand]):
         if state.away is None:
             return "away"  # § (e)(2)(iii)
         return None
+
+    def face(self, state: TopCardHand, target: str, card: Any, position: int) -> Face:
+        """Casino War deals face up (§ 651a.8): both cards show as soon as they are dealt."""
+        return Face.UP
 
     def place(self, state: TopCardHand, target: str, card: Card) -> None:
         if target == "home" and state.home is None:

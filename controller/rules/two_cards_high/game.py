@@ -28,7 +28,7 @@ from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.evaluators import Category, best_split, category, describe, qualifying_sets, side_wager_value, two_card_value
 from controller.rules.evaluators.five_card import unpack_ranks
 from controller.rules.evaluators.two_cards_high import PAIR_BASE, describe_two_card, points
-from controller.rules.base import Decision, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.base import Decision, Face, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding
 from controller.odds import LOSE, Payout, parse_payout
 from controller.settlement import Settlement, settle
@@ -109,6 +109,20 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
             if len(state.cards[spot]) < 5:
                 return f"spot {spot}"
         return "dealer" if len(state.dealer) < 5 else None
+
+    def face(self, state: TwoCardsHighHand, target: str, card: Any, position: int) -> Face:
+        """Rule 3: five cards face down to each player and the dealer; all are shown when hands are compared."""
+        return Face.UNTIL_REVEAL
+
+    def hand_label(self, state: TwoCardsHighHand, target: str, cards: Sequence[Any]) -> str | None:
+        """Rule 4-5: the two-card hand left beside the qualifying three, or no qualifier."""
+        if len(cards) != 5:
+            return None
+        if target == "dealer":
+            best = best_split(list(cards))
+            return "no qualifier" if best is None else describe_two_card(best[0])
+        two = state.two_cards(int(target.split()[1]))
+        return "no qualifier" if two is None else describe_two_card(two_card_value(two))
 
     def place(self, state: TwoCardsHighHand, target: str, card: Card) -> None:
         if target != self.next_target(state):

@@ -1,0 +1,78 @@
+"""What a screen may get of a round is decided once, in the engine, from the game's rules; the record keeps all."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+from controller.engine.log import EventLog
+from controller.rules.registry import make_game
+from controller.rules.base import Decision, Face
+from controller.engine.round import Limits, Round
+from controller.rules.evaluators.three_card import describe3, evaluate3
+from controller.engine.visibility import Audience, blank, hands, sight
+
+
+def three_card_poker_round(log: EventLog) -> Round:
+    round = Round("R1", make_game("three-card-poker"), log, spots=8, limits=Limits({}))
+    round.start()
+    round.place_wager(1, "bank", 50000)
+    round.place_wager(2, "ante", 1000)
+    round.place_wager(3, "ante", 1000)
+    round.close_betting()
+    return round
+
+
+def test_the_terminal_and_the_screens_get_no_face_down_card_and_the_record_gets_every_one() -> None:
+    record, terminal = io.StringIO(), io.StringIO()
+    log = EventLog("T1", json_stream=record, console_stream=terminal)
+    round = three_card_poker_round(log)
+    deck = list(round.game.deck())
+    random.Random(3).shuffle(deck)
+    log.emit("stack_dispensed", round.id, cards=[c.code for c in deck[:3]])
+    for card in deck[:9]:
+        round.card(card, "shuffler")
+    # Dealing procedures 3: the player-dealer's bottom card is turned up; every other card lies face down
+    faces = round.faces()
+    player_dealer_up = round.cards.index(next(c for c in round.cards if c[0] == "seat1"))
+    assert [i for i, f in enumerate(faces) if f is Face.UP] == [player_dealer_up]
+    seen = sight(round, Audience.DEALER)
+    hidden = {c.code for i, (_, c, _) in enumerate(round.cards) if not seen.shown[i]}
+    assert len(hidden) == 8 and sight(round, Audience.RECORD).shown == (True,) * 9
+    written = terminal.getvalue()
+    assert not any(code in written.split() or f"card={code}" in written for code in hidden)
+    assert "cards=None count=3" in written  # the stack is counted, never named
+    recorded = [json.loads(line) for line in record.getvalue().splitlines()]
+    assert {r["card"] for r in recorded if r["event"] == "card_dealt"} == {c.code for c in deck[:9]}
+    assert next(r for r in recorded if r["event"] == "stack_dispensed")["cards"] == [c.code for c in deck[:3]]
+    # seat 2 folds: its cards are never shown; seat 3 plays: its hand is turned at the reveal with the player-dealer's
+    round.decide(Decision(2, "fold"))
+    round.decide(Decision(3, "play"))
+    assert round.state == "complete"
+    after = sight(round, Audience.PIT)
+    shown = {t for (t, _, _), ok in zip(round.cards, after.shown, strict=True) if ok}
+    assert shown == {"seat1", "seat3"}
+    folded = [c.code for t, c, _ in round.cards if t == "seat2"]
+    assert not set(folded) & after.shown_codes and after.scrub(" ".join(folded)) == "?? ?? ??"
+    # what the dealer reads beside each hand comes from its face-up cards only: the folded hand has no label
+    labels = {h["target"]: (h["spot"], h["label"]) for h in hands(round, after)}
+    assert labels["seat2"] == (2, None)
+    assert labels["seat3"][0] == 3 and labels["seat3"][1] == describe3(evaluate3([c for t, c, _ in round.cards if t == "seat3"]))
+
+
+def test_before_the_reveal_a_hand_label_reads_only_the_face_up_card() -> None:
+    log = EventLog("T1")
+    round = three_card_poker_round(log)
+    for card in list(round.game.deck())[:9]:
+        round.card(card, "shuffler")
+    labels = {h["target"]: h["label"] for h in hands(round, sight(round, Audience.DEALER))}
+    assert labels == {"seat2": None, "seat3": None, "seat1": None}  # one card of three face up: no rank to read
+
+
+def test_an_event_of_a_round_no_longer_known_is_blanked_never_guessed_open() -> None:
+    event = {"event": "card_dealt", "round": "gone", "card": "AS", "target": "seat3"}
+    assert blank(event, None)["card"] is None
+    decision = {"event": "decision", "round": "gone", "cards": ["AS", "KD"], "action": "set"}
+    assert blank(decision, None) | {"cards": None} == blank(decision, None)
+    assert blank(decision, None)["cards_count"] == 2
