@@ -84,7 +84,7 @@ OUT_OF_RANGE: list[tuple[str, tuple[str, ...], str, Any]] = [
     ("*", ("log",), "backups", 0), ("*", ("log",), "backups", 100), ("*", ("log",), "max_bytes", 10),
     ("*", ("log",), "events", ""), ("*", ("journal",), "max_size_mb", 0), ("*", ("journal",), "path", ""),
     ("*", ("console",), "port", 70000), ("*", ("console",), "port", -1), ("*", ("console",), "pace", 61.0),
-    ("*", ("console",), "supervisor_token", "short"), ("*", ("console",), "host", ""),
+    ("*", ("console",), "staff", ""), ("*", ("console",), "host", ""),
     ("top-card", ("shoe",), "decks", 0), ("top-card", ("shoe",), "decks", 9), ("top-card", ("shoe",), "decks", 6),
     ("top-card", ("shoe",), "cut_from_end", -1), ("top-card", ("shoe",), "cut_from_end", 416),
     ("top-card", ("shoe",), "burn_after_shuffle", 11), ("top-card", ("shoe",), "jokers_per_deck", 2),

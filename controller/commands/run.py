@@ -30,7 +30,7 @@ from controller.engine.config import TableConfig, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
-from controller.console.staff import SessionAccounts, StaffFile, one_session_account
+from controller.records.staff import SessionAccounts, StaffFile, one_session_account
 from controller.errors import TableError
 from controller.engine.log import LogOutputError
 from controller.records.journal import JournalError

@@ -38,6 +38,7 @@ from controller.engine.config import load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
+from controller.records.staff import SessionAccounts, StaffFile
 from controller.errors import TableError
 from controller.engine.log import LogOutputError
 from controller.records.journal import JournalError
@@ -93,6 +94,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         settings = with_overrides(console_settings(config), args.host, args.port, args.interval)
+        accounts = SessionAccounts(StaffFile(settings.staff))
+        if not args.no_console and not accounts.has_supervisor():
+            print(f"tablectl: no supervisor account in {settings.staff}: nobody could clear a hold. Create one with\n"
+                  f"  tablectl staff add NAME --role supervisor --config {args.config}\n"
+                  "and the dealers with --role dealer, then start again.", file=sys.stderr)
+            return 2
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
@@ -121,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 notifier.ready(up)
                 loop.run(stop)
             else:
-                serve_until_stopped(loop, settings, allow_remote=args.allow_remote, stop=stop,
+                serve_until_stopped(loop, settings, accounts, allow_remote=args.allow_remote, stop=stop,
                                     ready=lambda url: notifier.ready(f"{up}; console {url}/"))
     except (JournalError, LogOutputError) as exc:
         notifier.stopping(f"journal failure: {exc}")

@@ -5,7 +5,7 @@ The file is ``[console] staff`` of the config (default ``var/staff.json``), or
 terminal; ``--pin-stdin`` reads it from the first line of standard input
 (for scripts and installers). ``--card`` asks for the ID a card reader types
 instead of, or as well as, a PIN. Only scrypt hashes are stored
-(``controller.console.staff``).
+(``controller.records.staff``).
 
 Exit codes: 0 done, 2 bad arguments, config or file.
 """
@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.console.server import console_settings
-from controller.console.staff import ROLES, StaffError, StaffFile
+from controller.records.staff import ROLES, StaffError, StaffFile
 from controller.errors import TableError
 
 

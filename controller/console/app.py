@@ -1,98 +1,94 @@
-"""The console's web app (Starlette): the dealer page, the pit view, commands in, the view out.
+"""The console's web app (Starlette): the dealer page, the pit view, logins, commands in, the view out.
 
-- ``GET /`` and ``GET /pit`` serve the pages, each load with a fresh session
-  token in a ``<meta>`` tag. Every command and every WebSocket must present a
-  token the server issued; nothing acts without one.
+Every request first passes the guard (``controller.console.guard``: Host,
+Origin, body size). Then:
+
+- ``GET /`` and ``GET /pit`` serve the pages: static files, no secret in them.
+- ``POST /api/login`` with a name and a PIN (or a card reader's ID) opens a
+  session (``controller.console.login``) in an ``HttpOnly``, ``SameSite=Strict``
+  cookie; ``GET /api/session`` tells the page who is logged in and the session's
+  CSRF token, which every other POST carries in a header. ``POST /api/logout``.
 - ``POST /api/command`` turns a tap into a command on the table loop's queue
   and answers with the outcome, or the engine's reason for a refusal (409).
-- ``POST /api/supervisor`` then ``POST /api/supervisor/confirm``: a
-  supervisor action (resume, void, correct a card) takes the supervisor token
-  from ``[console] supervisor_token`` twice, the second time with the
-  confirmation the first answer gave. Tokens travel only in request bodies
-  and headers, never in a URL, so no access log can show them; the event log
-  records the action and its reason, never the token.
-- ``/ws`` pushes the whole view after every change; the first message from
-  the page must be its session token.
+- ``POST /api/supervisor`` then ``POST /api/supervisor/confirm``: a supervisor
+  action (resume, void, correct a card) needs a supervisor's name and PIN,
+  typed twice: once to ask, once to confirm what the console asked back.
+- ``GET /api/state`` and ``/ws`` (``/ws/pit`` for the pit view) give the view
+  of the table that page's audience may see (``controller.console.view``).
+
+Every login and every PIN check, granted or refused, is journaled by the
+table loop's own thread (a ``Record`` command); refused requests are counted
+and journaled once a second as ``requests_refused``. No PIN, token or card ID
+is ever logged. Bad input gets a 4xx answer with a reason, never a 500.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import secrets
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.console.commands import (
-    CloseBetting,
-    Command,
-    CorrectCard,
-    CorrectPlacedCard,
-    Decide,
-    EnterPiece,
-    OpenRound,
-    PlaceWager,
-    Resume,
-    Sit,
-    VoidRound,
-)
+from controller.console.commands import Command, Record
+from controller.console.guard import Addresses, BadJSON, Guard, parse_json
+from controller.console.login import COOKIE, CSRF_HEADER, RateLimit, Sessions, StaffSession, csrf_ok
+from controller.console.parse import BadRequest, parse_command, parse_supervisor, text_field
 from controller.console.session import TableLoop
+from controller.records.staff import Account, SessionAccounts, StaffError
 from controller.errors import TableError
-from controller.money import parse_money
 
 STATIC = Path(__file__).resolve().parent / "static"
-SESSION_HEADER = "X-Console-Session"
-MAX_SESSIONS = 64
 CONFIRM_SECONDS = 60.0
+JOURNAL_WAIT = 30.0
+"""How long a request waits for the table loop to journal or carry out what it asked."""
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
 }
-
-
-class BadRequest(ValueError):
-    """A request the console cannot read: names the field that is wrong."""
+AUDIENCES = {"/ws": "dealer", "/ws/pit": "pit"}
 
 
 @dataclass
 class PendingAction:
-    """A supervisor action asked for once, waiting for its confirmation."""
+    """A supervisor action asked for once, waiting for the same supervisor's confirmation."""
 
     command: Command
+    supervisor: str
     round_id: str | None
     """The round the supervisor was looking at: a confirmation after it changed is refused."""
     expires: float
 
 
-class Sessions:
-    """Session tokens issued with the pages (the newest ``MAX_SESSIONS`` stay valid)."""
+class Refusals:
+    """Refused requests, counted by reason and journaled together once a second (a flood costs one record a second)."""
 
     def __init__(self) -> None:
-        self._tokens: OrderedDict[str, float] = OrderedDict()
+        self.counts: Counter[str] = Counter()
+        self.total = 0
 
-    def issue(self) -> str:
-        token = secrets.token_urlsafe(24)
-        self._tokens[token] = time.time()
-        while len(self._tokens) > MAX_SESSIONS:
-            self._tokens.popitem(last=False)
-        return token
+    def add(self, reason: str, path: str) -> None:
+        self.counts[f"{path}: {reason}"[:160]] += 1
+        self.total += 1
 
-    def valid(self, token: str | None) -> bool:
-        return bool(token) and any(hmac.compare_digest(token or "", known) for known in self._tokens)
+    def take(self) -> dict[str, int]:
+        counts, self.counts = dict(self.counts), Counter()
+        return counts
 
 
 class Broadcaster:
@@ -100,137 +96,276 @@ class Broadcaster:
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.queues: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.queues: set[asyncio.Queue[None]] = set()
 
     def publish(self, view: dict[str, Any]) -> None:
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._put, view)
+            self.loop.call_soon_threadsafe(self._wake)
 
-    def _put(self, view: dict[str, Any]) -> None:
+    def _wake(self) -> None:
         for q in self.queues:
-            if q.full():
-                q.get_nowait()
-            q.put_nowait(view)
+            if q.empty():
+                q.put_nowait(None)
 
 
-def create_app(table: TableLoop, *, supervisor_token: str | None = None) -> Starlette:
+def refuse(status: int, reason: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "reason": reason}, status, headers={"Cache-Control": "no-store"})
+
+
+def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addresses) -> Guard:
+    """The console app for ``table``, behind its guard; ``accounts`` are who may log in."""
     sessions = Sessions()
+    limits = RateLimit()
+    refusals = Refusals()
     broadcaster = Broadcaster()
     pending: dict[str, PendingAction] = {}
     table.subscribe(broadcaster.publish)
 
-    def page(name: str) -> HTMLResponse:
-        html = (STATIC / name).read_text(encoding="utf-8").replace("{{SESSION}}", sessions.issue())
-        return HTMLResponse(html, headers=SECURITY_HEADERS)
+    async def journal(event: str, **fields: Any) -> bool:
+        """Have the table loop journal ``event``; False when it did not answer."""
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(table.submit(Record(event, fields))), JOURNAL_WAIT)
+        except (TimeoutError, TableError, ValueError):
+            return False
+        return True
+
+    def client_of(conn: HTTPConnection) -> str:
+        return conn.client.host if conn.client else "unknown"
+
+    def session_of(conn: HTTPConnection) -> StaffSession | None:
+        return sessions.get(conn.cookies.get(COOKIE))
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        body = parse_json(await request.body())
+        if not isinstance(body, dict):
+            raise BadRequest("a request is a JSON object")
+        return body
+
+    def guarded(handler: Callable[[Request, StaffSession, dict[str, Any]], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """A POST that needs a logged-in session and its CSRF token, with a JSON object body."""
+
+        async def endpoint(request: Request) -> Response:
+            session = session_of(request)
+            if session is None:
+                refusals.add("no session", request.url.path)
+                return refuse(401, "nobody is logged in here: log in first")
+            if not csrf_ok(session, request.headers.get(CSRF_HEADER)):
+                refusals.add("bad CSRF token", request.url.path)
+                return refuse(403, "this request did not come from the console's page: reload it")
+            try:
+                body = await body_of(request)
+            except (BadJSON, BadRequest) as exc:
+                refusals.add("bad body", request.url.path)
+                return refuse(400, str(exc))
+            try:
+                return await handler(request, session, body)
+            except (BadRequest, ValueError) as exc:
+                return refuse(400, str(exc))
+
+        return endpoint
+
+    async def check_pin(request: Request, body: dict[str, Any], step: str) -> Account | Response:
+        """A supervisor's name and PIN from ``body``: the account, or the refusal (journaled either way)."""
+        name, pin = text_field(body, "name", 40), body.get("pin")
+        client = client_of(request)
+        keys = (f"name:{name}", f"client:{client}")
+        wait = max(limits.wait(k) for k in keys)
+        fields = {"name": name, "step": step, "action": text_field(body, "action", 40), "client": client}
+        if wait:
+            await journal("supervisor_refused", **fields, reason=f"too many wrong PINs: locked for {wait:.0f} s")
+            return refuse(429, f"too many wrong PINs: try again in {wait:.0f} s")
+        try:
+            account = await run_in_threadpool(accounts.verify, name, pin) if isinstance(pin, str) and name else None
+        except StaffError as exc:
+            await journal("supervisor_refused", **fields, reason=str(exc))
+            return refuse(503, f"the staff accounts cannot be read: {exc}")
+        if account is None or not account.supervises:
+            for key in keys:
+                limits.failed(key)
+            why = "wrong name or PIN" if account is None else f"{name} is not a supervisor"
+            await journal("supervisor_refused", **fields, reason=why)
+            return refuse(403, f"refused: {why}")
+        for key in keys:
+            limits.succeeded(key)
+        if not await journal("supervisor_granted", **fields):
+            return refuse(503, "the table is not answering: nothing was done")
+        return account
+
+    # -- pages and sessions ---------------------------------------------
 
     async def dealer(request: Request) -> Response:
-        return page("dealer.html")
+        return FileResponse(STATIC / "dealer.html", headers=SECURITY_HEADERS)
 
     async def pit(request: Request) -> Response:
-        return page("pit.html")
+        return FileResponse(STATIC / "pit.html", headers=SECURITY_HEADERS)
 
-    async def command(request: Request) -> Response:
-        if not sessions.valid(request.headers.get(SESSION_HEADER)):
-            return JSONResponse({"ok": False, "reason": "no console session: reload the page"}, 401)
-        try:
-            cmd = parse_command(await request.json())
-        except (BadRequest, ValueError) as exc:
-            return JSONResponse({"ok": False, "reason": str(exc)}, 400)
-        return await outcome(table, cmd)
+    async def who(request: Request) -> Response:
+        session = session_of(request)
+        if session is None:
+            return JSONResponse({"logged_in": False}, headers={"Cache-Control": "no-store"})
+        account = session.account
+        return JSONResponse({"logged_in": True, "name": account.name, "role": account.role, "csrf": session.csrf},
+                            headers={"Cache-Control": "no-store"})
 
-    async def supervisor(request: Request) -> Response:
-        if not sessions.valid(request.headers.get(SESSION_HEADER)):
-            return JSONResponse({"ok": False, "reason": "no console session: reload the page"}, 401)
-        body = await request.json()
-        if not supervisor_ok(supervisor_token, body.get("token")):
-            table.log.emit("supervisor_refused", None, action=str(body.get("action"))[:40], reason="wrong or missing supervisor token")
-            return JSONResponse({"ok": False, "reason": "supervisor token refused"}, 403)
+    async def login(request: Request) -> Response:
         try:
-            cmd, question = parse_supervisor(body, table)
-        except (BadRequest, ValueError) as exc:
-            return JSONResponse({"ok": False, "reason": str(exc)}, 400)
+            body = await body_of(request)
+        except (BadJSON, BadRequest) as exc:
+            refusals.add("bad body", request.url.path)
+            return refuse(400, str(exc))
+        name, secret, page = text_field(body, "name", 40), body.get("pin"), text_field(body, "page", 10) or "dealer"
+        client = client_of(request)
+        keys = (f"name:{name}", f"client:{client}")
+        fields = {"name": name, "page": page, "client": client}
+        wait = max(limits.wait(k) for k in keys)
+        if wait:
+            await journal("login_refused", **fields, reason=f"too many wrong PINs: locked for {wait:.0f} s")
+            return refuse(429, f"too many wrong tries: try again in {wait:.0f} s")
+        if not name or not isinstance(secret, str) or not secret or len(secret) > 64:
+            await journal("login_refused", **fields, reason="name or PIN missing")
+            return refuse(400, "enter your name and your PIN (or swipe your card)")
+        try:
+            account = await run_in_threadpool(accounts.verify, name, secret)
+        except StaffError as exc:
+            await journal("login_refused", **fields, reason=str(exc))
+            return refuse(503, f"the staff accounts cannot be read: {exc}")
+        if account is None:
+            for key in keys:
+                limits.failed(key)
+            await journal("login_refused", **fields, reason="wrong name or PIN")
+            return refuse(401, "wrong name or PIN")
+        for key in keys:
+            limits.succeeded(key)
+        if not await journal("login_granted", **fields, role=account.role):
+            return refuse(503, "the table is not answering: try again")
+        session = sessions.open(account)
+        response = JSONResponse({"ok": True, "name": account.name, "role": account.role, "csrf": session.csrf},
+                                headers={"Cache-Control": "no-store"})
+        response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict", path="/")
+        return response
+
+    async def logout(request: Request, session: StaffSession, body: dict[str, Any]) -> Response:
+        sessions.close(session.token)
+        await journal("logout", name=session.account.name, client=client_of(request))
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    # -- the table --------------------------------------------------------
+
+    async def command(request: Request, session: StaffSession, body: dict[str, Any]) -> Response:
+        return await outcome(table, parse_command(body))
+
+    async def supervisor(request: Request, session: StaffSession, body: dict[str, Any]) -> Response:
+        cmd, question = parse_supervisor(body, table, text_field(body, "name", 40))  # a bad request is refused first
+        checked = await check_pin(request, body, "ask")
+        if isinstance(checked, Response):
+            return checked
         nonce = secrets.token_urlsafe(16)
         now = time.monotonic()
         for key in [k for k, p in pending.items() if p.expires < now]:
             del pending[key]
-        pending[nonce] = PendingAction(cmd, table.round.id if table.round else None, now + CONFIRM_SECONDS)
+        pending[nonce] = PendingAction(cmd, checked.name, table.round.id if table.round else None, now + CONFIRM_SECONDS)
         return JSONResponse({"ok": True, "confirm": nonce, "question": question})
 
-    async def confirm(request: Request) -> Response:
-        if not sessions.valid(request.headers.get(SESSION_HEADER)):
-            return JSONResponse({"ok": False, "reason": "no console session: reload the page"}, 401)
-        body = await request.json()
-        if not supervisor_ok(supervisor_token, body.get("token")):
-            table.log.emit("supervisor_refused", None, action="confirm", reason="wrong or missing supervisor token")
-            return JSONResponse({"ok": False, "reason": "supervisor token refused"}, 403)
-        action = pending.pop(str(body.get("confirm")), None)
+    async def confirm(request: Request, session: StaffSession, body: dict[str, Any]) -> Response:
+        action = pending.get(text_field(body, "confirm", 64))
         if action is None or action.expires < time.monotonic():
-            return JSONResponse({"ok": False, "reason": "nothing to confirm (or it expired): start the action again"}, 409)
+            return refuse(409, "nothing to confirm (or it expired): start the action again")
+        checked = await check_pin(request, {**body, "name": action.supervisor}, "confirm")
+        if isinstance(checked, Response):
+            return checked
+        pending.pop(text_field(body, "confirm", 64), None)
         if action.round_id != (table.round.id if table.round else None):
-            return JSONResponse({"ok": False, "reason": "the round changed since the action was asked for: start it again"}, 409)
+            return refuse(409, "the round changed since the action was asked for: start it again")
         return await outcome(table, action.command)
 
     async def state(request: Request) -> Response:
-        if not sessions.valid(request.headers.get(SESSION_HEADER)):
-            return JSONResponse({"ok": False, "reason": "no console session: reload the page"}, 401)
-        return JSONResponse(table.snapshot())
+        if session_of(request) is None:
+            refusals.add("no session", request.url.path)
+            return refuse(401, "nobody is logged in here: log in first")
+        audience = "pit" if request.query_params.get("page") == "pit" else "dealer"
+        return JSONResponse(table.snapshot(audience), headers={"Cache-Control": "no-store"})
 
     async def updates(websocket: WebSocket) -> None:
         await websocket.accept()
-        try:
-            hello = await asyncio.wait_for(websocket.receive_json(), 10)
-        except (TimeoutError, WebSocketDisconnect, ValueError):
-            await websocket.close(4401)
+        if session_of(websocket) is None:
+            refusals.add("no session", websocket.url.path)
+            await websocket.close(4401, "nobody is logged in here")
             return
-        if not sessions.valid(hello.get("session") if isinstance(hello, dict) else None):
-            await websocket.close(4401, "no console session")
-            return
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=8)
-        broadcaster.queues.add(queue)
+        audience = AUDIENCES.get(websocket.url.path, "dealer")
+        wake: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
+        broadcaster.queues.add(wake)
         closed = asyncio.ensure_future(drain(websocket))
         try:
-            await websocket.send_json(table.snapshot())
+            sent = None
             while not closed.done():
-                getter = asyncio.ensure_future(queue.get())
-                await asyncio.wait({getter, closed}, return_when=asyncio.FIRST_COMPLETED)
+                view = table.snapshot(audience)
+                if view is not sent:
+                    await websocket.send_json(view)
+                    sent = view
+                if session_of(websocket) is None:
+                    await websocket.close(4401, "logged out")
+                    break
+                getter = asyncio.ensure_future(wake.get())
+                await asyncio.wait({getter, closed}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
                 if not getter.done():
                     getter.cancel()
-                    break
-                await websocket.send_json(getter.result())
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            broadcaster.queues.discard(queue)
+            broadcaster.queues.discard(wake)
             closed.cancel()
+
+    async def flush_refusals() -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            counts = refusals.take()
+            if counts:
+                await journal("requests_refused", counts=counts, total=sum(counts.values()))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         broadcaster.loop = asyncio.get_running_loop()
+        flusher = asyncio.ensure_future(flush_refusals())
         yield
+        flusher.cancel()
+        counts = refusals.take()
+        if counts and table.running:
+            await journal("requests_refused", counts=counts, total=sum(counts.values()))
         broadcaster.loop = None
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", dealer),
             Route("/pit", pit),
+            Route("/api/session", who),
+            Route("/api/login", login, methods=["POST"]),
+            Route("/api/logout", guarded(logout), methods=["POST"]),
             Route("/api/state", state),
-            Route("/api/command", command, methods=["POST"]),
-            Route("/api/supervisor", supervisor, methods=["POST"]),
-            Route("/api/supervisor/confirm", confirm, methods=["POST"]),
+            Route("/api/command", guarded(command), methods=["POST"]),
+            Route("/api/supervisor", guarded(supervisor), methods=["POST"]),
+            Route("/api/supervisor/confirm", guarded(confirm), methods=["POST"]),
             WebSocketRoute("/ws", updates),
+            WebSocketRoute("/ws/pit", updates),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
+    return Guard(app, addresses, refusals.add)
 
 
 async def outcome(table: TableLoop, cmd: Command) -> Response:
     future = table.submit(cmd)
     try:
-        message = await asyncio.wait_for(asyncio.wrap_future(future), 30)
+        message = await asyncio.wait_for(asyncio.wrap_future(future), JOURNAL_WAIT)
+    except TimeoutError:
+        return refuse(503, "the table did not answer in time")
     except (TableError, ValueError) as exc:
-        return JSONResponse({"ok": False, "reason": str(getattr(exc, "reason", None) or exc)}, 409)
-    return JSONResponse({"ok": True, "message": message})
+        reason = table.screen_text(str(getattr(exc, "reason", None) or exc))
+        return JSONResponse({"ok": False, "reason": reason, "seq": table.log.last_seq}, 409)
+    text = table.screen_text(message)
+    return JSONResponse({"ok": True, "message": text, "seq": table.log.last_seq})
 
 
 async def drain(websocket: WebSocket) -> None:
@@ -238,86 +373,3 @@ async def drain(websocket: WebSocket) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             await websocket.receive_text()
-
-
-def supervisor_ok(expected: str | None, given: object) -> bool:
-    return bool(expected) and isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())  # type: ignore[union-attr]
-
-
-def _int(body: dict[str, Any], key: str) -> int:
-    value = body.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(f"{key} must be a whole number, not {value!r}")
-    return value
-
-
-def _text(body: dict[str, Any], key: str) -> str:
-    value = body.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise BadRequest(f"{key} is missing")
-    return value.strip()
-
-
-def parse_command(body: Any) -> Command:
-    if not isinstance(body, dict):
-        raise BadRequest("a command is a JSON object")
-    name = body.get("command")
-    if name == "open_round":
-        return OpenRound()
-    if name == "place_wager":
-        amount = body.get("amount")
-        cents = parse_money(amount if isinstance(amount, str) and amount.strip() else "0")
-        return PlaceWager(_int(body, "spot"), _text(body, "wager"), cents)
-    if name == "sit":
-        return Sit(_int(body, "spot"))
-    if name == "no_more_bets":
-        return CloseBetting()
-    if name == "decide":
-        return parse_decision(body)
-    if name == "enter_piece":
-        return EnterPiece(_text(body, "code").upper())
-    raise BadRequest(f"unknown command {name!r}: expected open_round, place_wager, sit, no_more_bets, decide "
-                     "or enter_piece")
-
-
-def parse_decision(body: dict[str, Any]) -> Decide:
-    """A decision with what it carries: ``amount`` in dollars (``"20.00"``), ``cards`` as codes, ``values`` as numbers."""
-    amount = body.get("amount")
-    cents = parse_money(amount) if isinstance(amount, str) and amount.strip() else None
-    cards, values = body.get("cards") or [], body.get("values") or []
-    if not isinstance(cards, list) or not all(isinstance(c, str) and c.strip() for c in cards):
-        raise BadRequest(f"cards must be a list of card or tile codes, not {cards!r}")
-    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise BadRequest(f"values must be a list of whole numbers, not {values!r}")
-    hand = body.get("hand", 0) or 0
-    if isinstance(hand, bool) or not isinstance(hand, int):
-        raise BadRequest(f"hand must be a whole number, not {hand!r}")
-    return Decide(_int(body, "spot"), _text(body, "action"), hand, cents,
-                  tuple(c.strip().upper() for c in cards), tuple(values))
-
-
-def parse_supervisor(body: dict[str, Any], table: TableLoop) -> tuple[Command, str]:
-    action = body.get("action")
-    reason = str(body.get("reason") or "").strip()[:200]
-    round = table.round
-    where = f"round {round.id}" if round is not None else "the table"
-    if not reason:
-        raise BadRequest("say why: a reason is required for the log")
-    if action == "resume":
-        return Resume(reason), f"Resume {where} where it stopped? The fault must be fixed first."
-    if action == "void":
-        return VoidRound(reason), f"Void {where}? Every wager on it is returned in full."
-    if action == "correct_card":
-        card = _text(body, "card").upper()
-        return CorrectCard(card, reason), f"Place {card} as the card really dealt in {where}, then resume?"
-    if action == "correct_placed":
-        if body.get("index") is None:
-            raise BadRequest("pick the placed card the correction replaces")
-        index, card = _int(body, "index"), _text(body, "card").upper()
-        cards = (table.snapshot().get("round") or {}).get("cards") or []
-        if not 0 <= index < len(cards):
-            raise BadRequest(f"{where} has no card {index + 1}: pick a card on the table")
-        placed = cards[index]
-        return CorrectPlacedCard(index, card, reason), (
-            f"Replace {placed['card']} ({placed['target']}) with {card} in {where}? The hand is dealt again with it.")
-    raise BadRequest(f"unknown supervisor action {action!r}: expected resume, void, correct_card or correct_placed")

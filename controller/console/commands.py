@@ -7,6 +7,7 @@ order they arrived, and answers each on its ``Future``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from controller.errors import TableError
 from controller.money import Cents
@@ -62,6 +63,13 @@ class EnterPiece:
 
 
 @dataclass(frozen=True, slots=True)
+class TakePosition:
+    """A player takes the player-dealer position of a game stopped for want of one."""
+
+    spot: int
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceFault:
     """A device reports a fault (door open, jam, lost link): the round in play goes on hold."""
 
@@ -74,6 +82,8 @@ class Resume:
     """Supervisor: the fault is dealt with, resume the held round where it stopped."""
 
     reason: str
+    by: str = "supervisor"
+    """The supervisor who confirmed it with their PIN."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +91,8 @@ class VoidRound:
     """Supervisor: misdeal, every wager is returned."""
 
     reason: str
+    by: str = "supervisor"
+    """The supervisor who confirmed it with their PIN."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +101,8 @@ class CorrectCard:
 
     card: str
     reason: str
+    by: str = "supervisor"
+    """The supervisor who confirmed it with their PIN."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +112,17 @@ class CorrectPlacedCard:
     index: int
     card: str
     reason: str
+    by: str = "supervisor"
+    """The supervisor who confirmed it with their PIN."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Journal ``event`` with ``fields`` from the table loop's own thread (logins, PIN checks, refused requests)."""
+
+    event: str
+    fields: dict[str, Any]
 
 
 Command = (OpenRound | PlaceWager | Sit | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard
-           | CorrectPlacedCard)
+           | CorrectPlacedCard | Record | TakePosition)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 import threading
@@ -10,6 +11,7 @@ from collections.abc import Callable
 
 from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.console.session import TableLoop
+from controller.records.staff import SessionAccounts
 
 
 def console_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,17 +23,18 @@ def console_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def with_overrides(settings: ConsoleSettings, host: str | None, port: int | None, pace: float | None = None) -> ConsoleSettings:
-    return ConsoleSettings(
-        host if host is not None else settings.host,
-        port if port is not None else settings.port,
-        settings.supervisor_token,
-        pace if pace is not None else settings.pace,
+    return dataclasses.replace(
+        settings,
+        host=host if host is not None else settings.host,
+        port=port if port is not None else settings.port,
+        pace=pace if pace is not None else settings.pace,
     )
 
 
 def serve_until_stopped(
     loop: TableLoop,
     settings: ConsoleSettings,
+    accounts: SessionAccounts,
     *,
     allow_remote: bool,
     stop: threading.Event | None = None,
@@ -45,7 +48,7 @@ def serve_until_stopped(
     stop = stop or threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    server = ConsoleServer(loop, settings, allow_remote=allow_remote)
+    server = ConsoleServer(loop, settings, accounts, allow_remote=allow_remote)
     url = server.start()
     try:
         print(f"console: {url}/  (pit view {url}/pit)", file=sys.stderr, flush=True)

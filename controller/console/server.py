@@ -11,6 +11,7 @@ import ipaddress
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -18,7 +19,9 @@ import uvicorn
 from controller.engine.config import TableConfig, checked_section
 from controller.engine.config_schema import Console
 from controller.console.app import create_app
+from controller.console.guard import LOOPBACK_NAMES, Addresses
 from controller.console.session import TableLoop
+from controller.records.staff import DEFAULT_STAFF_FILE, SessionAccounts
 from controller.errors import ConfigError
 
 DEFAULT_PORT = 8470
@@ -26,22 +29,28 @@ DEFAULT_PORT = 8470
 
 @dataclass(frozen=True)
 class ConsoleSettings:
-    """``[console]``: where to listen, the supervisor token, the pace of a simulated table."""
+    """``[console]``: where to listen, the names it answers to, the staff file, the pace of a simulated table."""
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
-    supervisor_token: str | None = None
+    staff: Path = DEFAULT_STAFF_FILE
+    hosts: tuple[str, ...] = ()
+    """Other names the console is reached by (a DNS name on the casino network); Host and Origin are checked against them."""
     pace: float = 1.0
-
-    def __repr__(self) -> str:
-        token = "set" if self.supervisor_token else "none"
-        return f"ConsoleSettings(host={self.host!r}, port={self.port}, supervisor_token={token}, pace={self.pace})"
 
 
 def console_settings(config: TableConfig) -> ConsoleSettings:
     """``[console]`` read through the config schema (``controller.engine.config_schema.Console``); every error names the key."""
     section = checked_section(config.path, "console", Console, config.sections.get("console", {}))
-    return ConsoleSettings(section.host, section.port, section.supervisor_token, float(section.pace))
+    return ConsoleSettings(section.host, section.port, Path(section.staff), tuple(section.hosts), float(section.pace))
+
+
+def addresses_of(settings: ConsoleSettings) -> Addresses:
+    """The names Host and Origin may carry: the listening address, its loopback names, ``hosts``."""
+    names = {settings.host, *settings.hosts}
+    if is_loopback(settings.host):
+        names.update(LOOPBACK_NAMES)
+    return Addresses(names, settings.port)
 
 
 def is_loopback(host: str) -> bool:
@@ -56,15 +65,18 @@ def is_loopback(host: str) -> bool:
 class ConsoleServer:
     """uvicorn serving the console app for ``loop``, on a thread of its own."""
 
-    def __init__(self, loop: TableLoop, settings: ConsoleSettings, *, allow_remote: bool = False) -> None:
+    def __init__(self, loop: TableLoop, settings: ConsoleSettings, accounts: SessionAccounts, *,
+                 allow_remote: bool = False) -> None:
         if not is_loopback(settings.host) and not allow_remote:
             raise ConfigError("console", "host", f"{settings.host} is not this machine: pass --allow-remote to listen on it")
         self.loop = loop
         self.settings = settings
-        app = create_app(loop, supervisor_token=settings.supervisor_token)
+        self.addresses = addresses_of(settings)
+        app = create_app(loop, accounts=accounts, addresses=self.addresses)
         self.server = uvicorn.Server(uvicorn.Config(
             app, host=settings.host, port=settings.port, ws="websockets-sansio", log_level="warning",
-            access_log=False, lifespan="on",
+            access_log=False, lifespan="on", ws_max_size=4096, h11_max_incomplete_event_size=16 * 1024,
+            server_header=False,
         ))
         self._thread: threading.Thread | None = None
 
@@ -83,6 +95,9 @@ class ConsoleServer:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise OSError(f"the console could not listen on {self.settings.host}:{self.settings.port}")
             time.sleep(0.02)
+        sockets: Any = self.server.servers[0].sockets if self.server.servers else []
+        if sockets:
+            self.addresses.port = sockets[0].getsockname()[1]
         return self.url
 
     def stop(self) -> None:

@@ -43,11 +43,13 @@ from controller.console.commands import (
     EnterPiece,
     OpenRound,
     PlaceWager,
+    Record,
     Resume,
     Sit,
+    TakePosition,
     VoidRound,
 )
-from controller.console.view import table_view
+from controller.console.view import AUDIENCES, table_view
 from controller.errors import CardRefused, TableError, WagerRefused
 from controller.engine.feeds import DealerEntryFeed, FeedError, ShoeFeed
 from controller.rules.base import Decision
@@ -56,6 +58,7 @@ from controller.money import format_cents
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
+from controller.engine.visibility import Audience, sight
 from drivers.errors import DeviceTimeout
 
 Listener = Callable[[dict[str, Any]], None]
@@ -65,6 +68,8 @@ SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard, CorrectPlacedCard)
 FINISHED = ("complete", "void")
 IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
+OFFER_AGAIN = 1.0
+"""Seconds before a stopped game's player-dealer position is offered to simulated players again."""
 POLL_INTERVAL = 0.5
 """How often, between rounds and while betting is open, the device is asked for a fault it reported on its own."""
 
@@ -110,7 +115,9 @@ class TableLoop:
         self.failure: Exception | None = None
         self.journal = journal
         self.pending = list(pending or [])
-        self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: True))
+        self.accepts_position = accepts_position or (players.accepts_position if players else (lambda seat: False))
+        """Whether a seat takes the player-dealer position when it passes. With a dealer at the page nobody is
+        assumed to: the game stops and the dealer taps the seat that takes it (``TakePosition``)."""
         self.keyed = table.feed if isinstance(table.feed, DealerEntryFeed) and players is None else None
         """The feed whose pieces the dealer keys in from the page (no device deals them)."""
         self.round: Round | None = None
@@ -134,12 +141,14 @@ class TableLoop:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._closing = False
-        self._snapshot: dict[str, Any] = {}
+        self._snapshots: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
+        self.running = False
+        """True while ``run`` takes commands (a request that needs the loop to journal is refused otherwise)."""
         if isinstance(table.feed, ShoeFeed):
             table.feed.timeout = min(table.feed.timeout, IDLE_WAIT)
         self.log.subscribe(self._on_event)
-        self._snapshot = table_view(self)
+        self._snapshots = {audience: table_view(self, audience) for audience in AUDIENCES}
 
     # -- outside world --------------------------------------------------
 
@@ -147,10 +156,15 @@ class TableLoop:
         """``listener(view)`` is called from the loop thread after every change."""
         self._listeners.append(listener)
 
-    def snapshot(self) -> dict[str, Any]:
-        """The latest view, safe to read from any thread."""
+    def snapshot(self, audience: str = "dealer") -> dict[str, Any]:
+        """The latest view for ``audience`` (``dealer`` or ``pit``), safe to read from any thread."""
         with self._lock:
-            return self._snapshot
+            return self._snapshots[audience]
+
+    def screen_text(self, text: str, audience: Audience = Audience.DEALER) -> str:
+        """``text`` (an answer, a refusal) as a page may show it: the round's face-down cards left out."""
+        round = self.round
+        return self.log.screens.text(text, round.id if round is not None else None, audience)
 
     def submit(self, command: Command) -> Future[str]:
         future: Future[str] = Future()
@@ -170,6 +184,7 @@ class TableLoop:
         if self.pending and self.round is None:
             self.message = self._take_pending()
         self._publish()
+        self.running = True
         try:
             while not stop.is_set():
                 self._turn()
@@ -180,6 +195,8 @@ class TableLoop:
         except Exception as exc:
             self.failure = exc
             raise
+        finally:
+            self.running = False
 
     def start(self) -> None:
         """Run the loop on a thread of its own (``tablectl run --console``, the tests)."""
@@ -235,17 +252,28 @@ class TableLoop:
         """Between rounds (and while betting is open) ask the feed for a fault its device reported on its own,
         so the page shows it at once, not at the next card. During the deal the feed reports faults itself."""
         round = self.round
+        held = self.table_fault is not None or (round is not None and round.state == "hold")
         idle = round is None or round.state in (*FINISHED, "betting")
-        if not idle or time.monotonic() < self._next_poll:
+        if not (idle or held) or time.monotonic() < self._next_poll:
             return False
         self._next_poll = time.monotonic() + POLL_INTERVAL
+        feed = self.table.feed
         try:
-            reason = self.table.feed.poll(round.id if round is not None and round.state == "betting" else None)
+            reason = feed.poll(round.id if round is not None and round.state in ("betting", "hold") else None)
+            now = feed.current_fault()
         except (RuntimeError, OSError) as exc:
-            reason = str(exc) or type(exc).__name__
+            reason = now = str(exc) or type(exc).__name__
+        if held:  # the hold screen shows the device as it is now; a supervisor decides when to resume
+            status = "ok" if now is None else f"fault: {now}"
+            changed = self.devices.get(feed.source) != status
+            self.devices[feed.source] = status
+            if reason is not None and reason != now:
+                self._fault(feed.source, reason)
+                return True
+            return changed
         if reason is None:
             return False
-        self._fault(self.table.feed.source, reason)
+        self._fault(feed.source, reason)
         return True
 
     def _wait(self) -> float:
@@ -268,6 +296,16 @@ class TableLoop:
             return self._open_round()
         if isinstance(command, DeviceFault):
             return self._fault(command.device, command.reason)
+        if isinstance(command, TakePosition):
+            if not self.table.stopped:
+                raise CommandRefused("the game is not waiting for a player-dealer")
+            facts = self.table.take_position(command.spot, self.round.id if self.round is not None else None)
+            return f"seat {facts['player_dealer']} takes the player-dealer position"
+        if isinstance(command, Record):
+            round = self.round
+            self.log.emit(command.event, round.id if round is not None and round.state not in FINISHED else None,
+                          **command.fields)
+            return command.event
         if isinstance(command, SUPERVISOR_COMMANDS):
             return self._supervise(command)
         round = self._current("no round is in play: open betting first")
@@ -314,7 +352,7 @@ class TableLoop:
             self.log.emit("piece_refused", round.id, code=code, target=target, reason=str(exc))
             raise
         round.card(piece, self.keyed.source)
-        return f"{piece.code} to {target}"
+        return f"{'tile' if '-' in piece.code else 'card'} placed at {target}"  # never echoed: it lies face down
 
     def _current(self, reason: str) -> Round:
         if self.round is None or self.round.state in FINISHED:
@@ -378,13 +416,20 @@ class TableLoop:
             for row in reversed(self.journal.rounds(10)):
                 summary = recall(self.journal.round_records(row.id))
                 totals = summary["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
-                cards = " ".join(c["card"] for c in summary["cards"] if c["target"] != "burn")
-                self.recent.append({"id": row.id, "state": row.state, "describe": cards, **totals})
+                self.recent.append({"id": row.id, "state": row.state, "describe": self._shown_cards(row.id), **totals})
             return
         round = self.round
         if round is not None:
             describe = self.table.game.describe(round.hand) if round.hand is not None and round.state == "complete" else round.state
             self.recent.appendleft({"id": round.id, "state": round.state, "describe": describe, **round.totals()})
+
+    def _shown_cards(self, round_id: str) -> str:
+        """The cards of a round a screen may show (none of a round this process did not play: see the journal)."""
+        round = self.log.screens.round(round_id)
+        if round is None:
+            return ""
+        shown = sight(round, Audience.PIT).shown
+        return " ".join(c.code for (_, c, _), ok in zip(round.cards, shown, strict=True) if ok)
 
     # -- the loop's own steps -------------------------------------------
 
@@ -393,7 +438,7 @@ class TableLoop:
         if self.table_fault or (round is not None and round.state == "hold"):
             return False
         if round is None or round.state in FINISHED:
-            return (not self.finalized) or self._auto_open()
+            return (not self.finalized) or self._auto_open() or (self.table.stopped is not None and self.players is not None)
         if round.card_target() is not None:
             return self.keyed is None
         if self.players is None:
@@ -402,6 +447,14 @@ class TableLoop:
 
     def _in_play(self) -> bool:
         return self.round is not None and self.round.state not in (*FINISHED, "hold") and not self.table_fault
+
+    def _offer_position(self) -> bool:
+        """Simulated players at a stopped game: the position is offered again, clockwise, every second."""
+        if not self.table.stopped or self.players is None or self._closing:
+            return False
+        if self.table.offer_position(self.players.accepts_position, self.round.id if self.round is not None else None) is None:
+            self._next_step = time.monotonic() + max(self.pace, OFFER_AGAIN)
+        return True
 
     def _auto_open(self) -> bool:
         limit_reached = bool(self.rounds_limit) and self.rounds_finished >= self.rounds_limit
@@ -415,6 +468,8 @@ class TableLoop:
         round = self.round
         if round is None or round.state in FINISHED:
             self._finalize()
+            if self._offer_position():
+                return not self.table.stopped  # nobody took it: wait (the page shows why), and offer it again
             if self._auto_open():
                 try:
                     self._open_round()
@@ -479,13 +534,13 @@ class TableLoop:
         action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card",
                   CorrectPlacedCard: "correct_placed_card"}[type(command)]
         if isinstance(command, Resume) and not active and self.table_fault:
-            self.log.emit("supervisor_action", None, action=action, reason=command.reason)
+            self.log.emit("supervisor_action", None, action=action, reason=command.reason, by=command.by)
             self._clear_faults()
             return "table fault cleared"
         if not active or round is None:
             raise CommandRefused("no round is in play")
         if isinstance(command, VoidRound):
-            self.log.emit("supervisor_action", round.id, action=action, reason=command.reason)
+            self.log.emit("supervisor_action", round.id, action=action, reason=command.reason, by=command.by)
             round.void_round(command.reason)
             self._clear_faults()
             return f"round {round.id} voided"
@@ -496,7 +551,7 @@ class TableLoop:
         card = None
         if isinstance(command, CorrectCard):
             card = Card.parse(command.card.strip().upper())
-        self.log.emit("supervisor_action", round.id, action=action, reason=command.reason,
+        self.log.emit("supervisor_action", round.id, action=action, reason=command.reason, by=command.by,
                       **({"card": card.code} if card else {}))
         round.release(by="supervisor")
         self._clear_faults()
@@ -515,10 +570,10 @@ class TableLoop:
         target, previous, _ = round.cards[command.index]
         if self.keyed is not None:  # the set's own count: no third copy of a tile
             self.keyed.keyed(card.code, [p for i, (_, p, _) in enumerate(round.cards) if i != command.index])
-        self.log.emit("supervisor_action", round.id, action="correct_placed_card", reason=command.reason,
+        self.log.emit("supervisor_action", round.id, action="correct_placed_card", reason=command.reason, by=command.by,
                       index=command.index, card=card.code, previous=previous.code)
         round.correct_card(command.index, card, command.reason)
-        return f"{target}: {previous.code} corrected to {card.code}"
+        return f"{target}: card {command.index + 1} corrected (both cards are in the journal)"
 
     def _clear_faults(self) -> None:
         self.table_fault = None
@@ -529,8 +584,7 @@ class TableLoop:
 
     def _on_event(self, record: dict[str, Any]) -> None:
         event = record["event"]
-        self.events.appendleft({k: record.get(k) for k in ("seq", "event", "round")} | {
-            "detail": {k: v for k, v in record.items() if k not in ("seq", "event", "round", "table", "timestamp", "game")}})
+        self.events.appendleft(record)
         round_id = record.get("round")
         if event == "reveal" and round_id:
             self.reveals[round_id] = {k: v for k, v in record.items() if k not in ("seq", "event", "round", "table", "timestamp", "game")}
@@ -554,9 +608,9 @@ class TableLoop:
 
     def _publish(self) -> None:
         self.version += 1
-        view = table_view(self)
+        views = {audience: table_view(self, audience) for audience in AUDIENCES}
         with self._lock:
-            self._snapshot = view
+            self._snapshots = views
         for listener in self._listeners:
-            listener(view)
+            listener(views["dealer"])
 

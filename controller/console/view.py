@@ -11,12 +11,16 @@ page that reloads mid-round shows the round exactly as it stands.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from controller.rules.base import Game
 from controller.records.meters import Meters
 from controller.money import format_cents
 from controller.engine.round import Round
 from controller.settlement import Settlement
+from controller.engine.visibility import Audience, Sight, blank, hands, scrub_all, sight
 
 if TYPE_CHECKING:
     from controller.console.session import TableLoop
@@ -27,45 +31,64 @@ HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor
 VOID_HELP = "Return every wager shown below in full, clear the layout, then open the next round."
 
 
-def table_view(loop: TableLoop) -> dict[str, Any]:
+AUDIENCES = (Audience.DEALER, Audience.PIT)
+"""The pages, each with a view of its own (``controller.engine.visibility`` decides what each may see)."""
+
+
+def table_view(loop: TableLoop, audience: Audience = Audience.DEALER) -> dict[str, Any]:
+    """Everything ``audience``'s page shows, as JSON-able data; nothing in it names a card that lies face down."""
     table = loop.table
     game = table.game
+    screens = loop.log.screens
+    round_id = loop.round.id if loop.round is not None else None
+
+    def text(value: str | None) -> str | None:
+        return screens.text(value, round_id, audience) if value else value
+
     return {
         "version": loop.version,
         "table": table.config.table_id,
         "game": {"id": game.id, "title": game.title, "wagers": list(game.wagers)},
         "spots": table.config.spots,
+        "limits": limits_view(loop),
+        "progressive": progressive_view(game.table_roles()),
         "mode": "watch" if loop.players is not None else "dealer",
-        "round": round_view(loop, loop.round) if loop.round is not None else None,
+        "seq": loop.log.last_seq,
+        "round": round_view(loop, loop.round, audience) if loop.round is not None else None,
         "table_fault": loop.table_fault,
         "hold_help": HOLD_HELP,
         "void_help": VOID_HELP,
         "stopped": table.stopped,
-        "message": loop.message,
-        "devices": dict(loop.devices),
-        "faults": [{"device": f.device, "reason": f.reason, "round": f.round_id, "at": f.at} for f in loop.faults[-20:]],
+        "position_offer": game.position_offer() if table.stopped else [],
+        "message": text(loop.message),
+        "devices": {name: text(status) for name, status in loop.devices.items()},
+        "faults": [{"device": f.device, "reason": text(f.reason), "round": f.round_id, "at": f.at} for f in loop.faults[-20:]],
         "meters": meters_view(loop),
         "recent": recent_rounds(loop),
-        "events": events_view(loop),
+        "events": events_view(loop, audience),
     }
 
 
-def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
+def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, Any]:
     game = round.game
     pending = round.pending_decision()
-    return {
+    seen = sight(round, audience)
+    view = {
         "id": round.id,
         "state": round.state,
         "hold_reason": round.hold_reason,
         "void_reason": loop.void_reasons.get(round.id),
         "roles": game.table_roles(),
         "layout": [spot_view(round, spot) for spot in range(1, round.spots + 1)],
-        "cards": cards_view(loop, round),
+        "cards": cards_view(loop, round, seen),
+        "hands": hands(round, seen),
+        "results": spot_results(round),
         "card_due": card_due(round),
+        "card_due_spot": due_spot(round),
         "stray_cards": [{"card": c.code, "source": s, "reason": r} for c, s, r in round.stray_cards],
-        "pending": pending_view(pending) if pending else None,
-        "entry": piece_entry(loop, round),
-        "decisions": [d.as_event() for d in round.decisions],
+        "pending": None,
+        "entry": None,
+        "decisions": [blank({"event": "decision", **d.as_event()}, seen) for d in round.decisions],
         "reveal": loop.reveals.get(round.id),
         "fees": [{"spot": f.spot, "amount": f.amount, "text": format_cents(f.amount), "reason": f.reason} for f in round.fees],
         "settlements": [settlement_view(s) for s in round.settlements],
@@ -73,30 +96,39 @@ def round_view(loop: TableLoop, round: Round) -> dict[str, Any]:
         "totals_text": totals_text(round) if round.state in ("complete", "void") else None,
         "result": game.describe(round.hand) if round.state == "complete" and round.hand is not None else None,
     }
+    shown: dict[str, Any] = scrub_all(view, seen)
+    # the catalogues a hand is set and a tile keyed from: every card or tile of the game, nothing of this round
+    shown["pending"] = pending_view(pending, game, seen) if pending else None
+    shown["entry"] = piece_entry(loop, round)
+    return shown
 
 
-def pending_view(pending: PendingDecision) -> dict[str, Any]:
-    """The decision awaited, with what the page offers beside the action buttons (amounts, numbers, a hand to set)."""
+def pending_view(pending: PendingDecision, game: Game[Any], seen: Sight) -> dict[str, Any]:
+    """The decision awaited, with what the page offers beside the action buttons (amounts, numbers, a hand to set).
+
+    A hand to set or draw from is face down: the page never gets its cards. The dealer taps the cards the
+    player shows (``choices``: every card or tile of the game, once) and the game checks them against the hand.
+    """
     setting = pending.setting
     return {
         "spot": pending.spot,
-        "actions": list(pending.actions),
+        "actions": [seen.scrub(a) for a in pending.actions],
         "hand": pending.hand,
         "amounts": [{"action": a, "amount": c, "text": format_cents(c), "entry": f"{c // 100}.{c % 100:02d}"}
                     for a, c in pending.amounts],
         "values": [list(v) for v in pending.values],
         "setting": None if setting is None else {
-            "cards": [c.code for c in setting.cards], "count": setting.count, "named": setting.named, "rest": setting.rest,
-            "action": setting.action},
+            "size": len(setting.cards), "count": setting.count, "named": setting.named, "rest": setting.rest,
+            "action": setting.action, "choices": list(dict.fromkeys(p.code for p in game.deck()))},
     }
 
 
 def piece_entry(loop: TableLoop, round: Round) -> list[dict[str, Any]] | None:
-    """When the dealer keys the pieces in and one is due: each piece of the set with the copies left this round."""
+    """When the dealer keys the pieces in and one is due: each piece of the set (never how many copies are
+    left: that would tell which pieces lie face down)."""
     if loop.keyed is None or round.card_target() is None:
         return None
-    left = loop.keyed.left([p for _, p, _ in round.cards])
-    return [{"code": p.code, "name": getattr(p, "name", p.code), "left": n} for p, n in left]
+    return [{"code": p.code, "name": getattr(p, "name", p.code)} for p, _ in loop.keyed.left([])]
 
 
 def card_due(round: Round) -> str | None:
@@ -106,6 +138,11 @@ def card_due(round: Round) -> str | None:
     if round.hand is None:
         return None
     return "burn" if round.burns_due else round.game.next_target(round.hand)
+
+
+def due_spot(round: Round) -> int | None:
+    due = card_due(round)
+    return round.game.spot_of(round.hand, due) if due and due != "burn" and round.hand is not None else None
 
 
 def totals_text(round: Round) -> str:
@@ -134,42 +171,62 @@ def spot_view(round: Round, spot: int) -> dict[str, Any]:
             "open": name in allowed,
             "limits": format_limits(limits) if limits else None,
         })
-    role = "player-dealer" if tuple(round.game.seat_wagers(spot)) == ("bank",) else None
+    try:
+        role = "player-dealer" if tuple(round.game.seat_wagers(spot)) == ("bank",) else None
+    except RuntimeError:  # the game has stopped: nobody holds the player-dealer position now
+        role = None
     return {"spot": spot, "wagers": wagers, "role": role, "seated": spot in round.seated}
+
+
+def limits_view(loop: TableLoop) -> list[dict[str, str]]:
+    """The table's limits, wager by wager, in dollars (always on the dealer's screen)."""
+    out = []
+    for name in loop.table.game.wagers:
+        limits = loop.table.limits.get(name)
+        if limits:
+            out.append({"wager": name, "text": format_limits(limits)})
+    return out
+
+
+def progressive_view(roles: dict[str, Any]) -> str | None:
+    """A progressive meter the game carries (High Card Flush's), in dollars, or ``None``."""
+    meter = roles.get("progressive")
+    if not isinstance(meter, dict) or "amount" not in meter:
+        return None
+    return format_cents(math.floor(Fraction(str(meter["amount"]))))
+
+
+def spot_results(round: Round) -> dict[str, dict[str, Any]]:
+    """After settling, each spot's result: WIN, LOSE or PUSH with what it won or lost over all its wagers."""
+    if round.state not in ("complete", "void"):
+        return {}
+    nets: dict[int, int] = {}
+    for record in round.settlements:
+        nets[record.spot] = nets.get(record.spot, 0) + record.returned - record.stake
+    out = {}
+    for spot, net in nets.items():
+        result = "push" if net == 0 or round.state == "void" else "win" if net > 0 else "lose"
+        out[str(spot)] = {"result": result, "net": net, "text": result.upper() + (f" {format_cents(abs(net))}" if net else "")}
+    return out
 
 
 def format_limits(limits: tuple[int, int]) -> str:
     return f"{format_cents(limits[0])}–{format_cents(limits[1])}"
 
 
-#: While the round is in these states, the dealer's cards and any card the game deals face down stay hidden.
-HIDDEN_WHILE = ("dealing", "decisions")
-
-
-def hidden_cards(round: Round) -> set[int]:
-    """Which of ``round.cards`` lie face down now: neither page (nor the data sent to it) shows their faces.
-
-    The dealer's hand of a banking game is dealt face down until the reveal
-    (the players decide against a hand they cannot see), and a game can deal
-    other cards face down (``Game.face_down``: Pure 21.5's down card).
-    """
-    state = round.held_from if round.state == "hold" else round.state
-    if state not in HIDDEN_WHILE:
-        return set()
-    return round.face_down() | {index for index, (target, _, _) in enumerate(round.cards) if target == "dealer"}
-
-
-def cards_view(loop: TableLoop, round: Round) -> list[dict[str, Any]]:
-    """The cards dealt, in order, with their source and any disagreement the camera reported."""
+def cards_view(loop: TableLoop, round: Round, seen: Sight) -> list[dict[str, Any]]:
+    """The cards dealt, in order, with their source and any disagreement the camera reported; a card lying
+    face down is only its place (``Game.face``, decided in ``controller.engine.visibility``)."""
     camera = loop.camera.get(round.id, {"agrees": False, "confirmed": 0, "problems": []})
     problems = {p["zone"]: p for p in camera["problems"]}
-    hidden = hidden_cards(round)
+    hidden = {i for i, shown in enumerate(seen.shown) if not shown}
     out = []
     for index, (target, piece, source) in enumerate(round.cards):
         problem = problems.get(target) or problems.get(target.split(".", 1)[0])
         filmed = target != "burn" and (camera["agrees"] or index < camera.get("confirmed", 0))
         out.append({
             "target": target,
+            "spot": round.game.spot_of(round.hand, target) if round.hand is not None and target != "burn" else None,
             "card": None if index in hidden else piece.code,
             "face_down": index in hidden,
             "source": f"{source}+camera" if filmed and index not in hidden else source,
@@ -178,17 +235,17 @@ def cards_view(loop: TableLoop, round: Round) -> list[dict[str, Any]]:
     return out
 
 
-def events_view(loop: TableLoop) -> list[dict[str, Any]]:
-    """The latest events, the faces of the current round's face-down cards left out."""
-    round = loop.round
-    hidden = {(t, c.code) for i, (t, c, _) in enumerate(round.cards) if i in hidden_cards(round)} if round else set()
+EVENT_FIELDS = ("seq", "event", "round")
+QUIET_FIELDS = ("seq", "event", "round", "table", "timestamp", "game")
+
+
+def events_view(loop: TableLoop, audience: Audience) -> list[dict[str, Any]]:
+    """The latest events as ``audience`` may see them (``Screens.event``: hidden cards left out)."""
     out = []
-    for event in list(loop.events)[:25]:
-        detail = event["detail"]
-        if event["event"] == "card_dealt" and round is not None and event["round"] == round.id \
-                and (detail.get("target"), detail.get("card")) in hidden:
-            event = event | {"detail": detail | {"card": None}}
-        out.append(event)
+    for record in list(loop.events)[:25]:
+        shown = loop.log.screens.event(record, audience)
+        out.append({k: shown.get(k) for k in EVENT_FIELDS} | {
+            "detail": {k: v for k, v in shown.items() if k not in QUIET_FIELDS}})
     return out
 
 

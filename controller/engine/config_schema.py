@@ -320,15 +320,23 @@ class Log(Section):
     backups: Annotated[int, Field(ge=1, le=99)] = Field(default=5, description="rotated files kept")
 
 
-MIN_TOKEN = 12
-"""The shortest supervisor token the console accepts."""
+HostName = Annotated[str, Field(min_length=1, pattern=r"^[^/\s]+$")]
 
 
 class Console(Section):
     host: Text = Field(default="127.0.0.1", description="address the dealer console listens on (another machine's: --allow-remote)")
     port: Annotated[int, Field(ge=0, le=65535)] = Field(default=8470, description="the console's TCP port")
-    supervisor_token: Annotated[str, Field(min_length=MIN_TOKEN)] | None = Field(default=None, description=f"what a supervisor types to clear a hold (at least {MIN_TOKEN} characters)")
+    staff: Text = Field(default="var/staff.json", description="the dealers' and supervisors' accounts (tablectl staff add)")
+    hosts: list[HostName] = Field(default=[], description="other names the console is reached by (Host and Origin are checked)")
+    supervisor_token: Any = Field(default=None, description="no longer read: supervisors log in with their own PIN")
     pace: Annotated[float, Field(ge=0, le=60)] = Field(default=1.0, description="seconds between dealt cards on a demonstration table")
+
+    @field_validator("supervisor_token")
+    @classmethod
+    def _no_shared_token(cls, value: Any) -> None:
+        if value is not None:
+            raise ValueError("supervisors now log in with their own PIN: remove the token and add accounts with "
+                             "`tablectl staff add NAME --role supervisor`")
 
 
 # -- the floor: [floor] (docs/floor.md) ----------------------------------------------------------------

@@ -7,10 +7,14 @@ import dataclasses
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from controller.engine.config import load_config
 from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.console.session import TableLoop
+from controller.records.staff import SessionAccounts
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShoeFeed
 from controller.engine.players import SimulatedPlayers
@@ -18,7 +22,15 @@ from controller.engine.table import Table
 from tests.helpers import MemoryLog
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"
-SUPERVISOR_TOKEN = "pit-boss-secret-7431"
+SUPERVISOR = ("pat", "482913")
+"""A supervisor's name and PIN."""
+DEALER = ("dana", "2468")
+"""A dealer's name and PIN."""
+
+
+def accounts() -> SessionAccounts:
+    """The test table's staff: a supervisor and a dealer (for this process only, as ``run --console`` makes)."""
+    return SessionAccounts(None, {SUPERVISOR[0]: ("supervisor", SUPERVISOR[1]), DEALER[0]: ("dealer", DEALER[1])})
 
 
 @dataclasses.dataclass
@@ -40,12 +52,9 @@ def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: 
 
 
 @contextlib.contextmanager
-def served(
-    game: str, *, seed: int = 7, simulated: bool = False, supervisor_token: str | None = SUPERVISOR_TOKEN,
-    shoe_port: str | None = None,
-) -> Iterator[Console]:
+def served(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None) -> Iterator[Console]:
     loop, log = table_loop(game, seed=seed, simulated=simulated, shoe_port=shoe_port)
-    server = ConsoleServer(loop, ConsoleSettings(port=0, supervisor_token=supervisor_token, pace=0.0))
+    server = ConsoleServer(loop, ConsoleSettings(port=0, pace=0.0), accounts())
     loop.start()
     try:
         yield Console(server.start(), loop, log)
@@ -55,3 +64,19 @@ def served(
         feed = loop.table.feed
         if isinstance(feed, ShoeFeed):
             feed.shoe.close()
+
+
+def logged_in(client: httpx.Client, who: tuple[str, str] = DEALER) -> dict[str, str]:
+    """Log ``who`` in through ``client`` (its cookie jar keeps the session); the headers every POST then needs."""
+    client.headers["Origin"] = str(client.base_url).rstrip("/")
+    answer = client.post("/api/login", json={"name": who[0], "pin": who[1]})
+    assert answer.status_code == 200, answer.text
+    return {"X-CSRF-Token": answer.json()["csrf"]}
+
+
+def log_in(page: Any, who: tuple[str, str] = DEALER) -> None:
+    """Log in on a console page in the browser, as a person does."""
+    page.fill("#login-name", who[0])
+    page.fill("#login-pin", who[1])
+    page.click("#login-submit")
+    page.locator("#login").wait_for(state="hidden")

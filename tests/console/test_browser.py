@@ -15,7 +15,26 @@ from typing import Any
 from controller.console.commands import DeviceFault
 from controller.money import format_cents
 from drivers.sim.process import SimulatorProcess
-from tests.console.tables import SUPERVISOR_TOKEN, served
+from tests.console.tables import DEALER, SUPERVISOR, log_in, served
+
+
+def open_console(page: Any, url: str, who: tuple[str, str] = DEALER) -> None:
+    """Load a console page and log in on it, as the dealer (or ``who``) does at the start of a shift."""
+    page.goto(url)
+    log_in(page, who)
+
+
+def supervise(page: Any, panel: str, action: str, reason: str, *, pin: str = SUPERVISOR[1], again: str | None = None) -> None:
+    """A supervisor's action on ``panel`` (``hold-supervisor``, ``pit-supervisor``): name, PIN, reason, the action;
+    then, asked the question, the PIN once more and "Yes, do it"."""
+    page.fill(f"#{panel}-name", SUPERVISOR[0])
+    page.fill(f"#{panel}-pin", pin)
+    page.fill(f"#{panel}-reason", reason)
+    page.click(f'#{panel} [data-supervisor="{action}"]')
+    if again is not None:
+        page.locator(f"#{panel} .question").wait_for()
+        page.fill(f"#{panel}-pin-again", again)
+        page.click(f"#{panel} button.confirm")
 
 
 def wager(page: Any, spot: int, name: str) -> Any:
@@ -40,7 +59,7 @@ def settlement_rows(page: Any) -> list[tuple[str, str, str]]:
 
 def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_dealers_right(page: Any, shots: Any) -> None:
     with served("top-card") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         expect_text(page, "#state", "idle")
         shots(page, "idle")
         page.click("#open-round")
@@ -85,7 +104,7 @@ def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_deal
 
 def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shots: Any) -> None:
     with served("top-card") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 2, "home", "2")
         expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
@@ -108,7 +127,7 @@ def test_a_command_clicked_while_another_is_in_flight_waits_for_its_answer_and_i
     first's late "ok" (two commands in flight once reached the table out of order, and a refusal
     vanished)."""
     with served("top-card") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         expect_text(page, "#state", "betting")
         sent: list[dict[str, Any]] = []
@@ -137,7 +156,7 @@ def test_a_command_clicked_while_another_is_in_flight_waits_for_its_answer_and_i
 
 def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page: Any, shots: Any) -> None:
     with served("three-card-poker") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         expect_text(page, "#state", "betting")
         # seed 003: the player-dealer's seat takes only the bank; the others Ante and Pair Plus
@@ -183,7 +202,7 @@ def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page
 
 def test_a_device_fault_puts_the_page_on_the_hold_screen_within_a_second(page: Any, shots: Any) -> None:
     with served("top-card") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 4, "home", "20")
         expect_text(page, '#layout button.wager[data-spot="4"][data-wager="home"]', r"\$20\.00")
@@ -195,24 +214,24 @@ def test_a_device_fault_puts_the_page_on_the_hold_screen_within_a_second(page: A
         expect_text(page, "#hold-help", "Call a supervisor")
         shots(page, "hold")
         assert elapsed < 1.0
-        # the supervisor resumes: token and reason, then a second confirmation
-        page.fill("#hold-supervisor-token", SUPERVISOR_TOKEN)
-        page.fill("#hold-supervisor-reason", "door closed, shoe checked")
-        page.click('#hold-supervisor [data-supervisor="resume"]')
+        # the supervisor resumes: name, PIN (masked) and reason, then the PIN again to confirm
+        supervise(page, "hold-supervisor", "resume", "door closed, shoe checked")
         expect_text(page, "#hold-supervisor .question", "Resume round")
+        assert page.locator("#hold-supervisor-pin").get_attribute("type") == "password"
         assert console.loop.round is not None and console.loop.round.state == "hold"
         shots(page, "confirm-resume")
+        page.fill("#hold-supervisor-pin-again", SUPERVISOR[1])
         page.click("#hold-supervisor button.confirm")
         expect_text(page, "#state", "betting")
         assert page.locator("#hold-screen").is_hidden()
         action = console.log.named("supervisor_action")[-1]
-        assert (action["action"], action["reason"]) == ("resume", "door closed, shoe checked")
-        assert SUPERVISOR_TOKEN not in console.log.stream.getvalue()
+        assert (action["action"], action["reason"], action["by"]) == ("resume", "door closed, shoe checked", SUPERVISOR[0])
+        assert SUPERVISOR[1] not in console.log.stream.getvalue()
 
 
 def test_a_jammed_shoe_on_its_serial_line_puts_the_page_on_hold_within_a_second(page: Any, shots: Any) -> None:
     with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 1, "home", "50")
         expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$50\.00")
@@ -230,19 +249,17 @@ def test_a_jammed_shoe_on_its_serial_line_puts_the_page_on_hold_within_a_second(
 
 def test_a_supervisor_voids_a_held_round_and_the_page_lists_every_wager_to_return(page: Any, shots: Any) -> None:
     with served("top-card") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 2, "away", "40")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="away"]', r"\$40\.00")
         console.loop.submit(DeviceFault("shoe", "card jam"))
         page.locator("#hold-screen").wait_for(state="visible")
-        page.fill("#hold-supervisor-token", "not-the-token-at-all")
-        page.fill("#hold-supervisor-reason", "misdeal")
-        page.click('#hold-supervisor [data-supervisor="void"]')
-        expect_text(page, "#message", "supervisor token refused")
-        page.fill("#hold-supervisor-token", SUPERVISOR_TOKEN)
-        page.click('#hold-supervisor [data-supervisor="void"]')
+        supervise(page, "hold-supervisor", "void", "misdeal", pin="000000")
+        expect_text(page, "#message", "refused: wrong name or PIN")
+        supervise(page, "hold-supervisor", "void", "misdeal")
         expect_text(page, "#hold-supervisor .question", "Every wager on it is returned in full")
+        page.fill("#hold-supervisor-pin-again", SUPERVISOR[1])
         page.click("#hold-supervisor button.confirm")
         page.locator("#void-screen").wait_for(state="visible")
         expect_text(page, "#void-reason", "misdeal")
@@ -254,7 +271,7 @@ def test_a_supervisor_voids_a_held_round_and_the_page_lists_every_wager_to_retur
 
 def test_reloading_the_page_mid_round_restores_the_round_as_it_is(page: Any, shots: Any) -> None:
     with served("three-card-poker") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 1, "bank", "300")
         enter(page, 5, "ante", "15")
@@ -276,7 +293,7 @@ def test_reloading_the_page_mid_round_restores_the_round_as_it_is(page: Any, sho
 
 def test_the_pit_view_shows_meters_last_rounds_and_device_faults(page: Any, shots: Any) -> None:
     with served("top-card", simulated=True) as console:
-        page.goto(console.url + "/pit")
+        open_console(page, console.url + "/pit", SUPERVISOR)
         expect_text(page, "#recent", "complete")
         page.locator("#recent tr").nth(3).wait_for()
         expect_text(page, "#meters", r"^rounds")

@@ -14,7 +14,7 @@ from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.tiles import TILE_SET, Tile
 from controller.rules.pai_gow_tiles.ranking import hand_value
 from tests.console.tables import served
-from tests.console.test_browser import enter, expect_text, settlement_rows
+from tests.console.test_browser import enter, expect_text, open_console, settlement_rows
 
 FIVE_CARD_FLUSH_SEED = 28
 """The shuffler's seed that gives spot 2 a five-card flush: it may raise 1x or 2x the Ante."""
@@ -24,14 +24,15 @@ def pick(page: Any, index: int, value: int) -> None:
     page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
 
 
-def move(page: Any, hand: str, card: str) -> None:
-    """Tap ``card`` where it lies now, in the ``hand`` group, to move it to the other hand."""
-    page.click(f'#decision-actions .hand-group[data-hand="{hand}"] button[data-card="{card}"]')
+def name(page: Any, card: str) -> None:
+    """Tap ``card`` on the hand-setting screen's list of the game's cards (the hand itself lies face down): the
+    first tap names it (front hand, high hand, a discard), the next takes it back."""
+    page.click(f'#decision-actions button[data-choice="{card}"]')
 
 
 def test_a_high_card_flush_raise_is_picked_from_the_allowed_multiples(page: Any, shots: Any) -> None:
     with served("high-card-flush", seed=FIVE_CARD_FLUSH_SEED) as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 2, "ante", "10")
         page.click("#no-more-bets")
@@ -55,7 +56,7 @@ def test_a_high_card_flush_raise_is_picked_from_the_allowed_multiples(page: Any,
 
 def test_a_pai_gow_hand_is_set_by_tapping_cards_and_a_foul_setting_is_refused(page: Any, shots: Any) -> None:
     with served("double-hand-poker") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 1, "bank", "500")
         enter(page, 3, "bet", "20")
@@ -74,19 +75,20 @@ def test_a_pai_gow_hand_is_set_by_tapping_cards_and_a_foul_setting_is_refused(pa
         page.click('#decision-actions button[data-action="dice"]')
         expect_text(page, "#decision-label", "Spot 3 to act")
         hand = console.loop.round.hand.hands[3]  # type: ignore[union-attr]
-        expect_text(page, '#decision-actions .hand-group[data-hand="back hand"] h3', r"Back hand \(7\)")
+        expect_text(page, "#decision-actions .setter h3", r"Front hand \(0 of 2\); the other 7 make the back hand")
+        assert page.locator("#decision-actions button[data-choice]").count() == 53  # the deck, never the hand
         foul = next(s for s in settings(hand) if foul_reason(s.front, s.back, "lowest"))
         for card in foul.front:
-            move(page, "back hand", card.code)
-        expect_text(page, '#decision-actions .hand-group[data-hand="front hand"] h3', r"Front hand \(2 of 2\)")
+            name(page, card.code)
+        expect_text(page, "#decision-actions .setter h3", r"Front hand \(2 of 2\)")
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#message", "seat 3: foul hand")
         shots(page, "foul-refused")
         for card in foul.front:
-            move(page, "front hand", card.code)
+            name(page, card.code)
         legal = next(s for s in settings(hand) if not foul_reason(s.front, s.back, "lowest"))
         for card in legal.front:
-            move(page, "back hand", card.code)
+            name(page, card.code)
         shots(page, "legal-setting")
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#decision-label", "Spot 1 to act")
@@ -99,7 +101,7 @@ def test_a_pai_gow_hand_is_set_by_tapping_cards_and_a_foul_setting_is_refused(pa
 
 def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(page: Any, shots: Any) -> None:
     with served("pai-gow-tiles") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         enter(page, 1, "bank", "1000")
         enter(page, 4, "main", "20")
@@ -110,9 +112,10 @@ def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(
         page.keyboard.press("Enter")
         expect_text(page, "#message", "unknown tile '7-7'")
         page.click('#piece-grid button[data-piece="2-4"]')
-        expect_text(page, '#piece-grid button[data-piece="2-4"]', "0 left")
+        expect_text(page, "#piece-entry-label", "Key the tile dealt to stack 1")
         page.click('#piece-grid button[data-piece="2-4"]')
-        expect_text(page, "#message", "2-4 is already dealt this round: the set holds 1 and it is out")
+        # the page never names a tile lying face down, not even in a refusal of the dealer's own keying
+        expect_text(page, "#message", r"\?\? is already dealt this round: the set holds 1 and it is out")
         shots(page, "tile-refused")
         rest = list(TILE_SET)
         rest.remove(Tile.parse("2-4"))
@@ -135,8 +138,8 @@ def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(
             others.remove(tile)
         assert hand_value(worst) < hand_value(others), "seed 7 deals spot 4 tiles that can be set foul"
         for tile in worst:
-            move(page, "low hand", tile.code)  # every tile starts in the low hand; move the weakest pair up
-        expect_text(page, '#decision-actions .hand-group[data-hand="high hand"] h3', r"High hand \(2 of 2\)")
+            name(page, tile.code)  # the weakest pair named as the high hand: foul
+        expect_text(page, "#decision-actions .setter h3", r"High hand \(2 of 2\)")
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#message", "foul: the high hand must rank at least as high as the low hand")
         shots(page, "tiles-foul")
@@ -165,7 +168,7 @@ def tap(page: Any, console: Any, selector: str) -> dict[str, Any] | None:
 
 def test_a_lowball_hand_is_dealt_in_raised_by_button_and_drawn_by_tapping_the_discards(page: Any, shots: Any) -> None:
     with served("lowball") as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         page.click("#open-round")
         for spot in (2, 4, 6):
             page.click(f'#layout button[data-sit="{spot}"]')
@@ -185,10 +188,10 @@ def test_a_lowball_hand_is_dealt_in_raised_by_button_and_drawn_by_tapping_the_di
             action = "call" if "call" in pending["actions"] else "check"
             pending = tap(page, console, f'#decision-actions button[data-action="{action}"]')
         assert pending is not None
-        discards = pending["setting"]["cards"][:2]
+        discards = [c.code for c in console.loop.round.hand.holes[pending["spot"]]][:2]  # type: ignore[union-attr]
         for code in discards:
-            move(page, "keep", code)
-        expect_text(page, '#decision-actions .hand-group[data-hand="discard"] h3', r"Discard \(2 of 5\)")
+            name(page, code)
+        expect_text(page, "#decision-actions .setter h3", r"Discard \(2 of 5\)")
         shots(page, "draw")
         pending = tap(page, console, '#decision-actions button[data-action="draw"]')
         assert [c.code for c in console.loop.round.hand.discards] == discards  # type: ignore[union-attr]

@@ -6,13 +6,13 @@ import time
 from typing import Any
 
 from drivers.sim.process import SimulatorProcess
-from tests.console.tables import SUPERVISOR_TOKEN, served
-from tests.console.test_browser import expect_text
+from tests.console.tables import SUPERVISOR, served
+from tests.console.test_browser import expect_text, open_console, supervise
 
 
 def test_a_shoe_jam_between_rounds_puts_the_page_on_hold_within_a_second(page: Any, shots: Any) -> None:
     with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
-        page.goto(console.url)
+        open_console(page, console.url)
         expect_text(page, "#state", "idle")
         assert page.locator("#open-round").is_visible()
         sim.command("fault jam")
@@ -23,14 +23,11 @@ def test_a_shoe_jam_between_rounds_puts_the_page_on_hold_within_a_second(page: A
         assert page.locator("#open-round").is_hidden()
         shots(page, "hold-between-rounds")
         pit = page.context.new_page()
-        pit.goto(console.url + "/pit")
+        pit.goto(console.url + "/pit")  # the same browser: the dealer's login holds for the pit view too
         expect_text(pit, '#devices li[data-device="shoe"]', r"shoe: fault: shoe fault \(jam\)")
         shots(pit, "pit-device-fault")
         sim.command("clear")
-        page.fill("#hold-supervisor-token", SUPERVISOR_TOKEN)
-        page.fill("#hold-supervisor-reason", "jam cleared at the shoe")
-        page.click('#hold-supervisor [data-supervisor="resume"]')
-        page.click("#hold-supervisor button.confirm")
+        supervise(page, "hold-supervisor", "resume", "jam cleared at the shoe", again=SUPERVISOR[1])
         page.locator("#hold-screen").wait_for(state="hidden")
         expect_text(pit, '#devices li[data-device="shoe"]', "shoe: ok")
         page.click("#open-round")

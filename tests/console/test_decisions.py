@@ -77,7 +77,9 @@ def test_the_dealer_enters_pile_dice_and_a_hand_setting_and_a_foul_one_is_refuse
     setting = pending["setting"]
     assert (pending["spot"], setting["count"], setting["named"], setting["rest"]) == (3, 2, "front hand", "back hand")
     hand = running.round.hand.hands[3]  # type: ignore[union-attr]
-    assert setting["cards"] == [c.code for c in hand]
+    # the hand lies face down: the page gets its size and the whole deck to tap the named cards from, never the hand
+    assert "cards" not in setting and setting["size"] == 7 and len(setting["choices"]) == 53
+    assert not {c.code for c in hand} & {c["card"] for c in running.snapshot()["round"]["cards"]}
     foul = next((s for s in settings(hand) if foul_reason(s.front, s.back, "lowest")), None)
     if foul is not None:
         with pytest.raises(DecisionRefused, match="foul hand"):
@@ -95,13 +97,14 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
     # seed 003 "PAI GOW TILES": 32 dominoes, four to each of eight positions; no device deals them
     start(running, [(1, "bank", 100000), (4, "main", 2000)])
     entry = running.snapshot()["round"]["entry"]
-    assert sum(p["left"] for p in entry) == 32 and {"code": "6-6", "name": "teen", "left": 2} in entry
+    assert len(entry) == 21 and {"code": "6-6", "name": "teen"} in entry  # no copies-left count: it would tell the tiles out
     with pytest.raises(UnknownTile, match="unknown tile '7-7'"):
         do(running, EnterPiece("7-7"))
     do(running, EnterPiece("2-4"))
     with pytest.raises(PieceRefused, match="2-4 is already dealt this round: the set holds 1 and it is out"):
         do(running, EnterPiece("2-4"))
-    assert running.snapshot()["message"] == "2-4 is already dealt this round: the set holds 1 and it is out"
+    # the page's copy of the refusal names no tile lying face down
+    assert running.snapshot()["message"] == "?? is already dealt this round: the set holds 1 and it is out"
     refused = running.log.named("piece_refused")  # type: ignore[attr-defined]
     assert [(r["code"], r["target"]) for r in refused] == [("7-7", "stack1"), ("2-4", "stack1")]
     do(running, EnterPiece("6-6"))
@@ -145,15 +148,15 @@ def test_the_supervisor_corrects_a_placed_card_before_the_first_decision(running
     spare = next(c for c in round.game.deck() if c not in dealt)
     do(running, CorrectPlacedCard(0, spare.code.lower(), "camera saw it"))
     cards = running.snapshot()["round"]["cards"]
-    assert (cards[0]["card"], cards[0]["source"]) == (spare.code, "supervisor")
-    assert round.hand.cards[2][0] is spare
+    assert (cards[0]["card"], cards[0]["face_down"], cards[0]["source"]) == (None, True, "supervisor")  # still face down
+    assert round.cards[0][1] is spare and round.hand.cards[2][0] is spare
     action = running.log.named("supervisor_action")[-1]  # type: ignore[attr-defined]
     assert (action["action"], action["index"], action["card"]) == ("correct_placed_card", 0, spare.code)
     with pytest.raises(IllegalAction, match="already dealt this round"):
-        do(running, CorrectPlacedCard(1, cards[7]["card"], "a card of spot 4"))
+        do(running, CorrectPlacedCard(1, round.cards[7][1].code, "a card of spot 4"))
     do(running, Decide(2, "fold"))
     with pytest.raises(IllegalAction, match="only before the first decision"):
-        do(running, CorrectPlacedCard(0, cards[1]["card"], "too late"))
+        do(running, CorrectPlacedCard(0, round.cards[1][1].code, "too late"))
 
 
 @pytest.mark.parametrize("running", ["lowball"], indirect=True)
@@ -176,9 +179,10 @@ def test_poker_seats_are_dealt_in_and_bets_raises_and_draws_carry_what_the_page_
     while "draw" not in (pending := running.snapshot()["round"]["pending"])["actions"]:
         do(running, Decide(pending["spot"], "call" if "call" in pending["actions"] else "check"))
     setting = pending["setting"]
-    assert (setting["action"], setting["named"], len(setting["cards"])) == ("draw", "discard", 5)
-    do(running, Decide(pending["spot"], "draw", cards=tuple(setting["cards"][:2])))
-    assert running.round.hand.discards == [Card.parse(c) for c in setting["cards"][:2]]  # type: ignore[union-attr]
+    assert (setting["action"], setting["named"], setting["size"]) == ("draw", "discard", 5)
+    hole = [c.code for c in running.round.hand.holes[pending["spot"]]]  # type: ignore[union-attr]
+    do(running, Decide(pending["spot"], "draw", cards=tuple(hole[:2])))
+    assert running.round.hand.discards == [Card.parse(c) for c in hole[:2]]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("running", ["high-card-flush"], indirect=True)
@@ -186,12 +190,13 @@ def test_the_dealers_cards_stay_face_down_on_the_pages_until_the_reveal(running:
     # rules-notes (High Card Flush): the players decide against a dealer hand they cannot see
     from controller.console.view import table_view
 
-    start(running, [(2, "ante", 1000)])
+    start(running, [(2, "ante", 1000), (4, "ante", 1000)])
     view = table_view(running)
-    dealer = [c for c in view["round"]["cards"] if c["target"] == "dealer"]
-    assert len(dealer) == 7 and all(c["card"] is None and c["face_down"] for c in dealer)
-    assert all(c["card"] is not None for c in view["round"]["cards"] if c["target"] not in ("dealer", "burn"))
-    assert not any(e["detail"].get("target") == "dealer" and e["detail"].get("card") for e in view["events"])
+    assert len(view["round"]["cards"]) == 21 and all(c["card"] is None and c["face_down"] for c in view["round"]["cards"])
+    assert not any(e["detail"].get("card") or e["detail"].get("cards") for e in view["events"])
     do(running, Decide(2, "fold"))
-    dealer = [c for c in table_view(running)["round"]["cards"] if c["target"] == "dealer"]
-    assert all(c["card"] and not c["face_down"] for c in dealer)
+    do(running, Decide(4, "raise", amount=1000))
+    cards = table_view(running)["round"]["cards"]
+    # the reveal turns the dealer's hand and the hand that raised; the folded hand is never shown
+    assert all(c["card"] and not c["face_down"] for c in cards if c["target"] in ("dealer", "spot 4"))
+    assert all(c["card"] is None and c["face_down"] for c in cards if c["target"] == "spot 2")

@@ -15,20 +15,30 @@ import cv2
 import httpx
 import numpy as np
 
-from tests.console.tables import CONFIG
+from controller.records.journal import Journal
+from tests.console.tables import CONFIG, SUPERVISOR, logged_in
 from tests.test_service import listening_sockets
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "serve-test-token-123"
 
 
-def table_config(tmp_path: Path) -> Path:
+def tablectl(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.commands.cli", *args], cwd=cwd, input=stdin, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def table_config(tmp_path: Path, *, staff: bool = True) -> Path:
+    """Top Card on the in-process shoe, its journal and log under ``tmp_path``; with ``staff``, a supervisor account."""
     config = tmp_path / "table.toml"
     text = (CONFIG / "top-card.toml").read_text(encoding="utf-8")
     text = re.sub(r'(?m)^driver = "reference".*$', 'driver = "simulated"', text)
     text = text.replace('events = "var/log/tablectl-events.jsonl"',
                         f'events = "{tmp_path / "events.jsonl"}"\n\n[journal]\npath = "{tmp_path / "journal.sqlite"}"')
-    config.write_text(text + f'\n[console]\nsupervisor_token = "{TOKEN}"\nport = 0\n', encoding="utf-8")
+    config.write_text(text + f'\n[console]\nstaff = "{tmp_path / "staff.json"}"\nport = 0\n', encoding="utf-8")
+    if staff:
+        added = tablectl("staff", "add", SUPERVISOR[0], "--role", "supervisor", "--pin-stdin", "--config", str(config),
+                         cwd=tmp_path, stdin=SUPERVISOR[1] + "\n")
+        assert added.returncode == 0, added.stderr
     return config
 
 
@@ -67,21 +77,39 @@ def test_serve_runs_the_table_with_its_console_on_loopback_and_tells_systemd(tmp
         listening = listening_sockets(service.process.pid)
         assert listening and all(line.startswith("tcp:") for line in listening)
         assert all(line.split()[2].startswith("0100007F:") for line in listening)  # 127.0.0.1 only
-        page = httpx.get(url.group(1) + "/", timeout=5).text
-        headers = {"X-Console-Session": page.split('name="console-session" content="')[1].split('"')[0]}
-        assert httpx.post(url.group(1) + "/api/command", json={"command": "open_round"}, headers=headers, timeout=5).json()["ok"]
-        state = httpx.get(url.group(1) + "/api/state", headers=headers, timeout=5).json()
-        assert (state["mode"], state["round"]["state"]) == ("dealer", "betting")
+        with httpx.Client(base_url=url.group(1), timeout=10) as client:
+            headers = logged_in(client, SUPERVISOR)
+            assert client.post("/api/command", json={"command": "open_round"}, headers=headers).json()["ok"]
+            state = client.get("/api/state").json()
+            assert (state["mode"], state["round"]["state"]) == ("dealer", "betting")
+            client.cookies.clear()
+            assert client.post("/api/login", json={"name": SUPERVISOR[0], "pin": "000000"}).status_code == 401
         messages = [service.message() for _ in range(3)]
         assert any("WATCHDOG=1" in m for m in messages)
     assert service.process.returncode == 0, service.err
-    assert TOKEN not in (tmp_path / "events.jsonl").read_text(encoding="utf-8")
+    # the login and the wrong PIN were journaled by the table loop's own thread, into SQLite, never the PIN itself
+    with Journal(tmp_path / "journal.sqlite", table_id="TC-01") as journal:
+        events = [r["event"] for r in journal.records()]
+    assert "login_granted" in events and "login_refused" in events
+    assert SUPERVISOR[1] not in (tmp_path / "events.jsonl").read_text(encoding="utf-8")
+
+
+def test_serve_refuses_to_start_without_a_supervisor_and_says_how_to_create_one(tmp_path: Path) -> None:
+    config = table_config(tmp_path, staff=False)
+    done = tablectl("serve", "--config", str(config), cwd=tmp_path)
+    assert done.returncode == 2
+    assert f"no supervisor account in {tmp_path / 'staff.json'}" in done.stderr
+    assert f"tablectl staff add NAME --role supervisor --config {config}" in done.stderr
+    assert tablectl("staff", "add", "dana", "--role", "dealer", "--pin-stdin", "--config", str(config), cwd=tmp_path,
+                    stdin="2468\n").returncode == 0
+    assert tablectl("serve", "--config", str(config), cwd=tmp_path).returncode == 2  # a dealer alone is not enough
+    listed = tablectl("staff", "list", "--config", str(config), cwd=tmp_path)
+    assert listed.stdout.split() == ["dana", "dealer", "PIN"]
+    assert "2468" not in (tmp_path / "staff.json").read_text(encoding="utf-8")
 
 
 def test_the_console_refuses_a_non_loopback_address_unless_asked(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(table_config(tmp_path)),
-                           "--host", "0.0.0.0"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=60)
+    done = tablectl("serve", "--config", str(table_config(tmp_path)), "--host", "0.0.0.0", cwd=tmp_path)
     assert done.returncode == 2
     assert "0.0.0.0 is not this machine: pass --allow-remote" in done.stderr
 

@@ -1,7 +1,8 @@
-// Shared by the dealer console and the pit view: the session, the live view, commands, cards, the supervisor panel.
+// Shared by the dealer console and the pit view: the login, the live view, commands, cards, the supervisor panel.
 "use strict";
 
-const SESSION = document.querySelector('meta[name="console-session"]').content;
+const PAGE = document.body.classList.contains("pit") ? "pit" : "dealer";
+let CSRF = null; // the session's CSRF token: only a page the console served can read it (GET /api/session)
 const SUITS = { S: ["\u2660", "black"], H: ["\u2665", "red"], D: ["\u2666", "red"], C: ["\u2663", "black"] };
 
 function el(tag, attrs, ...children) {
@@ -48,15 +49,75 @@ async function post(path, body) {
   try {
     const response = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Console-Session": SESSION },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF || "" },
       body: JSON.stringify(body),
+      credentials: "same-origin",
     });
-    const answer = await response.json();
-    if (!answer.ok) showMessage(answer.reason, "refused");
+    let answer;
+    try { answer = await response.json(); } catch (error) { answer = { ok: false, reason: "the console answered " + response.status }; }
+    if (response.status === 401 && path !== "/api/login") showLogin("You are logged out: log in again.");
+    else if (!answer.ok) showMessage(answer.reason, "refused");
     return answer;
   } catch (error) {
     showMessage("the console server cannot be reached: " + error, "refused");
     return { ok: false };
+  }
+}
+
+// The login: a name and a PIN (or a card swiped into the PIN field); nothing is shown or sent before it.
+let onLoggedIn = null;
+
+function showLogin(why) {
+  CSRF = null;
+  document.body.classList.add("logged-out");
+  document.getElementById("login").hidden = false;
+  document.getElementById("login-why").textContent = why || "";
+  document.getElementById("whoami").textContent = "";
+  document.getElementById("logout").hidden = true;
+  document.getElementById("login-name").focus();
+}
+
+function loggedIn(who) {
+  CSRF = who.csrf;
+  document.body.classList.remove("logged-out");
+  document.getElementById("login").hidden = true;
+  document.getElementById("whoami").textContent = who.name + " (" + who.role + ")";
+  document.getElementById("logout").hidden = false;
+  if (onLoggedIn) { const start = onLoggedIn; onLoggedIn = null; start(); }
+}
+
+async function logIn() {
+  const name = document.getElementById("login-name");
+  const pin = document.getElementById("login-pin");
+  const answer = await post("/api/login", { name: name.value, pin: pin.value, page: PAGE });
+  pin.value = "";
+  if (answer.ok) { showMessage(""); loggedIn(answer); }
+  else document.getElementById("login-why").textContent = answer.reason || "refused";
+}
+
+function loginPanel() {
+  const submit = () => logIn();
+  document.getElementById("login-submit").addEventListener("click", submit);
+  document.getElementById("login-pin").addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
+  document.getElementById("login-name").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") document.getElementById("login-pin").focus();
+  });
+  document.getElementById("logout").addEventListener("click", async () => {
+    await post("/api/logout", {});
+    showLogin("Logged out.");
+  });
+}
+
+// Start a page: once someone is logged in (now, or after the login), follow the live view.
+async function startPage(render) {
+  loginPanel();
+  onLoggedIn = () => connect(render);
+  try {
+    const who = await (await fetch("/api/session", { credentials: "same-origin" })).json();
+    if (who.logged_in) loggedIn(who);
+    else showLogin("");
+  } catch (error) {
+    showLogin("the console server cannot be reached: " + error);
   }
 }
 
@@ -76,8 +137,7 @@ function command(body) {
 function connect(render) {
   const link = document.getElementById("link");
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + "/ws");
-  socket.onopen = () => socket.send(JSON.stringify({ session: SESSION }));
+  const socket = new WebSocket(scheme + location.host + (PAGE === "pit" ? "/ws/pit" : "/ws"));
   socket.onmessage = (message) => {
     link.textContent = "live";
     link.className = "link-up";
@@ -86,7 +146,7 @@ function connect(render) {
   socket.onclose = (event) => {
     link.textContent = "offline";
     link.className = "link-down";
-    if (event.code === 4401) { showMessage("this page's session is no longer valid: reload the page"); return; }
+    if (event.code === 4401) { onLoggedIn = () => connect(render); showLogin("You are logged out: log in again."); return; }
     setTimeout(() => connect(render), 1000);
   };
 }
@@ -108,39 +168,49 @@ function refreshSupervisor(view) {
   for (const panel of supervisorPanels) panel(view);
 }
 
-// The supervisor panel: token, reason, optional card, then a second confirmation before anything happens.
+// The supervisor panel: the supervisor's name and PIN (masked), a reason, optional card, then the console's question,
+// answered by typing the PIN again. Nothing happens before that.
 function supervisorPanel(container) {
-  const token = el("input", { id: container.id + "-token", type: "password", autocomplete: "off" });
+  const name = el("input", { id: container.id + "-name", autocomplete: "off", placeholder: "supervisor" });
+  const pin = el("input", { id: container.id + "-pin", type: "password", inputmode: "numeric", autocomplete: "off" });
   const reason = el("input", { id: container.id + "-reason", autocomplete: "off", placeholder: "why (goes in the log)" });
   const card = el("input", { id: container.id + "-card", autocomplete: "off", placeholder: "e.g. QH", size: 4 });
   const which = el("select", { id: container.id + "-which" });
   const question = el("p", { class: "question", role: "alert", hidden: true });
+  const again = el("input", { id: container.id + "-pin-again", type: "password", inputmode: "numeric", autocomplete: "off",
+                              "aria-label": "PIN again to confirm" });
   const confirmRow = el("div", { class: "entry-row", hidden: true });
   let pending = null;
   async function start(action) {
-    const body = { action, token: token.value, reason: reason.value, card: card.value };
+    const body = { action, name: name.value, pin: pin.value, reason: reason.value, card: card.value };
     if (action === "correct_placed") body.index = which.value === "" ? null : Number(which.value);
+    pin.value = "";
     const answer = await post("/api/supervisor", body);
     if (!answer.ok) return;
     pending = answer.confirm;
-    question.textContent = answer.question;
+    question.textContent = answer.question + " Type the PIN again to confirm.";
     question.hidden = false;
     confirmRow.hidden = false;
-    confirmRow.querySelector(".confirm").focus();
+    again.focus();
   }
   async function finish(yes) {
     question.hidden = true;
     confirmRow.hidden = true;
+    const typed = again.value;
+    again.value = "";
     if (!yes || !pending) { pending = null; return; }
-    const answer = await post("/api/supervisor/confirm", { confirm: pending, token: token.value });
+    const answer = await post("/api/supervisor/confirm", { confirm: pending, pin: typed });
     pending = null;
     if (answer.ok) { showMessage(answer.message, "done"); reason.value = ""; card.value = ""; }
   }
+  again.addEventListener("keydown", (event) => { if (event.key === "Enter") finish(true); });
   confirmRow.append(
+    el("label", { for: again.id, text: "PIN again" }), again,
     el("button", { class: "big warn confirm", text: "Yes, do it", onclick: () => finish(true) }),
     el("button", { class: "big", text: "Cancel", onclick: () => finish(false) }));
   container.append(
-    el("div", { class: "entry-row" }, el("label", { for: token.id, text: "Supervisor token" }), token),
+    el("div", { class: "entry-row" }, el("label", { for: name.id, text: "Supervisor" }), name,
+      el("label", { for: pin.id, text: "PIN" }), pin),
     el("div", { class: "entry-row" }, el("label", { for: reason.id, text: "Reason" }), reason),
     el("div", { class: "entry-row" },
       el("button", { class: "big", "data-supervisor": "resume", text: "Resume round", onclick: () => start("resume") }),
@@ -153,7 +223,9 @@ function supervisorPanel(container) {
                      onclick: () => start("correct_placed") })),
     question, confirmRow);
   supervisorPanels.push((view) => {
-    const cards = view.round && !["complete", "void"].includes(view.round.state) ? view.round.cards : [];
+    const active = Boolean(view.round) && !["complete", "void"].includes(view.round.state);
+    container.querySelector('[data-supervisor="void"]').hidden = !active;  // a fault between rounds: resume only
+    const cards = active ? view.round.cards : [];
     const keep = which.value;
     which.replaceChildren(el("option", { value: "", text: cards.length ? "pick a card" : "no card placed" }),
       ...cards.map((c, i) => el("option", { value: String(i), text: (i + 1) + ". " + c.target + ": " + (c.face_down ? "face down" : c.card) })));

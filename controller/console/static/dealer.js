@@ -6,10 +6,8 @@ let selected = null; // { spot, wager } picked for entry
 let draft = null; // what the dealer has picked so far for the pending decision: numbers, cards of the named hand
 const FINISHED = ["complete", "void"];
 
-function spotOf(target) {
-  const match = /^(?:seat|spot|hole:|draw:) ?(\d+)/.exec(target);
-  return match ? Number(match[1]) : null;
-}
+// The spot a card or hand shows on, as the engine says (a pai gow pile once the dice gave it to a seat).
+function spotOf(card) { return card.spot === undefined ? null : card.spot; }
 
 function title(name) { const text = label(name); return text.charAt(0).toUpperCase() + text.slice(1); }
 
@@ -22,7 +20,7 @@ const STATUS = {
   decisions: "Waiting for a player's decision.",
   reveal: "Revealing.",
   settling: "Settling.",
-  complete: "Pay and collect as listed below, spot by spot, in this order. Then open the next round.",
+  complete: "Pay and collect spot by spot in the order listed, then open the next round.",
   hold: "On hold.",
   void: "Round void: return every wager.",
 };
@@ -34,19 +32,26 @@ function render(next) {
   const round = view.round;
   const state = view.table_fault ? "hold" : round ? round.state : "idle";
   const dealerMode = view.mode === "dealer";
-  document.getElementById("mode").textContent = dealerMode ? "dealer enters wagers" : "simulated players (watching)";
+  document.getElementById("mode").textContent = dealerMode ? "" : "simulated players (watching)";
+  renderLimits(view);
   if (view.message) showMessage(view.message);
 
   const held = state === "hold";
   document.getElementById("hold-screen").hidden = !held;
   if (held) {
-    document.getElementById("hold-reason").textContent = view.table_fault || round.hold_reason || "";
+    document.getElementById("hold-reason").textContent = "Held: " + (view.table_fault || round.hold_reason || "");
+    // the devices as they report now, polled while the table waits: a supervisor resumes once they are ready
+    document.getElementById("hold-now").textContent = Object.entries(view.devices).map(([name, status]) =>
+      name + " now: " + (status === "ok" ? "ready" : status)).join(" \u00b7 ");
     document.getElementById("hold-help").textContent = view.hold_help;
   }
-  const voided = state === "void";
+  const stopped = Boolean(view.stopped) && !held;
+  document.getElementById("stop-screen").hidden = !stopped;
+  if (stopped) renderStop(dealerMode);
+  const voided = state === "void" && !stopped;
   document.getElementById("void-screen").hidden = !voided;
   if (voided) renderVoid(round);
-  document.getElementById("main").classList.toggle("dimmed", held);
+  document.getElementById("main").classList.toggle("dimmed", held || stopped);
 
   const finished = !round || FINISHED.includes(round.state);
   document.getElementById("open-round").hidden = !(dealerMode && finished && !view.stopped && !voided && !view.table_fault);
@@ -65,6 +70,16 @@ function render(next) {
   renderCards(round);
   renderLayout(round);
   renderSettlement(round);
+}
+
+// A player-dealer game stopped for want of a player-dealer: why, and the seats that may take the position.
+function renderStop(dealerMode) {
+  document.getElementById("stop-reason").textContent = view.stopped;
+  document.getElementById("stop-help").hidden = !dealerMode;
+  document.getElementById("stop-seats").replaceChildren(...(dealerMode ? view.position_offer : []).map((seat) =>
+    el("button", { class: "big primary", "data-take-position": seat, text: "Seat " + seat + " takes it",
+                   onclick: () => command({ command: "take_position", spot: seat }) })),
+    dealerMode ? null : el("p", { class: "help", text: "Waiting for a simulated player to take the position." }));
 }
 
 function renderVoid(round) {
@@ -140,29 +155,38 @@ function valuePicker(action, ranges, decide, dealerMode) {
                    onclick: () => decide(action, { values: draft.values.slice(0, ranges.length) }) }));
 }
 
-// Cards split in two (a pai gow hand set, discards drawn): tap a card to move it across, then the action
-// (the game refuses a foul setting with its reason).
+// Cards split in two (a pai gow hand set, discards drawn). The hand lies face down, so the page never has its
+// cards: the dealer taps, among every card of the game, those the player names (the front hand, the discards);
+// the game checks them against the hand and refuses a card not in it, or a foul setting, with its reason.
 function handSetter(setting, decide, dealerMode) {
-  const named = setting.cards.filter((code, i) => draft.named.includes(i));
-  const group = (title, indexes, into) => el("div", { class: "hand-group", "data-hand": into ? setting.rest : setting.named },
-    el("h3", { text: title }),
-    el("div", { class: "cardrow" }, indexes.map((i) => {
-      const face = cardFace(setting.cards[i]);
-      return el("button", { class: "card pickable " + face.colour, "data-card": setting.cards[i], disabled: !dealerMode,
-                            title: "move to " + (into ? setting.named : setting.rest),
-                            onclick: () => { draft.named = into ? [...draft.named, i] : draft.named.filter((n) => n !== i); render(view); } },
-        el("span", { class: "face", text: face.text }));
-    })));
-  const all = setting.cards.map((_, i) => i);
+  const named = draft.named;
+  const toggle = (code) => {
+    draft.named = named.includes(code) ? named.filter((c) => c !== code) : [...named, code];
+    render(view);
+  };
+  const chosen = el("div", { class: "cardrow", "data-hand": setting.named }, named.length
+    ? named.map((code) => { const face = cardFace(code);
+        return el("button", { class: "card pickable " + face.colour, "data-card": code, disabled: !dealerMode,
+                              title: "take back", onclick: () => toggle(code) }, el("span", { class: "face", text: face.text })); })
+    : el("span", { class: "muted", text: "none yet" }));
+  const grid = el("div", { class: "choice-grid", role: "group", "aria-label": "cards to name" }, setting.choices.map((code) => {
+    const face = cardFace(code);
+    return el("button", { class: "pick choice " + face.colour + (named.includes(code) ? " selected" : ""), "data-choice": code,
+                          "aria-pressed": named.includes(code) ? "true" : "false", text: face.text, disabled: !dealerMode,
+                          onclick: () => toggle(code) });
+  }));
+  const rest = setting.size - named.length;
   return el("div", { class: "picker setter", "data-picker": "set" },
-    group(title(setting.named) + " (" + named.length + " of " + setting.count + ")", draft.named, false),
-    group(title(setting.rest) + " (" + (setting.cards.length - named.length) + ")", all.filter((i) => !draft.named.includes(i)), true),
+    el("h3", { text: title(setting.named) + " (" + named.length + " of " + setting.count + "); the other " + rest +
+                     " make the " + label(setting.rest) }),
+    chosen, grid,
     el("button", { class: "big action primary", "data-action": setting.action,
                    text: setting.action === "set" ? "Set hand" : label(setting.action), disabled: !dealerMode,
                    onclick: () => decide(setting.action, { cards: named }) }));
 }
 
-// Pieces the dealer keys in (Pai Gow Tiles): every tile of the set with the copies left; a typed code works too.
+// Pieces the dealer keys in (Pai Gow Tiles): every tile of the set (no count of copies left: that would tell which
+// tiles lie face down); a typed code works too, and the console never shows what was keyed.
 function renderPieceEntry(round) {
   const box = document.getElementById("piece-entry");
   const entry = round && round.entry && view.mode === "dealer" ? round.entry : null;
@@ -170,44 +194,73 @@ function renderPieceEntry(round) {
   if (!entry) return;
   document.getElementById("piece-entry-label").textContent = "Key the tile dealt to " + label(round.card_due);
   document.getElementById("piece-grid").replaceChildren(...entry.map((p) => el("button", {
-    class: "piece" + (p.left ? "" : " used"), "data-piece": p.code, title: p.name,
+    class: "piece", "data-piece": p.code, title: p.name,
     onclick: () => command({ command: "enter_piece", code: p.code }) },
-    el("span", { class: "face", text: p.code }), el("span", { class: "name", text: p.name }),
-    el("span", { class: "left", text: p.left + " left" }))));
+    el("span", { class: "face", text: p.code }), el("span", { class: "name", text: p.name }))));
 }
 
+// Table limits and any progressive meter, in dollars, always in the top bar.
+function renderLimits(view) {
+  document.getElementById("limits").textContent = view.limits.map((l) => label(l.wager) + " " + l.text).join(" \u00b7 ");
+  const meter = document.getElementById("progressive");
+  meter.hidden = !view.progressive;
+  meter.textContent = view.progressive ? "Progressive " + view.progressive : "";
+}
+
+function handLabel(round, target) {
+  const hand = (round.hands || []).find((h) => h.target === target);
+  return hand && hand.label ? hand.label : "";
+}
+
+// The dealer's cards, the board, the piles not given out yet: everything not on a spot.
 function renderCards(round) {
-  const cards = round ? round.cards.filter((c) => spotOf(c.target) === null) : [];
+  const cards = round ? round.cards.filter((c) => spotOf(c) === null && c.target !== "burn") : [];
   const groups = new Map();
   for (const card of cards) {
     if (!groups.has(card.target)) groups.set(card.target, []);
     groups.get(card.target).push(card);
   }
   const nodes = [...groups].map(([target, list]) =>
-    el("div", { class: "target", "data-target": target }, el("h3", { text: label(target) }), list.map(cardNode)));
-  if (round && round.card_due && spotOf(round.card_due) === null && round.state !== "hold")
+    el("div", { class: "target", "data-target": target },
+      el("h3", {}, el("span", { text: label(target) }), el("span", { class: "hand-label", text: handLabel(round, target) })),
+      el("div", { class: "cardrow" }, list.map(cardNode))));
+  const burns = round ? round.cards.filter((c) => c.target === "burn").length : 0;
+  if (burns) nodes.push(el("div", { class: "target burns" }, el("h3", { text: "burn" }), el("span", { class: "muted", text: burns + " face down" })));
+  if (round && round.card_due && spotOf({ spot: round.card_due_spot }) === null && round.state !== "hold")
     nodes.push(el("div", { class: "target due" }, el("h3", { text: label(round.card_due) }), el("div", { class: "card empty", text: "next" })));
   document.getElementById("table-cards").replaceChildren(...nodes);
   const shown = (v) => (v === true ? "yes" : v === false ? "no" : String(v));
   const reveal = round && round.reveal ? Object.entries(round.reveal)
     .filter(([, v]) => v !== null && typeof v !== "object").map(([k, v]) => label(k) + ": " + shown(v)).join(" \u00b7 ") : "";
   document.getElementById("reveal").textContent = reveal;
-  document.getElementById("table-cards-box").hidden = !nodes.length && !reveal;
+  document.getElementById("reveal").hidden = !reveal;
+  document.getElementById("table-cards-box").hidden = !nodes.length;
 }
 
+// The spots in the table's arc as the dealer sees it: first base (spot 1) at the dealer's left, the middle
+// spots farthest away. Each shows its wagers, its hand with the total or rank read from the face-up cards,
+// and once settled WIN, LOSE or PUSH with the amount.
 function renderLayout(round) {
   const layout = document.getElementById("layout");
-  if (!round) { layout.replaceChildren(el("p", { class: "muted", text: "No round yet." })); return; }
-  const betting = round.state === "betting" && view.mode === "dealer";
-  const pendingSpot = round.state === "decisions" && round.pending ? round.pending.spot : null;
-  layout.replaceChildren(...round.layout.map((spot) => {
-    const cards = round.cards.filter((c) => spotOf(c.target) === spot.spot);
-    const decided = round.decisions.filter((d) => d.spot === spot.spot).map((d) => label(d.action));
+  const spots = round ? round.layout : Array.from({ length: view.spots }, (_, i) => ({ spot: i + 1, wagers: [], role: null, seated: false }));
+  const betting = round && round.state === "betting" && view.mode === "dealer";
+  const pendingSpot = round && round.state === "decisions" && round.pending ? round.pending.spot : null;
+  const count = spots.length;
+  layout.style.setProperty("--spots", String(count));
+  layout.replaceChildren(...spots.map((spot, i) => {
+    const cards = round ? round.cards.filter((c) => spotOf(c) === spot.spot) : [];
+    const targets = [...new Set(cards.map((c) => c.target))];
+    const decided = round ? round.decisions.filter((d) => d.spot === spot.spot).map((d) => label(d.action)) : [];
+    const result = round && round.results ? round.results[String(spot.spot)] : null;
     const classes = ["spot"];
     if (pendingSpot === spot.spot) classes.push("acting");
     if (spot.role) classes.push("banker");
-    return el("section", { class: classes.join(" "), "data-spot": spot.spot, "aria-label": "spot " + spot.spot },
-      el("h3", { text: "Spot " + spot.spot }, spot.role ? el("span", { class: "badge", text: spot.role }) : null,
+    if (result) classes.push("result-" + result.result);
+    // the arc: the ends of the row sit nearer the dealer (lower on the screen) than the middle
+    const lift = Math.sin(Math.PI * (i + 0.5) / count);
+    const node = el("section", { class: classes.join(" "), "data-spot": spot.spot, "aria-label": "spot " + spot.spot },
+      el("h3", {}, el("span", { class: "spot-number", text: String(spot.spot) }),
+        spot.role ? el("span", { class: "badge", text: spot.role }) : null,
         spot.seated ? el("span", { class: "badge", text: "dealt in" }) : null,
         decided.map((action) => el("span", { class: "badge decided", text: action }))),
       betting && !view.game.wagers.length && !spot.seated
@@ -222,7 +275,12 @@ function renderLayout(round) {
           onclick: () => select(spot.spot, w),
         }, el("span", { class: "name", text: label(w.name) }), el("span", { class: "amount", text: w.text || "\u2014" }));
       })),
-      el("div", { class: "cardrow" }, cards.map(cardNode)));
+      targets.map((target) => el("div", { class: "hand", "data-target": target },
+        el("div", { class: "cardrow mini" }, cards.filter((c) => c.target === target).map(cardNode)),
+        el("div", { class: "hand-label", text: handLabel(round, target) }))),
+      result ? el("div", { class: "spot-result", "data-result": result.result, text: result.text }) : null);
+    node.style.setProperty("--drop", (1 - lift).toFixed(3));  // through the CSSOM: the page's CSP allows no inline style
+    return node;
   }));
 }
 
@@ -234,10 +292,9 @@ function renderSettlement(round) {
   document.getElementById("result").textContent = round.result || "";
   document.getElementById("fees").textContent = round.fees.map((f) => "Fee spot " + f.spot + ": " + f.text).join(" \u00b7 ");
   document.getElementById("settlement-rows").replaceChildren(...round.settlements.map((s, i) =>
-    el("tr", { class: "outcome-" + s.outcome, "data-spot": s.spot, "data-wager": s.wager },
+    el("tr", { class: "outcome-" + s.outcome, "data-spot": s.spot, "data-wager": s.wager, title: s.reason },
       el("td", { text: String(i + 1) }), el("td", { text: String(s.spot) }), el("td", { text: label(s.wager) }),
-      el("td", { text: s.stake }), el("td", { text: s.outcome }), el("td", { class: "instruction", text: s.instruction }),
-      el("td", { class: "muted", text: s.reason }))));
+      el("td", { text: s.stake }), el("td", { text: s.outcome }), el("td", { class: "instruction", text: s.instruction }))));
   document.getElementById("totals").textContent = round.totals_text || "";
 }
 
@@ -271,5 +328,5 @@ document.addEventListener("DOMContentLoaded", () => {
   piece.addEventListener("keydown", (event) => { if (event.key === "Enter") keyPiece(); });
   document.getElementById("piece-enter").addEventListener("click", keyPiece);
   supervisorPanel(document.getElementById("hold-supervisor"));
-  connect(render);
+  startPage(render);
 });

@@ -9,6 +9,13 @@ function rows(table, header, data) {
 function render(view) {
   renderHeader(view);
   refreshSupervisor(view);
+  const round = view.round;
+  const held = view.table_fault || (round && round.state === "hold" ? round.hold_reason : null);
+  const status = held ? "On hold: " + held + " (" + Object.entries(view.devices).map(([d, s]) => d + " now " + s).join(", ") + ")"
+    : view.stopped ? "Game stopped: " + view.stopped + ". Waiting for a player to take the player-dealer position."
+    : "";
+  document.getElementById("pit-status").textContent = status;
+  document.getElementById("pit-status-box").hidden = !status;
   const m = view.meters;
   rows(document.getElementById("meters"), ["rounds", "void", "wagered", "paid", "fees", "house win", "between players"],
     [[m.rounds, m.voided, m.wagered, m.paid, m.fees, m.house_win, m.between_players]]);
@@ -28,5 +35,5 @@ function render(view) {
 
 document.addEventListener("DOMContentLoaded", () => {
   supervisorPanel(document.getElementById("pit-supervisor"));
-  connect(render);
+  startPage(render);
 });

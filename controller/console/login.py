@@ -1,0 +1,111 @@
+"""Who is logged in at the console: sessions opened by a PIN (or card) login, and the limit on wrong guesses.
+
+A session is opened only by a granted login (``POST /api/login``), never by
+loading a page, so no number of page loads can push a logged-in dealer out.
+Its token travels in an ``HttpOnly``, ``SameSite=Strict`` cookie; every
+command must also carry the session's CSRF token in a header, which only a
+page served by the console itself can read (``GET /api/session``).
+
+Wrong PINs are limited per account name and per client address: after
+``FREE_TRIES`` wrong tries in a row each further try waits ``LOCK_SECONDS``,
+doubling up to ``MAX_LOCK_SECONDS``; a granted login clears the count. A try
+made while locked is refused without even being checked.
+
+>>> limit = RateLimit(clock=lambda: 100.0)
+>>> [limit.wait("ana") for _ in range(1)], [limit.failed("ana") for _ in range(3)][-1]
+([0.0], 30.0)
+>>> limit.wait("ana")
+30.0
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from controller.records.staff import Account
+
+FREE_TRIES = 3
+LOCK_SECONDS = 30.0
+MAX_LOCK_SECONDS = 900.0
+IDLE_SECONDS = 12 * 3600.0
+"""A session nobody used for a whole shift ends by itself."""
+MAX_SESSIONS = 64
+COOKIE = "tablectl_session"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+@dataclass
+class StaffSession:
+    token: str
+    csrf: str
+    account: Account
+    opened: float
+    seen: float
+
+
+@dataclass
+class RateLimit:
+    """Wrong tries per key (an account name, a client address) and the wait they impose."""
+
+    clock: Callable[[], float] = time.monotonic
+    _failures: dict[str, int] = field(default_factory=dict)
+    _until: dict[str, float] = field(default_factory=dict)
+
+    def wait(self, key: str) -> float:
+        """Seconds ``key`` must wait before its next try (0: it may try now)."""
+        return max(0.0, self._until.get(key, 0.0) - self.clock())
+
+    def failed(self, key: str) -> float:
+        """Count a wrong try; the wait it imposes now."""
+        count = self._failures[key] = self._failures.get(key, 0) + 1
+        if count >= FREE_TRIES:
+            self._until[key] = self.clock() + min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2 ** (count - FREE_TRIES))
+        return self.wait(key)
+
+    def succeeded(self, key: str) -> None:
+        self._failures.pop(key, None)
+        self._until.pop(key, None)
+
+
+class Sessions:
+    """Open staff sessions by token; a session ends on logout or after ``IDLE_SECONDS`` unused."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._open: dict[str, StaffSession] = {}
+
+    def open(self, account: Account) -> StaffSession:
+        now = self.clock()
+        self._expire(now)
+        while len(self._open) >= MAX_SESSIONS:  # only granted logins open sessions: drop the longest unused
+            oldest = min(self._open.values(), key=lambda s: s.seen)
+            del self._open[oldest.token]
+        session = StaffSession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), account, now, now)
+        self._open[session.token] = session
+        return session
+
+    def get(self, token: str | None) -> StaffSession | None:
+        if not token:
+            return None
+        now = self.clock()
+        self._expire(now)
+        session = self._open.get(token)
+        if session is None:
+            return None
+        session.seen = now
+        return session
+
+    def close(self, token: str | None) -> StaffSession | None:
+        return self._open.pop(token, None) if token else None
+
+    def _expire(self, now: float) -> None:
+        for token in [t for t, s in self._open.items() if now - s.seen > IDLE_SECONDS]:
+            del self._open[token]
+
+
+def csrf_ok(session: StaffSession, given: str | None) -> bool:
+    return bool(given) and hmac.compare_digest(session.csrf.encode(), (given or "").encode())

@@ -1,0 +1,83 @@
+"""Holds are always clearable from the page: every device fault, and a player-dealer game that stops.
+
+Each device fault the reference protocol names is raised on a reference shoe
+simulator (its own process, on a pseudo-terminal) while betting is open: the
+dealer page shows the hold screen with the fault, the device's state as it is
+now (polled while the table waits), and a supervisor resumes or voids the
+round from the page with their PIN, typed twice. A player-dealer game whose
+position nobody takes shows why and waits; the dealer taps the seat that takes
+it and the game goes on. ``test_front_ends.py`` does the same through
+``tablectl serve`` and ``tablectl run --console``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from drivers.protocol.messages import Code
+from drivers.sim.process import SimulatorProcess
+from tests.console.tables import SUPERVISOR, served
+from tests.console.test_browser import enter, expect_text, open_console, supervise
+
+FAULTS = [c.slug for c in (Code.JAM, Code.DOOR_OPEN, Code.COUNT_MISMATCH, Code.EMPTY, Code.DUPLICATE_CARD,
+                           Code.UNRECOGNISED_CARD, Code.INTEGRITY)]
+"""The device faults of the reference protocol (``docs/protocol.md``); ``unplug`` is the lost link."""
+
+
+@pytest.mark.parametrize("fault", [*FAULTS, "unplug"])
+def test_a_device_fault_holds_the_round_and_a_supervisor_clears_it_from_the_page(page: Any, shots: Any, fault: str) -> None:
+    with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        enter(page, 2, "home", "25")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")
+        sim.command("unplug 3" if fault == "unplug" else f"fault {fault}")
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-reason", "Held: shoe")
+        if fault != "unplug":
+            expect_text(page, "#hold-now", rf"shoe now: fault: shoe fault \({fault}\)")
+            shots(page, "held")
+            sim.command("clear")
+        expect_text(page, "#hold-now", "shoe now: ready")  # cleared at the machine: the screen says so at once
+        shots(page, "cleared-at-the-device")
+        action = "void" if fault in ("count-mismatch", "duplicate-card", "integrity") else "resume"
+        supervise(page, "hold-supervisor", action, f"{fault} dealt with at the shoe", again=SUPERVISOR[1])
+        if action == "void":
+            page.locator("#void-screen").wait_for(state="visible")
+            expect_text(page, "#void-returns", r"Spot 2 home: return \$25\.00")
+            page.click("#void-next")
+        page.locator("#hold-screen").wait_for(state="hidden")
+        expect_text(page, "#state", "betting")
+        done = console.log.named("supervisor_action")[-1]
+        assert (done["action"], done["by"]) == (action, SUPERVISOR[0])
+        assert console.log.named("device_fault")[0]["device"] == "shoe"
+
+
+def test_a_stopped_player_dealer_game_shows_why_and_waits_until_a_player_takes_the_position(page: Any, shots: Any) -> None:
+    # seed 003, Three Card Poker general rules: the position passes clockwise after two banks; nobody: the game stops
+    with served("three-card-poker") as console:
+        open_console(page, console.url)
+        for bank in (1, 2):
+            page.click("#open-round")
+            enter(page, 1, "bank", "300")
+            enter(page, 4, "ante", "10")
+            page.click("#no-more-bets")
+            expect_text(page, "#decision-label", "Spot 4 to act")
+            page.click('#decision-actions button[data-action="fold"]')
+            expect_text(page, "#state", "complete")
+        page.locator("#stop-screen").wait_for(state="visible")
+        expect_text(page, "#stop-reason", "no player intervened to take the player-dealer position from seat 1")
+        assert page.locator("#open-round").is_hidden()
+        seats = page.locator("#stop-seats button").evaluate_all("buttons => buttons.map(b => b.dataset.takePosition)")
+        assert seats == ["2", "3", "4", "5", "6", "7", "8"]  # clockwise from seat 1, never seat 1 again
+        shots(page, "stopped")
+        assert console.loop.alive and console.loop.failure is None
+        page.click('#stop-seats button[data-take-position="4"]')
+        page.locator("#stop-screen").wait_for(state="hidden")
+        page.click("#open-round")
+        expect_text(page, '#layout section[data-spot="4"] .badge', "player-dealer")
+        taken = console.log.named("position_taken")[-1]
+        assert (taken["player_dealer"], taken["round"]) == (4, "TCP-01-TEST-000002")
+        shots(page, "new-player-dealer")
