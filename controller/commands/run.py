@@ -145,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
             # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
             with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
                 say: Callable[..., None] = (lambda *_, **__: None) if args.json else advance.print
+                if rounds and table.stopped and not wait_for_player_dealer(table, players, None, say=say):
+                    rounds = 0
                 for _ in range(rounds):
                     round = session.play(players)
                     played.append(round_json(round))
@@ -180,7 +182,7 @@ OFFERS = 100
 """How many times a stopped game's player-dealer position is offered round the table before a run gives up."""
 
 
-def wait_for_player_dealer(table: Table, players: SimulatedPlayers, round_id: str, *, say: Callable[..., None] = print) -> bool:
+def wait_for_player_dealer(table: Table, players: SimulatedPlayers, round_id: str | None, *, say: Callable[..., None] = print) -> bool:
     """A player-dealer game stopped: say why, and offer the position round the table again until a simulated
     player takes it (False, and the run ends, if none does after ``OFFERS`` times round)."""
     say(f"the game stopped: {table.stopped}; waiting for a player to take the player-dealer position")

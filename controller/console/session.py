@@ -366,9 +366,9 @@ class TableLoop:
             raise CommandRefused(f"round {self.round.id} is still {self.round.state}")
         if self.table_fault:
             raise CommandRefused(f"the table is on hold: {self.table_fault}")
+        self._finalize()  # the last round's bookkeeping may pass the player-dealer position, or stop the game
         if self.table.stopped:
             raise CommandRefused(f"the game has stopped: {self.table.stopped}")
-        self._finalize()
         if self.pending:
             return self._take_pending()
         if self.journal is not None:

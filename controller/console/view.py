@@ -211,7 +211,8 @@ def spot_results(round: Round) -> dict[str, dict[str, Any]]:
 
 
 def format_limits(limits: tuple[int, int]) -> str:
-    return f"{format_cents(limits[0])}–{format_cents(limits[1])}"
+    """``$5–$1,000``: whole dollars without their cents, so every wager's limits fit the top bar."""
+    return "–".join(format_cents(c).removesuffix(".00") for c in limits)
 
 
 def cards_view(loop: TableLoop, round: Round, seen: Sight) -> list[dict[str, Any]]:

@@ -236,9 +236,12 @@ def restore_table(journal: Journal, game: Game[Any]) -> None:
         rebuild(records, None, game=game)
     elif started.get("roles"):
         game.restore_roles(started["roles"])
-    passed = [r for r in records if r["event"] in ("position_passed", "position_taken") and "player_dealer" in r]
+    moves = [r for r in records if r["event"] in ("position_passed", "position_taken")]
+    passed = [r for r in moves if "player_dealer" in r]
     if passed:
         game.restore_roles({"player_dealer": passed[-1]["player_dealer"], "bank_button": passed[-1].get("bank_button")})
+    if moves and "stopped" in moves[-1]:  # the game stopped for want of a player-dealer, and nobody has taken it since
+        game.restore_roles({**game.table_roles(), "stopped": moves[-1]["stopped"]})
 
 
 def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) -> list[Recovered]:

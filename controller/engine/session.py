@@ -133,4 +133,7 @@ def open_session(
         table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
         pending = [r.round for r in recovered if r.round is not None]
+        if table.game.position_offer():  # stopped before the restart for want of a player-dealer: still waiting
+            table.stopped = "nobody has taken the player-dealer position since the game stopped"
+            table.last_round = store.rounds(1)[0].id if store is not None and store.rounds(1) else None
         yield Session(config, store, log, table, recovered, pending, closing=stack)

@@ -47,12 +47,14 @@ class Table:
         self.session = session or dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
         self.rounds_played = 0
         self.stopped: str | None = None
+        self.last_round: str | None = None
+        """The id of the latest round opened (or journaled), under which a position taken between rounds is logged."""
 
     def next_round_id(self) -> str:
         return f"{self.config.table_id}-{self.session}-{self.rounds_played + 1:06d}"
 
     def new_round(self) -> Round:
-        round_id = self.next_round_id()
+        round_id = self.last_round = self.next_round_id()
         return self._round(round_id, self.feed.prepare_round(round_id))
 
     def _round(self, round_id: str, burns: int) -> Round:
@@ -123,7 +125,7 @@ class Table:
     def take_position(self, seat: int, round_id: str | None) -> dict[str, Any]:
         """A stopped game goes on: ``seat`` takes the player-dealer position (``ValueError`` if it may not)."""
         facts = self.game.take_position(seat)
-        self.log.emit("position_taken", round_id, game=self.game.id, **facts)
+        self.log.emit("position_taken", round_id or self.last_round, game=self.game.id, **facts)
         self.stopped = None
         return facts
 

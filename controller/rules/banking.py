@@ -140,6 +140,10 @@ class PlayerDealerRotation:
     def restore(self, roles: Mapping[str, Any]) -> None:
         """Back to the seat and bank button ``table_roles()`` reported (after a restart)."""
         seat = roles.get("player_dealer")
+        if roles.get("stopped"):  # nobody took the position before the restart: the game is still stopped
+            self.previous = seat if isinstance(seat, int) else self.seat
+            self.seat = None
+            return
         if isinstance(seat, int) and 1 <= seat <= self.total_seats:
             self.seat = seat
             button = str(roles.get("bank_button", ""))

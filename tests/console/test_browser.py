@@ -24,10 +24,11 @@ def open_console(page: Any, url: str, who: tuple[str, str] = DEALER) -> None:
     log_in(page, who)
 
 
-def supervise(page: Any, panel: str, action: str, reason: str, *, pin: str = SUPERVISOR[1], again: str | None = None) -> None:
+def supervise(page: Any, panel: str, action: str, reason: str, *, pin: str = SUPERVISOR[1], again: str | None = None,
+              name: str = SUPERVISOR[0]) -> None:
     """A supervisor's action on ``panel`` (``hold-supervisor``, ``pit-supervisor``): name, PIN, reason, the action;
     then, asked the question, the PIN once more and "Yes, do it"."""
-    page.fill(f"#{panel}-name", SUPERVISOR[0])
+    page.fill(f"#{panel}-name", name)
     page.fill(f"#{panel}-pin", pin)
     page.fill(f"#{panel}-reason", reason)
     page.click(f'#{panel} [data-supervisor="{action}"]')
@@ -181,7 +182,11 @@ def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page
         assert sorted(page.locator("#decision-actions button").all_inner_texts()) == ["FOLD", "PLAY"]
         assert page.locator('#layout section[data-spot="2"] .card').count() == 3
         assert page.locator('#layout section[data-spot="1"] .card').count() == 3
-        assert "shuffler" in page.locator('#layout section[data-spot="2"] .card').first.inner_text().lower()
+        assert page.locator('#layout section[data-spot="2"] .card').first.get_attribute("data-source") == "shuffler"
+        # Dealing procedures 3: the players' stacks lie face down; only the player-dealer's bottom card is turned up
+        spot_2 = page.locator('#layout section[data-spot="2"] .card').evaluate_all("cards => cards.map(c => c.dataset.card)")
+        spot_1 = page.locator('#layout section[data-spot="1"] .card').evaluate_all("cards => cards.map(c => c.dataset.card)")
+        assert spot_2 == [None, None, None] and spot_1[0] is not None and spot_1[1:] == [None, None]
         shots(page, "decision-spot-2")
         page.click('#decision-actions button[data-action="play"]')
         expect_text(page, "#decision-label", "Spot 3 to act")

@@ -42,7 +42,9 @@ FITS = """() => {
   const visible = (node) => {
     const r = node.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return true;  // not shown at this step
-    const x = Math.min(Math.max(r.left + Math.min(r.width / 2, 20), 0), innerWidth - 1);
+    // a card of a pile lies under the next one but for its left edge: look there
+    const inset = node.classList.contains('card') ? 3 : Math.min(r.width / 2, 20);
+    const x = Math.min(Math.max(r.left + inset, 0), innerWidth - 1);
     const y = Math.min(Math.max(r.top + Math.min(r.height / 2, 12), 0), innerHeight - 1);
     const hit = document.elementFromPoint(x, y);
     return r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.top >= -1 && hit && (node === hit || node.contains(hit));

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, SUPERVISOR, log_in
@@ -35,7 +36,8 @@ class FrontEnd:
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
         self.err: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.process.stderr is not None
@@ -54,7 +56,11 @@ class FrontEnd:
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(30)
+        code = self.process.wait(30)
+        self.reader.join(10)
+        assert self.process.stderr is not None
+        self.process.stderr.close()
+        return code
 
 
 def config_on(tmp_path: Path, sim: SimulatorProcess) -> Path:
@@ -108,7 +114,7 @@ def test_a_fault_and_a_stopped_player_dealer_game_are_cleared_from_the_page(
             shots(page, "held")
             sim.command("clear")
             expect_text(page, "#hold-now", "shuffler now: ready")
-            supervise(page, "hold-supervisor", "void", "door closed, round voided", pin=who[1], again=who[1])
+            supervise(page, "hold-supervisor", "void", "door closed, round voided", name=who[0], pin=who[1], again=who[1])
             page.locator("#void-screen").wait_for(state="visible")
             page.click("#void-next")
             page.locator("#hold-screen").wait_for(state="hidden")
@@ -122,10 +128,11 @@ def test_a_fault_and_a_stopped_player_dealer_game_are_cleared_from_the_page(
             page.click('#decision-actions button[data-action="fold"]')
             expect_text(page, "#state", "complete")
             for _ in range(2):  # after two banks the position passes, and nobody at the page takes it
-                page.wait_for_timeout(300)
-                if page.locator("#stop-screen").is_visible():
+                try:
+                    page.locator("#stop-screen").wait_for(state="visible", timeout=3000)
                     break
-                one_round(page)
+                except PlaywrightTimeout:
+                    one_round(page)
             page.locator("#stop-screen").wait_for(state="visible")
             expect_text(page, "#stop-reason", "no player intervened to take the player-dealer position")
             shots(page, "stopped")

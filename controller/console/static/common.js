@@ -32,7 +32,7 @@ function cardNode(card) {
   const face = card.face_down ? { text: "face down", colour: "back" } : cardFace(card.card);
   const bad = card.disagreement ? " disagree" : "";
   return el("div", { class: "card " + face.colour + bad, "data-card": card.card, "data-target": card.target,
-                     title: card.disagreement || "" },
+                     "data-source": card.source, title: card.disagreement || card.source },
     el("span", { class: "face", text: face.text }),
     el("span", { class: "source", text: card.source }),
     card.disagreement ? el("span", { class: "why", text: card.disagreement }) : null);

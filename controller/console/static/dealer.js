@@ -214,7 +214,8 @@ function handLabel(round, target) {
 
 // The dealer's cards, the board, the piles not given out yet: everything not on a spot.
 function renderCards(round) {
-  const cards = round ? round.cards.filter((c) => spotOf(c) === null && c.target !== "burn") : [];
+  const burn = (c) => c.target === "burn" || c.target.startsWith("burn:");
+  const cards = round ? round.cards.filter((c) => spotOf(c) === null && !burn(c)) : [];
   const groups = new Map();
   for (const card of cards) {
     if (!groups.has(card.target)) groups.set(card.target, []);
@@ -222,9 +223,10 @@ function renderCards(round) {
   }
   const nodes = [...groups].map(([target, list]) =>
     el("div", { class: "target", "data-target": target },
-      el("h3", {}, el("span", { text: label(target) }), el("span", { class: "hand-label", text: handLabel(round, target) })),
-      el("div", { class: "cardrow" }, list.map(cardNode))));
-  const burns = round ? round.cards.filter((c) => c.target === "burn").length : 0;
+      el("h3", { text: label(target) }),
+      el("div", { class: "cardrow" }, list.map(cardNode)),
+      el("div", { class: "hand-label", text: handLabel(round, target) })));
+  const burns = round ? round.cards.filter(burn).length : 0;
   if (burns) nodes.push(el("div", { class: "target burns" }, el("h3", { text: "burn" }), el("span", { class: "muted", text: burns + " face down" })));
   if (round && round.card_due && spotOf({ spot: round.card_due_spot }) === null && round.state !== "hold")
     nodes.push(el("div", { class: "target due" }, el("h3", { text: label(round.card_due) }), el("div", { class: "card empty", text: "next" })));
@@ -250,7 +252,7 @@ function renderLayout(round) {
   layout.replaceChildren(...spots.map((spot, i) => {
     const cards = round ? round.cards.filter((c) => spotOf(c) === spot.spot) : [];
     const targets = [...new Set(cards.map((c) => c.target))];
-    const decided = round ? round.decisions.filter((d) => d.spot === spot.spot).map((d) => label(d.action)) : [];
+    const decided = round ? round.decisions.filter((d) => d.spot === spot.spot).map((d) => label(d.action)).slice(-1) : [];
     const result = round && round.results ? round.results[String(spot.spot)] : null;
     const classes = ["spot"];
     if (pendingSpot === spot.spot) classes.push("acting");
@@ -277,7 +279,7 @@ function renderLayout(round) {
       })),
       targets.map((target) => el("div", { class: "hand", "data-target": target },
         el("div", { class: "cardrow mini" }, cards.filter((c) => c.target === target).map(cardNode)),
-        el("div", { class: "hand-label", text: handLabel(round, target) }))),
+        el("div", { class: "hand-label", text: handLabel(round, target), title: handLabel(round, target) }))),
       result ? el("div", { class: "spot-result", "data-result": result.result, text: result.text }) : null);
     node.style.setProperty("--drop", (1 - lift).toFixed(3));  // through the CSSOM: the page's CSP allows no inline style
     return node;
