@@ -76,7 +76,7 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
     view = {
         "id": round.id,
         "state": round.state,
-        "hold_reason": round.hold_reason,
+        "hold_reason": " · then: ".join(round.hold_reasons) or round.hold_reason,
         "void_reason": loop.void_reasons.get(round.id),
         "roles": game.table_roles(),
         "layout": [spot_view(round, spot) for spot in range(1, round.spots + 1)],

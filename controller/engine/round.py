@@ -134,6 +134,8 @@ class Round:
         self.witness: Callable[[Round], str | None] | None = None
         self.card_witness: Callable[[Round], str | None] | None = None
         self.hold_reason: str | None = None
+        self.hold_reasons: list[str] = []
+        """Every reason the round is held for now, the first one first (what the hold screen shows)."""
         self.revealed = False
         """Whether the round went through its reveal (cards face down until then are turned up)."""
         self._held_from: str | None = None
@@ -468,9 +470,11 @@ class Round:
     @_journaled_together
     def put_on_hold(self, reason: str) -> None:
         if self.state == "hold":
+            self.hold_reasons.append(reason)
             self.emit("hold_reason_added", reason=reason)
             return
         self.hold_reason = reason
+        self.hold_reasons = [reason]
         self._fire("hold")
         self.emit("round_held", reason=reason, held_from=self._held_from)
 
@@ -482,6 +486,7 @@ class Round:
         self._fire("resume")
         self.emit("round_resumed", by=by, reason=self.hold_reason)
         self.hold_reason = None
+        self.hold_reasons = []
         self._advance()
 
     @_journaled_together

@@ -108,7 +108,7 @@ def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shot
         open_console(page, console.url)
         page.click("#open-round")
         enter(page, 2, "home", "2")
-        expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
+        expect_text(page, "#message", r"outside the table limits \$5\.00 to \$1,000\.00")
         shots(page, "refused")
         assert console.log.named("wager_refused")[-1]["reason"] == "$2.00 is outside the table limits $5.00 to $1,000.00"
         # keyboard only: focus the wager, Enter selects it, type the amount, Enter places it
@@ -147,7 +147,7 @@ def test_a_command_clicked_while_another_is_in_flight_waits_for_its_answer_and_i
         page.wait_for_timeout(500)
         assert len(sent) == 1 and len(held) == 1
         held[0].continue_()
-        expect_text(page, "#message", "outside the table limits 500 to 100000 cents")
+        expect_text(page, "#message", r"outside the table limits \$5\.00 to \$1,000\.00")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$10\.00")
         assert [(c.get("spot"), c.get("amount")) for c in sent] == [(2, "10"), (3, "2")], sent
         page.wait_for_timeout(300)
