@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from controller.cards import Card, shoe as make_shoe
+from drivers.shuffles import ShuffleModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,10 @@ class Shoe(abc.ABC):
     def next_event(self, timeout: float | None = None) -> ShoeEvent:
         """The next event, waiting at most ``timeout`` seconds (``DeviceTimeout`` after that)."""
 
+    def counted(self) -> int | None:
+        """How many cards the shoe counted at its last shuffle, if it tells (checked against the deck's size)."""
+        return None
+
     def waiting_events(self) -> list[ShoeEvent]:
         """The events the shoe has already reported and not yet delivered, without waiting or opening the gate.
 
@@ -101,6 +106,7 @@ class InProcessShoe(Shoe):
     """A shoe simulated in this process: shuffles with a seeded RNG, places the cut card.
 
     ``cut_from_end`` is how many cards stay behind the cut card (one deck by default).
+    ``shuffle`` names how it shuffles (``drivers.shuffles``): ``random``, or a bad shuffler such as ``riffles:2``.
     """
 
     def __init__(
@@ -111,8 +117,11 @@ class InProcessShoe(Shoe):
         cut_from_end: int = 52,
         jokers_per_deck: int = 0,
         kind: str = "standard",
+        shuffle: str = "random",
     ) -> None:
         self._cards = make_shoe(decks, jokers_per_deck=jokers_per_deck, kind=kind)
+        self._model = None if shuffle == "random" else ShuffleModel.parse(shuffle, self._cards, seed)
+        self._shuffles = 0
         if not 0 <= cut_from_end < len(self._cards):
             raise ValueError(f"cut card position {cut_from_end} is outside a shoe of {len(self._cards)} cards")
         self._cut_from_end = cut_from_end
@@ -126,10 +135,17 @@ class InProcessShoe(Shoe):
         return len(self._cards)
 
     def shuffle(self) -> None:
-        self._order = list(self._cards)
-        self._rng.shuffle(self._order)
+        self._shuffles += 1
+        if self._model is None:
+            self._order = list(self._cards)
+            self._rng.shuffle(self._order)
+        else:
+            self._order = [card for card in self._model.order(self._shuffles) if isinstance(card, Card)]
         self._drawn = 0
         self._cut_reported = False
+
+    def counted(self) -> int | None:
+        return len(self._order) if self._order else None
 
     def next_event(self, timeout: float | None = None) -> ShoeEvent:
         cut_at = len(self._order) - self._cut_from_end

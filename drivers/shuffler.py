@@ -25,6 +25,7 @@ import random
 
 from controller.cards import Card, deck_by_name
 from drivers.errors import DeviceError, DeviceLost
+from drivers.shuffles import ShuffleModel
 
 
 class ShufflerError(DeviceError):
@@ -101,22 +102,31 @@ class Shuffler(abc.ABC):
 
 
 class InProcessShuffler(Shuffler):
-    """A shuffler simulated in this process, for unit tests of games."""
+    """A shuffler simulated in this process, for unit tests of games.
 
-    def __init__(self, deck: tuple[Card, ...], *, seed: int | None = None) -> None:
+    ``shuffle`` names how it shuffles (``drivers.shuffles``): ``random``, or a bad shuffler such as ``shelf:10``.
+    """
+
+    def __init__(self, deck: tuple[Card, ...], *, seed: int | None = None, shuffle: str = "random") -> None:
         self._deck = deck
         self._rng = random.Random(seed)
+        self._model = None if shuffle == "random" else ShuffleModel.parse(shuffle, deck, seed)
+        self._shuffles = 0
         self._order: list[Card] = list(deck)
         self._next = 0
 
     @classmethod
-    def from_options(cls, deck: str = "standard", seed: int | None = None) -> InProcessShuffler:
+    def from_options(cls, deck: str = "standard", seed: int | None = None, shuffle: str = "random") -> InProcessShuffler:
         """The in-process shuffler as config names it: a deck kind (see ``controller.cards.DECKS``)."""
-        return cls(deck_by_name(deck), seed=seed)
+        return cls(deck_by_name(deck), seed=seed, shuffle=shuffle)
 
     def shuffle(self) -> None:
-        self._order = list(self._deck)
-        self._rng.shuffle(self._order)
+        self._shuffles += 1
+        if self._model is None:
+            self._order = list(self._deck)
+            self._rng.shuffle(self._order)
+        else:
+            self._order = [card for card in self._model.order(self._shuffles) if isinstance(card, Card)]
         self._next = 0
 
     def verify_count(self) -> int:

@@ -53,7 +53,8 @@ KINDS: dict[str, bool] = {  # name -> takes a number
 }
 
 
-def _usage() -> str:
+def usage() -> str:
+    """The model names, as a person types them."""
     names = {"shelf": "shelf:N", "riffles": "riffles:K", "clump": "clump:M", "repeat": "repeat:R"}
     return ", ".join(names.get(k, k) for k in KINDS)
 
@@ -145,7 +146,7 @@ class ShuffleModel:
         kind, _, number = text.strip().partition(":")
         takes = KINDS.get(kind)
         if takes is None or takes != bool(number):
-            raise ValueError(f"unknown shuffle {text!r}: expected one of {_usage()}")
+            raise ValueError(f"unknown shuffle {text!r}: expected one of {usage()}")
         try:
             value = int(number) if number else 0
         except ValueError:

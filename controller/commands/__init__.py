@@ -20,4 +20,5 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.odds",
     "controller.commands.vision",
     "controller.commands.config",
+    "controller.commands.shuffle",
 )

@@ -129,7 +129,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> TableConfig
         shoe=settings.shoe.set_values() if settings.shoe else {},
         shuffler=settings.shuffler.set_values() if settings.shuffler else {},
         log=settings.log.set_values(),
-        sections={name: getattr(settings, name).set_values() for name in ("vision", "journal", "console")
+        sections={name: getattr(settings, name).set_values() for name in ("vision", "shuffle", "journal", "console")
                   if name in data},
         settings=settings,
     )
@@ -257,12 +257,13 @@ def _device_keys(name: str, section: Device) -> Iterator[Problem]:
     given = set(section.set_values())
     wrong: dict[str, tuple[str, ...]] = {
         "simulated": (*SERIAL_KEYS, *USB_KEYS, *LINK_KEYS, "deal_on_demand"),
-        "reference": USB_KEYS,
-        "reference-usb": SERIAL_KEYS,
+        "reference": (*USB_KEYS, "shuffle"),
+        "reference-usb": (*SERIAL_KEYS, "shuffle"),
     }
     for key in sorted(given & set(wrong.get(driver, ()))):
         why = ("the simulated one runs in this process: set driver = \"reference\" for a device on a port"
-               if driver == "simulated" else f"it is for {'a USB' if key in USB_KEYS else 'a serial'} device")
+               if driver == "simulated" else "a real device shuffles by itself; bad shuffles are for the simulated one"
+               if key == "shuffle" else f"it is for {'a USB' if key in USB_KEYS else 'a serial'} device")
         yield Problem(f"{name}.{key}", f"the {driver} {name} driver takes no {key} ({why})")
     if driver == "reference-usb":
         for key in ("vendor_id", "product_id"):

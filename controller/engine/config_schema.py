@@ -37,6 +37,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from controller.cards import DECKS
+from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
+from drivers.shuffles import ShuffleModel, usage as shuffle_usage
 
 Text = Annotated[str, Field(min_length=1)]
 Whole = int
@@ -231,6 +233,15 @@ class Device(Section):
     ack_timeout: Seconds | None = None
     retries: Annotated[int, Field(ge=0, le=20)] | None = None
     reply_timeout: Seconds | None = None
+    shuffle: Text | None = Field(default=None, description=f"simulated only, for drills: how it shuffles: {shuffle_usage()} "
+                                 "(docs/shuffle.md)", examples=["riffles:2"])
+
+    @field_validator("shuffle")
+    @classmethod
+    def _shuffle(cls, value: str | None) -> str | None:
+        if value is not None:
+            ShuffleModel.parse(value, ())
+        return value
 
 
 class Shoe(Device):
@@ -248,7 +259,7 @@ class Shuffler(Device):
     decks: Annotated[int, Field(ge=1, le=2)] | None = Field(default=None, description="decks the shuffler alternates")
 
 
-FEED_KEYS = {"driver", "decks", "jokers_per_deck", "kind", "cut_from_end", "burn_after_shuffle"}
+FEED_KEYS = {"driver", "decks", "jokers_per_deck", "kind", "cut_from_end", "burn_after_shuffle", "shuffle"}
 """Shoe keys the table's card feed reads; the rest go to the driver (``Config.device_options``)."""
 
 
@@ -302,6 +313,31 @@ class Vision(Section):
         if right < 16.0 and down < 28.0:
             raise ValueError(f"each card must lie at least 16 mm right of the last or 28 mm below it (or it covers "
                              f"that card's index), not {value}")
+        return value
+
+
+# -- [shuffle]: the shuffle monitor (docs/shuffle.md) -------------------------------------------------------
+
+Rate = Annotated[float, Field(ge=0, lt=1)]
+
+
+class Shuffle(Section):
+    enabled: bool = Field(default=True, description="test every shoe and shuffler deck for randomness as it is dealt")
+    hold_rate: Rate = Field(default=1e-4, description="false holds allowed per shoe, the shoe tests together (split evenly)")
+    warn_rate: Rate = Field(default=1e-2, description="false pit warnings allowed per shoe, the shoe tests together")
+    device_hold_rate: Rate = Field(default=1e-4, description="false holds per shoe in the long run, the device tests together")
+    device_warn_rate: Rate = Field(default=1e-2, description="false pit warnings per shoe in the long run, the device tests together")
+    history: Annotated[int, Field(ge=0, le=1_000_000)] = Field(default=10_000, description="earlier shoes whose first cards a new shoe is compared with")
+    hold: dict[str, Rate] = Field(default={}, description=f"one test's own hold rate (0: it only warns); tests: {', '.join(SHOE_TESTS + DEVICE_TESTS)}", examples=[{"moved": 0.0}])
+    warn: dict[str, Rate] = Field(default={}, description="one test's own warning rate (0: it never warns)")
+
+    @field_validator("hold", "warn")
+    @classmethod
+    def _tests(cls, value: dict[str, float]) -> dict[str, float]:
+        for test in value:
+            if test not in SHOE_TESTS + DEVICE_TESTS:
+                raise ValueError(f"no shuffle test {test!r}{did_you_mean(test, SHOE_TESTS + DEVICE_TESTS)}: "
+                                 f"one of {', '.join(SHOE_TESTS + DEVICE_TESTS)}")
         return value
 
 
@@ -383,6 +419,7 @@ class Config(Section):
     shoe: Shoe | None = None
     shuffler: Shuffler | None = None
     vision: Vision | None = None
+    shuffle: Shuffle = Shuffle()
     journal: Journal = Journal()
     log: Log = Log()
     console: Console = Console()

@@ -10,6 +10,8 @@ from controller.engine.config import TableConfig
 from controller.errors import ConfigError
 from controller.engine.log import EventLog
 from controller.engine.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
+from controller.engine.shuffle.policy import Policy, PolicyError
+from controller.engine.shuffle.watch import ShuffleWatch
 from drivers.errors import DeviceError
 from drivers.registry import SHOES, SHUFFLERS, BadOptions, open_shoe, open_shuffler
 from drivers.shoe import InProcessShoe, Shoe
@@ -24,6 +26,21 @@ def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, sh
     if game.device == "dealer":
         return DealerEntryFeed(game.deck(), log, seed=seed)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
+
+
+def shuffle_watch(config: TableConfig, deck: tuple[Card, ...], log: EventLog, source: str) -> ShuffleWatch | None:
+    """The shuffle monitor for the feed's device, as ``[shuffle]`` sets it (``None`` when it is switched off)."""
+    section = config.sections.get("shuffle", {})
+    if not isinstance(section, dict):
+        raise ConfigError(config.path, "shuffle", "must be a table of settings")
+    try:
+        policy = Policy.from_config(section)
+    except PolicyError as exc:
+        key, _, reason = str(exc).partition(": ")
+        raise ConfigError(config.path, key, reason) from None
+    if not policy.enabled:
+        return None
+    return ShuffleWatch(deck, log, device=f"{config.table_id}/{source}", policy=policy)
 
 
 def _option(config: TableConfig, section: str, options: dict[str, Any], key: str, kind: type, default: Any) -> Any:
@@ -44,24 +61,26 @@ def _shoe_feed(
     burn = _option(config, "shoe", options, "burn_after_shuffle", int, 1)
     jokers = _option(config, "shoe", options, "jokers_per_deck", int, 0)
     kind = _option(config, "shoe", options, "kind", str, "standard")
+    shuffle = _option(config, "shoe", options, "shuffle", str, "random")
+    watch = shuffle_watch(config, make_shoe(decks, jokers_per_deck=jokers, kind=kind), log, "shoe")
     if driver not in SHOES:
         raise ConfigError(config.path, "shoe.driver", f"unknown shoe driver {driver!r}: expected one of {', '.join(sorted(SHOES))}")
     if driver == "simulated":
         try:
-            shoe: Shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut, jokers_per_deck=jokers, kind=kind)
+            shoe: Shoe = InProcessShoe(decks, seed=seed, cut_from_end=cut, jokers_per_deck=jokers, kind=kind, shuffle=shuffle)
         except ValueError as exc:
             raise ConfigError(config.path, "shoe", str(exc)) from None
         if Counter(make_shoe(decks, jokers_per_deck=jokers, kind=kind)) != Counter(deck):
             raise ConfigError(config.path, "shoe", f"the shoe holds {decks} {kind} decks with {jokers} joker(s) "
                               f"per deck, but {config.game_id} is dealt from a different set of {len(deck)} cards: "
                               "make [shoe] decks, kind and jokers_per_deck match the game")
-        return ShoeFeed(shoe, log, burn_after_shuffle=burn)
-    feed_keys = ("driver", "decks", "cut_from_end", "burn_after_shuffle", "jokers_per_deck", "kind")
+        return ShoeFeed(shoe, log, burn_after_shuffle=burn, watch=watch)
+    feed_keys = ("driver", "decks", "cut_from_end", "burn_after_shuffle", "jokers_per_deck", "kind", "shuffle")
     device_options = _device_options(options, feed_keys)
     if shoe_port:
         device_options["port"] = shoe_port
     shoe = _open_device(config, "shoe", open_shoe, driver, device_options)
-    return ShoeFeed(shoe, log, burn_after_shuffle=burn)
+    return ShoeFeed(shoe, log, burn_after_shuffle=burn, watch=watch)
 
 
 def _device_options(options: dict[str, Any], feed_keys: tuple[str, ...]) -> dict[str, Any]:
@@ -85,8 +104,14 @@ def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: 
         raise ConfigError(
             config.path, "shuffler.driver", f"unknown shuffler driver {driver!r}: expected one of {', '.join(sorted(SHUFFLERS))}"
         )
+    watch = shuffle_watch(config, deck, log, "shuffler")
     if driver == "simulated":
-        return ShufflerFeed(InProcessShuffler(deck, seed=seed), log, stack_size=stack)
+        shuffle = _option(config, "shuffler", options, "shuffle", str, "random")
+        try:
+            shuffler = InProcessShuffler(deck, seed=seed, shuffle=shuffle)
+        except ValueError as exc:
+            raise ConfigError(config.path, "shuffler.shuffle", str(exc)) from None
+        return ShufflerFeed(shuffler, log, stack_size=stack, watch=watch)
     device_options = _device_options(options, ("driver",))
     shuffler = _open_device(config, "shuffler", open_shuffler, driver, {"deck": deck, **device_options})
-    return ShufflerFeed(shuffler, log, stack_size=stack)
+    return ShufflerFeed(shuffler, log, stack_size=stack, watch=watch)

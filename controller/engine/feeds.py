@@ -15,6 +15,7 @@ from typing import Any
 
 from controller.cards import Card
 from controller.engine.log import EventLog
+from controller.engine.shuffle.watch import ShuffleWatch
 from drivers.errors import DeviceTimeout
 from drivers.shoe import CardBurned, CardDrawn, CutCardReached, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty
 from drivers.shuffler import Shuffler, ShufflerError
@@ -22,6 +23,10 @@ from drivers.shuffler import Shuffler, ShufflerError
 
 class FeedError(RuntimeError):
     """The device cannot give the card the round needs (shoe empty, shuffler fault)."""
+
+
+class ShuffleHeld(FeedError):
+    """The shoe or deck must not be dealt from: a shuffle test's hold, or its count is wrong (the reasons joined)."""
 
 
 class PieceRefused(ValueError):
@@ -66,15 +71,21 @@ class CardFeed(abc.ABC):
         """A fault the device reported on its own (between rounds), without waiting or dealing; ``None`` if none."""
         return None
 
+    def doubt(self) -> str | None:
+        """Why the round must be held now (a shuffle test's hold since the last ask), once; ``None`` if nothing."""
+        return None
+
 
 class ShoeFeed(CardFeed):
     """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
 
     source = "shoe"
 
-    def __init__(self, shoe: Shoe, log: EventLog, *, burn_after_shuffle: int = 1, timeout: float = 5.0) -> None:
+    def __init__(self, shoe: Shoe, log: EventLog, *, burn_after_shuffle: int = 1, timeout: float = 5.0,
+                 watch: ShuffleWatch | None = None) -> None:
         self.shoe = shoe
         self.log = log
+        self.watch = watch
         self.burn_after_shuffle = burn_after_shuffle
         self.timeout = timeout
         self.shuffle_due = True
@@ -83,6 +94,8 @@ class ShoeFeed(CardFeed):
         self._held_back: list[Card] = []
 
     def close(self) -> None:
+        if self.watch is not None:
+            self.watch.shoe_ended(None)
         self.shoe.close()
 
     def wait_recovered(self, round_id: str, timeout: float) -> bool:
@@ -120,13 +133,23 @@ class ShoeFeed(CardFeed):
         return fault
 
     def prepare_round(self, round_id: str) -> int:
+        if self.watch is not None and self.watch.reshuffle_due:
+            self.shuffle_due = True
         if not self.shuffle_due:
             return 0
+        held = self.watch.shoe_ended(round_id) if self.watch is not None else []
         self.shoe.shuffle()
         self.shuffles += 1
         self.shuffle_due = False
         self.log.emit("shoe_shuffled", round_id, shuffle=self.shuffles, burn=self.burn_after_shuffle)
+        if self.watch is not None:
+            held += self.watch.shoe_started(round_id, self.shoe.counted())
+        if held:
+            raise ShuffleHeld("; ".join(held))
         return self.burn_after_shuffle
+
+    def doubt(self) -> str | None:
+        return self.watch.doubt() if self.watch is not None else None
 
     def next_card(self, round_id: str) -> Card:
         if self._held_back:
@@ -142,6 +165,8 @@ class ShoeFeed(CardFeed):
 
     def _handle(self, event: object, round_id: str | None) -> Card | None:
         """Log a shoe event; the card when it is one. Faults raise ``DeviceFaulted`` and stay open until recovered."""
+        if isinstance(event, CardDrawn | CardBurned) and self.watch is not None:
+            self.watch.card(event.card, round_id)
         if isinstance(event, CardDrawn):
             return event.card
         if isinstance(event, CutCardReached):
@@ -154,6 +179,8 @@ class ShoeFeed(CardFeed):
         elif isinstance(event, CardBurned):
             self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
         elif isinstance(event, DeviceFault):
+            if event.code == "unrecognised-card" and self.watch is not None:
+                self.watch.card(None, round_id)
             self.open_faults.add(event.code)
             self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
             raise DeviceFaulted(event.code, f"shoe fault ({event.code}): {event.message}")
@@ -222,13 +249,16 @@ class ShufflerFeed(CardFeed):
 
     source = "shuffler"
 
-    def __init__(self, shuffler: Shuffler, log: EventLog, *, stack_size: int) -> None:
+    def __init__(self, shuffler: Shuffler, log: EventLog, *, stack_size: int, watch: ShuffleWatch | None = None) -> None:
         self.shuffler = shuffler
         self.log = log
+        self.watch = watch
         self.stack_size = stack_size
         self._stack: list[Card] = []
 
     def close(self) -> None:
+        if self.watch is not None:
+            self.watch.shoe_ended(None)
         self.shuffler.close()
 
     def poll(self, round_id: str | None) -> str | None:
@@ -238,11 +268,19 @@ class ShufflerFeed(CardFeed):
         return self.shuffler.reported_fault()
 
     def prepare_round(self, round_id: str) -> int:
+        held = self.watch.shoe_ended(round_id) if self.watch is not None else []
         self.shuffler.shuffle()
         count = self.shuffler.verify_count()
         self._stack = []
         self.log.emit("shuffler_shuffled", round_id, count=count)
+        if self.watch is not None:
+            held += self.watch.shoe_started(round_id, count)
+        if held:
+            raise ShuffleHeld("; ".join(held))
         return 0
+
+    def doubt(self) -> str | None:
+        return self.watch.doubt() if self.watch is not None else None
 
     def next_card(self, round_id: str) -> Card:
         if not self._stack:
@@ -252,4 +290,7 @@ class ShufflerFeed(CardFeed):
                 self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
                 raise FeedError(str(exc)) from exc
             self.log.emit("stack_dispensed", round_id, cards=[c.code for c in self._stack])
+            if self.watch is not None:
+                for card in self._stack:
+                    self.watch.card(card, round_id)
         return self._stack.pop(0)

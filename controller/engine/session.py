@@ -130,6 +130,9 @@ def open_session(
         port = shoe_simulator(config, seed, stack) if simulate_devices else None
         feed = open_feed(config, log, seed=seed, shoe_port=port)
         stack.callback(feed.close)
+        watch = getattr(feed, "watch", None)
+        if watch is not None and store is not None:
+            watch.restore(store.records_of("shuffle_tested"))
         table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
         pending = [r.round for r in recovered if r.round is not None]

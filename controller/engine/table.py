@@ -67,9 +67,23 @@ class Table:
             rounding=self.config.rounding,
             burns=burns,
         )
-        round.witness = self.witness
-        round.card_witness = self.card_witness
+        round.witness = self._witness
+        round.card_witness = self._card_witness
         return round
+
+    def _card_witness(self, round: Round) -> str | None:
+        """After each card is placed: the feed's doubt (a shuffle test's hold), then the camera's."""
+        doubt = self.feed.doubt()
+        if doubt is None and self.card_witness is not None:
+            doubt = self.card_witness(round)
+        return doubt
+
+    def _witness(self, round: Round) -> str | None:
+        """Before settling: the same, with the camera's last look."""
+        doubt = self.feed.doubt()
+        if doubt is None and self.witness is not None:
+            doubt = self.witness(round)
+        return doubt
 
     def _held_at_start(self, error: Exception) -> Round:
         """A round the device could not be made ready for (a shuffler jam, a count mismatch): open, then held."""

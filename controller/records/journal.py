@@ -283,6 +283,11 @@ class Journal:
         """Every record after ``after_seq``, in order."""
         return [json.loads(r[0]) for r in self._read("SELECT record FROM events WHERE seq > ? ORDER BY seq", (after_seq,))]
 
+    def records_of(self, *events: str) -> list[dict[str, Any]]:
+        """Every record of the named events, in order."""
+        marks = ", ".join("?" * len(events))
+        return [json.loads(r[0]) for r in self._read(f"SELECT record FROM events WHERE event IN ({marks}) ORDER BY seq", events)]
+
     def round_records(self, round_id: str) -> list[dict[str, Any]]:
         """Every record of one round (the round's own and the devices' for it), in order."""
         return [json.loads(r[0]) for r in self._read("SELECT record FROM events WHERE round = ? ORDER BY seq", (round_id,))]

@@ -154,6 +154,7 @@ class ShuffleMonitor:
         self.factory = [r for ref in refs for r in (ref, ref[::-1].copy())]
         self.state = DeviceState(len(self.types), min(52, self.size))
         self.dealt: list[int] = []
+        self._repeat_cache: np.ndarray[Any, Any] | None = None
         self.shoe = 0
         self.raised: dict[str, set[str]] = {}
         self.open = False
@@ -180,6 +181,7 @@ class ShuffleMonitor:
         self.dealt = []
         self.raised = {}
         self.open = True
+        self._repeat_cache = None
         return self.shoe
 
     def card(self, card: Card | None) -> list[Alarm]:
@@ -260,17 +262,27 @@ class ShuffleMonitor:
             if self.distinct and test in ("rising", "guess"):
                 trace = trace - math.log(2)
                 if end and len(trace):
-                    places = k.relative_ranks(dealt, self._base(), len(self.types))
-                    whole = k.riffle_log_e(places, 7) if test == "rising" else k.shelf_log_e(places, SHELVES)
+                    whole = self._whole_deck(dealt)["riffles" if test == "rising" else "shelf"]
                     trace[-1] = max(trace[-1], whole - math.log(2))
             out[test] = (trace, streams)
         out["repeat"] = (self._repeat_trace(dealt), None)
         return out
 
+    def _whole_deck(self, dealt: np.ndarray[Any, Any]) -> dict[str, float]:
+        """ln of the whole-order likelihood ratios against random: riffles (Bayer-Diaconis), a shelf shuffler (DFH)."""
+        if not self.distinct:
+            return {}
+        places = k.relative_ranks(dealt, self._base(), len(self.types))
+        return {"riffles": float(k.riffle_log_e(places, 7)), "shelf": float(k.shelf_log_e(places, SHELVES))}
+
     def _repeat_trace(self, dealt: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """ln(1/p) after each card, p the chance that a random shoe starts as one of the kept earlier shoes did
         as far as this one matched (a union bound over the shoes kept)."""
         trace = np.zeros(len(dealt))
+        if len(dealt) > PREFIX + 1 and self._repeat_cache is not None:
+            trace[: len(self._repeat_cache)] = self._repeat_cache
+            trace[len(self._repeat_cache):] = self._repeat_cache[-1]
+            return trace
         kept = len(self.state.order_of_prefixes)
         if not kept or len(dealt) < 2:
             return trace
@@ -291,7 +303,20 @@ class ShuffleMonitor:
                 best = max(best, -log_p - math.log(kept))
             trace[t] = best
         trace[min(len(dealt), PREFIX):] = best
+        self._repeat_cache = trace[: PREFIX + 1].copy() if len(dealt) > PREFIX else None
         return trace
+
+    def restore(self, orders: Sequence[Sequence[Card | None]], *, replayed: int = 200) -> None:
+        """Take back the shoes a device dealt before (from the journal), oldest first: their orders become the
+        history ``repeat`` compares with, and the last ``replayed`` of them go through the device tests again."""
+        for i, order in enumerate(orders):
+            self.start_shoe()
+            self.dealt = [int(t) for t in self.encode(order)]
+            if i >= len(orders) - replayed:
+                self.end_shoe()
+            else:
+                self.open = False
+                self._remember(np.array(self.dealt, dtype=np.int64), True)
 
     def end_shoe(self, *, reference: bool = True) -> ShoeReport:
         """Close the shoe: every test's result over the whole shoe, the device's cumulative tests, and their alarms.
@@ -344,9 +369,12 @@ class ShuffleMonitor:
                         ("serial", k.serial_z(dealt, self.value))):
             scores[test] = (float(z), math.erfc(abs(z) / math.sqrt(2)), float(z))
         drift_streams = [streams["rising"][0], streams["guess"][1], streams["guess"][2], streams["pairs"][-1]]
+        # the mean of e-values is an e-value: the small-leak streams, and for distinct cards the whole-order ratios
         logs = [k.stream_log_e(h, p, DRIFT_EPS) for h, p in drift_streams]
         top = max(logs)
-        drift = top + math.log(sum(math.exp(x - top) for x in logs) / len(logs))
+        parts = [top + math.log(sum(math.exp(x - top) for x in logs) / len(logs)), *self._whole_deck(dealt).values()]
+        top = max(parts)
+        drift = top + math.log(sum(math.exp(x - top) for x in parts) / len(parts))
         scores["drift"] = (drift, min(1.0, math.exp(-drift)), drift)
         results, alarms = [], []
         for test in DEVICE_TESTS:

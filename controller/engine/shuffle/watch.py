@@ -1,0 +1,105 @@
+"""The shuffle monitor at a table: fed by the card feed, journaling every result, holding what must not pay.
+
+A feed (``controller.feeds``) tells its ``ShuffleWatch`` each card its device
+deals (``card``), when a shoe or deck starts (``shoe_started``, with the
+device's own count) and ends (``shoe_ended``). The watch journals:
+
+- ``shuffle_alarm``: a test crossed its line (``level`` hold or warn; the pit page shows it);
+- ``shuffle_tested``: at the end of each shoe, every test's statistic, p-value and score, with the shoe's order;
+- ``deck_reconciled``: the deck inventory of the shoe (every missing, extra, foreign or unreadable card named).
+
+A hold alarm during a shoe becomes the round's doubt (``doubt``, asked by the
+table after each card is placed, before anything settles) and the shoe is
+due for a reshuffle; a hold at a shoe's end or start (a device test, a wrong
+count) is returned for the feed to hold the next round before betting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from controller.cards import Card
+from controller.engine.log import EventLog
+from controller.engine.shuffle.inventory import reconcile
+from controller.engine.shuffle.monitor import Alarm, ShuffleMonitor
+from controller.engine.shuffle.policy import Policy
+
+
+class ShuffleWatch:
+    """See module doc. ``deck``: every card of one shoe or one shuffler deck."""
+
+    def __init__(self, deck: Sequence[Card], log: EventLog, *, device: str, policy: Policy | None = None) -> None:
+        self.monitor = ShuffleMonitor(deck, policy, device=device)
+        self.deck = tuple(deck)
+        self.log = log
+        self.device = device
+        self._doubt: str | None = None
+        self._counted: int | None = None
+        self._seen: list[Card | None] = []
+        self.reshuffle_due = False
+        """Set by a hold during a shoe: the feed should start a new shoe for the next round."""
+
+    @property
+    def enabled(self) -> bool:
+        return self.monitor.policy.enabled
+
+    def shoe_started(self, round_id: str | None, counted: int | None) -> list[str]:
+        """A new shoe (or deck) was shuffled; ``counted``: the device's count of it, if it gives one.
+
+        Returns the reasons to hold the next round (a wrong count), each journaled.
+        """
+        self.monitor.start_shoe()
+        self._seen, self._counted, self.reshuffle_due = [], counted, False
+        if counted is not None and counted != len(self.deck):
+            inventory = reconcile(self.deck, [], counted=counted)
+            self.log.emit("deck_reconciled", round_id, device=self.device, shoe=self.monitor.shoe, at="shuffle",
+                          **inventory.as_fields())
+            return [f"deck count on {self.device} shoe {self.monitor.shoe}: {'; '.join(inventory.problems())}"]
+        return []
+
+    def card(self, card: Card | None, round_id: str | None) -> None:
+        """A card the device dealt (``None``: one it could not read), in the order dealt."""
+        if not self.monitor.open:
+            self.monitor.start_shoe()
+        self._seen.append(card)
+        for alarm in self.monitor.card(card):
+            self._alarm(alarm, round_id)
+            if alarm.level == "hold":
+                self._doubt = self._doubt or alarm.reason
+                self.reshuffle_due = True
+
+    def doubt(self) -> str | None:
+        """The reason to hold the round now (a hold alarm since the last ask), once."""
+        doubt, self._doubt = self._doubt, None
+        return doubt
+
+    def shoe_ended(self, round_id: str | None, *, complete: bool = False) -> list[str]:
+        """Close the shoe: journal its tests and its inventory. Returns the reasons to hold the next round."""
+        if not self.monitor.open:
+            return []
+        report = self.monitor.end_shoe()
+        reasons = []
+        for alarm in report.alarms:
+            self._alarm(alarm, round_id)
+            if alarm.level == "hold":
+                reasons.append(alarm.reason)
+        if report.cards:
+            self.log.emit("shuffle_tested", round_id, **report.as_fields())
+        inventory = reconcile(self.deck, self._seen, complete=complete, counted=self._counted)
+        self.log.emit("deck_reconciled", round_id, device=self.device, shoe=report.shoe, at="end of shoe",
+                      **inventory.as_fields())
+        if inventory.held:
+            reasons.append(f"deck inventory of {self.device} shoe {report.shoe}: {'; '.join(inventory.problems())}")
+        return reasons
+
+    def restore(self, tested: Sequence[dict[str, Any]]) -> int:
+        """Take back this device's shoes from the journal's ``shuffle_tested`` records; how many."""
+        orders = [[None if code == "--" else Card.parse(code) for code in r["order"]]
+                  for r in tested if r.get("device") == self.device]
+        self.monitor.restore(orders)
+        return len(orders)
+
+    def _alarm(self, alarm: Alarm, round_id: str | None) -> None:
+        fields: dict[str, Any] = alarm.as_fields()
+        self.log.emit("shuffle_alarm", round_id, device=self.device, **fields)
