@@ -1,9 +1,16 @@
 """The shuffle monitor (controller.engine.shuffle.monitor): what it holds, warns and journals, shoe by shoe and over shoes."""
 
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
 from controller.cards import Card, deck_by_name, shoe, standard_deck
+from controller.engine.config import parse_config
+from controller.errors import ConfigError
 from controller.engine.shuffle.inventory import reconcile
 from controller.engine.shuffle.monitor import ShuffleMonitor, new_deck_order
 from controller.engine.shuffle.policy import Policy, PolicyError
@@ -96,6 +103,9 @@ def test_a_test_set_to_warn_only_warns() -> None:
 
 def test_the_config_section_is_checked_key_by_key() -> None:
     assert Policy.from_config({}).rate("pairs", "hold") == pytest.approx(2e-5)
+    assert Policy.from_config({}).rate("drift", "hold") == pytest.approx(5e-5)
+    assert Policy.from_config({}).rate("serial", "hold") == 0 < Policy.from_config({}).rate("serial", "warn")
+    assert Policy.from_config({"hold": {"serial": 1e-5}}).rate("serial", "hold") == pytest.approx(1e-5)
     assert Policy.from_config({"hold_rate": 5e-5}).rate("moved", "hold") == pytest.approx(1e-5)
     for bad, where in [({"hold_rte": 1e-4}, "shuffle.hold_rte"), ({"warn_rate": "1e-2"}, "shuffle.warn_rate"),
                        ({"hold": {"pears": 0}}, "shuffle.hold.pears"), ({"enabled": "yes"}, "shuffle.enabled"),
@@ -129,3 +139,16 @@ def test_the_inventory_names_every_missing_extra_foreign_and_camera_only_card() 
     assert reconcile(deck, list(deck[2:]), complete=True).missing == (deck[0].code, deck[1].code)
     assert not reconcile(deck, deck, complete=True, counted=52).held
     assert np.array_equal(ShuffleMonitor(deck).encode([Card.parse("JK"), None]), [-1, -1])
+
+
+@pytest.mark.parametrize("section, key", [
+    ({"shuffle": {"hold_rte": 1e-4}}, "shuffle.hold_rte"), ({"shuffle": {"warn_rate": "1e-2"}}, "shuffle.warn_rate"),
+    ({"shuffle": {"hold": {"pears": 0}}}, "shuffle.hold"), ({"shuffle": {"enabled": "false"}}, "shuffle.enabled"),
+    ({"shuffle": {"hold_rate": 2}}, "shuffle.hold_rate"),
+    ({"shoe": {"driver": "simulated", "shuffle": "rifles:2"}}, "shoe.shuffle"),
+    ({"shoe": {"driver": "reference", "shuffle": "riffles:2"}}, "shoe.shuffle"),
+])
+def test_a_wrong_shuffle_key_in_a_table_config_is_refused_naming_it(section: dict[str, Any], key: str) -> None:
+    data = tomllib.loads(Path("config/top-card.toml").read_text())
+    with pytest.raises(ConfigError, match=re.escape(key)):
+        parse_config({**data, **section})
