@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
@@ -101,13 +102,35 @@ def test_shuffle_monitoring_can_be_switched_off() -> None:
 
 
 def test_a_device_that_deals_its_orders_again_after_the_table_restarts_is_held(tmp_path: Path) -> None:
-    """The journal gives the monitor back the shoes dealt before the restart; the same seed deals the same decks."""
+    """The journal gives the monitor back the shoes dealt before the restart, so a device that starts its orders
+    over (an RNG seeded the same at every power-on) is held in its first shoe after the restart."""
     config = tmp_path / "tcp.toml"
     config.write_text(Path(SHUFFLER).read_text())
     args = ["run", "--config", str(config), "--rounds", "2", "--seed", "7", "--journal", str(tmp_path / "j.sqlite"),
             "--log", str(tmp_path / "events.jsonl"), "--no-camera"]
     assert main(args) == 0
-    main(args)
     records = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
-    holds = [r for r in records if r["event"] == "shuffle_alarm" and r["level"] == "hold"]
+    dealt = [r for r in records if r["event"] == "shuffle_tested"]
+    assert len(dealt) == 2
+    table, log = _table(SHUFFLER, "random")
+    watch = table.feed.watch  # type: ignore[attr-defined]
+    assert watch.restore(dealt) == 2
+    watch.shoe_started(None, 52)
+    for code in dealt[0]["order"][:7]:
+        watch.card(Card.parse(code), "R")
+    holds = [a for a in log.named("shuffle_alarm") if a["level"] == "hold"]
     assert holds and holds[0]["test"] == "repeat" and holds[0]["shoe"] == 3 and holds[0]["card"] <= 7
+
+
+def test_a_restarted_table_does_not_deal_its_simulated_orders_again(tmp_path: Path) -> None:
+    """A sound device shuffles afresh after a restart: the simulated one is seeded anew from the journal."""
+    config = tmp_path / "tcp.toml"
+    config.write_text(Path(SHUFFLER).read_text())
+    args = ["run", "--config", str(config), "--rounds", "2", "--seed", "7", "--journal", str(tmp_path / "j.sqlite"),
+            "--log", str(tmp_path / "events.jsonl"), "--no-camera"]
+    assert main(args) == 0
+    assert main(args) == 0
+    records = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    orders = [tuple(r["order"]) for r in records if r["event"] == "shuffle_tested"]
+    assert len(orders) == 4 and len(set(orders)) == 4
+    assert not [r for r in records if r["event"] == "shuffle_alarm" and r["level"] == "hold"]
