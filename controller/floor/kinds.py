@@ -28,6 +28,7 @@ ALERTS: dict[str, str | None] = {
     "card_fault": "device_faults",
     "camera_discrepancy": "camera_discrepancies",
     "camera_failed": "camera_failures",
+    "shuffle_alarm": "shuffle_alarms",
 }
 """Kinds that raise a live alert on the pit page, and the shift counter each adds to (None: holds count elsewhere)."""
 
