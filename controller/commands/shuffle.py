@@ -17,8 +17,8 @@ from typing import Any
 
 from controller.commands.rounds import journal_options, open_journal
 from controller.engine.config import load_config
-from controller.errors import TableError
 from controller.engine.shuffle import report
+from controller.errors import TableError
 
 
 def register(subparsers: Any) -> None:

@@ -10,10 +10,10 @@ import pytest
 
 from controller.cards import Card, deck_by_name, shoe, standard_deck
 from controller.engine.config import parse_config
-from controller.errors import ConfigError
 from controller.engine.shuffle.inventory import reconcile
 from controller.engine.shuffle.monitor import ShuffleMonitor, new_deck_order
 from controller.engine.shuffle.policy import Policy, PolicyError
+from controller.errors import ConfigError
 from drivers.shuffles import ShuffleModel
 
 
