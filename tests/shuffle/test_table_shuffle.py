@@ -134,3 +134,14 @@ def test_a_restarted_table_does_not_deal_its_simulated_orders_again(tmp_path: Pa
     orders = [tuple(r["order"]) for r in records if r["event"] == "shuffle_tested"]
     assert len(orders) == 4 and len(set(orders)) == 4
     assert not [r for r in records if r["event"] == "shuffle_alarm" and r["level"] == "hold"]
+
+
+def test_the_camera_s_second_reading_is_reconciled_with_the_shoe_s() -> None:
+    """A card the camera saw that the shoe never read this shoe is named by the shoe's inventory."""
+    table, log = _table(SHOE, "random")
+    watch = table.feed.watch  # type: ignore[attr-defined]
+    watch.shoe_started(None, 416)
+    watch.card(Card.parse("AS"), "R1")
+    log.emit("camera_discrepancy", "R1", kind="seen-differently", zone="home", dealt="AS", seen="KH")
+    assert watch.shoe_ended("R1") and log.named("deck_reconciled")[-1]["camera_only"] == ["KH"]
+    assert log.named("deck_reconciled")[-1]["camera_disagreed"] == ["seen-differently in home: device AS, camera KH"]

@@ -37,8 +37,11 @@ class ShuffleWatch:
         self._doubt: str | None = None
         self._counted: int | None = None
         self._seen: list[Card | None] = []
+        self._filmed: list[Card] = []
+        self._camera_notes: list[str] = []
         self.reshuffle_due = False
         """Set by a hold during a shoe: the feed should start a new shoe for the next round."""
+        log.subscribe(self._camera)
 
     @property
     def enabled(self) -> bool:
@@ -51,6 +54,7 @@ class ShuffleWatch:
         """
         self.monitor.start_shoe()
         self._seen, self._counted, self.reshuffle_due = [], counted, False
+        self._filmed, self._camera_notes = [], []
         if counted is not None and counted != len(self.deck):
             inventory = reconcile(self.deck, [], counted=counted)
             self.log.emit("deck_reconciled", round_id, device=self.device, shoe=self.monitor.shoe, at="shuffle",
@@ -86,9 +90,10 @@ class ShuffleWatch:
                 reasons.append(alarm.reason)
         if report.cards:
             self.log.emit("shuffle_tested", round_id, **report.as_fields())
-        inventory = reconcile(self.deck, self._seen, complete=complete, counted=self._counted)
+        inventory = reconcile(self.deck, self._seen, complete=complete, counted=self._counted,
+                              camera=self._filmed if self._camera_notes else None)
         self.log.emit("deck_reconciled", round_id, device=self.device, shoe=report.shoe, at="end of shoe",
-                      **inventory.as_fields())
+                      **inventory.as_fields(), camera_disagreed=self._camera_notes)
         if inventory.held:
             reasons.append(f"deck inventory of {self.device} shoe {report.shoe}: {'; '.join(inventory.problems())}")
         return reasons
@@ -99,6 +104,19 @@ class ShuffleWatch:
                   for r in tested if r.get("device") == self.device]
         self.monitor.restore(orders)
         return len(orders)
+
+    def _camera(self, record: dict[str, Any]) -> None:
+        """The camera, second witness: each card it read differently from the device (its discrepancies) is kept
+        for the shoe's inventory, which names a card the camera saw more often than the device read it."""
+        if record.get("event") != "camera_discrepancy" or not self.monitor.open:
+            return
+        self._camera_notes.append(f"{record.get('kind')} in {record.get('zone')}: device {record.get('dealt') or '-'}, "
+                                  f"camera {record.get('seen') or '-'}")
+        try:
+            if record.get("seen"):
+                self._filmed.append(Card.parse(str(record["seen"])))
+        except ValueError:
+            pass  # not a card of any deck: the discrepancy itself is journaled and held the round
 
     def _alarm(self, alarm: Alarm, round_id: str | None) -> None:
         fields: dict[str, Any] = alarm.as_fields()
