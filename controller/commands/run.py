@@ -144,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
             played: list[dict[str, Any]] = []
             # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
             with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
-                say: Callable[..., None] = (lambda *_, **__: None) if args.json else advance.print
-                if rounds and table.stopped and not wait_for_player_dealer(table, players, None, say=say):
+                tell: Callable[..., None] = (lambda *_, **__: None) if args.json else advance.print
+                if rounds and table.stopped and not wait_for_player_dealer(table, players, None, say=tell):
                     rounds = 0
                 for _ in range(rounds):
                     round = session.play(players)
@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
                         if args.json:
                             print(json.dumps(session_json(config, table, played, None, camera, held=round.hold_reason), indent=2))
                         return 1
-                    if table.stopped and not wait_for_player_dealer(table, players, round.id, say=say):
+                    if table.stopped and not wait_for_player_dealer(table, players, round.id, say=tell):
                         break
             journal_meters = session.journal.meters() if session.journal else None
     except (JournalError, LogOutputError) as exc:

@@ -142,13 +142,14 @@ class TableLoop:
         self._stop = threading.Event()
         self._closing = False
         self._snapshots: dict[str, dict[str, Any]] = {}
+        """The latest view for each page (``dealer``, ``pit``)."""
         self._lock = threading.Lock()
         self.running = False
         """True while ``run`` takes commands (a request that needs the loop to journal is refused otherwise)."""
         if isinstance(table.feed, ShoeFeed):
             table.feed.timeout = min(table.feed.timeout, IDLE_WAIT)
         self.log.subscribe(self._on_event)
-        self._snapshots = {audience: table_view(self, audience) for audience in AUDIENCES}
+        self._snapshots = {audience.value: table_view(self, audience) for audience in AUDIENCES}
 
     # -- outside world --------------------------------------------------
 
@@ -608,7 +609,7 @@ class TableLoop:
 
     def _publish(self) -> None:
         self.version += 1
-        views = {audience: table_view(self, audience) for audience in AUDIENCES}
+        views = {audience.value: table_view(self, audience) for audience in AUDIENCES}
         with self._lock:
             self._snapshots = views
         for listener in self._listeners:

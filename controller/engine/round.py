@@ -253,7 +253,8 @@ class Round:
 
     def faces(self) -> list[Face]:
         """How each of ``cards`` lies now by the game's rules (``Game.face``); burns lie face down for good."""
-        out, dealt = [], {}
+        out: list[Face] = []
+        dealt: dict[str, int] = {}
         for target, card, _ in self.cards:
             position = dealt[target] = dealt.get(target, -1) + 1
             out.append(Face.DOWN if target == "burn" else self.game.face(self.hand, target, card, position))

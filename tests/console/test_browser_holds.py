@@ -59,7 +59,7 @@ def test_a_stopped_player_dealer_game_shows_why_and_waits_until_a_player_takes_t
     # seed 003, Three Card Poker general rules: the position passes clockwise after two banks; nobody: the game stops
     with served("three-card-poker") as console:
         open_console(page, console.url)
-        for bank in (1, 2):
+        for _bank in (1, 2):
             page.click("#open-round")
             enter(page, 1, "bank", "300")
             enter(page, 4, "ante", "10")
