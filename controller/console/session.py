@@ -289,7 +289,8 @@ class TableLoop:
         except (TableError, ValueError) as exc:
             self.message = str(getattr(exc, "reason", None) or exc)
             return "", exc
-        self.message = None
+        if not isinstance(command, Record):  # a login journaled elsewhere leaves the dealer's last refusal shown
+            self.message = None
         return result, None
 
     def _handle(self, command: Command) -> str:
