@@ -89,7 +89,7 @@ class Guard:
                 await answer(send, status, reason)
             return
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
-            body = await self._body(receive, headers)
+            body = await self._body(receive)
             if body is None:
                 self.refused("request body too large", path)
                 await answer(send, 413, f"request body over {self.max_body} bytes")
@@ -113,7 +113,7 @@ class Guard:
                 return f"request body over {self.max_body} bytes", 413
         return None, 0
 
-    async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes | None:
+    async def _body(self, receive: Receive) -> bytes | None:
         """The whole body, or ``None`` once it passes ``max_body`` (nothing past it is kept)."""
         chunks, size = [], 0
         while True:

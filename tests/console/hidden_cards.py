@@ -29,6 +29,15 @@ def _folded(records: list[dict[str, Any]]) -> set[int]:
     return {d["spot"] for d in _decisions(records) if d["action"] == "fold"}
 
 
+def _wagers(records: list[dict[str, Any]]) -> dict[tuple[int, str], int]:
+    """The stakes placed while betting was open, as they stood at "no more bets"."""
+    out: dict[tuple[int, str], int] = {}
+    for r in records:
+        if r["event"] in ("wager_placed", "wager_changed") and r.get("by") != "decision":
+            out[(r["spot"], r["wager"])] = r["amount"]
+    return out
+
+
 def _seat(target: str) -> int:
     return int(re.findall(r"\d+", target)[0])
 
@@ -53,9 +62,13 @@ def three_card_poker(card: dict[str, Any], records: list[dict[str, Any]], positi
 
 
 def high_card_flush(card: dict[str, Any], records: list[dict[str, Any]], position: dict[str, int]) -> str:
+    """rules-notes: seven cards face down each; a fold is not shown, unless an optional wager (Flush Bonus,
+    Straight Flush Bonus, Progressive) is judged on the folded hand's seven cards."""
     if card["target"] == "dealer":
         return "reveal"
-    return "never" if _seat(card["target"]) in _folded(records) else "reveal"
+    spot = _seat(card["target"])
+    optional = any(amount for (at, wager), amount in _wagers(records).items() if at == spot and wager != "ante")
+    return "never" if spot in _folded(records) and not optional else "reveal"
 
 
 def top_5_poker(card: dict[str, Any], records: list[dict[str, Any]], position: dict[str, int]) -> str:
@@ -75,7 +88,7 @@ def two_cards_high(card: dict[str, Any], records: list[dict[str, Any]], position
 
 
 def _opened_seats(records: list[dict[str, Any]]) -> set[int]:
-    bettors = {r["spot"] for r in records if r["event"] == "wager_placed" and r["amount"]}
+    bettors = {spot for (spot, _), amount in _wagers(records).items() if amount}
     return bettors | {_player_dealer(records)}
 
 

@@ -67,6 +67,8 @@ class HighCardFlushHand:
     """Each dealt spot's decision: the Raise in cents, 0 for a fold."""
     antes: dict[int, Cents] = field(default_factory=dict)
     """Each dealt spot's Ante, which the Raise is a multiple of."""
+    optional: frozenset[int] = frozenset()
+    """Spots with an optional wager, judged on the player's seven cards even when he folds."""
 
 
 class HighCardFlush(Game[HighCardFlushHand]):
@@ -135,8 +137,9 @@ class HighCardFlush(Game[HighCardFlushHand]):
 
     def new_hand(self, spots: Sequence[int], wagers: Wagers) -> HighCardFlushHand:
         dealt = tuple(s for s in sorted(spots) if wagers.get((s, ANTE)))
+        optional = frozenset(s for (s, name), amount in wagers.items() if name != ANTE and amount)
         return HighCardFlushHand(tuple(sorted(spots)), dealt, {s: [] for s in dealt},
-                                 antes={s: wagers[(s, ANTE)] for s in dealt})
+                                 antes={s: wagers[(s, ANTE)] for s in dealt}, optional=optional)
 
     def next_target(self, state: HighCardFlushHand) -> str | None:
         for spot in state.dealt:
@@ -146,8 +149,10 @@ class HighCardFlush(Game[HighCardFlushHand]):
 
     def face(self, state: HighCardFlushHand, target: str, card: Any, position: int) -> Face:
         """Seven cards face down to each spot and the dealer; the dealer's are turned at the reveal with the
-        hands that raised; a folded hand is never shown."""
-        if target != "dealer" and state.raises.get(int(target.split()[1])) == 0:
+        hands that raised. A folded hand is never shown, unless an optional wager is judged on it (win, lose or
+        fold): then it is turned at settlement."""
+        spot = int(target.split()[1]) if target != "dealer" else None
+        if spot is not None and state.raises.get(spot) == 0 and spot not in state.optional:
             return Face.DOWN
         return Face.UNTIL_REVEAL
 
