@@ -2,7 +2,7 @@
 
 ``controller.engine.config_schema`` says what every section and key may hold;
 ``parse_config`` reads a file's tables into it, then holds the sections against
-each other and against the game (``_cross_check``). Every problem names the
+each other and against the game (``_problems``). Every problem names the
 file, the key and the reason, with the nearest key or game for a misspelt one;
 nothing of a broken file is used, and nothing is opened or written before the
 whole file passed (``tablectl config check FILE`` does only that).

@@ -1,10 +1,10 @@
 """The table config's schema: every section and key, with its type, range and default.
 
-A config is checked in two passes. ``validate`` reads the TOML tables into the
-models below (pydantic v2, strict: ``"false"`` is not ``false``, ``7.0`` is not
-``7``; ``extra="forbid"``: a key no model names is an error, with the nearest
-known key offered), then ``cross_check`` holds the sections against each other
-and against the game: the spots against the layout, the limits against each
+A config is checked in two passes (``controller.engine.config.parse_config``):
+its TOML tables are read into the models below (pydantic v2, strict: ``"false"``
+is not ``false``, ``7.0`` is not ``7``; ``extra="forbid"``: a key no model
+names is an error, with the nearest known key offered), then the sections are
+held against each other and against the game: the spots against the layout, the limits against each
 other, the shoe's cards against the game's deck, the camera's zones against
 the game's card targets. Every problem is reported as ``section.key: reason``.
 
@@ -41,8 +41,6 @@ from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
 from drivers.shuffles import ShuffleModel, usage as shuffle_usage
 
 Text = Annotated[str, Field(min_length=1)]
-Whole = int
-Seat = Annotated[int, Field(ge=1, le=10)]
 Point = Annotated[list[float], Field(min_length=2, max_length=2)]
 Limit = Annotated[list[int], Field(min_length=2, max_length=2)]
 Seconds = Annotated[float, Field(gt=0, le=3600)]
@@ -111,7 +109,7 @@ class HighCardFlushGame(Section):
 class ThreeCardPokerGame(Section):
     pair_plus: Text = "seed"
     seats: Annotated[int, Field(ge=2, le=8)] = 8
-    player_dealer_seat: Seat = 1
+    player_dealer_seat: Annotated[int, Field(ge=1, le=8)] = 1
 
 
 class TwoCardsHighGame(Section):
@@ -411,7 +409,7 @@ class Floor(Section):
 
 
 class Config(Section):
-    """A table config. ``game`` and ``limits`` are checked per game (``validate``)."""
+    """A table config. ``game`` and ``limits`` depend on the game: ``GAME_OPTIONS`` and the game's wagers check them."""
 
     table: Table
     game: dict[str, Any] = {}
