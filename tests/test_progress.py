@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,20 @@ def test_off_a_terminal_the_helper_draws_nothing_and_still_prints(capsys: pytest
         advance.print("a result line")
     assert stream.getvalue() == "" and not advance.shown
     assert capsys.readouterr().out == "a result line\n"
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_clock_runs_while_one_long_step_is_under_way() -> None:
+    """A single step of many seconds (one pay table, one fit) still shows its time passing."""
+    terminal = FakeTerminal()
+    with progress("one long step", 1, stream=terminal) as advance:
+        time.sleep(2.3)
+        advance()
+    assert "0/1 [00:02<" in terminal.getvalue() or "0/1 [00:01<" in terminal.getvalue()
 
 
 def test_odds_shows_its_boards_counting_down_on_a_terminal_and_its_result_on_stdout() -> None:

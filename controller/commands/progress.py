@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TextIO, TypeVar
@@ -94,10 +95,21 @@ def progress(label: str, total: int | None = None, *, unit: str = "step", stream
         return
     bar: tqdm[object] = tqdm(total=total, desc=label, unit=unit, file=stream, leave=False, dynamic_ncols=True,
                              mininterval=0.25, smoothing=0.1)
+    stop = threading.Event()
+    ticker = threading.Thread(target=_tick, args=(bar, stop), name="progress-clock", daemon=True)
+    ticker.start()
     try:
         yield Progress(bar)
     finally:
+        stop.set()
+        ticker.join()
         bar.close()
+
+
+def _tick(bar: tqdm[object], stop: threading.Event) -> None:
+    """Redraw the bar every second, so its clock runs while a long step (one pay table, one fit) is under way."""
+    while not stop.wait(1.0):
+        bar.refresh()
 
 
 def track(items: Iterable[T], label: str, total: int | None = None, *, unit: str = "step") -> Iterator[T]:
