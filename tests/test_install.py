@@ -2,8 +2,8 @@
 Top Card table and the pai gow tables from its own shipped configs and House Ways, and finds a table's own
 config in the system folder first.
 
-The wheel is built from this checkout as `pip install /path/to/tablectl` builds
-it. Its dependencies are not downloaded again: the fresh venv sees this test
+The wheel is built from the files this checkout tracks (a fresh clone's) as
+`pip install /path/to/tablectl` builds it. Its dependencies are not downloaded again: the fresh venv sees this test
 venv's site-packages through a ``.pth`` line (which, not being a site folder,
 does not run this venv's editable-install hook), and nothing of the checkout is
 on its path: the test checks ``controller`` is imported from the wheel.
@@ -12,6 +12,7 @@ on its path: the test checks ``controller`` is imported from the wheel.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -27,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The ``bin`` folder of a fresh venv with tablectl installed from a wheel of this checkout."""
     base = tmp_path_factory.mktemp("install")
+    source = _clean_copy(base / "source")
     wheels = base / "wheels"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w", str(wheels)],
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(source), "-w", str(wheels)],
                            capture_output=True, text=True, check=False, cwd=base)
     assert built.returncode == 0, built.stderr
     venv = base / "venv"
@@ -44,6 +46,19 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                                str(site), str(wheel)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     yield venv / "bin"
+
+
+def _clean_copy(target: Path) -> Path:
+    """The files git tracks (links kept as links), as a fresh clone has them: the wheel is built from what is
+    committed, and pip's in-tree build leaves nothing in this checkout."""
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, tracked.decode().split("\0")):
+        origin, copy = ROOT / name, target / name
+        if not origin.exists() and not origin.is_symlink():
+            continue  # deleted in the working tree, not yet committed
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(origin, copy, follow_symlinks=False)
+    return target
 
 
 def tablectl(bin_dir: Path, *argv: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
