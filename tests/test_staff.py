@@ -1,0 +1,68 @@
+"""``tablectl staff``: the accounts who may log in at the console, kept as scrypt hashes only."""
+
+from __future__ import annotations
+
+import io
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from controller.commands.cli import main
+from controller.records.staff import StaffError, StaffFile
+
+
+def staff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str, stdin: str = "") -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    return main(["staff", *args, "--file", str(tmp_path / "staff.json")])
+
+
+def test_accounts_are_added_listed_checked_by_pin_or_card_and_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert staff(tmp_path, monkeypatch, "add", "pat", "--role", "supervisor", "--pin-stdin", stdin="482913\n") == 0
+    assert staff(tmp_path, monkeypatch, "add", "dana", "--role", "dealer", "--card", "--pin-stdin",
+                 stdin="2468\nCARD-00417\n") == 0
+    assert staff(tmp_path, monkeypatch, "add", "lee", "--role", "dealer", "--card", "--no-pin", "--pin-stdin",
+                 stdin="CARD-99\n") == 0
+    capsys.readouterr()
+    assert staff(tmp_path, monkeypatch, "list") == 0
+    assert capsys.readouterr().out.split("\n")[:3] == [
+        "dana                 dealer      PIN and card", "lee                  dealer      card", "pat                  supervisor  PIN"]
+    path = tmp_path / "staff.json"
+    text = path.read_text()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert not any(secret in text for secret in ("482913", "2468", "CARD-00417", "CARD-99"))
+    assert all(v["pin"] is None or v["pin"].startswith("scrypt$32768$8$1$") for v in json.loads(text)["accounts"].values())
+    store = StaffFile(path)
+    assert store.verify("dana", "2468") == store.verify("dana", "CARD-00417") != None  # noqa: E711
+    assert store.verify("dana", "CARD-99") is None and store.verify("nobody", "2468") is None
+    assert store.has_supervisor()
+    assert staff(tmp_path, monkeypatch, "remove", "pat") == 0 and not StaffFile(path).has_supervisor()
+
+
+@pytest.mark.parametrize(("args", "stdin", "error"), [
+    (("add", "9lives", "--role", "dealer", "--pin-stdin"), "1234\n", "'9lives' is not a usable name"),
+    (("add", "dana", "--role", "dealer", "--pin-stdin"), "12\n", "dana: a PIN is 4 to 12 digits"),
+    (("add", "dana", "--role", "dealer", "--pin-stdin"), "", "standard input ended before the PIN"),
+    (("add", "dana", "--role", "dealer", "--no-pin", "--pin-stdin"), "", "--no-pin needs --card"),
+    (("remove", "ghost"), "", "no account named 'ghost'"),
+])
+def test_a_bad_account_is_refused_in_one_line_and_nothing_is_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], stdin: str,
+    error: str,
+) -> None:
+    assert staff(tmp_path, monkeypatch, *args, stdin=stdin) == 2
+    err = capsys.readouterr().err
+    assert error in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "staff.json").exists()
+
+
+def test_a_damaged_staff_file_is_named_not_trusted(tmp_path: Path) -> None:
+    path = tmp_path / "staff.json"
+    path.write_text('{"format": 1, "accounts": {"pat": {"role": "owner"}}}')
+    with pytest.raises(StaffError, match="account 'pat' has no valid role"):
+        StaffFile(path).has_supervisor()
+    path.write_text("not json")
+    with pytest.raises(StaffError, match="not a staff file"):
+        StaffFile(path).verify("pat", "1234")
