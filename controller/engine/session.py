@@ -80,11 +80,11 @@ class Session:
 
 
 def _publish_to_floor(config: TableConfig, journal: Path, floor: Floor, stack: contextlib.ExitStack) -> None:
-    """The table's outbox (``controller.floor.outbox``): the journal to the floor's stream, beside the table loop."""
-    from controller.floor.outbox import Outbox
+    """The table's outbox (``controller.floor.outbox``): the journal to the floor's stream, in a process beside the table."""
+    from controller.floor.outbox import OutboxProcess
 
-    outbox = Outbox(journal, table_id=config.table_id, site=floor.site, servers=floor.servers, leaf=floor.leaf,
-                    catch_up_rate=floor.catch_up_rate)
+    outbox = OutboxProcess(journal, table_id=config.table_id, site=floor.site, servers=floor.servers, leaf=floor.leaf,
+                           catch_up_rate=floor.catch_up_rate)
     outbox.start()
 
     def stop() -> None:

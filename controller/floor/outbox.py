@@ -1,10 +1,14 @@
 """The table's outbox: its journal, published to the floor's stream in order, from the last acknowledged record.
 
 The journal is the buffer. A thread beside the table loop reads records the
-broker has not acknowledged yet (its own read connection: in WAL mode reading
-never blocks the table's writes), publishes them in order with
+broker has not acknowledged yet (its own read-only connection: in WAL mode
+reading never blocks the table's writes), publishes them in order with
 ``Nats-Msg-Id = <table>:<seq>`` and, once the broker has acknowledged a batch,
-writes how far it got into the journal's ``outbox`` table. A broker down for
+writes how far it got into a small database of its own beside the journal
+(``TABLE.outbox.sqlite``): never into the journal itself, whose write lock
+belongs to the table (a second writer made the table wait on SQLite's busy
+handler and slowed its rounds threefold, measured by
+``benchmarks/floor.py --outbox-cost``). A broker down for
 hours costs nothing but lag: the outbox keeps trying (doubling its wait up to
 ``max_backoff``), and catches up at ``catch_up_rate`` records a second at most,
 so a floor full of tables coming back does not flood the broker at once. A
@@ -15,15 +19,22 @@ floor's database (keyed by table and seq). The position belongs to one stream
 (its name and creation time): a stream made anew (a new floor, a stream
 restored from nothing) gets the whole journal again.
 
-The round never waits for the outbox: nothing of the table loop calls it.
+The round never waits for the outbox: nothing of the table loop calls it, and
+beside a table it runs in a process of its own (:class:`OutboxProcess`).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import ctypes
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -38,10 +49,49 @@ from nats.js.errors import Error as JetStreamError
 from controller.floor import wire
 from controller.floor.stream import StreamSettings, ensure_stream, leaf_stream_name
 
-OUTBOX_SCHEMA = """
+POSITION_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     stream TEXT PRIMARY KEY, acked_seq INTEGER NOT NULL, stream_seq INTEGER, at TEXT NOT NULL, stream_created TEXT)
 """
+
+
+def position_path(journal: str | Path) -> Path:
+    """Where the outbox of the journal at ``journal`` keeps its position: ``TABLE.outbox.sqlite`` beside it."""
+    journal = Path(journal)
+    return journal.with_name(journal.stem + ".outbox.sqlite")
+
+
+class Position:
+    """How far the outbox got, per stream: (acked seq, the stream's creation time), in its own small SQLite file.
+
+    ``synchronous=NORMAL``: a power cut may lose the last update, which only means records published again
+    and dropped as duplicates.
+    """
+
+    def __init__(self, journal: str | Path) -> None:
+        self.path = position_path(journal)
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(POSITION_SCHEMA)
+
+    def get(self, stream: str) -> tuple[int, str | None]:
+        row = self._db.execute("SELECT acked_seq, stream_created FROM outbox WHERE stream = ?", (stream,)).fetchone()
+        return (int(row[0]), row[1]) if row else (0, None)
+
+    def set(self, stream: str, acked: int, stream_seq: int, created: str) -> None:
+        self._db.execute(
+            "INSERT INTO outbox VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?) ON CONFLICT (stream) "
+            "DO UPDATE SET acked_seq = excluded.acked_seq, stream_seq = excluded.stream_seq, at = excluded.at, "
+            "stream_created = excluded.stream_created",
+            (stream, acked, stream_seq, created),
+        )
+
+    def forget(self, stream: str) -> None:
+        self._db.execute("DELETE FROM outbox WHERE stream = ?", (stream,))
+
+    def close(self) -> None:
+        self._db.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,21 +110,18 @@ class OutboxStatus:
         return self.journal_seq - self.acked_seq
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-    db.execute("PRAGMA busy_timeout=30000")
-    return db
+def read_journal(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a table's journal: it never takes the journal's write lock."""
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, timeout=30.0, check_same_thread=False)
 
 
 def acked_seq(path: str | Path, stream: str) -> int:
     """The last record of the journal at ``path`` that ``stream`` acknowledged (0: none yet)."""
-    db = _connect(Path(path))
+    position = Position(path)
     try:
-        db.execute(OUTBOX_SCHEMA)
-        row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (stream,)).fetchone()
-        return int(row[0]) if row else 0
+        return position.get(stream)[0]
     finally:
-        db.close()
+        position.close()
 
 
 class Outbox:
@@ -139,7 +186,7 @@ class Outbox:
     def wait_caught_up(self, timeout: float) -> bool:
         """Wait until every record in the journal now is acknowledged; False when ``timeout`` passes first."""
         deadline = time.monotonic() + timeout
-        db = _connect(self.path)
+        db = read_journal(self.path)
         try:
             target = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
         finally:
@@ -155,14 +202,14 @@ class Outbox:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                db = _connect(self.path)
+                db = read_journal(self.path)
+                self.position = Position(self.path)
                 try:
-                    db.execute(OUTBOX_SCHEMA)
-                    row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
-                    self._acked = int(row[0]) if row else 0
+                    self._acked = self.position.get(self.stream)[0]
                     asyncio.run(self._publish_forever(db))
                 finally:
                     db.close()
+                    self.position.close()
             except sqlite3.Error as exc:
                 # the journal itself is the table's to guard; the outbox says why it waits and tries again
                 self._note(connected=False, error=f"the outbox cannot read the journal {self.path}: {exc}; retrying")
@@ -235,8 +282,8 @@ class Outbox:
                     return
         else:
             return
-        row = db.execute("SELECT acked_seq, stream_created FROM outbox WHERE stream = ?", (self.stream,)).fetchone()
-        if row is not None and row[1] is not None and row[1] != created:
+        known = self.position.get(self.stream)[1]
+        if known is not None and known != created:
             self._note(acked=0)  # a stream made anew: it gets the whole journal
         control = await client.subscribe(wire.control_subject(self.site, self.table_id, "resend"), cb=self._on_resend)
         try:
@@ -286,12 +333,7 @@ class Outbox:
                 continue
             backoff = 0.5
             acked = int(rows[-1][0])
-            db.execute(
-                "INSERT INTO outbox VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?) ON CONFLICT (stream) "
-                "DO UPDATE SET acked_seq = excluded.acked_seq, stream_seq = excluded.stream_seq, at = excluded.at, "
-                "stream_created = excluded.stream_created",
-                (self.stream, acked, last_stream_seq, created),
-            )
+            self.position.set(self.stream, acked, last_stream_seq, created)
             self._note(acked=acked, error=None)
             if self._journal_seq - acked > self.batch:
                 # catching up: no faster than catch_up_rate records a second
@@ -317,3 +359,98 @@ class Outbox:
                 else:
                     self._published += 1
         return stream_seq
+
+
+# -- the outbox as a process of its own -----------------------------------------------------------------
+
+
+class OutboxProcess:
+    """The outbox in a process of its own beside the table (what ``[floor]`` starts with ``run`` and ``serve``).
+
+    A thread would share the table's interpreter lock: measured with ``benchmarks/floor.py --outbox-cost``,
+    an outbox thread beside a busy table loop made its rounds nearly three times slower. In its own process
+    the outbox costs the table nothing but a read of its journal file. It ends with the table (SIGTERM on
+    ``stop``; the kernel sends it SIGTERM too if the table's process dies first).
+    """
+
+    def __init__(self, journal: str | Path, *, table_id: str, site: str, servers: Sequence[str], leaf: str | None = None,
+                 catch_up_rate: float = 2000.0) -> None:
+        self.journal = Path(journal)
+        self.stream = leaf_stream_name(site, leaf) if leaf else wire.stream_name(site)
+        self.args = [sys.executable, "-m", "controller.floor.outbox", "--journal", str(self.journal), "--table", table_id,
+                     "--site", site, "--catch-up-rate", str(catch_up_rate), *(["--leaf", leaf] if leaf else []),
+                     *(a for url in servers for a in ("--server", url))]
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, preexec_fn=_end_with_parent)
+
+    def acked_seq(self) -> int:
+        return acked_seq(self.journal, self.stream)
+
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until every record in the journal now is acknowledged; False when ``timeout`` passes first."""
+        db = read_journal(self.journal)
+        try:
+            target = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+        finally:
+            db.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and (self.process is None or self.process.poll() is None):
+            if self.acked_seq() >= target:
+                return True
+            time.sleep(0.1)
+        return self.acked_seq() >= target
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout)
+
+
+def _end_with_parent() -> None:
+    """In the child before it runs: ask Linux for SIGTERM when the parent (the table) dies."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m controller.floor.outbox``: publish one table's journal until SIGTERM (see :class:`OutboxProcess`)."""
+    parser = argparse.ArgumentParser(prog="python -m controller.floor.outbox", description=main.__doc__)
+    parser.add_argument("--journal", required=True)
+    parser.add_argument("--table", required=True)
+    parser.add_argument("--site", required=True)
+    parser.add_argument("--server", action="append", required=True)
+    parser.add_argument("--leaf")
+    parser.add_argument("--catch-up-rate", type=float, default=2000.0)
+    args = parser.parse_args(argv)
+    parent = os.getppid()
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    outbox = Outbox(args.journal, table_id=args.table, site=args.site, servers=args.server, leaf=args.leaf,
+                    catch_up_rate=args.catch_up_rate)
+    outbox.start()
+    said: str | None = None
+    while not stop.wait(1.0):
+        if os.getppid() != parent:
+            break  # the table is gone (where PR_SET_PDEATHSIG is not available)
+        error = outbox.status().last_error
+        if error != said:
+            said = error
+            if error:
+                print(f"tablectl outbox {args.table}: {error}", file=sys.stderr, flush=True)
+    outbox.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

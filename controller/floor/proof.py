@@ -44,7 +44,9 @@ from controller.floor.localservers import (
     TcpProxy,
     free_port,
 )
+from controller.floor.outbox import acked_seq
 from controller.floor.reconcile import check_table
+from controller.floor.wire import stream_name
 
 SITE = "proof"
 JACKPOT = "hcf-link"
@@ -188,13 +190,9 @@ def _journal_seq(path: Path) -> tuple[int, int]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
     try:
         last = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
-        try:
-            acked = int(db.execute("SELECT COALESCE(MAX(acked_seq), 0) FROM outbox").fetchone()[0])
-        except sqlite3.OperationalError:
-            acked = 0
-        return last, acked
     finally:
         db.close()
+    return last, acked_seq(path, stream_name(SITE))
 
 
 def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> Result:

@@ -40,7 +40,7 @@ from typing import Any
 import nats
 
 from controller.floor.jackpot import award_key, bucket_name, claim_key
-from controller.floor.outbox import OUTBOX_SCHEMA, Outbox
+from controller.floor.outbox import Outbox, Position, read_journal
 
 GAMES = ("top-card", "high-card-flush", "three-card-poker", "top-5-poker", "no-bust-21", "double-hand-poker")
 ROYAL = ["AH", "KH", "QH", "JH", "TH", "9H", "8H"]
@@ -241,12 +241,11 @@ class TableGroup:
             await client.close()
 
     async def _publish(self, stop: asyncio.Event) -> None:
-        dbs = [sqlite3.connect(o.path, isolation_level=None, timeout=30, check_same_thread=False) for o in self.outboxes]
+        dbs = [read_journal(o.path) for o in self.outboxes]
         try:
-            for outbox, db in zip(self.outboxes, dbs, strict=True):
-                db.execute(OUTBOX_SCHEMA)
-                row = db.execute("SELECT acked_seq FROM outbox WHERE stream = ?", (outbox.stream,)).fetchone()
-                outbox._acked = int(row[0]) if row else 0
+            for outbox in self.outboxes:
+                outbox.position = Position(outbox.path)
+                outbox._acked = outbox.position.get(outbox.stream)[0]
             while not stop.is_set():
                 client = await nats.connect(servers=self.servers, connect_timeout=2, reconnect_time_wait=1,
                                             max_reconnect_attempts=-1, allow_reconnect=True, error_cb=_quiet)
@@ -267,6 +266,8 @@ class TableGroup:
         finally:
             for db in dbs:
                 db.close()
+            for outbox in self.outboxes:
+                outbox.position.close()
 
 
 async def _quiet(exc: Exception) -> None:
