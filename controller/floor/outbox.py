@@ -383,7 +383,8 @@ class OutboxProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, preexec_fn=_end_with_parent)
+        # preexec_fn only sets the parent-death signal (no locks taken between fork and exec)
+        self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509
 
     def acked_seq(self) -> int:
         return acked_seq(self.journal, self.stream)
