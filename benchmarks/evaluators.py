@@ -34,12 +34,10 @@ import numpy as np
 import numpy.typing as npt
 from phevaluator import evaluate_cards
 from pokerkit import StandardHighHand
-from treys import Card as TreysCard
-from treys import Evaluator
+from treys import Card as TreysCard, Evaluator
 
-from controller.rules.evaluators import batch
+from controller.rules.evaluators import batch, per_hand
 from controller.rules.evaluators.encoding import decode
-from controller.rules.evaluators import per_hand
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"  # our suit order S, H, D, C; any fixed bijection keeps flushes

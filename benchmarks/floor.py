@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.floor.proof import Plan, report, run_proof
+from controller.floor.proof import Plan, report, run_proof  # noqa: E402
 
 
 def main() -> int:

@@ -24,13 +24,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.records.audit import ChainedFile  # noqa: E402
-from controller.engine.config import load_config  # noqa: E402
-from controller.engine.devices import open_feed  # noqa: E402
-from controller.engine.log import EventLog  # noqa: E402
-from controller.records.journal import Journal  # noqa: E402
-from controller.engine.players import SimulatedPlayers  # noqa: E402
-from controller.engine.table import Table  # noqa: E402
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.engine.log import EventLog
+from controller.engine.players import SimulatedPlayers
+from controller.engine.table import Table
+from controller.records.audit import ChainedFile
+from controller.records.journal import Journal
 
 
 class TimedLog(EventLog):
@@ -59,17 +59,16 @@ def main() -> int:
     args = parser.parse_args()
     config = load_config()
     config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})  # the in-process shoe: time the journal only
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        with Journal(Path(tmp) / "journal.sqlite", table_id=config.table_id) as journal:
-            trail = ChainedFile(Path(tmp) / "events.jsonl")
-            log = TimedLog(config.table_id, json_stream=trail, journal=journal)  # type: ignore[arg-type]
-            table = Table(config, open_feed(config, log, seed=1), log, session="BENCH")
-            players = SimulatedPlayers(random.Random(1))
-            start = time.perf_counter()
-            for _ in range(args.rounds):
-                table.play_round(players)
-            elapsed = time.perf_counter() - start
-            trail.close()
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp, Journal(Path(tmp) / "journal.sqlite", table_id=config.table_id) as journal:
+        trail = ChainedFile(Path(tmp) / "events.jsonl")
+        log = TimedLog(config.table_id, json_stream=trail, journal=journal)  # type: ignore[arg-type]
+        table = Table(config, open_feed(config, log, seed=1), log, session="BENCH")
+        players = SimulatedPlayers(random.Random(1))
+        start = time.perf_counter()
+        for _ in range(args.rounds):
+            table.play_round(players)
+        elapsed = time.perf_counter() - start
+        trail.close()
     commits = [t for t, _ in log.commits]
     per_event = [t / n for t, n in log.commits for _ in range(n)]
     events = len(per_event)

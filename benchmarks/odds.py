@@ -15,8 +15,7 @@ import argparse
 import random
 import time
 
-from pokerkit import Card as PKCard
-from pokerkit import Deck, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand, calculate_equities
+from pokerkit import Card as PKCard, Deck, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand, calculate_equities
 
 from controller.cards import parse_cards
 from controller.rules.poker.equity import equities

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-__all__ = ["Tile", "UnknownTile", "TILE_SET", "parse_tiles"]
+from controller.cards import Card
+
+__all__ = ["Tile", "UnknownTile", "TILE_SET", "parse_tiles", "Piece"]
 
 
 class UnknownTile(ValueError):
@@ -113,3 +115,7 @@ TILE_SET: tuple[Tile, ...] = tuple(Tile(code, name, rank) for code, name, rank, 
 
 def parse_tiles(text: str) -> list[Tile]:
     return [Tile.parse(t) for t in text.replace(",", " ").split()]
+
+
+Piece = Card | Tile
+"""What is dealt: a card, or a domino in Pai Gow Tiles."""

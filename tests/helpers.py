@@ -12,9 +12,9 @@ from typing import Any
 
 from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.engine.log import EventLog
-from controller.rules.registry import make_game
-from controller.money import Rounding
 from controller.engine.round import Limits, Round
+from controller.money import Rounding
+from controller.rules.registry import make_game
 
 TOP_CARD_LIMITS = {"home": (500, 100000), "away": (500, 100000), "tie": (100, 10000)}
 
@@ -61,7 +61,7 @@ def cents(text: str) -> int:
 
 def check_session_balances(out: str, log_file: Path, rounds: int) -> list[dict[str, Any]]:
     """A ``tablectl run`` session balances to the cent: per round from its events, and in the printed summary."""
-    summary = dict(re.findall(r"^(rounds|wagered|paid|house win)\s+(\S+)", out, re.M))
+    summary = dict(re.findall(r"^(rounds|wagered|paid|house win)\s+(\S+)", out, re.MULTILINE))
     assert summary["rounds"] == str(rounds)
     records = [json.loads(line) for line in log_file.read_text().splitlines()]
     stakes: dict[str, int] = defaultdict(int)

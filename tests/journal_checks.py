@@ -7,8 +7,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from controller.records.journal import Journal
 from controller.engine.recovery import rebuild
+from controller.records.journal import Journal
 
 
 def check_journal(path: Path, table_id: str = "TC-01") -> dict[str, Any]:

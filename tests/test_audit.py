@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from controller.records.audit import GENESIS, ChainedFile, verify
 from controller.commands.cli import main
 from controller.engine.log import EventLog
+from controller.records.audit import GENESIS, ChainedFile, verify
 from controller.records.journal import Journal
 
 

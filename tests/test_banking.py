@@ -3,10 +3,10 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from controller.rules.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
-from controller.rules.fees import SCHEDULES, FeeError
 from controller.money import Rounding
 from controller.odds import LOSE, PUSH, Outcome, parse_payout
+from controller.rules.banking import Claim, PlayerDealerRotation, clockwise_from, settle_against_bank
+from controller.rules.fees import SCHEDULES, FeeError
 
 WIN = parse_payout("1 to 1")
 

@@ -43,7 +43,7 @@ def test_unknown_codes_are_refused_with_the_code_named(code: str) -> None:
 def test_standard_deck_has_52_distinct_cards() -> None:
     deck = standard_deck()
     assert len(deck) == len(set(deck)) == 52
-    assert Counter(c.suit for c in deck) == {s: 13 for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)}
+    assert Counter(c.suit for c in deck) == dict.fromkeys((Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS), 13)
 
 
 def test_deck_with_joker_has_53() -> None:

@@ -22,7 +22,7 @@ GOOD = DEFAULT_CONFIG.read_text()
         ('[journal]\nmax_size_mb = "1GB"', "journal.max_size_mb", "whole number"),
         ("[journal]\nmax_size_mb = true", "journal.max_size_mb", "must be a whole number, not true"),
         ('[journal]\nfile = "j.sqlite"', "journal.file", "unknown key: expected one of path, max_size_mb"),
-        ('[journal]\nmax_size_mb = 1.5', "journal.max_size_mb", "whole number"),
+        ("[journal]\nmax_size_mb = 1.5", "journal.max_size_mb", "whole number"),
     ],
 )
 def test_each_journal_mistake_is_named(tmp_path: Path, extra: str, key: str, reason: str) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.records.audit import verify
 from controller.engine.config import load_config
+from controller.records.audit import verify
 from controller.records.journal import Journal
 from tests.journal_checks import check_any_game, integrity
 from tests.test_crash_recovery import ROOT, tablectl

@@ -14,11 +14,11 @@ import pytest
 from controller.cards import Card
 from controller.engine.devices import open_feed
 from controller.engine.log import EventLog
-from controller.records.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
 from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import recover
 from controller.engine.table import Table
-from tests.helpers import MemoryLog, top_card_round, in_process_config
+from controller.records.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
+from tests.helpers import MemoryLog, in_process_config, top_card_round
 from tests.journal_checks import check_journal
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,11 +11,11 @@ import pytest
 from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.log import EventLog
-from controller.rules.top_card.game import TopCard
-from controller.records.journal import Journal
 from controller.engine.recovery import JournalMismatch, rebuild, recover
-from tests.helpers import TOP_CARD_LIMITS, top_card_round
 from controller.engine.round import Limits
+from controller.records.journal import Journal
+from controller.rules.top_card.game import TopCard
+from tests.helpers import TOP_CARD_LIMITS, top_card_round
 
 
 class ShuffledTopCard(TopCard):

@@ -10,8 +10,8 @@ import structlog
 from hypothesis import given, strategies as st
 
 from controller.engine.log import EventLog
-from controller.records.journal import Journal
 from controller.engine.redact import REDACTED, redact, redact_secrets
+from controller.records.journal import Journal
 
 
 def test_an_event_with_a_secret_is_redacted_in_the_log_the_journal_and_the_sinks(tmp_path: Path) -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from controller.cards import Card, parse_cards
-from controller.errors import IllegalAction
 from controller.engine.log import EventLog
-from controller.rules.top_card.game import TopCard
-from controller.records.journal import Journal
 from controller.engine.recovery import rebuild, recover
 from controller.engine.round import Limits
+from controller.errors import IllegalAction
+from controller.records.journal import Journal
+from controller.rules.top_card.game import TopCard
 from tests.games.rounds import deal, decide, new_round
 from tests.helpers import TOP_CARD_LIMITS, MemoryLog, top_card_round
 
@@ -63,7 +63,7 @@ def test_corrections_the_engine_cannot_make_are_refused_and_change_nothing() -> 
         round.correct_card(1, Card.parse("2C"), "no such card")
     # High Card Flush is dealt from one deck: a card cannot be in two hands
     hcf = deal(new_round("high-card-flush"), {(1, "ante"): 500, (2, "ante"): 500},
-               "AH KH 7H 2H 3S 5D 4C " "AS KS 7S 2S 3D 6C 9D " "9C 5C 2C TD 8S QD KC")
+               "AH KH 7H 2H 3S 5D 4C AS KS 7S 2S 3D 6C 9D 9C 5C 2C TD 8S QD KC")
     with pytest.raises(IllegalAction, match="KH was already dealt this round"):
         hcf.correct_card(0, Card.parse("KH"), "misread")
     assert hcf.cards[0][1] == Card.parse("AH") and hcf.hand.cards[1][0] == Card.parse("AH")

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from controller.cards import Card
-from controller.errors import IllegalAction
-from controller.rules.registry import make_game
-from controller.rules.base import Irregularity
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
+from controller.errors import IllegalAction
+from controller.rules.base import Irregularity
+from controller.rules.registry import make_game
 from tests.helpers import MemoryLog, top_card_round
 from tests.paigow.roundkit import new_round, stacked_deck
 

@@ -1,19 +1,18 @@
 """``tablectl run``: a simulated session balances to the cent, per round and in total."""
 
 import contextlib
+import random
 import re
 
 from hypothesis import given, settings, strategies as st
 
 from controller.commands.cli import main
-from controller.engine.session import shoe_simulator
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
+from controller.engine.session import shoe_simulator
 from controller.engine.table import Table
 from tests.helpers import MemoryLog, check_session_balances
-
-import random
 
 
 def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.engine.config import DEFAULT_CONFIG
 from controller.commands.notify import Notifier
+from controller.engine.config import DEFAULT_CONFIG
 from tests.journal_checks import check_journal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,7 +113,8 @@ def test_serve_without_its_console_says_ready_feeds_the_watchdog_listens_on_noth
     listener.settimeout(20)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
     proc = subprocess.Popen([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--interval", "0.05",
-                             "--seed", "3", "--no-console", "--simulated-players"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--seed", "3", "--no-console", "--simulated-players"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         messages = [listener.recv(4096).decode()]
         assert "READY=1" in messages[0].split("\n")

@@ -5,10 +5,10 @@ from collections import Counter
 import pytest
 
 from controller.cards import Card
-from controller.engine.log import EventLog
 from controller.engine.feeds import ShoeFeed
-from controller.rules.top_card.game import TopCard
+from controller.engine.log import EventLog
 from controller.money import Rounding
+from controller.rules.top_card.game import TopCard
 from drivers.shoe import InProcessShoe
 from tests.helpers import MemoryLog, top_card_round
 

@@ -5,9 +5,9 @@ from collections import Counter
 from fractions import Fraction
 
 from controller.commands.cli import main
+from controller.money import Rounding
 from controller.rules.edges import compute
 from controller.rules.top_card.game import TopCard
-from controller.money import Rounding
 from controller.settlement import settle
 
 

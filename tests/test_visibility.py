@@ -7,11 +7,11 @@ import json
 import random
 
 from controller.engine.log import EventLog
-from controller.rules.registry import make_game
-from controller.rules.base import Decision, Face
 from controller.engine.round import Limits, Round
-from controller.rules.evaluators.three_card import describe3, evaluate3
 from controller.engine.visibility import Audience, blank, hands, sight
+from controller.rules.base import Decision, Face
+from controller.rules.evaluators.three_card import describe3, evaluate3
+from controller.rules.registry import make_game
 
 
 def three_card_poker_round(log: EventLog) -> Round:

@@ -16,7 +16,6 @@ import cv2
 import numpy as np
 
 from controller.cards import BONUS_RANKS, Card, Suit
-
 from vision.geometry import INDEX_FX, INDEX_FY
 
 __all__ = ["NoSuitSymbol", "with_bonus_cards", "bonus_face"]

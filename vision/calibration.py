@@ -117,15 +117,15 @@ class Layout:
     def table_to_image(self) -> np.ndarray:
         return np.linalg.inv(self.image_to_table)
 
-    def to_table(self, points: Iterable[Sequence[float]] | np.ndarray) -> np.ndarray:
+    def to_table(self, points: Iterable[Sequence[float] | np.ndarray] | np.ndarray) -> np.ndarray:
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.image_to_table).reshape(-1, 2)
 
-    def to_image(self, points: Iterable[Sequence[float]] | np.ndarray) -> np.ndarray:
+    def to_image(self, points: Iterable[Sequence[float] | np.ndarray] | np.ndarray) -> np.ndarray:
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.table_to_image).reshape(-1, 2)
 
-    def zone_at(self, image_point: Sequence[float]) -> str | None:
+    def zone_at(self, image_point: Sequence[float] | np.ndarray) -> str | None:
         """The zone holding an image point (the first listed, where zones overlap)."""
         table = self.to_table([image_point])[0]
         return next((z.name for z in self.zones if z.contains((table[0], table[1]))), None)
@@ -141,7 +141,7 @@ class Layout:
         """The image scale at the middle of the marked points."""
         return self.px_per_mm(self.image_points.mean(axis=0))
 
-    def px_per_mm(self, image_point: Sequence[float]) -> float:
+    def px_per_mm(self, image_point: Sequence[float] | np.ndarray) -> float:
         """The local image scale near a point (pixels per table millimetre)."""
         table = self.to_table([image_point])[0]
         ends = self.to_image([table, table + [10.0, 0.0], table + [0.0, 10.0]])

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from controller.cards import Card
-
 from vision.recognizer import Read
 
 __all__ = ["Discrepancy", "Unsure", "crosscheck", "seen_by_zone"]

@@ -23,7 +23,6 @@ import cv2
 import numpy as np
 
 from controller.cards import Card, UnknownCard
-
 from vision.artwork import cache_dir, render_deck
 from vision.detect import card_mask
 from vision.sources import IMAGE_SUFFIXES, read_image

@@ -121,18 +121,18 @@ def rotate_quad(quad: np.ndarray, quarter_turns: int) -> np.ndarray:
 
 
 def quad_center(quad: np.ndarray) -> np.ndarray:
-    return np.asarray(quad, dtype=np.float64).mean(axis=0)
+    return np.asarray(np.asarray(quad, dtype=np.float64).mean(axis=0))
 
 
 def points_within(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
     """(points, others): which pairs lie nearer than ``distance``."""
     offsets = points[:, None] - others[None]
-    return np.einsum("ijk,ijk->ij", offsets, offsets) < distance * distance
+    return np.asarray(np.einsum("ijk,ijk->ij", offsets, offsets) < distance * distance)
 
 
 def points_apart(points: np.ndarray, others: np.ndarray, distance: float) -> np.ndarray:
     """Which ``points`` lie at least ``distance`` from every one of ``others``."""
-    return ~points_within(points, others, distance).any(axis=1)
+    return np.asarray(~points_within(points, others, distance).any(axis=1))
 
 
 def points_inside(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -143,13 +143,13 @@ def points_inside(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """
     edges = np.roll(quad, -1, axis=0) - quad
     turns = edges[None, :, 0] * (points[:, None, 1] - quad[None, :, 1]) - edges[None, :, 1] * (points[:, None, 0] - quad[None, :, 0])
-    return (turns >= 0).all(axis=1) | (turns <= 0).all(axis=1)
+    return np.asarray((turns >= 0).all(axis=1) | (turns <= 0).all(axis=1))
 
 
 def _canon_corners(size: tuple[int, int], fx: float, fy: float, origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Corners of the whole card in a canonical image where the region ``fx x fy`` from ``origin`` fills ``size``."""
     cw, ch = size[0] / fx, size[1] / fy
-    return np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], dtype=np.float32) - np.float32([origin[0] * cw, origin[1] * ch])
+    return np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], dtype=np.float32) - np.array([origin[0] * cw, origin[1] * ch], dtype=np.float32)
 
 
 def sample_patch(
@@ -190,7 +190,7 @@ def patch_homographies(
     square[:, 1] = np.stack([y[:, 1] - y[:, 0] + g * y[:, 1], y[:, 3] - y[:, 0] + h * y[:, 3], y[:, 0]], axis=1)
     square[:, 2] = np.stack([g, h, np.ones(len(q))], axis=1)
     width, height = _canon_corners(size, fx, fy)[2]
-    return square @ np.array([[1.0 / width, 0.0, origin[0]], [0.0, 1.0 / height, origin[1]], [0.0, 0.0, 1.0]])
+    return np.asarray(square @ np.array([[1.0 / width, 0.0, origin[0]], [0.0, 1.0 / height, origin[1]], [0.0, 0.0, 1.0]]))
 
 
 def patch_outlines(
@@ -205,7 +205,7 @@ def patch_outlines(
     """
     corners = np.concatenate([_canon_corners(size, fx, fy, origin), np.ones((4, 1))], axis=1)
     points = np.asarray(homographies, dtype=np.float64) @ corners.T
-    return (points[:, :2] / points[:, 2:]).transpose(0, 2, 1)
+    return np.asarray((points[:, :2] / points[:, 2:]).transpose(0, 2, 1))
 
 
 @functools.cache

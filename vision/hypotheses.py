@@ -210,7 +210,7 @@ def _moved(snapped: Corners, corners: Corners) -> np.ndarray:
     shift = np.linalg.norm(snapped.point - corners.point, axis=1)
     turn_a = np.abs((snapped.dir_a * corners.dir_b).sum(axis=1))
     turn_b = np.abs((snapped.dir_b * corners.dir_a).sum(axis=1))
-    return (shift > 1.0) | (turn_a > 0.01) | (turn_b > 0.01)
+    return np.asarray((shift > 1.0) | (turn_a > 0.01) | (turn_b > 0.01))
 
 
 def _guessed_corners(
@@ -284,7 +284,7 @@ def _nearest_squared(points: np.ndarray, others: np.ndarray) -> np.ndarray:
     if not len(others):
         return np.full(len(points), np.inf)
     offsets = points[:, None] - others[None]
-    return np.einsum("ijk,ijk->ij", offsets, offsets).min(axis=1)
+    return np.asarray(np.einsum("ijk,ijk->ij", offsets, offsets).min(axis=1))
 
 
 def covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
@@ -302,7 +302,7 @@ def covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
 def inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:
     """For each quad, the share of a grid of points inside the card (inset from its edges) on the filled card mask."""
     o, a, b = quads[:, None, 0], quads[:, None, 1] - quads[:, None, 0], quads[:, None, 3] - quads[:, None, 0]
-    return _on_mask(o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b, filled).mean(axis=1)
+    return np.asarray(_on_mask(o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b, filled).mean(axis=1))
 
 
 def _on_mask(points: np.ndarray, filled: np.ndarray) -> np.ndarray:

@@ -57,7 +57,7 @@ def net_input(patches: np.ndarray) -> np.ndarray:
     x = patches.astype(np.float32)
     mean = x.mean(axis=(1, 2, 3), keepdims=True)
     spread = x.std(axis=(1, 2, 3), keepdims=True)
-    return (x - mean) / (spread + 8.0)
+    return np.asarray((x - mean) / (spread + 8.0))
 
 
 def _conv_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -68,7 +68,7 @@ def _conv_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.n
     columns = sliding_window_view(padded, (3, 3), axis=(1, 2)).reshape(n * h * w, c * 9)
     y = columns @ weight.reshape(len(weight), -1).T + bias
     y = np.maximum(y, 0.0).reshape(n, h, w, len(weight))[:, : h // 2 * 2, : w // 2 * 2]
-    return y.reshape(n, h // 2, 2, w // 2, 2, len(weight)).max(axis=(2, 4))
+    return np.asarray(y.reshape(n, h // 2, 2, w // 2, 2, len(weight)).max(axis=(2, 4)))
 
 
 class IndexNet:
@@ -96,7 +96,7 @@ class IndexNet:
             x = _conv_relu_pool(x, self.layers[f"conv{k}.weight"], self.layers[f"conv{k}.bias"])
         x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)
         x = np.maximum(x @ self.layers["fc0.weight"].T + self.layers["fc0.bias"], 0.0)
-        return x @ self.layers["fc1.weight"].T + self.layers["fc1.bias"]
+        return np.asarray(x @ self.layers["fc1.weight"].T + self.layers["fc1.bias"])
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """(N, len(CLASSES) + 1): each patch's probability of each card and, last, of no index."""
@@ -105,7 +105,7 @@ class IndexNet:
         z = self.logits(patches)
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 @cache

@@ -107,7 +107,7 @@ def _jittered(quad: np.ndarray, rng: np.random.Generator, width_px: float, far: 
     angle = np.radians(rng.normal(0, 4.0 if far else 2.0))
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     shift = rng.normal(0, (0.04 if far else 0.02) * width_px, 2)
-    return (quad - quad[0]) @ turn.T * rng.uniform(0.95, 1.05) + quad[0] + shift
+    return np.asarray((quad - quad[0]) @ turn.T * rng.uniform(0.95, 1.05) + quad[0] + shift)
 
 
 def _looks_weighed(recognizer: Recognizer, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -268,7 +268,8 @@ def main() -> None:
     print(f"{len(labels)} examples from {len(decks)} decks, {(labels == NOT_AN_INDEX).sum()} of no index "
           f"({time.time() - start:.0f} s)", flush=True)
     validation = examples(available_decks(VALIDATION_DECKS), 60, SEED + 1, args.jobs) if args.validate else None
-    np.savez_compressed(args.out, **train(regions, labels, args.epochs, validation=validation))
+    # numpy's stub types the keyword `allow_pickle` among the arrays, so a dict of arrays looks like it could hold it
+    np.savez_compressed(args.out, **train(regions, labels, args.epochs, validation=validation))  # type: ignore[arg-type]
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
 
 

@@ -149,7 +149,7 @@ class IndexReader:
         if distances.shape[1] < 2:
             return np.zeros(len(distances), bool)
         two = np.partition(distances, 1, axis=1)[:, :2]
-        return two[:, 1] ** 2 - two[:, 0] ** 2 < self.decisive_gap
+        return np.asarray(two[:, 1] ** 2 - two[:, 0] ** 2 < self.decisive_gap)
 
     def _refit(
         self, image: np.ndarray, fit: _Fit, rows: np.ndarray, turns: list[np.ndarray], cards: int,
@@ -209,7 +209,7 @@ def _looks_within(distances: np.ndarray, looks: np.ndarray, fitted: np.ndarray, 
     away, among the poses that may be ``fitted``."""
     nearest = distances.min(axis=1)
     rows = _best_of_looks(nearest, looks)
-    return rows[(nearest[rows] > above) & (nearest[rows] <= below) & fitted[rows]]
+    return np.asarray(rows[(nearest[rows] > above) & (nearest[rows] <= below) & fitted[rows]])
 
 
 def _best_of_looks(nearest: np.ndarray, looks: np.ndarray) -> np.ndarray:

@@ -41,7 +41,6 @@ import cv2
 import numpy as np
 
 from controller.cards import JOKER, Card
-
 from vision.calibration import Layout
 from vision.detect import card_mask, find_blobs, half_size
 from vision.fans import CLEAR, fan_gaps
@@ -197,7 +196,7 @@ class _Found:
 class Recognizer:
     """Reads the cards of one enrolled deck in frames seen through one calibrated layout."""
 
-    def __init__(self, deck: DeckTemplates, layout: Layout | None = None, settings: RecognizerSettings | None = None):
+    def __init__(self, deck: DeckTemplates, layout: Layout | None = None, settings: RecognizerSettings | None = None) -> None:
         self.deck = deck
         self.layout = layout
         self.settings = settings or RecognizerSettings()
@@ -378,8 +377,7 @@ class Recognizer:
         ``evidence_distance`` when none lies within ``anchor_distance``) that put ``card`` within
         ``tie_distance`` of their nearest."""
         nearest = looks.min(axis=1)
-        return (nearest <= self._reach(nearest)) & \
-            (looks[:, self.deck.cards.index(card)] - nearest <= self.settings.tie_distance)
+        return np.asarray((nearest <= self._reach(nearest)) & (looks[:, self.deck.cards.index(card)] - nearest <= self.settings.tie_distance))
 
     def _reach(self, nearest: np.ndarray) -> float:
         """How far from its nearest card a look may lie and still take part in a read (agree or dissent):
@@ -485,7 +483,7 @@ class Recognizer:
             return np.ones(len(looks), bool)
         centres = outlines.mean(axis=1)
         offsets = centres - centres[closest]
-        return np.einsum("ij,ij->i", offsets, offsets) <= (self.settings.same_card * side(outlines[closest])) ** 2
+        return np.asarray(np.einsum("ij,ij->i", offsets, offsets) <= (self.settings.same_card * side(outlines[closest])) ** 2)
 
     def _weak_rivals(self, rows: np.ndarray) -> np.ndarray | None:
         """When a read rests on a weak match (its closest patch far from the card, where the Gaussian
@@ -494,7 +492,7 @@ class Recognizer:
         closest = rows[int(rows.min(axis=1).argmin())]
         first, second = np.partition(closest, 1)[:2]
         if first > self.settings.weak_distance and second < self.settings.weak_margin * first:
-            return closest < self.settings.weak_margin * first
+            return np.asarray(closest < self.settings.weak_margin * first)
         return None
 
     def _joker_shown(self, looks: np.ndarray, outlines: np.ndarray, joker: int, strips: Strips | None) -> bool:

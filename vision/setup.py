@@ -14,7 +14,6 @@ import cv2
 from threadpoolctl import threadpool_limits
 
 from controller.cards import Card, UnknownCard, deck_by_name
-
 from vision.calibration import CalibrationError, Layout
 from vision.enroll import load_deck
 from vision.recognizer import Recognizer, RecognizerSettings

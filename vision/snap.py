@@ -56,7 +56,7 @@ def snap_corners(frame: np.ndarray, corners: Corners, width_px: float) -> Corner
 def _inward(direction: np.ndarray, other: np.ndarray) -> np.ndarray:
     """The unit normal of each edge that points into the card (toward its other edge)."""
     normal = np.stack([-direction[:, 1], direction[:, 0]], axis=1)
-    return normal * np.sign((normal * other).sum(axis=1))[:, None]
+    return np.asarray(normal * np.sign((normal * other).sum(axis=1))[:, None])
 
 
 def _snap_edges(
@@ -132,4 +132,4 @@ def _cross(line_a: tuple[np.ndarray, np.ndarray], line_b: tuple[np.ndarray, np.n
     det = da[:, 0] * db[:, 1] - da[:, 1] * db[:, 0]
     diff = pb - pa
     t = (diff[:, 0] * db[:, 1] - diff[:, 1] * db[:, 0]) / np.where(np.abs(det) < 1e-9, 1.0, det)
-    return pa + t[:, None] * da
+    return np.asarray(pa + t[:, None] * da)

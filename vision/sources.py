@@ -61,7 +61,7 @@ class CameraSource:
     """
 
     def __init__(self, device: int | str, width: int = 1920, height: int = 1080, timeout_s: float = 5.0,
-                 reopen_s: float = 1.0):
+                 reopen_s: float = 1.0) -> None:
         self.device = device
         self.name = shown(device)
         """The device as errors and the table's log name it: a stream URL's password is not shown."""
@@ -164,7 +164,7 @@ def _utc_now() -> str:
 class VideoFileSource:
     """A recorded video, replayed at its own frame rate (``realtime=False`` gives frames as fast as asked)."""
 
-    def __init__(self, path: Path, realtime: bool = True):
+    def __init__(self, path: Path, realtime: bool = True) -> None:
         self.path = Path(path)
         if not self.path.is_file():
             raise CameraError(f"video {self.path} does not exist")
@@ -193,7 +193,7 @@ class VideoFileSource:
 class FolderSource:
     """The images of a folder in name order, one frame each."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise CameraError(f"image folder {self.folder} does not exist")

@@ -26,7 +26,6 @@ import cv2
 import numpy as np
 
 from controller.cards import Card
-
 from vision.calibration import Layout, Zone
 from vision.geometry import INDEX_FX, INDEX_FY, CardSize, rotate_quad
 
@@ -102,7 +101,7 @@ def _card_table_quad(p: Placement, size: CardSize) -> np.ndarray:
     local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     a = math.radians(p.angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return local @ rot.T + np.array(p.center)
+    return np.asarray(local @ rot.T + np.array(p.center))
 
 
 def _to_image(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -142,7 +141,7 @@ def _index_coverage(quad: np.ndarray, corner: int, covered: np.ndarray, scale: f
 class SceneRenderer:
     """Draws placements of one deck's artwork through a camera, with seeded imperfections."""
 
-    def __init__(self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, card_height_mm: float = 88.0):
+    def __init__(self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, card_height_mm: float = 88.0) -> None:
         if not faces:
             raise ValueError("a scene needs card artwork: no faces given")
         self.faces = dict(faces)
@@ -202,7 +201,7 @@ class SceneRenderer:
         alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
         roi = frame[y0:y1, x0:x1].astype(np.float32)
         shadow = cv2.GaussianBlur(alpha, (0, 0), 2.5)
-        shift = np.float32([[1, 0, rng.uniform(1, 4)], [0, 1, rng.uniform(1, 4)]])
+        shift = np.array([[1, 0, rng.uniform(1, 4)], [0, 1, rng.uniform(1, 4)]], dtype=np.float32)
         shadow = cv2.warpAffine(shadow, shift, (x1 - x0, y1 - y0))[:, :, None]
         roi *= 1 - 0.35 * shadow
         roi = roi * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
@@ -242,10 +241,11 @@ def _degrade(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2))
     noise = np.empty_like(out)
     cv2.setRNGSeed(int(rng.integers(2**31)))
-    cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))
-    image = cv2.convertScaleAbs(cv2.max(cv2.add(out, noise), 0.0))
+    cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))  # type: ignore[call-overload]  # cv2's stubs lack its scalar forms
+    image = cv2.convertScaleAbs(cv2.max(cv2.add(out, noise), 0.0))  # type: ignore[call-overload]  # (scalar mean, sigma, floor)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else image
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    return image if decoded is None else decoded
 
 
 def fan(
@@ -264,7 +264,7 @@ def fan(
     a = math.radians(angle)
     ux, uy = math.cos(a), math.sin(a)
     x, y = center
-    for i, card in enumerate(cards):
+    for card in cards:
         jitter = rng.uniform(-4, 4) if rng is not None else 0.0
         out.append(Placement(card, (x, y), angle + jitter))
         dx = spread[0] + (rng.uniform(-3, 3) if rng is not None else 0.0)
@@ -315,7 +315,7 @@ class SceneSource:
     def __init__(
         self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, zones: Sequence[Zone] = (), seed: int = 0,
         spread: tuple[float, float] = DEALER_SPREAD,
-    ):
+    ) -> None:
         self.renderer = SceneRenderer(faces, camera or Camera.overhead(view_mm=DEALER_VIEW_MM))
         self.layout = self.renderer.camera.layout(zones)
         self.seed = seed

@@ -98,7 +98,7 @@ _CORNER = _corner_pixels(INDEX_SIZE)
 def grey_patches(patches: np.ndarray) -> np.ndarray:
     """The grey level of BGR patches (N, h, w, 3) as float32 (N, h, w)."""
     stack = np.asarray(patches, dtype=np.float32)
-    return stack[..., 0] * 0.114 + stack[..., 1] * 0.587 + stack[..., 2] * 0.299
+    return np.asarray(stack[..., 0] * 0.114 + stack[..., 1] * 0.587 + stack[..., 2] * 0.299)
 
 
 def features(patches: np.ndarray) -> np.ndarray:
@@ -150,7 +150,7 @@ class StripModel:
         dist = _distances((vectors - self.mean) @ self.projection, self.centers)
         dist = np.minimum(dist[:, 0::2], dist[:, 1::2])
         dist[~vectors.any(axis=1)] = np.inf
-        return dist
+        return np.asarray(dist)
 
     def restricted_to(self, keep: list[int]) -> StripModel:
         rows = np.array([[2 * i, 2 * i + 1] for i in keep]).ravel()
@@ -197,18 +197,18 @@ class DeckTemplates:
         return dist
 
     def _projected(self, vectors: np.ndarray) -> np.ndarray:
-        return vectors @ self.index_projection - self.index_mean @ self.index_projection
+        return np.asarray(vectors @ self.index_projection - self.index_mean @ self.index_projection)
 
     def _background_nearest(self, z: np.ndarray) -> np.ndarray:
         if not len(self.background):
             return np.full(len(z), np.inf)
-        return _distances(z, self.background).min(axis=1)
+        return np.asarray(_distances(z, self.background).min(axis=1))
 
     def match_index(self, vectors: np.ndarray) -> list[IndexMatch]:
         """Nearest card to each patch, with its distance and the next card's."""
         dist = self.index_distances(vectors)
         order = np.argsort(dist, axis=1)[:, :2]
-        flat = ~vectors.any(axis=1)
+        flat = np.asarray(~vectors.any(axis=1))
         return [
             IndexMatch(None if blank else self.cards[int(o[0])], float(row[o[0]]), float(row[o[1]]))
             for row, o, blank in zip(dist, order, flat)
@@ -314,7 +314,7 @@ def _strips_layout() -> np.ndarray:
 
 def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:
     d2 = (z * z).sum(axis=1, keepdims=True) - 2 * z @ points.T + (points * points).sum(axis=1)
-    return np.sqrt(np.maximum(d2, 0.0))
+    return np.asarray(np.sqrt(np.maximum(d2, 0.0)))
 
 
 def _on_background(face: np.ndarray) -> np.ndarray:
@@ -325,7 +325,7 @@ def _on_background(face: np.ndarray) -> np.ndarray:
     alpha = face[:, :, 3:4].astype(np.float32) / 255.0
     bg = np.empty_like(face[:, :, :3], dtype=np.float32)
     bg[:] = BACKGROUND_BGR
-    return (face[:, :, :3] * alpha + bg * (1 - alpha)).astype(np.uint8)
+    return np.asarray((face[:, :, :3] * alpha + bg * (1 - alpha)).astype(np.uint8))
 
 
 def _at_width(face: np.ndarray, width: float) -> np.ndarray:
@@ -446,7 +446,8 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
 def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator,
                  advance: Callable[[int], None]) -> StripModel:
     """The discriminant of one strip over ``faces`` (one per card, in the deck's card order)."""
-    patches, labels = [], []
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
     for label, original in enumerate(faces):
         face = _at_width(original, strip.card_width_px)
         upright = _upright(*face.shape[1::-1])

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from controller.cards import Card
-
 from vision.geometry import quad_center
 from vision.recognizer import Read
 
@@ -78,7 +77,7 @@ class _Track:
 class Tracker:
     """Turns per-frame reads into appear / move / remove events (see the module doc)."""
 
-    def __init__(self, stable_frames: int = 3, gone_frames: int = 3, max_move_px: float = 400.0):
+    def __init__(self, stable_frames: int = 3, gone_frames: int = 3, max_move_px: float = 400.0) -> None:
         if stable_frames < 1 or gone_frames < 1:
             raise ValueError("stable_frames and gone_frames must be at least 1")
         self.stable_frames = stable_frames

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.records.audit import verify
 from controller.errors import TableError
+from controller.records.audit import verify
 from controller.records.journal import Journal
 
 

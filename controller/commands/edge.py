@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from controller.commands.progress import progress
-from controller.rules.edges import EDGES, compute, selected_paytables
 from controller.errors import TableError
+from controller.rules.edges import EDGES, compute, selected_paytables
 
 
 def register(subparsers: Any) -> None:

@@ -35,7 +35,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from tqdm import tqdm
 
@@ -57,7 +57,7 @@ def on_terminal(stream: TextIO | None = None) -> bool:
 class Progress:
     """The handle ``progress()`` yields: call it to advance, ``print`` to write a line above the bar."""
 
-    def __init__(self, bar: tqdm[object] | None) -> None:
+    def __init__(self, bar: tqdm[Any] | None) -> None:
         self._bar = bar
 
     def __call__(self, steps: int = 1) -> None:
@@ -93,7 +93,7 @@ def progress(label: str, total: int | None = None, *, unit: str = "step", stream
     if not show or not on_terminal(stream):
         yield Progress(None)
         return
-    bar: tqdm[object] = tqdm(total=total, desc=label, unit=unit, file=stream, leave=False, dynamic_ncols=True,
+    bar: tqdm[Any] = tqdm(total=total, desc=label, unit=unit, file=stream, leave=False, dynamic_ncols=True,
                              mininterval=0.25, smoothing=0.1)
     stop = threading.Event()
     ticker = threading.Thread(target=_tick, args=(bar, stop), name="progress-clock", daemon=True)

@@ -13,9 +13,9 @@ import sys
 from typing import Any
 
 from controller.commands.rounds import journal_options, open_journal
+from controller.engine.recovery import JournalMismatch, rebuild
 from controller.errors import TableError
 from controller.money import format_cents
-from controller.engine.recovery import JournalMismatch, rebuild
 
 
 def register(subparsers: Any) -> None:

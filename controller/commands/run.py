@@ -18,28 +18,28 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from controller.commands.options import config_argument
 from controller.commands.progress import progress
-from controller.engine.config import TableConfig, load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
-from controller.records.staff import SessionAccounts, StaffFile, one_session_account
-from controller.errors import TableError
+from controller.engine.config import TableConfig, load_config
 from controller.engine.log import LogOutputError
-from controller.records.journal import JournalError
-from controller.records.meters import Meters
-from controller.money import format_cents
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.session import Session, log_path, open_session
 from controller.engine.table import Table
+from controller.errors import TableError
+from controller.money import format_cents
+from controller.records.journal import JournalError
+from controller.records.meters import Meters
+from controller.records.staff import SessionAccounts, StaffFile, one_session_account
 from drivers.sim.process import SimulatorError
 
 
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             players = SimulatedPlayers(random.Random(players_seed))
-            say = (lambda text: None) if args.json else print
+            say: Callable[..., None] = (lambda *_, **__: None) if args.json else print
             say(f"{table.game.title} at table {config.table_id} ({config.path}); "
                 f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
             if args.console:

@@ -33,25 +33,26 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from controller.commands.notify import Notifier
 from controller.commands.options import config_argument
-from controller.engine.config import load_config
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
-from controller.records.staff import SessionAccounts, StaffFile
-from controller.errors import TableError
+from controller.engine.config import load_config
 from controller.engine.log import LogOutputError
-from controller.records.journal import JournalError
-from controller.money import format_cents
-from controller.commands.notify import Notifier
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
+from controller.errors import TableError
+from controller.money import format_cents
+from controller.records.journal import JournalError
+from controller.records.staff import SessionAccounts, StaffFile
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the table with its dealer console until stopped (systemd service, Type=notify)")
     config_argument(parser)
-    parser.add_argument("--simulated-players", action="store_true", help="a demonstration table: simulated players, and the shoe simulator when no port is configured")
+    parser.add_argument("--simulated-players", action="store_true",
+                        help="a demonstration table: simulated players, and the shoe simulator when no port is configured")
     parser.add_argument("--rounds", type=_count, default=0, help="with --simulated-players: stop after N rounds (default: 0, no limit)")
     parser.add_argument("--interval", type=_seconds, default=1.0, help="with --simulated-players: seconds between steps (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the simulated devices and players")

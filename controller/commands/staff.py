@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.console.server import console_settings
-from controller.records.staff import ROLES, StaffError, StaffFile
+from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.errors import TableError
+from controller.records.staff import ROLES, StaffError, StaffFile
 
 
 def register(subparsers: Any) -> None:
@@ -83,7 +83,7 @@ def ask(lines: Any, prompt: str) -> str:
         try:
             return str(next(lines)).strip()
         except StopIteration:
-            raise StaffError(f"standard input ended before the {prompt.split(' ')[0]}") from None
+            raise StaffError(f"standard input ended before the {prompt.split(' ', maxsplit=1)[0]}") from None
     first = getpass.getpass(f"{prompt}: ")
     if getpass.getpass("again: ") != first:
         raise StaffError("the two entries differ: nothing saved")

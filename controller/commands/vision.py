@@ -264,7 +264,10 @@ def record_command(args: argparse.Namespace) -> int:
         return _fail(CameraError(f"{args.source} gave no frame"))
     import cv2
 
-    height, width = cv2.imread(str(written[0]), cv2.IMREAD_UNCHANGED).shape[:2]
+    first = cv2.imread(str(written[0]), cv2.IMREAD_UNCHANGED)
+    if first is None:
+        return _fail(CameraError(f"{written[0]} was written but cannot be read back"))
+    height, width = first.shape[:2]
     ended = f" ({args.source} ended there)" if len(written) < args.frames else ""
     print(f"recorded {len(written)} frames of {width}x{height} from {args.source} to {args.out}{ended}")
     return 0

@@ -47,8 +47,8 @@ from controller.console.guard import Addresses, BadJSON, Guard, parse_json
 from controller.console.login import COOKIE, CSRF_HEADER, RateLimit, Sessions, StaffSession, csrf_ok
 from controller.console.parse import BadRequest, parse_command, parse_supervisor, text_field
 from controller.console.session import TableLoop
-from controller.records.staff import Account, SessionAccounts, StaffError
 from controller.errors import TableError
+from controller.records.staff import Account, SessionAccounts, StaffError
 
 STATIC = Path(__file__).resolve().parent / "static"
 CONFIRM_SECONDS = 60.0

@@ -40,7 +40,7 @@ class Sit:
 
 @dataclass(frozen=True, slots=True)
 class CloseBetting:
-    """ "No more bets"."""
+    """The dealer calls "no more bets"."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ def serve_until_stopped(
     *,
     allow_remote: bool,
     stop: threading.Event | None = None,
-    ready: Callable[[str], None] | None = None,
+    ready: Callable[[str], object] | None = None,
 ) -> None:
     """Serve the console on a thread, run the table loop on this thread until SIGINT/SIGTERM (or ``stop``).
 

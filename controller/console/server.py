@@ -16,13 +16,13 @@ from typing import Any
 
 import uvicorn
 
-from controller.engine.config import TableConfig, checked_section
-from controller.engine.config_schema import Console
 from controller.console.app import create_app
 from controller.console.guard import LOOPBACK_NAMES, Addresses
 from controller.console.session import TableLoop
-from controller.records.staff import DEFAULT_STAFF_FILE, SessionAccounts
+from controller.engine.config import TableConfig, checked_section
+from controller.engine.config_schema import Console
 from controller.errors import ConfigError
+from controller.records.staff import DEFAULT_STAFF_FILE, SessionAccounts
 
 DEFAULT_PORT = 8470
 

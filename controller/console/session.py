@@ -27,11 +27,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any
 
 from controller.cards import Card
-from controller.commands.rounds import recall
 from controller.console.commands import (
     CloseBetting,
     Command,
@@ -49,17 +47,17 @@ from controller.console.commands import (
     TakePosition,
     VoidRound,
 )
-from controller.console.view import AUDIENCES, table_view
-from controller.errors import CardRefused, TableError, WagerRefused
-from controller.engine.feeds import DealerEntryFeed, FeedError, ShoeFeed
-from controller.rules.base import Decision
-from controller.records.journal import Journal
-from controller.money import format_cents
+from controller.console.view import AUDIENCES, Fault, table_view
+from controller.engine.feeds import DealerEntryFeed, FeedError, NoCardYet, ShoeFeed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
 from controller.engine.visibility import Audience, sight
-from drivers.errors import DeviceTimeout
+from controller.errors import CardRefused, TableError, WagerRefused
+from controller.money import format_cents
+from controller.records.journal import Journal
+from controller.records.recall import recall
+from controller.rules.base import Decision
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -72,14 +70,6 @@ OFFER_AGAIN = 1.0
 """Seconds before a stopped game's player-dealer position is offered to simulated players again."""
 POLL_INTERVAL = 0.5
 """How often, between rounds and while betting is open, the device is asked for a fault it reported on its own."""
-
-
-@dataclass
-class Fault:
-    device: str
-    reason: str
-    round_id: str | None
-    at: float
 
 
 class TableLoop:
@@ -480,7 +470,7 @@ class TableLoop:
             return True
         if round.card_target() is not None:
             return self._deal(round)
-        elif round.state == "betting" and self.players is not None:
+        if round.state == "betting" and self.players is not None:
             self._simulated_betting(round)
         elif self.players is not None:
             self.players.decide(round)
@@ -502,9 +492,9 @@ class TableLoop:
         feed = self.table.feed
         try:
             card = feed.next_card(round.id)
+        except NoCardYet:
+            return False
         except FeedError as exc:
-            if isinstance(exc.__cause__, DeviceTimeout):
-                return False
             self._fault(feed.source, str(exc))
             return True
         except (RuntimeError, OSError) as exc:
@@ -614,5 +604,5 @@ class TableLoop:
         with self._lock:
             self._snapshots = views
         for listener in self._listeners:
-            listener(views["dealer"])
+            listener(views[Audience.DEALER])
 

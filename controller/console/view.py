@@ -12,19 +12,53 @@ page that reloads mid-round shows the round exactly as it stands.
 from __future__ import annotations
 
 import math
+from collections import deque
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from controller.rules.base import Game
-from controller.records.meters import Meters
-from controller.money import format_cents
+from controller.engine.feeds import DealerEntryFeed
+from controller.engine.log import EventLog
+from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
-from controller.settlement import Settlement
+from controller.engine.table import Table
 from controller.engine.visibility import Audience, Sight, blank, hands, scrub_all, sight
+from controller.money import format_cents
+from controller.records.journal import Journal
+from controller.records.meters import Meters
+from controller.rules.base import Game, PendingDecision
+from controller.settlement import Settlement
 
-if TYPE_CHECKING:
-    from controller.console.session import TableLoop
-    from controller.rules.base import PendingDecision
+
+@dataclass
+class Fault:
+    """A device fault as the pit sees it: which device, why, in which round, when (``time.time()``)."""
+
+    device: str
+    reason: str
+    round_id: str | None
+    at: float
+
+
+class TableLoop(Protocol):
+    """What the view reads of the table loop (``controller.console.session.TableLoop``)."""
+
+    table: Table
+    log: EventLog
+    version: int
+    players: SimulatedPlayers | None
+    round: Round | None
+    table_fault: str | None
+    message: str | None
+    devices: dict[str, str]
+    faults: list[Fault]
+    journal: Journal | None
+    keyed: DealerEntryFeed | None
+    recent: deque[dict[str, Any]]
+    events: deque[dict[str, Any]]
+    reveals: dict[str, dict[str, Any]]
+    camera: dict[str, dict[str, Any]]
+    void_reasons: dict[str, str]
 
 HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: once the cause is fixed "
              "they resume the round where it stopped, enter the card really dealt, or void the round.")

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.cards import Card
-from controller.errors import TableError
 from controller.engine.log import EventLog
 from controller.engine.round import Round
 from controller.engine.session import Session
+from controller.errors import TableError
 from vision.artwork import ArtworkMissing, ArtworkNotInstalled, render_deck
 from vision.calibration import CalibrationError, scale_warning
 from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zone
@@ -76,14 +76,17 @@ class CameraWitness:
                 raise CalibrationError("[vision] crosscheck needs [vision.calibration] and [vision.zones]")
             self.recognizer = build_recognizer(vision, base, dealt)
             live = _live_source(vision.get("source"), base)
-            self.scenes = None if live is not None else SceneSource(
-                render_deck(str(vision.get("deck", "aisleriot-anglo"))), Camera(layout.table_to_image),
-                zones=layout.zones, seed=seed, spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
+            self.scenes: SceneSource | None = None
+            if live is None:
+                self.scenes = SceneSource(
+                    render_deck(str(vision.get("deck", "aisleriot-anglo"))), Camera(layout.table_to_image),
+                    zones=layout.zones, seed=seed, spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
+                live = self.scenes
         except ArtworkNotInstalled as error:
             raise CameraUnavailable(f"camera: {error}") from error
         except (ArtworkMissing, CalibrationError, TemplateError, CameraError) as error:
             raise TableError(f"camera: {error}") from error
-        self.source: FrameSource = live if live is not None else self.scenes
+        self.source: FrameSource = live
         self.layout = layout
         self.zones = {zone.name for zone in layout.zones}
         self.log = log

@@ -27,12 +27,22 @@ from pydantic import ValidationError
 from controller import shipped
 from controller.cards import DECKS, shoe as make_shoe
 from controller.engine.config_schema import (
-    LINK_KEYS, SERIAL_KEYS, USB_KEYS, Config, Device, Problem, Section, Shoe, did_you_mean, game_model, problems_of,
+    LINK_KEYS,
+    SERIAL_KEYS,
+    USB_KEYS,
+    Config,
+    Device,
+    Problem,
+    Section,
+    Shoe,
+    did_you_mean,
+    game_model,
+    problems_of,
 )
 from controller.errors import ConfigError, GameNotAvailable
-from controller.rules.registry import GAMES, game_class
-from controller.rules.base import Game, OptionError
 from controller.money import Cents, Rounding, format_cents
+from controller.rules.base import Game, OptionError
+from controller.rules.registry import GAMES, game_class
 from drivers.registry import SHOES, SHUFFLERS
 
 S = TypeVar("S", bound=Section)
@@ -261,7 +271,7 @@ def _device_keys(name: str, section: Device) -> Iterator[Problem]:
         "reference-usb": (*SERIAL_KEYS, "shuffle"),
     }
     for key in sorted(given & set(wrong.get(driver, ()))):
-        why = ("the simulated one runs in this process: set driver = \"reference\" for a device on a port"
+        why = ('the simulated one runs in this process: set driver = "reference" for a device on a port'
                if driver == "simulated" else "a real device shuffles by itself; bad shuffles are for the simulated one"
                if key == "shuffle" else f"it is for {'a USB' if key in USB_KEYS else 'a serial'} device")
         yield Problem(f"{name}.{key}", f"the {driver} {name} driver takes no {key} ({why})")

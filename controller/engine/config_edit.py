@@ -48,7 +48,7 @@ def edit_config(path: Path, change: Change) -> Path | None:
     check_text(new_text, str(path))
     backup = None
     if path.exists():
-        backup = path.with_name(f"{path.name}.{dt.datetime.now():%Y%m%dT%H%M%S}.bak")
+        backup = path.with_name(f"{path.name}.{dt.datetime.now().astimezone():%Y%m%dT%H%M%S}.bak")
         shutil.copy2(path, backup)
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(new_text, encoding="utf-8")

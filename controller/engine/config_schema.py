@@ -82,7 +82,7 @@ def _text_or_rows(value: Any, what: str) -> Any:
         return value
     if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         return value
-    raise ValueError(f"must be {what} by name, or rows like {{ 3 = \"1 to 1\" }}, not {_shown(value)}")
+    raise ValueError(f'must be {what} by name, or rows like {{ 3 = "1 to 1" }}, not {_shown(value)}')
 
 
 class TopCardGame(Section):
@@ -326,7 +326,8 @@ class Shuffle(Section):
     device_hold_rate: Rate = Field(default=1e-4, description="false holds per shoe in the long run, the device tests together")
     device_warn_rate: Rate = Field(default=1e-2, description="false pit warnings per shoe in the long run, the device tests together")
     history: Annotated[int, Field(ge=0, le=1_000_000)] = Field(default=10_000, description="earlier shoes whose first cards a new shoe is compared with")
-    hold: dict[str, Rate] = Field(default={}, description=f"one test's own hold rate (0: it only warns); tests: {', '.join(SHOE_TESTS + DEVICE_TESTS)}", examples=[{"moved": 0.0}])
+    hold: dict[str, Rate] = Field(
+        default={}, description=f"one test's own hold rate (0: it only warns); tests: {', '.join(SHOE_TESTS + DEVICE_TESTS)}", examples=[{"moved": 0.0}])
     warn: dict[str, Rate] = Field(default={}, description="one test's own warning rate (0: it never warns)")
 
     @field_validator("hold", "warn")
@@ -345,12 +346,14 @@ class Shuffle(Section):
 class Journal(Section):
     path: Text | None = Field(default=None, description="the journal (SQLite); default var/journal/TABLE-ID.sqlite",
                               examples=["/var/lib/tablectl/journal.sqlite"])
-    max_size_mb: Annotated[int, Field(ge=1, le=1 << 20)] | None = Field(default=None, description="a cap on the journal's size; reaching it holds the table (default: none)", examples=[2048])
+    max_size_mb: Annotated[int, Field(ge=1, le=1 << 20)] | None = Field(
+        default=None, description="a cap on the journal's size; reaching it holds the table (default: none)", examples=[2048])
 
 
 class Log(Section):
     events: Text = Field(default="var/log/tablectl-events.jsonl", description="the hash-chained JSON-lines event log")
-    max_bytes: Annotated[int, Field(ge=4096, le=1 << 40)] | None = Field(default=None, description="rotate the log at this size (default: never)", examples=[104_857_600])
+    max_bytes: Annotated[int, Field(ge=4096, le=1 << 40)] | None = Field(
+        default=None, description="rotate the log at this size (default: never)", examples=[104_857_600])
     backups: Annotated[int, Field(ge=1, le=99)] = Field(default=5, description="rotated files kept")
 
 
@@ -492,7 +495,7 @@ def _reason(error: Mapping[str, Any], model: type[BaseModel]) -> str:
         return f"must be a whole number, not {_shown(value)}"
     if kind in ("bool_type", "bool_parsing"):
         return f"must be true or false, not {_shown(value)}"
-    if kind in ("string_type",):
+    if kind == "string_type":
         return f"must be text in quotes, not {_shown(value)}"
     if kind in ("float_type", "float_parsing"):
         return f"must be a number, not {_shown(value)}"

@@ -7,11 +7,11 @@ from typing import Any
 
 from controller.cards import Card, shoe as make_shoe
 from controller.engine.config import TableConfig
-from controller.errors import ConfigError
-from controller.engine.log import EventLog
 from controller.engine.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
+from controller.engine.log import EventLog
 from controller.engine.shuffle.policy import Policy, PolicyError
 from controller.engine.shuffle.watch import ShuffleWatch
+from controller.errors import ConfigError
 from drivers.errors import DeviceError
 from drivers.registry import SHOES, SHUFFLERS, BadOptions, open_shoe, open_shuffler
 from drivers.shoe import InProcessShoe, Shoe

@@ -29,6 +29,10 @@ class ShuffleHeld(FeedError):
     """The shoe or deck must not be dealt from: a shuffle test's hold, or its count is wrong (the reasons joined)."""
 
 
+class NoCardYet(FeedError):
+    """The shoe gave no card within the wait: at a real table, the dealer has not drawn it yet."""
+
+
 class PieceRefused(ValueError):
     """A piece the dealer keyed in that the set does not hold, or holds no copy of left this round."""
 
@@ -158,7 +162,7 @@ class ShoeFeed(CardFeed):
             try:
                 event = self.shoe.next_event(self.timeout)
             except DeviceTimeout as exc:
-                raise FeedError(f"the shoe gave no card: {exc}") from exc
+                raise NoCardYet(f"the shoe gave no card: {exc}") from exc
             card = self._handle(event, round_id)
             if card is not None:
                 return card

@@ -28,9 +28,9 @@ from typing import Any, Protocol, TextIO
 
 import structlog
 
-from controller.errors import TableError
 from controller.engine.redact import redact, redact_secrets
 from controller.engine.visibility import Audience, Screens
+from controller.errors import TableError
 
 Sink = Callable[[dict[str, Any]], None]
 

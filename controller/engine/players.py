@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from controller.engine.round import Round
 from controller.errors import WagerRefused
 from controller.money import Cents
-from controller.engine.round import Round
 
 CHIP = 25
 """The smallest chip, in cents: amounts are multiples of it, so odd cents arise from half returns and 3 to 2."""

@@ -32,16 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.cards import Card
-from controller.errors import CardRefused, TableError
 from controller.engine.log import EventLog, jsonable
-from controller.rules.registry import make_game
-from controller.rules.base import Decision, Game, Irregularity
-from controller.records.journal import Journal, JournalError
+from controller.engine.round import Limits, Round
+from controller.errors import CardRefused, TableError
 from controller.money import Rounding
 from controller.odds import PUSH
-from controller.engine.round import Limits, Round
+from controller.records.journal import Journal, JournalError
+from controller.rules.base import Decision, Game, Irregularity
+from controller.rules.registry import make_game
 from controller.settlement import settle
-from controller.tiles import Tile
+from controller.tiles import Piece, Tile
 
 IGNORED = frozenset({"table", "seq", "timestamp", "prev"})
 """Fields that differ between a journaled record and the same event emitted again."""
@@ -84,7 +84,7 @@ class ReplayLog(EventLog):
         return nullcontext()
 
 
-def piece(code: str) -> Card | Tile:
+def piece(code: str) -> Piece:
     """A card (``AS``) or, in Pai Gow Tiles, a tile (``6-6``) from its code."""
     return Tile.parse(code) if "-" in code else Card.parse(code)
 

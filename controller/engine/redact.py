@@ -17,7 +17,7 @@ import re
 from collections.abc import MutableMapping
 from typing import Any
 
-SECRET_KEY = re.compile(r"token|secret|passw(or)?d|api[-_]?key|authori[sz]ation|credential|cookie|private[-_]?key", re.I)
+SECRET_KEY = re.compile(r"token|secret|passw(or)?d|api[-_]?key|authori[sz]ation|credential|cookie|private[-_]?key", re.IGNORECASE)
 REDACTED = "[redacted]"
 
 

@@ -28,17 +28,13 @@ from typing import Any, TypeVar
 
 from transitions import Machine, MachineError
 
-from controller.cards import Card
-from controller.tiles import Tile
-from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.engine.log import EventLog
-from controller.rules.base import Decision, Face, Fee, Game, Irregularity, PendingDecision
+from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import PUSH
+from controller.rules.base import Decision, Face, Fee, Game, Irregularity, PendingDecision
 from controller.settlement import Settlement, settle
-
-Piece = Card | Tile
-"""What is dealt: a card, or a domino in Pai Gow Tiles."""
+from controller.tiles import Piece
 
 ACTIVE = ["betting", "no_more_bets", "dealing", "decisions", "reveal", "settling"]
 STATES = ["idle", *ACTIVE, "complete", "hold", "void"]

@@ -16,17 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from controller.engine.config_schema import Floor
-
-from controller.records.audit import ChainedFile
 from controller.engine.config import TableConfig
+from controller.engine.config_schema import Floor
 from controller.engine.devices import open_feed
 from controller.engine.log import EventLog
-from controller.records.journal import Journal
 from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import Recovered, recover
 from controller.engine.round import Round
 from controller.engine.table import Table
+from controller.records.audit import ChainedFile
+from controller.records.journal import Journal
 from drivers.sim.process import SimulatorProcess
 
 

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.engine.config import TableConfig
-from controller.engine.log import EventLog
 from controller.engine.feeds import CardFeed, DeviceFaulted, FeedError
-from controller.rules.base import Game
-from controller.records.meters import Meters
+from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
+from controller.records.meters import Meters
+from controller.rules.base import Game
 from drivers.shuffler import ShufflerError
 
 

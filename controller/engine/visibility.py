@@ -29,10 +29,22 @@ import enum
 import re
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from controller.engine.round import Round
+from controller.rules.base import Game
+from controller.tiles import Piece
+
+
+class Round(Protocol):
+    """What visibility reads of a round (``controller.engine.round.Round``, which logs through the event log
+    that keeps the ``Screens`` below: a Protocol here, so the two modules do not import each other)."""
+
+    id: str
+    cards: list[tuple[str, Piece, str]]
+    game: Game[Any]
+    hand: Any
+
+    def face_down(self) -> set[int]: ...
 
 
 class Audience(enum.StrEnum):

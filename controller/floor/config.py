@@ -72,7 +72,7 @@ class Jackpot(_Section):
     wager: str = "progressive"
     tables: list[str] = Field(min_length=1)
     reset: Annotated[int, Field(ge=0)] = Field(description="cents the meter starts from and returns to after a 100% hit")
-    rate: str = Field(description="share of every progressive wager added to the meter, e.g. \"0.15\"")
+    rate: str = Field(description='share of every progressive wager added to the meter, e.g. "0.15"')
 
     @field_validator("rate")
     @classmethod

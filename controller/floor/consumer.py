@@ -33,8 +33,7 @@ from typing import Any
 
 import nats
 import psycopg
-from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
+from nats.errors import Error as NatsError, TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
 

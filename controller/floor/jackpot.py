@@ -48,11 +48,9 @@ from typing import Any
 
 import nats
 import psycopg
-from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
+from nats.errors import Error as NatsError, TimeoutError as NatsTimeout
 from nats.js.api import ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
-from nats.js.errors import Error as JetStreamError
-from nats.js.errors import NotFoundError
+from nats.js.errors import Error as JetStreamError, NotFoundError
 
 from controller.cards import Card
 from controller.floor import wire

@@ -297,7 +297,7 @@ class Outbox:
         try:
             first = int(json.loads(message.data)["from_seq"])
         except (ValueError, KeyError, TypeError):
-            await message.respond(json.dumps({"ok": False, "reason": "expected {\"from_seq\": N}"}).encode())
+            await message.respond(json.dumps({"ok": False, "reason": 'expected {"from_seq": N}'}).encode())
             return
         with self._lock:
             self._resend_from = first if self._resend_from is None else min(first, self._resend_from)
@@ -448,7 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if error != said:
             said = error
             if error:
-                print(f"tablectl outbox {args.table}: {error}", file=sys.stderr, flush=True)
+                sys.stderr.write(f"tablectl outbox {args.table}: {error}\n")
+                sys.stderr.flush()
     outbox.stop()
     return 0
 

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import TableError
-from controller.records.meters import Meter, Meters
 from controller.money import format_cents
+from controller.records.meters import Meter, Meters
 
 SCHEMA_VERSION = "1"
 
@@ -234,7 +234,7 @@ class Journal:
     def _settle(self, round_id: str, record: dict[str, Any]) -> None:
         key = (round_id, record["spot"], record["wager"])
         row = self._db.execute("SELECT staked, settled FROM wagers WHERE round = ? AND spot = ? AND wager = ?", key).fetchone()
-        staked, settled = row if row else (0, 0)
+        staked, settled = row or (0, 0)
         if settled + record["stake"] > staked:
             raise JournalConflict(
                 f"journal {self.path}: round {round_id} spot {record['spot']} {record['wager']}: settling "
@@ -248,7 +248,8 @@ class Journal:
         ).fetchall()
         if open_wagers:
             spot, wager, staked, settled = open_wagers[0]
-            raise JournalConflict(f"journal {self.path}: round {round_id} cannot end: spot {spot} {wager} has {format_cents(settled)} of {format_cents(staked)} settled")
+            raise JournalConflict(f"journal {self.path}: round {round_id} cannot end: spot {spot} {wager} has "
+                                  f"{format_cents(settled)} of {format_cents(staked)} settled")
         self._db.execute("UPDATE rounds SET ended_seq = ? WHERE id = ?", (seq, round_id))
         counts = {"rounds": 1, "voided": int(voided), "fees": 0, "between_count": 0, "between_wagered": 0, "between_paid": 0}
         for record in self.round_records(round_id):
@@ -311,7 +312,7 @@ class Journal:
 
     def stakes(self, round_id: str) -> list[tuple[int, str, int, int]]:
         """(spot, wager, staked, settled) of every wager of a round."""
-        return [tuple(row) for row in self._read(  # type: ignore[misc]
+        return [tuple(row) for row in self._read(
             "SELECT spot, wager, staked, settled FROM wagers WHERE round = ? ORDER BY spot, wager", (round_id,))]
 
     def rounds_started(self) -> int:

@@ -134,7 +134,7 @@ class PlayerDealerRotation:
 
     @property
     def bank_button(self) -> str:
-        """ "1st bank" or "2nd bank", as the button in front of the player-dealer says."""
+        """The button in front of the player-dealer: "1st bank" or "2nd bank"."""
         return self._button(self.banks_held)
 
     def restore(self, roles: Mapping[str, Any]) -> None:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from controller.cards import Card
 from controller.money import Cents, Rounding
 from controller.settlement import Settlement
+from controller.tiles import Piece
 
 State = TypeVar("State")
 SPOT_TARGET = re.compile(r"^(?:seat|spot |hole:|draw:)?(\d+)(?:\.\d+)?$")
@@ -140,7 +141,7 @@ class Irregularity:
     card turned up before its time (``premature``, card-room poker)."""
 
     kind: str
-    card: Card | None = None
+    card: Piece | None = None
     target: str | None = None
     count: int | None = None
 
@@ -232,8 +233,11 @@ class Game(abc.ABC, Generic[State]):
         """Where the next card goes, or ``None`` when no card is due now."""
 
     @abc.abstractmethod
-    def place(self, state: State, target: str, card: Card) -> None:
-        """Put a card where ``next_target`` said."""
+    def place(self, state: State, target: str, card: Piece) -> None:
+        """Put a card (or a tile) where ``next_target`` said; ``ValueError`` if it cannot go there.
+
+        A card game refuses a tile with ``dealt_card``, so a piece of the wrong kind holds the round
+        with a clear reason instead of being played as a card."""
 
     def pending_decision(self, state: State) -> PendingDecision | None:
         """The decision the round waits for, if any."""
@@ -306,3 +310,10 @@ class Game(abc.ABC, Generic[State]):
     @abc.abstractmethod
     def describe(self, state: State) -> str:
         """One line for the dealer: the cards and the result."""
+
+
+def dealt_card(piece: Piece) -> Card:
+    """``piece`` as the card a card game was dealt: a tile raises ``ValueError`` (the round holds, naming it)."""
+    if not isinstance(piece, Card):
+        raise ValueError(f"{piece.code} is a tile, and this game deals cards")
+    return piece

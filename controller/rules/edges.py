@@ -20,8 +20,8 @@ from fractions import Fraction
 from typing import Any
 
 from controller.errors import GameNotAvailable
-from controller.rules.fees import FeeSchedule
 from controller.money import Cents, format_cents
+from controller.rules.fees import FeeSchedule
 
 EDGES: dict[str, str] = {
     "top-card": "controller.rules.top_card.edge",

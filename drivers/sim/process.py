@@ -1,8 +1,8 @@
 """Start a simulator as a separate process and drive its control channel::
 
-    with SimulatorProcess("shoe", "--seed", "1") as sim:
-        shoe = open_shoe("reference", port=sim.port)
-        sim.command("fault jam")
+with SimulatorProcess("shoe", "--seed", "1") as sim:
+shoe = open_shoe("reference", port=sim.port)
+sim.command("fault jam")
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import threading
-from types import TracebackType
 
 
 class SimulatorError(RuntimeError):
@@ -76,5 +75,5 @@ class SimulatorProcess:
     def __enter__(self) -> SimulatorProcess:
         return self
 
-    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -19,8 +19,7 @@ from __future__ import annotations
 import random
 import threading
 
-from controller.cards import Card, parse_cards
-from controller.cards import shoe as make_shoe
+from controller.cards import Card, parse_cards, shoe as make_shoe
 from drivers.protocol import messages as m
 from drivers.protocol.link import ACK_TIMEOUT
 from drivers.sim.device import SimDevice, SimIdentity

@@ -44,7 +44,7 @@ def _no_device(what: str) -> usb.core.USBError:
     return usb.core.USBError(f"No such device ({what})", errno=errno.ENODEV)
 
 
-class SimulatedUsbBackend(usb.backend.IBackend):  # type: ignore[misc]
+class SimulatedUsbBackend(usb.backend.IBackend):
     """See module doc."""
 
     def __init__(self, device: SimulatedUsbDevice) -> None:

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.cards import parse_cards
-from controller.rules.registry import make_game
-from controller.rules.base import Decision
-from controller.money import Rounding
 from controller.engine.round import Limits, Round
+from controller.money import Rounding
+from controller.rules.base import Decision
+from controller.rules.registry import make_game
 from tests.helpers import MemoryLog
 
 LIMITS = {"base": (500, 100000), "bonus": (100, 2500), "buster": (100, 10000), "bank": (100, 100000)}

@@ -7,8 +7,8 @@ import pytest
 from controller.engine.config import load_config, parse_config
 from controller.engine.devices import open_feed
 from controller.errors import ConfigError, WagerRefused
-from controller.rules.registry import make_game
 from controller.rules.base import OptionError
+from controller.rules.registry import make_game
 from tests.helpers import MemoryLog, in_process_config
 
 

@@ -8,10 +8,10 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.commands.cli import main
-from controller.rules.edges import EDGES
-from controller.rules.blackjack.edge import base_edge, bonus_bet_edge, buster_edge
-from controller.rules.registry import make_game
 from controller.rules.base import PendingDecision
+from controller.rules.blackjack.edge import base_edge, bonus_bet_edge, buster_edge
+from controller.rules.edges import EDGES
+from controller.rules.registry import make_game
 
 
 def test_bonus_bet_edge_no_bust_eight_decks_matches_a_count_by_hand() -> None:
@@ -67,12 +67,12 @@ SEED_BUSTER = {3: 1, 4: 2, 5: 4, 6: 10, 7: 40, 8: 100}
 
 
 def test_buster_edge_pure_one_deck_matches_an_independent_enumeration() -> None:
-    counts = {v: 4 for v in range(1, 10)} | {10: 16}
+    counts = dict.fromkeys(range(1, 10), 4) | {10: 16}
     assert buster_edge(make_game("pure-21-5", {"decks": 1})).ev == independent_buster(counts, 0, SEED_BUSTER)
 
 
 def test_buster_edge_no_bust_two_decks_matches_an_independent_enumeration() -> None:
-    counts = {v: 8 for v in range(1, 10)} | {10: 32}
+    counts = dict.fromkeys(range(1, 10), 8) | {10: 32}
     assert buster_edge(make_game("no-bust-21", {"decks": 2})).ev == independent_buster(counts, 2, SEED_BUSTER)
 
 

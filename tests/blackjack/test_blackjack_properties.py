@@ -5,8 +5,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from controller.rules.blackjack.totals import Rule, chart_row
 from controller.rules.base import Decision
+from controller.rules.blackjack.totals import Rule, chart_row
 from tests.blackjack.table import new_round
 
 

@@ -45,7 +45,7 @@ def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, 
         assert players[round_id] + summary["net"] == 0, "the players' net is the player-dealer's loss"
         assert abs(summary["net"]) <= summary["bank"] and summary["action"] <= summary["bank"]
         assert completes[round_id]["house_win"] == fees[round_id]
-    assert re.search(r"^fees\s+\$([\d,.]+)", out, re.M)[1].replace(",", "") == f"{sum(fees.values()) / 100:.2f}"
+    assert re.search(r"^fees\s+\$([\d,.]+)", out, re.MULTILINE)[1].replace(",", "") == f"{sum(fees.values()) / 100:.2f}"
     assert any(s["exhausted"] for s in summaries.values()), "some round exhausts the bank"
     for outcome in ("base win", "base lose", "base push", "base partial", "bonus win", "bonus lose",
                     "buster win", "buster lose"):

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.engine.camera import CameraWitness
 from controller.cards import Card, parse_cards
 from controller.commands.cli import main
+from controller.engine.camera import CameraWitness
 from controller.engine.config import load_config
 from controller.errors import TableError
 from tests.helpers import MemoryLog
@@ -124,11 +124,10 @@ def test_pure_21_5_bonus_cards_are_read_and_never_taken_for_spades(tmp_path, art
 
 
 def test_the_pure_21_5_down_card_is_not_filmed_until_the_reveal() -> None:  # seed 003, Pure 21.5: the second card down
-    from controller.rules.blackjack.play import PLAYER_DEALER
-    from controller.rules.registry import make_game
-
     from controller.cards import Card
     from controller.rules.base import Face
+    from controller.rules.blackjack.play import PLAYER_DEALER
+    from controller.rules.registry import make_game
 
     game = make_game("pure-21-5")
     state = game.new_hand([2, 3], {(1, "bank"): 50000, (2, "base"): 500, (3, "base"): 500})

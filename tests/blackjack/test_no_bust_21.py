@@ -4,12 +4,12 @@ from collections import Counter
 
 import pytest
 
-from controller.rules.blackjack.play import PLAYER_DEALER, action_button
-from controller.rules.blackjack.totals import Kind, Total
 from controller.cards import Card
 from controller.errors import DecisionRefused, WagerRefused
-from controller.rules.registry import make_game
 from controller.rules.base import Decision, OptionError
+from controller.rules.blackjack.play import PLAYER_DEALER, action_button
+from controller.rules.blackjack.totals import Kind, Total
+from controller.rules.registry import make_game
 from tests.blackjack.table import new_round, order, play, returned
 from tests.helpers import MemoryLog
 
@@ -48,7 +48,7 @@ def test_cards_entered_from_the_console_are_recorded_with_their_source() -> None
 
 
 def decision_for(hand: str, up: str = "5D") -> tuple:
-    round = play(GAME, {(1, "base"): 1000}, f"{hand.split()[0]} {up} {hand.split()[1]}", stop_at_decision=True)
+    round = play(GAME, {(1, "base"): 1000}, f"{hand.split(maxsplit=1)[0]} {up} {hand.split()[1]}", stop_at_decision=True)
     return round, round.pending_decision()
 
 

@@ -4,12 +4,12 @@ from collections import Counter
 
 import pytest
 
-from controller.rules.blackjack.play import PLAYER_DEALER
-from controller.rules.blackjack.totals import Kind, Total
 from controller.cards import Card, parse_cards
 from controller.errors import DecisionRefused
-from controller.rules.registry import make_game
 from controller.rules.base import Decision, OptionError
+from controller.rules.blackjack.play import PLAYER_DEALER
+from controller.rules.blackjack.totals import Kind, Total
+from controller.rules.registry import make_game
 from tests.blackjack.table import play, returned
 from tests.helpers import MemoryLog
 

@@ -3,13 +3,18 @@
 import pytest
 from hypothesis import given, strategies as st
 
+from controller.cards import parse_cards, shoe
+from controller.rules.base import OptionError
 from controller.rules.blackjack.side_wagers import (
-    BONUS_PAYTABLES, BONUS_ROWS, BUSTER_PAYTABLES, bonus_bet_payout, bonus_bet_row, buster_paytable,
+    BONUS_PAYTABLES,
+    BONUS_ROWS,
+    BUSTER_PAYTABLES,
+    bonus_bet_payout,
+    bonus_bet_row,
+    buster_paytable,
 )
 from controller.rules.blackjack.totals import count_total
-from controller.cards import parse_cards, shoe
 from controller.rules.registry import make_game
-from controller.rules.base import OptionError
 from tests.blackjack.table import order, play, returned
 
 SEED = BONUS_PAYTABLES["seed"]

@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from controller.rules.blackjack.totals import Kind, count_total, dealer_draws, no_bust_total, points, pure_total
 from controller.cards import parse_cards, pure_21_5_deck, shoe
+from controller.rules.blackjack.totals import Kind, count_total, dealer_draws, no_bust_total, points, pure_total
 
 NO_BUST_CARDS = sorted(set(shoe(1, jokers_per_deck=1)))
 NATURAL = [c for c in NO_BUST_CARDS if not c.is_joker]

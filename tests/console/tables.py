@@ -11,14 +11,14 @@ from typing import Any
 
 import httpx
 
-from controller.engine.config import load_config
 from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.console.session import TableLoop
-from controller.records.staff import SessionAccounts
+from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShoeFeed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
+from controller.records.staff import SessionAccounts
 from tests.helpers import MemoryLog
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"

@@ -11,9 +11,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from controller.engine.config import load_config
 from controller.console.server import ConsoleServer, ConsoleSettings, console_settings
 from controller.console.session import TableLoop
+from controller.engine.config import load_config
 from controller.errors import ConfigError
 from tests.console.tables import CONFIG, DEALER, SUPERVISOR, accounts, logged_in, served, table_loop
 from tests.helpers import MemoryLog

@@ -11,8 +11,8 @@ import time
 from typing import Any
 
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
-from controller.tiles import TILE_SET, Tile
 from controller.rules.pai_gow_tiles.ranking import hand_value
+from controller.tiles import TILE_SET, Tile
 from tests.console.tables import served
 from tests.console.test_browser import enter, expect_text, open_console, settlement_rows
 

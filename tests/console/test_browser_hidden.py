@@ -25,8 +25,8 @@ import pytest
 
 from controller.console.session import TableLoop
 from controller.engine.feeds import DealerEntryFeed
-from controller.money import format_cents
 from controller.engine.players import SimulatedPlayers
+from controller.money import format_cents
 from tests.console.conftest import ARTIFACTS
 from tests.console.hidden_cards import CODE, NEVER, public_from
 from tests.console.tables import CONFIG, DEALER, SUPERVISOR, log_in, served

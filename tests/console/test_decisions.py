@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from controller.cards import Card
 from controller.console.commands import (
     CloseBetting,
     CommandRefused,
@@ -17,14 +18,13 @@ from controller.console.commands import (
     PlaceWager,
     Sit,
 )
-from controller.cards import Card
 from controller.console.session import TableLoop
-from controller.money import format_cents
-from controller.errors import DecisionRefused, IllegalAction
 from controller.engine.feeds import PieceRefused
+from controller.errors import DecisionRefused, IllegalAction
+from controller.money import format_cents
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
-from controller.tiles import TILE_SET, Tile, UnknownTile
 from controller.rules.pai_gow_tiles.ranking import hand_value
+from controller.tiles import TILE_SET, Tile, UnknownTile
 from tests.console.tables import table_loop
 
 

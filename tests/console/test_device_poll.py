@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 
-from controller.engine.config import load_config
 from controller.console.commands import CloseBetting, CommandRefused, OpenRound, PlaceWager, Resume
 from controller.console.session import TableLoop
+from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShufflerFeed
 from controller.engine.table import Table

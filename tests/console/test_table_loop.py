@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from controller.engine.config import load_config
 from controller.console.commands import (
     CloseBetting,
     CommandRefused,
@@ -22,10 +21,11 @@ from controller.console.commands import (
     VoidRound,
 )
 from controller.console.session import TableLoop
-from controller.errors import DecisionRefused, WagerRefused
+from controller.engine.config import load_config
 from controller.engine.feeds import ShoeFeed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
+from controller.errors import DecisionRefused, WagerRefused
 from drivers.shoe import InProcessShoe
 from tests.console.tables import table_loop
 from tests.helpers import MemoryLog

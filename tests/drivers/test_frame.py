@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from drivers.protocol.examples import section
 from drivers.protocol.frame import MAX_PAYLOAD, SYNC, Frame, FrameDecoder, crc16, encode

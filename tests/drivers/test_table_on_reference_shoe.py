@@ -6,10 +6,10 @@ import contextlib
 import os
 import random
 
-from controller.engine.session import shoe_simulator
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
+from controller.engine.session import shoe_simulator
 from controller.engine.table import Table
 from drivers.reference.shoe import ReferenceShoe
 from drivers.sim.process import SimulatorProcess

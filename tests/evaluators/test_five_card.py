@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from controller.cards import JOKER, Card, parse_cards
 from controller.rules.evaluators.encoding import InvalidHand

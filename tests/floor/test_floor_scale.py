@@ -10,7 +10,7 @@ import pytest
 from controller.floor.proof import Plan, report, run_proof
 
 pytestmark = pytest.mark.skipif(
-    shutil.which("nats-server") is None or shutil.which("initdb") is None and not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")),
+    shutil.which("nats-server") is None or (shutil.which("initdb") is None and not list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))),
     reason="needs Debian's nats-server and postgresql",
 )
 

@@ -6,17 +6,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.cards import Card, parse_cards
-from controller.rules.registry import make_game
-from controller.rules.base import Decision
-from controller.money import Rounding
 from controller.engine.round import Limits, Round
+from controller.money import Rounding
+from controller.rules.base import Decision
+from controller.rules.registry import make_game
 from tests.helpers import MemoryLog
 
 
 def new_round(game_id: str, options: Mapping[str, Any] | None = None, *, log: MemoryLog | None = None,
               rounding: Rounding = Rounding.PLAYER) -> Round:
     game = make_game(game_id, options)
-    limits = Limits({w: (1, 10_000_000) for w in game.wagers})
+    limits = Limits(dict.fromkeys(game.wagers, (1, 10000000)))
     return Round("T-R1", game, log or MemoryLog(), spots=game.max_spots, limits=limits, rounding=rounding)
 
 

@@ -10,8 +10,8 @@ from controller.cards import parse_cards
 from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.base import OptionError
 from controller.rules.high_card_flush.game import HighCardFlush
-from controller.rules.high_card_flush.strategy import best_raise, published_raise, returns
 from controller.rules.high_card_flush.progressive import ProgressiveMeter
+from controller.rules.high_card_flush.strategy import best_raise, published_raise, returns
 from tests.games.rounds import deal, decide, new_round, returned
 from tests.helpers import MemoryLog
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from numba import njit
 
+from controller.rules.evaluators.high_card_flush import mask_flush_value
 from controller.rules.high_card_flush import flush_kernel as kernel
 from controller.rules.high_card_flush.edge import HANDS, ante_totals, edges, flush_lengths, length_ev, straight_flush_lengths
-from controller.rules.evaluators.high_card_flush import mask_flush_value
 from controller.rules.high_card_flush.strategy import QUALIFY_AT
 
 

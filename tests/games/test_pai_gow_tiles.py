@@ -9,15 +9,15 @@ from hypothesis import given, settings, strategies as st
 
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
-from controller.errors import DecisionRefused
-from controller.rules.base import Decision
-from controller.rules.pai_gow_tiles.game import PaiGowTiles
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
 from controller.engine.table import Table
-from controller.tiles import TILE_SET, Tile, UnknownTile, parse_tiles
+from controller.errors import DecisionRefused
+from controller.rules.base import Decision
+from controller.rules.pai_gow_tiles.game import PaiGowTiles
 from controller.rules.pai_gow_tiles.house_way import HouseWayError, best_setting, house_way, load_house_way, settings as all_settings
 from controller.rules.pai_gow_tiles.ranking import GONG, PAIR, POINTS, WONG, compare, describe, hand_value
+from controller.tiles import TILE_SET, Tile, UnknownTile, parse_tiles
 from tests.helpers import MemoryLog
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from controller.rules.edges import compute
 from controller.rules.pai_gow_tiles.edge import copy_pairs, wager_ev
-from controller.tiles import TILE_SET
 from controller.rules.pai_gow_tiles.house_way import house_way
+from controller.tiles import TILE_SET
 
 
 @pytest.mark.parametrize("size", [9, 11])

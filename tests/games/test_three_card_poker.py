@@ -8,14 +8,14 @@ import pytest
 from controller.cards import Card, parse_cards, standard_deck
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
-from controller.rules.edges import compute
-from controller.errors import DecisionRefused, WagerRefused
-from controller.rules.evaluators.three_card import Category3, category3, evaluate3
-from controller.rules.base import Decision
-from controller.rules.three_card_poker.game import PLAY_THRESHOLD, ThreeCardPoker
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
 from controller.engine.table import Table
+from controller.errors import DecisionRefused, WagerRefused
+from controller.rules.base import Decision
+from controller.rules.edges import compute
+from controller.rules.evaluators.three_card import Category3, category3, evaluate3
+from controller.rules.three_card_poker.game import PLAY_THRESHOLD, ThreeCardPoker
 from tests.helpers import MemoryLog
 
 LIMITS = Limits({"ante": (500, 50000), "pair_plus": (500, 50000), "bank": (500, 10**7)})

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from controller.cards import standard_deck
-from controller.rules.top_5_poker import poker_kernel as kernel
-from controller.rules.top_5_poker.edge import ace_or_face_ev, counts, edges, tens_ev
 from controller.rules.evaluators import evaluate
 from controller.rules.evaluators.encoding import decode
+from controller.rules.top_5_poker import poker_kernel as kernel
+from controller.rules.top_5_poker.edge import ace_or_face_ev, counts, edges, tens_ev
 from controller.rules.top_5_poker.tables import tens_row
 
 DECK = standard_deck()

@@ -9,8 +9,8 @@ from math import comb
 import pytest
 
 from controller.cards import no_face_deck
-from controller.rules.two_cards_high.edge import NOT_QUALIFIED, edges, outcome_weights, side_rows
 from controller.rules.evaluators import best_split
+from controller.rules.two_cards_high.edge import NOT_QUALIFIED, edges, outcome_weights, side_rows
 
 
 def test_side_wager_rows_count_every_five_card_hand_of_forty() -> None:

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.cards import Card, deck_with_joker, parse_cards
-from controller.rules.registry import make_game
-from controller.rules.base import Decision
-from controller.money import Rounding
 from controller.engine.round import Limits, Round
+from controller.money import Rounding
+from controller.rules.base import Decision
+from controller.rules.registry import make_game
 from tests.helpers import MemoryLog
 
 LIMITS = {"bet": (1000, 50000), "fortune": (100, 2000), "bank": (500, 500000)}

@@ -105,8 +105,8 @@ def test_the_player_dealer_seat_posts_a_bank_and_takes_no_wager() -> None:
 
 
 def test_no_round_without_the_player_dealers_bank() -> None:
-    from controller.rules.registry import make_game
     from controller.engine.round import Limits, Round
+    from controller.rules.registry import make_game
 
     round = Round("T1-R1", make_game("double-hand-poker"), MemoryLog(), spots=7,
                   limits=Limits({"bet": (1000, 50000), "bank": (500, 500000)}))

@@ -9,8 +9,8 @@ import pytest
 
 from controller.commands.cli import main
 from controller.rules.edges import EDGES
-from controller.rules.pai_gow_poker.double_hand_poker_edge import count_copies
 from controller.rules.pai_gow_poker.batch import exhaustive_counts
+from controller.rules.pai_gow_poker.double_hand_poker_edge import count_copies
 from controller.rules.pai_gow_poker.fortune import PAYTABLES
 
 

@@ -8,7 +8,16 @@ from hypothesis import given, settings, strategies as st
 from controller.cards import Card, deck_with_joker, parse_cards
 from controller.rules.evaluators import InvalidHand
 from controller.rules.pai_gow_poker.hands import (
-    FoulHand, Outcome, SetHand, back_value, compare, foul_reason, front_value, legal_settings, set_hand, settings as all_settings,
+    FoulHand,
+    Outcome,
+    SetHand,
+    back_value,
+    compare,
+    foul_reason,
+    front_value,
+    legal_settings,
+    set_hand,
+    settings as all_settings,
 )
 
 

@@ -74,7 +74,7 @@ def test_two_hundred_rounds_balance_to_the_cent(tmp_path: Path, config: str, cap
     totals = check_balances(records)
     assert totals["players"] + totals["player_dealer"] + totals["fees"] == 0
     out = capsys.readouterr().out
-    played = int(re.search(r"^rounds\s+(\d+)", out, re.M)[1])
+    played = int(re.search(r"^rounds\s+(\d+)", out, re.MULTILINE)[1])
     assert played == totals["rounds"] == 200
     # general rule 5: when nobody takes the player-dealer position the game stops, says why, and waits until a
     # player takes it (the simulated players are asked again); the run goes on from there
@@ -84,7 +84,7 @@ def test_two_hundred_rounds_balance_to_the_cent(tmp_path: Path, config: str, cap
             assert after["event"] == "position_taken" and after["player_dealer"] != stop.get("player_dealer")
     if any("stopped" in r for r in moves):
         assert "the game stopped: no player intervened" in out and "takes the player-dealer position" in out
-    fee_line = re.search(r"^fees\s+\$([\d,]+)\.(\d\d)$", out, re.M)
+    fee_line = re.search(r"^fees\s+\$([\d,]+)\.(\d\d)$", out, re.MULTILINE)
     assert fee_line and int(fee_line[1].replace(",", "")) * 100 + int(fee_line[2]) == totals["fees"]
 
 

@@ -6,9 +6,9 @@ from collections import defaultdict
 from typing import Any
 
 from controller.cards import parse_cards
-from controller.rules.registry import make_game
-from controller.rules.base import Decision
 from controller.engine.round import Limits, Round
+from controller.rules.base import Decision
+from controller.rules.registry import make_game
 from tests.helpers import MemoryLog
 
 

@@ -34,7 +34,10 @@ def test_heads_up_the_raises_are_unlimited() -> None:  # rule 5, line 1762
 
 def test_when_a_third_player_folds_the_cap_lifts() -> None:  # rule 5: "only two Players remain in the pot"
     b = betting((1, 2, 3))
-    b.act(1, "bet", None); b.act(2, "raise", None); b.act(3, "fold", None); b.act(1, "raise", None)
+    b.act(1, "bet", None)
+    b.act(2, "raise", None)
+    b.act(3, "fold", None)
+    b.act(1, "raise", None)
     b.act(2, "raise", None)
     assert "raise" in b.legal(1)
 

@@ -4,11 +4,11 @@ the pot balance check, reports while a round is held, and meters that keep pot a
 import pytest
 
 from controller.cards import Card
+from controller.engine.round import Limits, Round
 from controller.errors import IllegalAction, WagerRefused
+from controller.records.meters import Meters
 from controller.rules.base import Fee, Irregularity
 from controller.rules.poker.holdem import Holdem
-from controller.records.meters import Meters
-from controller.engine.round import Limits, Round
 from tests.helpers import MemoryLog, top_card_round
 from tests.poker.tables import act, check_down, deal, poker_round, post_blinds
 

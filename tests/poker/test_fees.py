@@ -3,8 +3,8 @@ Low-ball lines 15-17 and 2699-2714)."""
 
 import pytest
 
-from controller.rules.registry import make_game
 from controller.rules.poker.fees import HOLDEM, LIMITS, OMAHA, PER_HAND, TIME_RATES, TimeCollection
+from controller.rules.registry import make_game
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 
 

@@ -4,8 +4,8 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import CardRefused
-from controller.rules.base import Irregularity
 from controller.odds import Outcome
+from controller.rules.base import Irregularity
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 
 C = Card.parse
@@ -87,7 +87,7 @@ def test_a_turn_exposed_early_does_not_play_and_the_river_comes_after_a_reshuffl
     deal(round, "8C")
     check_down(round)
     assert round.state == "complete"
-    assert round.hand.board == [C(c) for c in "3H 7D 9C 5C 8C".split()] and round.hand.set_aside == [C("8C")]
+    assert round.hand.board == [C(c) for c in ["3H", "7D", "9C", "5C", "8C"]] and round.hand.set_aside == [C("8C")]
     assert_conserved(round.log)
 
 
@@ -186,7 +186,7 @@ def test_a_flop_turned_before_the_betting_ends_is_reshuffled_the_burn_stays() ->
     deal(round, HOLES)
     act(round, (1, "call"))
     assert deal(round, "2C 3H 7D 9C") == ["stray"] * 4
-    for card in "2C 3H 7D 9C".split():  # the burn first, then the flop
+    for card in ["2C", "3H", "7D", "9C"]:  # the burn first, then the flop
         round.report(Irregularity("premature", C(card)))
     assert round.hand.burns == [C("2C")] and round.stray_cards == []
     act(round, (2, "call"), (3, "check"))

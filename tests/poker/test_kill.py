@@ -2,9 +2,9 @@
 
 import pytest
 
-from controller.rules.registry import make_game
 from controller.rules.base import OptionError
 from controller.rules.poker.kill import KillButton
+from controller.rules.registry import make_game
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 
 

@@ -27,8 +27,8 @@ def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path,
     assert main(["run", "--config", config, "--rounds", "200", "--seed", "7", "--log", str(log_file),
                  "--journal", str(tmp_path / "journal.sqlite")]) == 0
     out = capsys.readouterr().out
-    summary = dict(re.findall(r"^(rounds|fees|house win)\s+(\S+)", out, re.M))
-    between = re.search(r"^between players \(not house action\): \d+ wagers, staked (\S+), returned (\S+)", out, re.M)
+    summary = dict(re.findall(r"^(rounds|fees|house win)\s+(\S+)", out, re.MULTILINE))
+    between = re.search(r"^between players \(not house action\): \d+ wagers, staked (\S+), returned (\S+)", out, re.MULTILINE)
     log = MemoryLog()
     log.stream.write(log_file.read_text())
     assert_conserved(log)

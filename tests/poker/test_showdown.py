@@ -5,9 +5,9 @@ import pytest
 
 from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused
-from controller.rules.registry import make_game
-from controller.rules.base import Decision
 from controller.odds import Outcome
+from controller.rules.base import Decision
+from controller.rules.registry import make_game
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
 
 C = Card.parse

@@ -17,12 +17,13 @@ from typing import Any
 import cv2
 import pytest
 
-from controller.engine.camera import CameraUnavailable, CameraWitness, film_session
 from controller.cards import Card
-from controller.commands.rounds import _text, recall
+from controller.commands.rounds import _text
+from controller.engine.camera import CameraUnavailable, CameraWitness, film_session
 from controller.engine.config import load_config
-from controller.errors import TableError
 from controller.engine.session import open_session
+from controller.errors import TableError
+from controller.records.recall import recall
 from tests.helpers import MemoryLog, in_process_config, top_card_round
 from tests.vision.mjpeg_stream import serve
 from vision.setup import layout_from

@@ -6,14 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.cards import parse_cards
-from vision.calibration import Layout, Zone
-from vision.detect import DOWNSCALE, Corners, half_size
-from vision.geometry import INDEX_FX, INDEX_FY, STRIPS, quad_center, rotate_quad
 import vision.fans as fans_module
 import vision.hypotheses as hypotheses_module
 import vision.recognizer as recognizer_module
-from vision.geometry import CardSize
+from controller.cards import parse_cards
+from vision.calibration import Layout, Zone
+from vision.detect import DOWNSCALE, Corners, half_size
+from vision.geometry import INDEX_FX, INDEX_FY, STRIPS, CardSize, quad_center, rotate_quad
 from vision.hypotheses import _guessed_corners, _paired_plain
 from vision.recognizer import Recognizer, RecognizerSettings, evidence_needed
 from vision.synthetic import DEALER_SPREAD, Camera, Placement, Scene, SceneRenderer, fan, random_placements

@@ -465,7 +465,7 @@ def chi_square(table: np.ndarray[Any, Any], expected: np.ndarray[Any, Any]) -> t
 def _whole_standard_decks(deck: Sequence[Card]) -> bool:
     """Whether ``deck`` is whole standard decks (so the new-deck order is one of its factory orders)."""
     copies = len(deck) // 52
-    want = {c: copies for c in standard_deck()}
+    want = dict.fromkeys(standard_deck(), copies)
     got: dict[Card, int] = {}
     for c in deck:
         got[c] = got.get(c, 0) + 1

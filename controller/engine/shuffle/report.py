@@ -121,9 +121,9 @@ def picture(all_shoes: list[Shoe], path: Path, title: str) -> Path:
 
     Raises ``ModuleNotFoundError`` when matplotlib is not installed (``pip install 'tablectl[report]'``).
     """
-    import matplotlib
+    import matplotlib as mpl
 
-    matplotlib.use("Agg")
+    mpl.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 

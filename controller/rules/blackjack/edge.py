@@ -23,13 +23,13 @@ import random
 from collections import Counter
 from fractions import Fraction
 
+from controller.cards import Card
+from controller.money import Rounding
+from controller.rules.base import Decision
 from controller.rules.blackjack.play import BlackjackGame
 from controller.rules.blackjack.side_wagers import KING_OF_SPADES, bonus_bet_payout
 from controller.rules.blackjack.totals import points
-from controller.cards import Card
 from controller.rules.edges import WagerEdge
-from controller.rules.base import Decision
-from controller.money import Rounding
 
 SIMULATED_ROUNDS = 100_000
 STAKE = 1000

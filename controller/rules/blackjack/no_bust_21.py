@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from controller.cards import Card
+from controller.odds import LOSE, PUSH, Payout, parse_payout
+from controller.rules.base import OptionError
 from controller.rules.blackjack.play import BlackjackGame
 from controller.rules.blackjack.state import BlackjackRound
 from controller.rules.blackjack.totals import ChartRow, Kind, Rule, Total, no_bust_total, points
-from controller.cards import Card
-from controller.rules.base import OptionError
-from controller.odds import LOSE, PUSH, Payout, parse_payout
 
 CHART_CITE = "seed 003 No Bust round of play 9, chart as read by rules-notes"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.rules.edges import WagerEdge
 from controller.rules.blackjack.edge import edges_for
 from controller.rules.blackjack.no_bust_21 import NoBust21
+from controller.rules.edges import WagerEdge
 
 VARIANTS: dict[str, dict[str, Any]] = {"seed": {}, "plain-22-under": {"over_above": 22}}
 

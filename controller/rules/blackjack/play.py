@@ -29,6 +29,10 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from controller.cards import Card, Rank, shoe
+from controller.errors import DecisionRefused, WagerRefused
+from controller.money import Cents, Rounding, format_cents
+from controller.odds import HALF_RETURNED, LOSE, Payout, parse_payout
 from controller.rules.banking import (
     Claim,
     PlayerDealerPosition,
@@ -37,19 +41,20 @@ from controller.rules.banking import (
     clockwise_from,
     settle_against_bank,
 )
+from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
 from controller.rules.blackjack.side_wagers import (
-    BONUS_PAYTABLES, BUSTER_PAYTABLES, BusterPaytable, bonus_bet_payout, buster_paytable,
+    BONUS_PAYTABLES,
+    BUSTER_PAYTABLES,
+    BusterPaytable,
+    bonus_bet_payout,
+    buster_paytable,
 )
 from controller.rules.blackjack.state import BlackjackRound, Hand, Seat
 from controller.rules.blackjack.strategy import InfiniteShoeStrategy
 from controller.rules.blackjack.totals import ChartRow, Rule, Total, chart_row, dealer_draws
-from controller.cards import Card, Rank, shoe
-from controller.errors import DecisionRefused, WagerRefused
 from controller.rules.fees import SCHEDULES, FeeError
-from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, Wagers, WagerChange
-from controller.money import Cents, Rounding, format_cents
-from controller.odds import HALF_RETURNED, LOSE, Payout, parse_payout
 from controller.settlement import Settlement
+from controller.tiles import Piece
 
 PLAYER_DEALER = "player-dealer"
 SEATS = 8
@@ -263,7 +268,8 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         """The player-dealer takes a card: to make two, then by the drawing rule."""
         return len(cards) < 2 or dealer_draws(self.total(cards, initial=len(cards) == 2))
 
-    def place(self, state: BlackjackRound, target: str, card: Card) -> None:
+    def place(self, state: BlackjackRound, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if target != self.next_target(state):
             raise ValueError(f"no card is due at {target!r} (the next card goes to {self.next_target(state)!r})")
         if card not in self._cards:
@@ -448,7 +454,7 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         claims = []
         for spot in clockwise_from(state.button, list(state.seats), total_seats):
             seat = state.seats[spot]
-            for index, hand in enumerate(seat.hands):
+            for index in range(len(seat.hands)):
                 claims.append(self._hand_claim(seat, index, dealer, state.dealer))
             if seat.insurance:
                 won = self.dealer_blackjack(state.dealer)

@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from controller.cards import Card, Rank, Suit
+from controller.odds import LOSE, PUSH, Payout, parse_payout
+from controller.rules.base import OptionError
 from controller.rules.blackjack.play import BlackjackGame
 from controller.rules.blackjack.state import BlackjackRound, Seat
 from controller.rules.blackjack.totals import ChartRow, Kind, Rule, Total, pure_total
-from controller.cards import Card, Rank, Suit
-from controller.rules.base import OptionError
-from controller.odds import LOSE, PUSH, Payout, parse_payout
 
 CHART_1A = "seed 003 Pure 21.5 chart 1A"
 

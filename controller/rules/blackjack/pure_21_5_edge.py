@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.rules.edges import WagerEdge
 from controller.rules.blackjack.edge import edges_for
 from controller.rules.blackjack.pure_21_5 import Pure21_5
+from controller.rules.edges import WagerEdge
 
 VARIANTS: dict[str, dict[str, Any]] = {"seed": {}, "888-option": {"rule_888": "win"}}
 

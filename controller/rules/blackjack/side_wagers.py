@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.rules.blackjack.totals import count_total
 from controller.cards import NATURAL_SUITS, Card, Rank
 from controller.odds import LOSE, OddsError, Payout, parse_payout
+from controller.rules.blackjack.totals import count_total
 
 BONUS_ROWS: tuple[str, ...] = (
     "pair of kings of spades beaten by a blackjack",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from controller.rules.banking import BankResult
 from controller.cards import Card
 from controller.money import Cents
+from controller.rules.banking import BankResult
 
 
 @dataclass(slots=True)

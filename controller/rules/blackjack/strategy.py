@@ -25,14 +25,28 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from controller.rules.blackjack.state import Hand, Seat
-from controller.rules.blackjack.totals import Kind, Rule, Total, chart_row, dealer_draws, points
 from controller.cards import Card, Rank
+from controller.odds import Payout
+from controller.rules.blackjack.state import Hand, Seat
+from controller.rules.blackjack.totals import ChartRow, Kind, Rule, Total, chart_row, dealer_draws, points
 
-if TYPE_CHECKING:
-    from controller.rules.blackjack.play import BlackjackGame
+
+class BlackjackRules(Protocol):
+    """What the strategy asks of a blackjack game (``play.BlackjackGame`` answers it)."""
+
+    chart: tuple[ChartRow, ...]
+    double_after_split: bool
+
+    def deck(self) -> tuple[Card, ...]: ...
+    def total(self, cards: Sequence[Card], *, initial: bool) -> Total: ...
+    def compare(self, player: Total, dealer: Total, dealer_cards: Sequence[Card]) -> tuple[Payout, str]: ...
+    def checks_down_card(self, up: Card) -> bool: ...
+    def dealer_blackjack(self, dealer_cards: Sequence[Card]) -> bool: ...
+    def freezes(self, up: Card) -> bool: ...
+    def finished(self, seat: Seat, index: int) -> bool: ...
+    def legal(self, seat: Seat, index: int) -> list[str]: ...
 
 DealerOutcome = tuple[Total, tuple[Card, ...]]
 
@@ -49,7 +63,7 @@ def card_classes(deck: Sequence[Card]) -> list[tuple[Card, float]]:
 class InfiniteShoeStrategy:
     """Expected values of a hand's actions for one game and its options."""
 
-    def __init__(self, game: BlackjackGame) -> None:
+    def __init__(self, game: BlackjackRules) -> None:
         self.game = game
         self.classes = card_classes(game.deck())
         self._class_of = {(points(c), c.is_joker): c for c, _ in self.classes}

@@ -17,7 +17,7 @@ on random hands). Rows must hold distinct cards; by default that is checked
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 
 import numpy as np
@@ -113,7 +113,7 @@ def _check_rows(cols: list[Column], game: str, jokers: int, deck: npt.NDArray[np
         if outside.any():
             raise InvalidHand(f"{game}: row {first(outside)} has a card not in this deck")
     ordered = _sorted_columns(cols)
-    repeated = np.logical_or.reduce([a == b for a, b in zip(ordered, ordered[1:])])
+    repeated = np.logical_or.reduce([a == b for a, b in pairwise(ordered)])
     if repeated.any():
         raise InvalidHand(f"{game}: row {first(repeated)} holds a card twice")
 

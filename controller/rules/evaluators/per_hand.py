@@ -26,13 +26,13 @@ reference the tables are tested against.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
 
-from controller.rules.evaluators import tables
 from controller.cards import Card
+from controller.rules.evaluators import tables
 from controller.rules.evaluators.encoding import JOKER_CODE, InvalidHand, card_of, check_hand
 
 __all__ = ["value5", "value6", "value7", "high_value", "evaluate"]
@@ -77,7 +77,7 @@ def _flush(codes: np.ndarray, n: int, joker: bool) -> int:
                 c = codes[i]
                 if c != _JOKER and c & 3 == suit:
                     mask |= 1 << (c >> 2)
-            return _BUG_FLUSH[mask] if joker else _FLUSH[mask]
+            return int(_BUG_FLUSH[mask] if joker else _FLUSH[mask])
     return 0
 
 
@@ -94,7 +94,7 @@ def _value(codes: np.ndarray, n: int) -> int:
     else:
         value = _HIGH5[index] if n == 5 else (_HIGH6[index] if n == 6 else _HIGH7[index])
     flush = _flush(codes, n, joker)
-    return flush if flush > value else value
+    return int(max(value, flush))
 
 
 @njit(cache=True)
@@ -121,7 +121,7 @@ def value7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
     return _value(codes, 7)
 
 
-_BY_SIZE = {5: value5, 6: value6, 7: value7}
+_BY_SIZE: dict[int, Callable[..., int]] = {5: value5, 6: value6, 7: value7}
 
 
 def high_value(codes: Sequence[int]) -> int:

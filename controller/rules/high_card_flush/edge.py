@@ -27,6 +27,7 @@ from controller.rules.edges import WagerEdge
 from controller.rules.evaluators.high_card_flush import mask_straight_length
 from controller.rules.high_card_flush.game import HighCardFlush
 from controller.rules.high_card_flush.strategy import QUALIFY_AT, THREE_CARD_MINIMUM
+from controller.rules.high_card_flush.tables import ProgressiveRow
 
 TABLES = {
     "table-1": ("300-100-10-1", "500-200-100-50-9"),
@@ -41,7 +42,7 @@ def paytables() -> list[str]:
 
 
 def _suit_splits() -> list[tuple[int, int, int, int]]:
-    return [split for split in product(range(8), repeat=4) if sum(split) == 7]
+    return [(a, b, c, d) for a, b, c, d in product(range(8), repeat=4) if a + b + c + d == 7]
 
 
 def flush_lengths() -> Counter[int]:
@@ -99,9 +100,17 @@ def length_ev(table: dict[int, Fraction], counts: Counter[int]) -> Fraction:
 
 def progressive_ev(game: HighCardFlush, meter: int, stake: int = PROGRESSIVE_STAKE) -> Fraction:
     """The Progressive's expected value per unit staked with the meter at ``meter`` cents."""
-    odds = {length: (row.odds.odds if row.odds else row.share * meter / stake)  # type: ignore[operator]
-            for length, row in game.progressive_rows.items()}
+    odds = {length: _progressive_odds(row, Fraction(meter, stake)) for length, row in game.progressive_rows.items()}
     return length_ev(odds, straight_flush_lengths())
+
+
+def _progressive_odds(row: ProgressiveRow, meter_per_stake: Fraction) -> Fraction:
+    """What a row returns per unit staked: its fixed odds, or its share of the meter, exactly."""
+    if row.odds is not None:
+        return row.odds.odds
+    if row.share is None:
+        raise ValueError("a Progressive row pays fixed odds or a share of the meter")
+    return row.share * meter_per_stake
 
 
 def edges(paytable: str) -> dict[str, WagerEdge]:

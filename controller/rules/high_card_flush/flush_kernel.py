@@ -18,6 +18,8 @@ masks sorted by size, then by mask), weighted by the class's size.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -63,7 +65,7 @@ def _count_below(avail: int, size: int, y: int, inclusive: bool, binom: np.ndarr
     """``size``-subsets of the ranks in ``avail`` whose flush value is below ``y`` (or equal, if ``inclusive``)."""
     length = y >> 28
     if size < length:
-        return binom[_popcount(avail), size]
+        return int(binom[_popcount(avail), size])
     if size > length:
         return 0
     total = 0
@@ -137,7 +139,7 @@ def raise_returns(counts: np.ndarray, qualify_at: int, multiple: int) -> int:
     beaten = below - unqualified if value >= qualify_at else 0
     tied = upto - below if value >= qualify_at else 0
     lost = DEALER_HANDS - unqualified - beaten - tied
-    return unqualified + (1 + multiple) * (beaten - lost)
+    return int(unqualified + (1 + multiple) * (beaten - lost))
 
 
 @njit(cache=True)
@@ -153,7 +155,7 @@ def _masks_of_size(size: int) -> np.ndarray:
 
 @njit(cache=True)
 def _settle_class(masks: np.ndarray, weight: int, qualify_at: int, mousseau: np.ndarray, out: np.ndarray,
-                  scratch: tuple) -> None:
+                  scratch: tuple[Any, ...]) -> None:
     binom, poly, ways, ys, inclusive, counts = scratch
     _hand_counts(masks, qualify_at, binom, poly, ways, ys, inclusive, counts)
     length = counts[0] >> 28

@@ -29,8 +29,12 @@ from typing import Any
 
 from controller.cards import Card, Rank, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
+from controller.money import Cents, Rounding, format_cents
+from controller.odds import LOSE, PUSH, Payout, parse_payout, win
+from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
 from controller.rules.evaluators.high_card_flush import flush_cards, flush_length, flush_value, straight_flush_length
-from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers
+from controller.rules.high_card_flush.progressive import ProgressiveMeter
+from controller.rules.high_card_flush.strategy import most_allowed
 from controller.rules.high_card_flush.tables import (
     FLUSH_BONUS,
     PROGRESSIVE_ROWS,
@@ -38,11 +42,8 @@ from controller.rules.high_card_flush.tables import (
     LengthTable,
     ProgressiveRow,
 )
-from controller.rules.high_card_flush.strategy import most_allowed
-from controller.rules.high_card_flush.progressive import ProgressiveMeter
-from controller.money import Cents, Rounding, format_cents
-from controller.odds import LOSE, PUSH, Payout, parse_payout, win
 from controller.settlement import Settlement, settle
+from controller.tiles import Piece
 
 ANTE, RAISE, FLUSH, STRAIGHT_FLUSH, PROGRESSIVE = "ante", "raise", "flush_bonus", "straight_flush_bonus", "progressive"
 FOLD = "fold"
@@ -91,7 +92,7 @@ class HighCardFlush(Game[HighCardFlushHand]):
             rate = Fraction(str(self.options.get("progressive_rate", "0.15")))
             self.progressive = ProgressiveMeter(reset, rate)
         except ValueError as exc:
-            raise OptionError("progressive_rate", f"must be a fraction in [0, 1) such as \"0.15\": {exc}") from None
+            raise OptionError("progressive_rate", f'must be a fraction in [0, 1) such as "0.15": {exc}') from None
 
     def _table(self, key: str, tables: Mapping[str, LengthTable], default: str) -> LengthTable:
         name = self.options.get(key, default)
@@ -106,7 +107,7 @@ class HighCardFlush(Game[HighCardFlushHand]):
                 raise OptionError("progressive", f"unknown pay table {spec!r}: expected one of {', '.join(PROGRESSIVE_ROWS)} or a table of rows")
             spec = PROGRESSIVE_ROWS[spec]
         if not isinstance(spec, Mapping) or not spec:
-            raise OptionError("progressive", f"must be a pay-table name or rows like {{\"7\" = \"100%\"}}, not {spec!r}")
+            raise OptionError("progressive", f'must be a pay-table name or rows like {{"7" = "100%"}}, not {spec!r}')
         rows = {}
         for length, text in spec.items():
             if str(length) not in {"3", "4", "5", "6", "7"}:
@@ -162,7 +163,8 @@ class HighCardFlush(Game[HighCardFlushHand]):
         value = flush_value(list(cards))
         return f"{flush_length(value)}-card flush {' '.join(map(str, flush_cards(list(cards))))}"
 
-    def place(self, state: HighCardFlushHand, target: str, card: Card) -> None:
+    def place(self, state: HighCardFlushHand, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if target != self.next_target(state):
             raise ValueError(f"High Card Flush expects a card for {self.next_target(state)}, not {target!r}")
         if card in state.dealer or any(card in cards for cards in state.cards.values()):

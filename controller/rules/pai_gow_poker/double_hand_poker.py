@@ -32,6 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.cards import Card, deck_with_joker
+from controller.errors import DecisionRefused, WagerRefused
+from controller.money import Cents, Rounding, format_cents
+from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.rules.banking import (
     BankResult,
     Claim,
@@ -41,10 +45,6 @@ from controller.rules.banking import (
     clockwise_from,
     settle_against_bank,
 )
-from controller.cards import Card, deck_with_joker
-from controller.errors import DecisionRefused, WagerRefused
-from controller.rules.evaluators import InvalidHand
-from controller.rules.fees import SCHEDULES, FeeError, FeeSchedule
 from controller.rules.base import (
     Decision,
     Face,
@@ -56,9 +56,10 @@ from controller.rules.base import (
     PendingDecision,
     WagerChange,
     Wagers,
+    dealt_card,
 )
-from controller.money import Cents, Rounding, format_cents
-from controller.odds import LOSE, PUSH, Payout, parse_payout
+from controller.rules.evaluators import InvalidHand
+from controller.rules.fees import SCHEDULES, FeeError, FeeSchedule
 from controller.rules.pai_gow_poker.deal import PILE_SIZE, PILES, SEATS, Deal, DiceError, action_seat, pile_order
 from controller.rules.pai_gow_poker.hands import (
     WHEELS,
@@ -76,6 +77,7 @@ from controller.rules.pai_gow_poker.hands import (
 from controller.rules.pai_gow_poker.house_way import DEFAULT_FILE, HouseWay, load_house_way
 from controller.settlement import Settlement
 from controller.shipped import house_way_file, is_name
+from controller.tiles import Piece
 
 PAYOUTS: dict[Outcome, Payout] = {Outcome.WIN: parse_payout("1 to 1"), Outcome.PUSH: PUSH, Outcome.LOSE: LOSE}
 
@@ -222,7 +224,8 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
     def next_target(self, state: PaiGowRound) -> str | None:
         return state.deal.next_target()
 
-    def place(self, state: PaiGowRound, target: str, card: Card) -> None:
+    def place(self, state: PaiGowRound, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         state.deal.place(target, card)
 
     def face(self, state: PaiGowRound, target: str, card: Any, position: int) -> Face:
@@ -253,7 +256,7 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
 
     def irregularity(self, state: PaiGowRound, report: Irregularity) -> None:
         if report.kind in ("boxed", "exposed") and report.card is not None:
-            state.deal.report_exposed(report.kind, report.card)
+            state.deal.report_exposed(report.kind, dealt_card(report.card))
         elif report.kind == "count" and report.target and report.count is not None:
             state.deal.report_count(int(report.target.split()[-1]), report.count)
         else:

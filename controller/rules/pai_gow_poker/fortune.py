@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from controller.cards import Card
+from controller.money import Cents
+from controller.odds import LOSE, Payout, parse_payout
 from controller.rules.evaluators import evaluate, evaluate5
 from controller.rules.evaluators.five_card import Category, category
 from controller.rules.evaluators.high_card_flush import straight_flush_length
-from controller.money import Cents
-from controller.odds import LOSE, Payout, parse_payout
 
 __all__ = ["ROWS", "OVERLAPS", "FortuneRow", "FortuneResult", "FortunePaytable", "PAYTABLES", "rows_held"]
 

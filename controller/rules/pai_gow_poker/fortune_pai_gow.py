@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from controller.rules.banking import Claim
 from controller.errors import WagerRefused
-from controller.rules.base import OptionError, Wagers
-from controller.rules.pai_gow_poker.double_hand_poker import DoubleHandPoker, PaiGowRound
 from controller.money import Cents, format_cents
 from controller.odds import Outcome, Payout
+from controller.rules.banking import Claim
+from controller.rules.base import OptionError, Wagers
+from controller.rules.pai_gow_poker.double_hand_poker import DoubleHandPoker, PaiGowRound
 from controller.rules.pai_gow_poker.fortune import OVERLAPS, PAYTABLES, FortuneResult
 
 

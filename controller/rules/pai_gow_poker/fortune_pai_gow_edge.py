@@ -14,8 +14,8 @@ from fractions import Fraction
 from math import comb
 
 from controller.rules.edges import WagerEdge
-from controller.rules.pai_gow_poker.double_hand_poker_edge import bet_edge
 from controller.rules.pai_gow_poker.batch import exhaustive_counts
+from controller.rules.pai_gow_poker.double_hand_poker_edge import bet_edge
 from controller.rules.pai_gow_poker.fortune import OVERLAPS, PAYTABLES
 
 HANDS = comb(53, 7)

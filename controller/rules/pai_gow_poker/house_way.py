@@ -332,7 +332,7 @@ def _row(file: str, index: int, raw: Any) -> Row:
         raise ConfigError(file, key, "must be a table")
     unknown = set(raw) - _ROW_KEYS
     if unknown:
-        raise ConfigError(file, f"{key}.{sorted(unknown)[0]}", f"unknown key: expected {', '.join(sorted(_ROW_KEYS))}")
+        raise ConfigError(file, f"{key}.{min(unknown)}", f"unknown key: expected {', '.join(sorted(_ROW_KEYS))}")
     hand, rule = raw.get("hand"), raw.get("rule")
     if hand not in HAND_KINDS:
         raise ConfigError(file, f"{key}.hand", f"{hand!r} is not a kind of hand: expected one of {', '.join(HAND_KINDS)}")
@@ -344,15 +344,15 @@ def _row(file: str, index: int, raw: Any) -> Row:
     try:
         rank_set = frozenset(ACE if r == "A" else int(Rank.from_char(r)) for r in ranks)
     except (ValueError, TypeError, AttributeError):
-        raise ConfigError(file, f"{key}.ranks", f"must be rank letters such as \"A\", \"T\", \"9\", not {ranks!r}") from None
+        raise ConfigError(file, f"{key}.ranks", f'must be rank letters such as "A", "T", "9", not {ranks!r}') from None
     needed = raw.get("front_at_least")
     if (needed is not None) != (rule == "together-if-front"):
-        raise ConfigError(file, f"{key}.front_at_least", "goes with the rule \"together-if-front\", and only with it")
+        raise ConfigError(file, f"{key}.front_at_least", 'goes with the rule "together-if-front", and only with it')
     if needed is not None and needed != "pair":
         try:
             Rank.from_char(needed)
         except (ValueError, TypeError, AttributeError):
-            raise ConfigError(file, f"{key}.front_at_least", f"must be a rank letter or \"pair\", not {needed!r}") from None
+            raise ConfigError(file, f"{key}.front_at_least", f'must be a rank letter or "pair", not {needed!r}') from None
     examples = raw.get("examples", [])
     for example in examples:
         try:
@@ -376,7 +376,7 @@ def parse_example(text: str) -> tuple[list[str], list[str]]:
     """A chart example ``"K Q / A T 8 7 2"`` as front and back rank words (``JK`` the joker)."""
     parts = text.split("/")
     if len(parts) != 2:
-        raise ValueError(f"example {text!r} must read \"front / back\"")
+        raise ValueError(f'example {text!r} must read "front / back"')
     front, back = parts[0].split(), parts[1].split()
     if len(front) != 2 or len(back) != 5:
         raise ValueError(f"example {text!r} must have two cards in front and five in back")

@@ -250,7 +250,7 @@ def _split_front(order: np.ndarray, rank: np.ndarray, pairs: np.ndarray, n_pairs
     group = np.empty(7, np.int64)
     if n_pairs >= 2:
         _group(order, rank, pairs[1], group)
-        return index[group[0], group[1]]
+        return int(index[group[0], group[1]])
     n = _group(order, rank, four, group)
     choices = np.empty(6, np.int64)
     m = 0
@@ -269,10 +269,10 @@ def _front(rule: int, needed: int, order: np.ndarray, rank: np.ndarray, count: n
     buf = np.empty(7, np.int64)
     if rule == _HIGHEST_BACK:
         _others(order, rank, count, -1, -1, False, buf)
-        return index[buf[1], buf[2]]
+        return int(index[buf[1], buf[2]])
     if rule == _PAIR_BACK:
         _others(order, rank, count, -1, -1, True, buf)
-        return index[buf[0], buf[1]]
+        return int(index[buf[0], buf[1]])
     if rule == _SPLIT:
         return _split_front(order, rank, pairs, n_pairs, four, index, fv, bv)
     if rule == _TOGETHER or rule == _TOGETHER_IF:
@@ -291,21 +291,21 @@ def _front(rule: int, needed: int, order: np.ndarray, rank: np.ndarray, count: n
         return _split_front(order, rank, pairs, n_pairs, four, index, fv, bv)
     if rule == _HIGHEST_PAIR:
         _group(order, rank, pairs[0], buf)
-        return index[buf[0], buf[1]]
+        return int(index[buf[0], buf[1]])
     if rule == _TRIPS_BACK:
         _others(order, rank, count, trips[0], -1, False, buf)
-        return index[buf[0], buf[1]]
+        return int(index[buf[0], buf[1]])
     if rule == _ACE_NEXT:
         n = _group(order, rank, ACE, buf)
         last_ace = buf[n - 1]
         _others(order, rank, count, ACE, -1, False, buf)
-        return index[last_ace, buf[0]]
+        return int(index[last_ace, buf[0]])
     if rule == _HIGHER_SET:
         n = _group(order, rank, trips[0], buf)
-        return index[buf[n - 2], buf[n - 1]]
+        return int(index[buf[n - 2], buf[n - 1]])
     if rule == _PAIR_ACES:
         n = _group(order, rank, ACE, buf)
-        return index[buf[n - 2], buf[n - 1]]
+        return int(index[buf[n - 2], buf[n - 1]])
     if rule == _COMPLETE_HIGHEST or rule == _COMPLETE_PAIR:
         candidates = np.empty(21, np.int64)
         for want_pair in (True, False):

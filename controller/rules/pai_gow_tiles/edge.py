@@ -29,9 +29,9 @@ import numpy as np
 
 from controller.rules.edges import WagerEdge, with_collection_fee
 from controller.rules.fees import SCHEDULES
-from controller.tiles import TILE_SET, Tile
 from controller.rules.pai_gow_tiles.house_way import house_way
 from controller.rules.pai_gow_tiles.ranking import HandValue
+from controller.tiles import TILE_SET, Tile
 
 
 def paytables() -> list[str]:

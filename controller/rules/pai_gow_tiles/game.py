@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.errors import DecisionRefused, WagerRefused
+from controller.money import Rounding, format_cents
+from controller.odds import LOSE, PUSH, parse_payout
 from controller.rules.banking import (
     Claim,
     PlayerDealerPosition,
@@ -28,16 +31,13 @@ from controller.rules.banking import (
     clockwise_from,
     settle_against_bank,
 )
-from controller.errors import DecisionRefused, WagerRefused
-from controller.rules.fees import SCHEDULES, FeeError
 from controller.rules.base import Decision, Face, Fee, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
-from controller.money import Rounding, format_cents
-from controller.odds import LOSE, PUSH, parse_payout
-from controller.settlement import Settlement
-from controller.shipped import house_way_file, is_name
-from controller.tiles import TILE_SET, Tile
+from controller.rules.fees import SCHEDULES, FeeError
 from controller.rules.pai_gow_tiles.house_way import HouseWayError, Setting, house_way, load_house_way
 from controller.rules.pai_gow_tiles.ranking import describe, hand_value
+from controller.settlement import Settlement
+from controller.shipped import house_way_file, is_name
+from controller.tiles import TILE_SET, Piece, Tile
 
 POSITIONS = 8
 TILES_PER_HAND = 4
@@ -115,7 +115,7 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
                 return f"stack{n}"
         return None
 
-    def place(self, state: TilesHand, target: str, card: Any) -> None:
+    def place(self, state: TilesHand, target: str, card: Piece) -> None:
         if not isinstance(card, Tile):
             raise ValueError(f"{card} is not a tile")
         if target != self.next_target(state):

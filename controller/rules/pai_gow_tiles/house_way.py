@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from controller.rules.pai_gow_tiles.ranking import HandValue, hand_value
 from controller.shipped import house_way_file
 from controller.tiles import TILE_SET, Tile
-from controller.rules.pai_gow_tiles.ranking import HandValue, hand_value
 
 DEFAULT_HOUSE_WAY = house_way_file("pai-gow-tiles")
 

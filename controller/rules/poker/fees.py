@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from controller.rules.base import Fee
 from controller.money import Cents
+from controller.rules.base import Fee
 
 __all__ = ["FeeSchedule", "SCHEDULES", "HOLDEM", "OMAHA", "PER_HAND", "TIME_RATES", "TimeCollection"]
 

@@ -20,10 +20,9 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from controller.cards import Card
 from controller.errors import DecisionRefused
-from controller.rules.base import Decision, Face, Fee, Game, HandSetting, Irregularity, OptionError, PendingDecision, WagerChange, Wagers
 from controller.money import Cents, Rounding, format_cents
+from controller.rules.base import Decision, Face, Fee, Game, HandSetting, Irregularity, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
 from controller.rules.poker import irregularities, strategy
 from controller.rules.poker.betting import Structure, clockwise
 from controller.rules.poker.fees import SCHEDULES, FeeSchedule
@@ -31,6 +30,7 @@ from controller.rules.poker.hand import PokerHand, Step, advance, blinds
 from controller.rules.poker.kill import LEG, KillButton
 from controller.rules.poker.pots import Pot, award, build_pots, settlements, take_drop
 from controller.settlement import Settlement
+from controller.tiles import Piece
 
 WAGER = "pot"
 
@@ -83,7 +83,8 @@ class PokerGame(Game[PokerHand]):
         small_blind = self._option("small_blind", int, low // 2 // self.chip * self.chip)
         big_blind = self._option("big_blind", int, low)
         if not 0 <= small_blind <= big_blind <= high:
-            raise OptionError("big_blind", f"blinds {small_blind}/{big_blind} cents ({format_cents(small_blind)}/{format_cents(big_blind)}) do not fit a {self.limit} game")
+            raise OptionError("big_blind", f"blinds {small_blind}/{big_blind} cents ({format_cents(small_blind)}/"
+                                           f"{format_cents(big_blind)}) do not fit a {self.limit} game")
         try:
             if self.spread_limit:
                 return Structure(small_blind, big_blind, (high,) * 2, spread_min=low)
@@ -145,7 +146,8 @@ class PokerGame(Game[PokerHand]):
         head = state.script[0] if state.script else None
         return head.target if head is not None and head.kind == "card" else None
 
-    def place(self, state: PokerHand, target: str, card: Card) -> None:
+    def place(self, state: PokerHand, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if self.next_target(state) != target:
             raise ValueError(f"no card is due at {target!r} (due: {self.next_target(state)})")
         if card not in self.deck():

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.cards import Card
-from controller.rules.base import Fee
 from controller.money import Cents
+from controller.rules.base import Fee
 from controller.rules.poker.betting import BettingRound, Structure, clockwise
 
 __all__ = ["Step", "PokerHand", "blinds", "flop_script", "draw_script", "advance"]

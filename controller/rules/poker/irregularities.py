@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from controller.cards import Card
-from controller.rules.base import Irregularity
+from controller.rules.base import Irregularity, dealt_card
 from controller.rules.poker.hand import PokerHand, Step
 
 __all__ = ["apply", "KINDS"]
@@ -62,7 +62,7 @@ def apply(hand: PokerHand, report: Irregularity, deck: Sequence[Card], *, fix_co
 def _card(report: Irregularity) -> Card:
     if report.card is None:
         raise ValueError(f"a {report.kind} report names the card")
-    return report.card
+    return dealt_card(report.card)
 
 
 def _acted(hand: PokerHand, seat: int) -> bool:

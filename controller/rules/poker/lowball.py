@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.cards import Card, Rank, deck_with_joker
-from controller.rules.evaluators import describe_low, low_value
 from controller.rules.base import Fee, OptionError, Wagers
+from controller.rules.evaluators import describe_low, low_value
 from controller.rules.poker.fees import TIME_RATES, TimeCollection
 from controller.rules.poker.game import PokerGame
 from controller.rules.poker.hand import PokerHand, Step, draw_script

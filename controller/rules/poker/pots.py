@@ -104,7 +104,7 @@ def split_evenly(amount: Cents, seats: Sequence[int], *, chip: Cents) -> dict[in
     if not seats:
         raise ValueError("nobody to split a pot between")
     each = amount // (len(seats) * chip) * chip
-    shares = {s: each for s in seats}
+    shares = dict.fromkeys(seats, each)
     rest = amount - each * len(seats)
     for seat in seats:
         if rest <= 0:

@@ -10,15 +10,20 @@ hand, so a session replays exactly from its seed.
 from __future__ import annotations
 
 import zlib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from controller.cards import Card, Rank
-from controller.rules.base import Decision, PendingDecision
 from controller.money import Cents
+from controller.rules.base import Decision, PendingDecision
+from controller.rules.poker.hand import PokerHand
 
-if TYPE_CHECKING:
-    from controller.rules.poker.game import PokerGame
-    from controller.rules.poker.hand import PokerHand
+
+class PokerRules(Protocol):
+    """What the betting policy asks of a poker game (``game.PokerGame`` answers it)."""
+
+    chip: Cents
+
+    def strength(self, hand: PokerHand, seat: int) -> float: ...
 
 __all__ = ["choose", "low_discards"]
 
@@ -32,7 +37,7 @@ def _noise(hand: PokerHand, seat: int) -> float:
     return zlib.crc32(text.encode()) / 2**32
 
 
-def choose(game: PokerGame, hand: PokerHand, pending: PendingDecision) -> Decision:
+def choose(game: PokerRules, hand: PokerHand, pending: PendingDecision) -> Decision:
     seat, actions = pending.spot, pending.actions
     if "post" in actions:
         return Decision(seat, "post")
@@ -54,7 +59,7 @@ def choose(game: PokerGame, hand: PokerHand, pending: PendingDecision) -> Decisi
     return Decision(seat, "call") if strength > 0.35 or noise > 0.8 else Decision(seat, "fold")
 
 
-def _short_all_in(game: PokerGame, hand: PokerHand, seat: int, fraction: float) -> Cents:
+def _short_all_in(game: PokerRules, hand: PokerHand, seat: int, fraction: float) -> Cents:
     """An all-in for part of what the limit allows now, in whole chips (at least one chip, or all that is allowed)."""
     betting = hand.betting
     assert betting is not None

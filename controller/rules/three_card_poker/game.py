@@ -19,6 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.cards import Card, standard_deck
+from controller.errors import DecisionRefused, WagerRefused
+from controller.money import Cents, Rounding, format_cents
+from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.rules.banking import (
     Claim,
     PlayerDealerPosition,
@@ -27,14 +31,11 @@ from controller.rules.banking import (
     clockwise_from,
     settle_against_bank,
 )
-from controller.cards import Card, standard_deck
-from controller.errors import DecisionRefused, WagerRefused
+from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
 from controller.rules.evaluators.three_card import Category3, category3, describe3, evaluate3, value_of_ranks3
 from controller.rules.fees import SCHEDULES, FeeError
-from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers
-from controller.money import Cents, Rounding, format_cents
-from controller.odds import LOSE, PUSH, Payout, parse_payout
 from controller.settlement import Settlement
+from controller.tiles import Piece
 
 PAIR_PLUS: dict[str, dict[Category3, Payout]] = {
     # Bonus/Pair Plus rule 10: the posted pay table.
@@ -143,7 +144,8 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
     def hand_label(self, state: TcpHand, target: str, cards: Sequence[Any]) -> str | None:
         return describe3(evaluate3(list(cards))) if len(cards) == 3 else None
 
-    def place(self, state: TcpHand, target: str, card: Card) -> None:
+    def place(self, state: TcpHand, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if target != self.next_target(state):
             raise ValueError(f"the next card goes to {self.next_target(state)}, not {target}")
         state.cards.setdefault(int(target.removeprefix("seat")), []).append(card)

@@ -24,8 +24,8 @@ import numpy as np
 
 from controller.cards import standard_deck
 from controller.rules.edges import WagerEdge
-from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, TENS_ROWS, WINNING_BET, WINNING_HAND
 from controller.rules.evaluators import Category
+from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, TENS_ROWS, WINNING_BET, WINNING_HAND
 
 COLUMNS = {f"column-{i + 1}": (aof, tens) for i, (aof, tens) in enumerate(zip(ACE_OR_FACE, TENS_OR_BETTER, strict=True))}
 HANDS = 2_349_060
@@ -65,7 +65,7 @@ def _tens_rows(values: np.ndarray) -> dict[str, int]:
     royal = (cat == 8) & (top == 13)
     named = {int(Category.STRAIGHT_FLUSH): "straight flush", int(Category.FOUR_OF_A_KIND): "four of a kind",
              int(Category.FULL_HOUSE): "full house", int(Category.FLUSH): "flush", int(Category.STRAIGHT): "straight"}
-    rows = {row: 0 for row in TENS_ROWS}
+    rows = dict.fromkeys(TENS_ROWS, 0)
     rows["royal flush"] = int(royal.sum())
     for code, row in named.items():
         rows[row] += int(((cat == code) & ~royal).sum())
@@ -93,7 +93,7 @@ def counts(tie_loses: bool = False) -> Top5Counts:
 
     The ranks are shared among one thread per core: the kernels release the GIL.
     """
-    rows = {row: 0 for row in TENS_ROWS}
+    rows = dict.fromkeys(TENS_ROWS, 0)
     totals = np.zeros(5, np.int64)
     best_folded = -1
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:

@@ -20,18 +20,19 @@ does to Ante and Bet (rules-notes default ``push``; ``dealer`` takes them);
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.cards import Card, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
-from controller.rules.evaluators import Category, best_five, category, describe, evaluate5
-from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers
-from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, winning_bet
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
+from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
+from controller.rules.evaluators import Category, best_five, category, describe, evaluate5
+from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, winning_bet
 from controller.settlement import Settlement, settle
+from controller.tiles import Piece
 
 AOF, TENS, ANTE, BET = "ace_or_face", "tens_or_better", "ante", "bet"
 FOLD, PLAY, COMMUNITY = "fold", "play", "community"
@@ -67,7 +68,7 @@ class Top5Hand:
         return best_five([*self.dealer, self.community])
 
 
-def _rounds_right_to_left(spots: Sequence[int]) -> list[int]:
+def _rounds_right_to_left(spots: Iterable[int]) -> list[int]:
     """Rule 11: the dealer settles from his right to his left, the highest spot number first."""
     return sorted(spots, reverse=True)
 
@@ -140,7 +141,8 @@ class Top5Poker(Game[Top5Hand]):
             return None
         return ("with the Community Card: " if choice.discard is not None else "") + describe(best_five(choice.hand)[0])
 
-    def place(self, state: Top5Hand, target: str, card: Card) -> None:
+    def place(self, state: Top5Hand, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if target != self.next_target(state):
             raise ValueError(f"Top 5 Poker expects a card for {self.next_target(state)}, not {target!r}")
         held = [c for cards in state.cards.values() for c in cards] + state.dealer
@@ -244,7 +246,8 @@ class Top5Poker(Game[Top5Hand]):
 
     def settle(self, state: Top5Hand, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         by_spot = {spot: self.payouts(state, spot) for spot in {s for s, _ in wagers}}
-        first, records = [], []
+        first: list[Settlement] = []
+        records: list[Settlement] = []
         for spot in _rounds_right_to_left(by_spot):
             for name in (AOF, TENS, ANTE, BET):
                 stake = wagers.get((spot, name))

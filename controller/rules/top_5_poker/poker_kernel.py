@@ -21,6 +21,8 @@ Hand values here are internal integers that order hands as poker does
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -204,7 +206,7 @@ def _order_by_value(q: np.ndarray, levels: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def dealer_tables(hands: np.ndarray, q: np.ndarray, levels: int, qualify_at: int) -> tuple:
+def dealer_tables(hands: np.ndarray, q: np.ndarray, levels: int, qualify_at: int) -> tuple[Any, ...]:
     """Counts of hands containing each set of 0-2 cards by value, and sorted value lists for sets of 3-4."""
     binom = binom_table(51, 5)
     cum0 = np.zeros(levels + 1, np.int64)
@@ -248,7 +250,7 @@ def dealer_tables(hands: np.ndarray, q: np.ndarray, levels: int, qualify_at: int
 
 
 @njit(cache=True)
-def _disjoint_counts(tables: tuple, binom: np.ndarray, a: np.ndarray, own: int, out: np.ndarray) -> None:
+def _disjoint_counts(tables: tuple[Any, ...], binom: np.ndarray, a: np.ndarray, own: int, out: np.ndarray) -> None:
     """Dealer hands disjoint from the player's hand ``a``: ``out`` = [unqualified, value below ``own``, value at most ``own``]."""
     cum0, cum1, cum2, seg3, seg4, unq3, unq4, qualify_at = tables
     sign_total(out, 1, cum0[qualify_at], cum0[own], cum0[own + 1])
@@ -329,7 +331,7 @@ def play_return(unqualified: int, beaten: int, tied: int, lost: int, win: int, t
 
 @njit(cache=True, nogil=True)
 def ante_bet_totals(community: int, hands: np.ndarray, q: np.ndarray, values: np.ndarray,
-                    bet_odds: np.ndarray, tie_loses: bool, tables: tuple) -> np.ndarray:
+                    bet_odds: np.ndarray, tie_loses: bool, tables: tuple[Any, ...]) -> np.ndarray:
     """Sum over the canonical player hands (weighted) of the best decision's return, in dealer-hand units.
 
     ``bet_odds[category]`` is the Winning Bet payout (index 9 is the royal flush). Returns
@@ -510,7 +512,7 @@ def one_pair_counts(player: np.ndarray, community: int, own_value: int) -> np.nd
 
 
 @njit(cache=True)
-def _fill_rest(six: np.ndarray, start: int, rest: np.ndarray, own_value: int, qualify_at: int, scratch: tuple,
+def _fill_rest(six: np.ndarray, start: int, rest: np.ndarray, own_value: int, qualify_at: int, scratch: tuple[Any, ...],
                out: np.ndarray) -> None:
     """Complete the dealer's five with every choice of the other cards from ``rest``, counting below and tied."""
     n = rest.shape[0]

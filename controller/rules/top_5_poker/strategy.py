@@ -24,10 +24,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from controller.cards import Card, Rank
+from controller.rules.base import Decision
 from controller.rules.evaluators import Category, best_five, category
 from controller.rules.evaluators.encoding import code_of, encode
 from controller.rules.evaluators.five_card import unpack_ranks
-from controller.rules.base import Decision
 from controller.rules.top_5_poker.tables import winning_bet
 
 ALWAYS_PLAY_PAIR = Rank.FOUR

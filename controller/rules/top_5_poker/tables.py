@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.cards import Card, Rank
+from controller.odds import LOSE, Payout, parse_payout
 from controller.rules.evaluators import Category, category
 from controller.rules.evaluators.five_card import unpack_ranks
-from controller.odds import LOSE, Payout, parse_payout
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.cards import Card, shoe
-from controller.rules.base import Face, Game, OptionError, Wagers
 from controller.money import Rounding
 from controller.odds import LOSE, Payout, parse_payout
+from controller.rules.base import Face, Game, OptionError, Wagers, dealt_card
 from controller.settlement import Settlement, settle
+from controller.tiles import Piece
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,8 @@ class TopCard(Game[TopCardHand]):
         """Casino War deals face up (§ 651a.8): both cards show as soon as they are dealt."""
         return Face.UP
 
-    def place(self, state: TopCardHand, target: str, card: Card) -> None:
+    def place(self, state: TopCardHand, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if target == "home" and state.home is None:
             state.home = card
         elif target == "away" and state.away is None:

@@ -25,13 +25,14 @@ from typing import Any
 
 from controller.cards import Card, no_face_deck
 from controller.errors import DecisionRefused, WagerRefused
+from controller.money import Cents, Rounding
+from controller.odds import LOSE, Payout, parse_payout
+from controller.rules.base import Decision, Face, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
 from controller.rules.evaluators import Category, best_split, category, describe, qualifying_sets, side_wager_value, two_card_value
 from controller.rules.evaluators.five_card import unpack_ranks
 from controller.rules.evaluators.two_cards_high import PAIR_BASE, describe_two_card, points
-from controller.rules.base import Decision, Face, Game, HandSetting, OptionError, PendingDecision, WagerChange, Wagers
-from controller.money import Cents, Rounding
-from controller.odds import LOSE, Payout, parse_payout
 from controller.settlement import Settlement, settle
+from controller.tiles import Piece
 
 MAIN, SIDE = "main", "five_card"
 SET = "set"
@@ -86,7 +87,7 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
         super().__init__(options)
         pair = self.options.get("pair_without_win", "1 to 1")
         if pair not in ("1 to 1", "3 to 2"):
-            raise OptionError("pair_without_win", f"must be \"1 to 1\" (rules-notes default) or \"3 to 2\", not {pair!r}")
+            raise OptionError("pair_without_win", f'must be "1 to 1" (rules-notes default) or "3 to 2", not {pair!r}')
         self.pair_without_win = parse_payout(pair)
         name = self.options.get("side_paytable", "standard")
         if name not in SIDE_TABLES:
@@ -124,7 +125,8 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
         two = state.two_cards(int(target.split()[1]))
         return "no qualifier" if two is None else describe_two_card(two_card_value(two))
 
-    def place(self, state: TwoCardsHighHand, target: str, card: Card) -> None:
+    def place(self, state: TwoCardsHighHand, target: str, card: Piece) -> None:
+        card = dealt_card(card)
         if target != self.next_target(state):
             raise ValueError(f"Two Cards High expects a card for {self.next_target(state)}, not {target!r}")
         if card in state.dealer or any(card in cards for cards in state.cards.values()):

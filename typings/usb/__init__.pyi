@@ -1,0 +1,1 @@
+from usb import backend as backend, core as core, util as util
