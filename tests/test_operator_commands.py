@@ -13,6 +13,7 @@ import pytest
 
 from controller.commands.cli import main
 from controller.errors import WagerRefused
+from controller.rules.registry import make_game
 from tests.helpers import top_card_round
 from tests.terminal import TABLECTL
 
@@ -69,3 +70,9 @@ def test_serve_prints_a_line_per_round_and_a_summary_and_journals_where_told(tmp
     assert len(rounds) >= 3 and all(" complete " in line and "wagered" in line and "$" in line for line in rounds)
     assert "summary" in lines and any(line.startswith("house win") for line in lines)
     assert journal.exists() and not (tmp_path / "var" / "journal").exists()
+
+
+def test_a_progressive_hit_names_what_the_meter_paid_in_dollars() -> None:
+    game = make_game("high-card-flush")  # the meter starts at its $10,000 reset
+    _, reason = game.progressive_payout(7, 100)
+    assert reason == "7-card straight flush: $10,000.00 from the meter"

@@ -23,6 +23,7 @@ from fractions import Fraction
 from itertools import product
 from math import comb
 
+from controller.money import format_cents
 from controller.rules.edges import WagerEdge
 from controller.rules.evaluators.high_card_flush import mask_straight_length
 from controller.rules.high_card_flush.game import HighCardFlush
@@ -129,6 +130,6 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
             "ace high or low, no wrap-around"),
         "progressive": WagerEdge(
             progressive_ev(game, reset), "exact",
-            f"Progressive 'standard' table, a {PROGRESSIVE_STAKE}-cent wager with the meter at its reset amount "
-            f"({reset} cents); the return grows with the meter (shares of the meter are paid from it)"),
+            f"Progressive 'standard' table, a {format_cents(PROGRESSIVE_STAKE)} wager with the meter at its reset amount "
+            f"({format_cents(reset)}); the return grows with the meter (shares of the meter are paid from it)"),
     }

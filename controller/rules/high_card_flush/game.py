@@ -239,7 +239,7 @@ class HighCardFlush(Game[HighCardFlushHand]):
             return row.odds, f"{length}-card straight flush"
         assert row.share is not None
         won = self.progressive.pay(row.share)
-        return win(won / stake, f"{float(row.share):.0%} of the meter"), f"{length}-card straight flush: {float(won) / 100:.2f} from the meter"
+        return win(won / stake, f"{float(row.share):.0%} of the meter"), f"{length}-card straight flush: {format_cents(round(won))} from the meter"
 
     def settle(self, state: HighCardFlushHand, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         dealer = flush_value(state.dealer)

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from controller.money import Cents
+from controller.money import Cents, format_cents
 from controller.odds import Outcome
 from controller.settlement import Settlement
 
@@ -83,7 +83,7 @@ def build_pots(
         eligible = tuple(s for s in order if s in live and called.get(s, 0) >= level)
         amount = sum(a for _, a in stakes)
         if not eligible:
-            raise ValueError(f"no player still in the hand put in {level} cents: the pot cannot be awarded")
+            raise ValueError(f"no player still in the hand put in {format_cents(level)}: the pot cannot be awarded")
         pots.append(Pot("main pot" if not pots else f"side pot {len(pots)}", amount, eligible, stakes))
         floor = level
     return pots, back
