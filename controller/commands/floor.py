@@ -63,6 +63,10 @@ def _serve(args: argparse.Namespace) -> int:
     from controller.floor.service import serve
 
     config = _config(args.config)
+    problem = _no_supervisor(config)
+    if problem:
+        print(f"tablectl floor: {problem}", file=sys.stderr)
+        return 2
     notifier = Notifier()
 
     def ready(status: str) -> None:
@@ -76,6 +80,22 @@ def _serve(args: argparse.Namespace) -> int:
         return 3
     notifier.stopping("floor stopped")
     return 0
+
+
+def _no_supervisor(config: Any) -> str | None:
+    """Why the floor's pit page would have nobody to let in, or None."""
+    from controller.records.staff import StaffError, StaffFile
+
+    how = ("add one with `tablectl staff add NAME --role supervisor --file FILE` and name the file in "
+           f"[floor] staff of {config.floor.site!r}'s floor config")
+    if not config.floor.staff:
+        return f"the floor's pit page needs a supervisor to log in: {how}"
+    try:
+        if not StaffFile(config.floor.staff).has_supervisor():
+            return f"{config.floor.staff} has no supervisor: {how}"
+    except StaffError as exc:
+        return str(exc)
+    return None
 
 
 def _connect(dsn: str) -> Any:

@@ -93,6 +93,8 @@ class Floor(_Section):
     time_zone: str = "UTC"
     staff: str | None = None
     """The staff file whose supervisors may log in to the floor's pit page (the tables' own format)."""
+    hosts: list[str] = Field(default_factory=list)
+    """Other names the pit page is reached by (a DNS name, the server's address): any other Host is refused."""
 
     @field_validator("site")
     @classmethod

@@ -105,13 +105,23 @@ class Result:
                                            or self.errors or self.idle_tables or not self.jackpot.get("reconciled", False))
 
 
-def _floor_config(folder: Path, cluster: NatsCluster, postgres: LocalPostgres, port: int, linked: list[str]) -> Path:
+SUPERVISOR = ("pit-boss", "2468")
+"""The proof's supervisor account (name, PIN): the floor refuses to start without one."""
+
+
+def floor_config(folder: Path, servers: list[str], dsn: str, port: int, linked: list[str], *, site: str = SITE) -> Path:
+    """A floor config on these servers, with a staff file holding :data:`SUPERVISOR`."""
+    from controller.records.staff import StaffFile
+
+    staff = folder / "staff.json"
+    StaffFile(staff).add(*SUPERVISOR[:1], "supervisor", pin=SUPERVISOR[1], cost=2**4)
     path = folder / "floor.toml"
     path.write_text(
-        f'[floor]\nsite = "{SITE}"\nlisten = "127.0.0.1:{port}"\n\n'
-        f"[broker]\nservers = {json.dumps(cluster.urls)}\nreplicas = 3\n\n"
-        f'[database]\ndsn = "{postgres.dsn}"\n\n'
-        f'[jackpots.{JACKPOT}]\ntables = {json.dumps(linked)}\nreset = {RESET}\nrate = "{RATE.numerator / RATE.denominator}"\n'
+        f'[floor]\nsite = "{site}"\nlisten = "127.0.0.1:{port}"\nstaff = "{staff}"\n\n'
+        f"[broker]\nservers = {json.dumps(servers)}\nreplicas = 3\n\n"
+        f'[database]\ndsn = "{dsn}"\n\n'
+        + (f'[jackpots.{JACKPOT}]\ntables = {json.dumps(linked)}\nreset = {RESET}\nrate = "{RATE.numerator / RATE.denominator}"\n'
+           if linked else "")
     )
     return path
 
@@ -226,7 +236,7 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             tables.append(table | ({"jackpot": JACKPOT} if linked else {}))
         (folder / "tables").mkdir(exist_ok=True)
         linked_ids = [t["id"] for t in tables if "jackpot" in t]
-        floor = FloorProcess(_floor_config(folder, cluster, postgres, free_port(), linked_ids), folder / "floor.log")
+        floor = FloorProcess(floor_config(folder, cluster.urls, postgres.dsn, free_port(), linked_ids), folder / "floor.log")
         floor.start()
         say(f"floor service up; starting {plan.tables} tables in {plan.workers} processes")
         for w in range(plan.workers):

@@ -57,7 +57,7 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
             "last_event": last_at.isoformat() if last_at else None,
             "drop": int(wagered), "drop_text": format_cents(int(wagered)),
             "win": win, "win_text": format_cents(win),
-            "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered),
+            "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered) if theoretical else "—",
             "rounds_last_hour": int(last_hour), "missing_records": int(open_gaps) > 0,
             "seq": int(last_seq), "contiguous_seq": int(contiguous), "recent_alerts": int(recent_alerts),
         })
@@ -83,7 +83,7 @@ def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None) -> 
         result.append({
             "table": table_id, "gaming_day": day.isoformat(), "shift": shift, "game": game, "pit": pit,
             "wagers": int(count), "drop_text": format_cents(int(wagered)), "win_text": format_cents(win),
-            "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered),
+            "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered) if theoretical else "—",
             "rounds": int(counters.get("rounds", 0)), "holds": int(counters.get("holds", 0)),
             "hold_minutes": round(int(counters.get("hold_seconds", 0)) / 60, 1),
             "device_faults": int(counters.get("device_faults", 0)),

@@ -2,6 +2,8 @@
 // The floor's pit page: polls the floor service's JSON every two seconds. Money arrives as dollar text.
 const $ = (id) => document.getElementById(id);
 let selectedTable = null;
+let csrf = null;
+let timer = null;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -12,11 +14,39 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+class LoggedOut extends Error {}
+
 async function get(path) {
   const answer = await fetch(path, { headers: { "Accept": "application/json" }, credentials: "same-origin" });
   const body = await answer.json().catch(() => ({ ok: false, reason: `the floor answered ${answer.status}` }));
+  if (answer.status === 401) throw new LoggedOut(body.reason);
   if (!answer.ok || !body.ok) throw new Error(body.reason || `the floor answered ${answer.status}`);
   return body;
+}
+
+async function post(path, data) {
+  const headers = { "Content-Type": "application/json" };
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  const answer = await fetch(path, { method: "POST", headers, credentials: "same-origin", body: JSON.stringify(data) });
+  const body = await answer.json().catch(() => ({ ok: false, reason: `the floor answered ${answer.status}` }));
+  if (!answer.ok || !body.ok) throw new Error(body.reason || `the floor answered ${answer.status}`);
+  return body;
+}
+
+function showLogin(reason) {
+  clearInterval(timer); timer = null; csrf = null;
+  $("floor").hidden = true; $("logout").hidden = true; $("who").textContent = "";
+  $("login").hidden = false; $("login-pin").value = "";
+  $("link").textContent = "logged out"; $("link").className = "link-down";
+  if (reason) { $("message").textContent = reason; $("message").hidden = false; }
+  $("login-name").focus();
+}
+
+function showFloor(name) {
+  $("login").hidden = true; $("floor").hidden = false; $("logout").hidden = false; $("message").hidden = true;
+  $("who").textContent = name;
+  refresh();
+  timer = timer || setInterval(refresh, 2000);
 }
 
 function pitQuery() {
@@ -75,14 +105,30 @@ async function refresh() {
     showTables(tables); showAlerts(alerts); showJackpots(jackpots);
     $("link").textContent = "live"; $("link").className = "link-up"; $("message").hidden = true;
   } catch (error) {
+    if (error instanceof LoggedOut) { showLogin(error.message); return; }
     $("link").textContent = "offline"; $("link").className = "link-down";
     $("message").textContent = error.message; $("message").hidden = false;
   }
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
   $("pit").addEventListener("change", refresh);
   $("detail-close").addEventListener("click", () => { $("detail").hidden = true; selectedTable = null; });
-  refresh();
-  setInterval(refresh, 2000);
+  $("login").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const body = await post("/api/login", { name: $("login-name").value.trim(), pin: $("login-pin").value });
+      csrf = body.csrf;
+      showFloor(body.name);
+    } catch (error) {
+      $("login-pin").value = "";
+      $("message").textContent = error.message; $("message").hidden = false;
+    }
+  });
+  $("logout").addEventListener("click", async () => {
+    try { await post("/api/logout", {}); } catch (error) { /* logged out either way */ }
+    showLogin("logged out");
+  });
+  const session = await fetch("/api/session", { credentials: "same-origin" }).then((r) => r.json()).catch(() => ({}));
+  if (session.logged_in) { csrf = session.csrf; showFloor(session.name); } else { showLogin(""); }
 });
