@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from controller import shipped
 from controller.engine.config import load_config, parse_config
-from controller.engine.config_schema import Console, Journal, Log, did_you_mean
+from controller.engine.config_schema import Console, Journal, Log, Shuffle, did_you_mean
 from controller.errors import ConfigError
 from controller.rules.registry import GAMES
 
@@ -86,7 +86,7 @@ def starting_config(source: Path) -> str:
     default and what it does: under its section where the file has one, else in a section of comments at the end."""
     doc = tomlkit.parse(source.read_text(encoding="utf-8"))
     tail = []
-    for name, model in (("journal", Journal), ("log", Log), ("console", Console)):
+    for name, model in (("shuffle", Shuffle), ("journal", Journal), ("log", Log), ("console", Console)):
         section = doc.get(name)
         rows = _commented(model, set(section) if section is not None else set())
         if not rows:

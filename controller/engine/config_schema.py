@@ -323,7 +323,7 @@ class Shuffle(Section):
     enabled: bool = Field(default=True, description="test every shoe and shuffler deck for randomness as it is dealt")
     hold_rate: Rate = Field(default=1e-4, description="false holds allowed per shoe, the shoe tests together (split evenly)")
     warn_rate: Rate = Field(default=1e-2, description="false pit warnings allowed per shoe, the shoe tests together")
-    device_hold_rate: Rate = Field(default=1e-4, description="false holds per shoe in the long run, the device tests together")
+    device_hold_rate: Rate = Field(default=1e-4, description="false holds per shoe in the long run, the device tests that hold (positions, drift) together")
     device_warn_rate: Rate = Field(default=1e-2, description="false pit warnings per shoe in the long run, the device tests together")
     history: Annotated[int, Field(ge=0, le=1_000_000)] = Field(default=10_000, description="earlier shoes whose first cards a new shoe is compared with")
     hold: dict[str, Rate] = Field(
