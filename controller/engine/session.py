@@ -19,6 +19,7 @@ from typing import TextIO
 from controller.engine.config import TableConfig
 from controller.engine.config_schema import Floor
 from controller.engine.devices import open_feed
+from controller.engine.floor_link import OutboxProcess
 from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import Recovered, recover
@@ -79,18 +80,10 @@ class Session:
 
 
 def _publish_to_floor(config: TableConfig, journal: Path, floor: Floor, stack: contextlib.ExitStack) -> None:
-    """The table's outbox (``controller.floor.outbox``): the journal to the floor's stream, in a process beside the table."""
-    from controller.floor.outbox import OutboxProcess
-
-    outbox = OutboxProcess(journal, table_id=config.table_id, site=floor.site, servers=floor.servers, leaf=floor.leaf,
-                           catch_up_rate=floor.catch_up_rate)
+    """The table's outbox: the journal to the floor's stream, in a process beside the table (``engine/floor_link.py``)."""
+    outbox = OutboxProcess(journal, config.table_id, floor)
     outbox.start()
-
-    def stop() -> None:
-        outbox.wait_caught_up(5.0)  # a short run's last records go out before it ends; the rest waits in the journal
-        outbox.stop()
-
-    stack.callback(stop)
+    stack.callback(outbox.stop)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ floor's database (keyed by table and seq). The position belongs to one stream
 restored from nothing) gets the whole journal again.
 
 The round never waits for the outbox: nothing of the table loop calls it, and
-beside a table it runs in a process of its own (:class:`OutboxProcess`).
+beside a table it runs in a process of its own (:func:`main`).
 """
 
 from __future__ import annotations
@@ -28,12 +28,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import json
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import threading
 import time
@@ -364,67 +362,15 @@ class Outbox:
 # -- the outbox as a process of its own -----------------------------------------------------------------
 
 
-class OutboxProcess:
-    """The outbox in a process of its own beside the table (what ``[floor]`` starts with ``run`` and ``serve``).
-
-    A thread would share the table's interpreter lock: measured with ``benchmarks/floor.py --outbox-cost``,
-    an outbox thread beside a busy table loop made its rounds nearly three times slower. In its own process
-    the outbox costs the table nothing but a read of its journal file. It ends with the table (SIGTERM on
-    ``stop``; the kernel sends it SIGTERM too if the table's process dies first).
-    """
-
-    def __init__(self, journal: str | Path, *, table_id: str, site: str, servers: Sequence[str], leaf: str | None = None,
-                 catch_up_rate: float = 2000.0) -> None:
-        self.journal = Path(journal)
-        self.stream = leaf_stream_name(site, leaf) if leaf else wire.stream_name(site)
-        self.args = [sys.executable, "-m", "controller.floor.outbox", "--journal", str(self.journal), "--table", table_id,
-                     "--site", site, "--catch-up-rate", str(catch_up_rate), *(["--leaf", leaf] if leaf else []),
-                     *(a for url in servers for a in ("--server", url))]
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        # preexec_fn only sets the parent-death signal (no locks taken between fork and exec)
-        self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509
-
-    def acked_seq(self) -> int:
-        return acked_seq(self.journal, self.stream)
-
-    def wait_caught_up(self, timeout: float) -> bool:
-        """Wait until every record in the journal now is acknowledged; False when ``timeout`` passes first."""
-        db = read_journal(self.journal)
-        try:
-            target = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
-        finally:
-            db.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and (self.process is None or self.process.poll() is None):
-            if self.acked_seq() >= target:
-                return True
-            time.sleep(0.1)
-        return self.acked_seq() >= target
-
-    def stop(self, timeout: float = 10.0) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout)
-
-
-def _end_with_parent() -> None:
-    """In the child before it runs: ask Linux for SIGTERM when the parent (the table) dies."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m controller.floor.outbox``: publish one table's journal until SIGTERM (see :class:`OutboxProcess`)."""
+    """``python -m controller.floor.outbox``: publish one table's journal until SIGTERM.
+
+    This is how a table runs its outbox (``controller.engine.floor_link``): in a process of its own, since a
+    thread would share the table's interpreter lock (measured with ``benchmarks/floor.py --outbox-cost``).
+    On SIGTERM it first gives the records already journaled up to ``--linger`` seconds to go out, so a short
+    run's last records reach the floor before it ends; the rest waits in the journal for the next start.
+    It also ends when the table's process is gone.
+    """
     parser = argparse.ArgumentParser(prog="python -m controller.floor.outbox", description=main.__doc__)
     parser.add_argument("--journal", required=True)
     parser.add_argument("--table", required=True)
@@ -432,6 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--server", action="append", required=True)
     parser.add_argument("--leaf")
     parser.add_argument("--catch-up-rate", type=float, default=2000.0)
+    parser.add_argument("--linger", type=float, default=5.0)
     args = parser.parse_args(argv)
     parent = os.getppid()
     stop = threading.Event()
