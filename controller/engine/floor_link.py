@@ -4,15 +4,13 @@ The engine does not import the floor: the outbox is ``python -m
 controller.floor.outbox``, a separate program that reads the journal the
 table writes and publishes it (``docs/floor.md``). A process, not a thread,
 because a thread would share the table's interpreter lock and slow its rounds.
-The outbox ends with the table: ``stop`` sends it SIGTERM (it then gives the
-records already journaled a few seconds to go out), and Linux sends it
-SIGTERM too if the table's process dies first.
+The outbox ends with the table: the table holds its standard input, and
+when that closes (``stop``, or the table's process dying) the outbox gives the
+records already journaled a few seconds to go out, then ends.
 """
 
 from __future__ import annotations
 
-import ctypes
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -31,24 +29,15 @@ class OutboxProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        # preexec_fn only sets the parent-death signal (no locks are taken between fork and exec)
-        self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, preexec_fn=_end_with_parent)  # noqa: PLW1509
+        self.process = subprocess.Popen(self.args, stdin=subprocess.PIPE)
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None:
             return
-        self.process.terminate()
+        if self.process.stdin is not None:
+            self.process.stdin.close()  # "the table has stopped": the outbox publishes what is journaled, then ends
         try:
-            self.process.wait(LINGER_SECONDS + 5)
+            self.process.wait(LINGER_SECONDS + 15)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(5)
-
-
-def _end_with_parent() -> None:
-    """In the child, before it runs the outbox: ask Linux for SIGTERM when the table's process dies."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass

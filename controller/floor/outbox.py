@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import sqlite3
 import sys
@@ -363,13 +362,13 @@ class Outbox:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m controller.floor.outbox``: publish one table's journal until SIGTERM.
+    """``python -m controller.floor.outbox``: publish one table's journal until its standard input ends.
 
     This is how a table runs its outbox (``controller.engine.floor_link``): in a process of its own, since a
     thread would share the table's interpreter lock (measured with ``benchmarks/floor.py --outbox-cost``).
-    On SIGTERM it first gives the records already journaled up to ``--linger`` seconds to go out, so a short
-    run's last records reach the floor before it ends; the rest waits in the journal for the next start.
-    It also ends when the table's process is gone.
+    The table holds the outbox's standard input open; when it closes it (the table stops, or dies), the
+    outbox gives the records already journaled up to ``--linger`` seconds to go out, so a short run's last
+    records reach the floor, and ends; the rest waits in the journal for the next start. SIGTERM ends it at once.
     """
     parser = argparse.ArgumentParser(prog="python -m controller.floor.outbox", description=main.__doc__)
     parser.add_argument("--journal", required=True)
@@ -380,25 +379,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--catch-up-rate", type=float, default=2000.0)
     parser.add_argument("--linger", type=float, default=5.0)
     args = parser.parse_args(argv)
-    parent = os.getppid()
-    stop = threading.Event()
+    stop, ending = threading.Event(), threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    threading.Thread(target=_until_input_ends, args=(ending,), name="stdin", daemon=True).start()
     outbox = Outbox(args.journal, table_id=args.table, site=args.site, servers=args.server, leaf=args.leaf,
                     catch_up_rate=args.catch_up_rate)
     outbox.start()
     said: str | None = None
-    while not stop.wait(1.0):
-        if os.getppid() != parent:
-            break  # the table is gone (where PR_SET_PDEATHSIG is not available)
+    while not stop.wait(0.2):
+        if ending.is_set():
+            outbox.wait_caught_up(args.linger)
+            break
         error = outbox.status().last_error
         if error != said:
             said = error
             if error:
-                sys.stderr.write(f"tablectl outbox {args.table}: {error}\n")
-                sys.stderr.flush()
+                print(f"tablectl outbox {args.table}: {error}", file=sys.stderr, flush=True)  # noqa: T201 - its only output
     outbox.stop()
     return 0
+
+
+def _until_input_ends(ending: threading.Event) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        while sys.stdin.buffer.read(4096):
+            pass
+    ending.set()
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 def floor(tmp_path: Path, cluster: NatsCluster, database: str) -> Iterator[dict[str, Any]]:
     port = free_port()
     config = floor_config(tmp_path, cluster.urls, database, port, [], site=SITE)
-    config.write_text(config.read_text().replace('[floor]\n', '[floor]\nhosts = ["floor.casino.example"]\n', 1)
+    config.write_text(config.read_text().replace("[floor]\n", '[floor]\nhosts = ["floor.casino.example"]\n', 1)
                       + '\n[pits.A]\ntables = ["TC-01"]\n\n[pits.B]\ntables = ["HOLD-1"]\n')
     StaffFile(tmp_path / "staff.json").add("dealer-dan", "dealer", pin="1357", cost=2**4)
     process = FloorProcess(config, tmp_path / "floor.log")
