@@ -1,10 +1,11 @@
-"""``tablectl edge GAME``: the expected value and house edge of each wager, per pay table."""
+"""``tablectl edge [GAME]``: the expected value and house edge of each wager, per pay table (every game by default)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from controller.commands.progress import progress
@@ -13,18 +14,33 @@ from controller.rules.edges import EDGES, compute, selected_paytables
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("edge", help="exact expected value of each wager of a game")
-    parser.add_argument("game", help=f"game id: {', '.join(EDGES)}")
+    parser = subparsers.add_parser("edge", help="exact expected value of each wager of a game (or of every game)")
+    parser.add_argument("game", nargs="?", default=None,
+                        help=f"game id (default: every game): {', '.join(EDGES)}")
     parser.add_argument("--paytable", default=None, help="one pay table (default: every pay table the game offers)")
+    parser.add_argument("--fast", action="store_true",
+                        help="float64 figures where the exact fraction takes a second pass (blackjack base games), "
+                             "for sweeps")
     parser.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    games = [args.game] if args.game else list(EDGES)
+    if args.paytable is not None and args.game is None:
+        print("tablectl: --paytable needs a game", file=sys.stderr)
+        return 2
+    results = []
     try:
-        names = selected_paytables(args.game, args.paytable)
-        with progress(f"edge {args.game}", len(names), unit="pay table") as advance:
-            results = compute(args.game, args.paytable, advance)
+        work = [(game, name) for game in games for name in selected_paytables(game, args.paytable)]
+        label = f"edge {args.game}" if args.game else "edge, every game"
+        with progress(label, len(work), unit="pay table") as advance:
+            for game, name in work:
+                started = time.perf_counter()
+                (table,) = compute(game, name, fast=args.fast)
+                table["seconds"] = round(time.perf_counter() - started, 1)
+                results.append(table)
+                advance(1)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
@@ -32,9 +48,17 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(results, indent=2))
         return 0
     for table in results:
-        print(f"{table['game']}  pay table {table['paytable']}")
+        print(f"{table['game']}  pay table {table['paytable']}  ({table['seconds']} s)")
         for wager, edge in table["wagers"].items():
             stderr = f" ± {edge['stderr'] * 100:.4f}%" if edge["stderr"] else ""
-            exact = f"  ({edge['exact']})" if edge["exact"] else ""
-            print(f"  {wager:<16} house edge {edge['house_edge'] * 100:8.4f}%{stderr}  {edge['method']}{exact}")
+            exact = f"  ({_short(edge['exact'])})" if edge["exact"] else ""
+            print(f"  {wager:<36} house edge {edge['house_edge'] * 100:8.4f}%{stderr}  {edge['method']}{exact}")
     return 0
+
+
+def _short(fraction: str, width: int = 60) -> str:
+    """A fraction as printed on a terminal: whole when short, its size said when long (``--json`` has it whole)."""
+    if len(fraction) <= width:
+        return fraction
+    num, den = fraction.split("/")
+    return f"{num[:12]}.../{den[:12]}..., a fraction of {len(num)} and {len(den)} digits"

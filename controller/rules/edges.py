@@ -14,6 +14,7 @@ exposes ``paytables()`` and ``edges(paytable) -> dict[str, WagerEdge]``.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -80,12 +81,20 @@ def paytables(game_id: str) -> list[str]:
     return names
 
 
-def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Every pay table's edges (or ``paytable``'s); ``advance`` is called once per pay table done."""
+def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], None] | None = None, *,
+            fast: bool = False) -> list[dict[str, Any]]:
+    """Every pay table's edges (or ``paytable``'s); ``advance`` is called once per pay table done.
+
+    ``fast`` asks the games whose exact figure takes a second pass (the blackjack base games' exact
+    fractions) for their float64 figure only, for sweeps; the others ignore it.
+    """
     names = selected_paytables(game_id, paytable)
+    module = _module(game_id)
+    options = {"mode": "fast"} if fast and "mode" in inspect.signature(module.edges).parameters else {}
     out = []
     for name in names:
-        out.append({"game": game_id, "paytable": name, "wagers": {w: e.as_json() for w, e in _module(game_id).edges(name).items()}})
+        out.append({"game": game_id, "paytable": name,
+                    "wagers": {w: e.as_json() for w, e in module.edges(name, **options).items()}})
         if advance is not None:
             advance(1)
     return out

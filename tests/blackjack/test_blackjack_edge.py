@@ -1,4 +1,4 @@
-"""Blackjack strategy and edges: side wagers exact (checked against independent counts), base game simulated."""
+"""Blackjack strategy and edges: side wagers exact (checked against independent counts), the base game exact."""
 
 import json
 from fractions import Fraction
@@ -9,7 +9,7 @@ import pytest
 from controller.cards import Card, parse_cards
 from controller.commands.cli import main
 from controller.rules.base import PendingDecision
-from controller.rules.blackjack.edge import base_edge, bonus_bet_edge, buster_edge
+from controller.rules.blackjack.edge import bonus_bet_edge, buster_edge, simulate_base
 from controller.rules.edges import EDGES
 from controller.rules.registry import make_game
 
@@ -106,7 +106,7 @@ def test_strategy_offers_only_legal_actions_and_declines_insurance() -> None:
 @pytest.mark.parametrize("game_id", ["no-bust-21", "pure-21-5"])
 def test_simulated_base_edge_agrees_with_the_infinite_shoe_value(game_id) -> None:
     game = make_game(game_id)
-    simulated = base_edge(game, rounds=3000, seed=5)
+    simulated = simulate_base(game, rounds=3000, seed=5)
     assert simulated.method == "simulation" and simulated.stderr
     assert abs(simulated.ev - game.advisor.game_value()) < 4 * simulated.stderr
 
@@ -123,6 +123,9 @@ def test_tablectl_edge_json(game_id, capsys) -> None:
     assert len(tables) == 1
     for table in tables:
         wagers = table["wagers"]
-        assert wagers["base"]["method"] == "simulation" and 0 < wagers["base"]["stderr"] < 0.005
+        assert wagers["base"]["method"] == "exact" and wagers["base"]["stderr"] is None
+        assert Fraction(wagers["base"]["exact"]) < 0
         assert wagers["bonus"]["method"] == wagers["buster"]["method"] == "exact"
+        assert "same rank and suit" in wagers["bonus"]["assumptions"]
+        assert "any identical pair" in wagers["bonus (seed-any-identical-pair)"]["assumptions"]
         assert 0 < wagers["bonus"]["house_edge"] < 0.2 and 0.2 < wagers["buster"]["house_edge"] < 0.35

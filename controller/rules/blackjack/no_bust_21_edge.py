@@ -1,4 +1,4 @@
-"""No Bust 21st Century Blackjack's edges: the base game simulated, both side wagers exact (``edge.blackjack``).
+"""No Bust 21st Century Blackjack's edges: every wager exact (``blackjack.edge``).
 
 A "pay table" here is a set of the game's rule options: ``seed`` as rules-notes
 reads the seed (a plain total over 21 is over), ``plain-22-under`` with a plain
@@ -20,5 +20,6 @@ def paytables() -> list[str]:
     return list(VARIANTS)
 
 
-def edges(paytable: str) -> dict[str, WagerEdge]:
-    return edges_for(NoBust21(VARIANTS[paytable]))
+def edges(paytable: str, mode: str = "exact") -> dict[str, WagerEdge]:
+    """Every wager under the variant's rules; ``mode="fast"`` computes the base game in float64 (sweeps)."""
+    return edges_for(NoBust21(VARIANTS[paytable]), mode)

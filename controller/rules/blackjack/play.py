@@ -60,6 +60,7 @@ PLAYER_DEALER = "player-dealer"
 SEATS = 8
 """An industry standard blackjack table: eight seats, the player-dealer's among them."""
 INSURANCE_ACTIONS = ("insurance", "no-insurance", "even-money")
+INSURANCE_PAYS = parse_payout("2 to 1")  # seed 003 Pure 21.5 "Insurance": winning insurance wagers pay 2 to 1
 
 ACTION_BUTTON: Mapping[Rank, int] = {
     # rules-notes: the No Bust chart, counted clockwise from the player-dealer
@@ -152,6 +153,14 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     @abc.abstractmethod
     def compare(self, player: Total, dealer: Total, dealer_cards: Sequence[Card]) -> tuple[Payout, str]:
         """A standing hand's payout against the player-dealer's, with the rule that decides it."""
+
+    def dealer_hand_mark(self, dealer_cards: Sequence[Card]) -> object:
+        """What of the player-dealer's final cards, besides their total, ``compare`` looks at (none here).
+
+        The exact analysis (``controller.blackjack.analysis``) treats final hands with the same total
+        and mark as one outcome; Pure 21.5 marks its 888.
+        """
+        return None
 
     @abc.abstractmethod
     def dealer_over(self, dealer: Total) -> bool:
@@ -458,7 +467,7 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
                 claims.append(self._hand_claim(seat, index, dealer, state.dealer))
             if seat.insurance:
                 won = self.dealer_blackjack(state.dealer)
-                claims.append(Claim(spot, "insurance", seat.insurance, parse_payout("2 to 1") if won else LOSE,
+                claims.append(Claim(spot, "insurance", seat.insurance, INSURANCE_PAYS if won else LOSE,
                                     ("even money: " if seat.even_money else "") + f"player-dealer {dealer}"))
             if wagers.get((spot, "bonus")):
                 row = self.bonus_paytable.row(seat.first_two, dealer_blackjack=self.dealer_blackjack(state.dealer))

@@ -95,6 +95,10 @@ class Pure21_5(BlackjackGame):
         pure = self.total(seat.hands[0].cards, initial=True).kind is Kind.PURE_21_5
         return ("insurance", "no-insurance", "even-money") if pure else ("insurance", "no-insurance")
 
+    def dealer_hand_mark(self, dealer_cards: Sequence[Card]) -> object:
+        """The 888 rule: three eights are settled apart from other totals of 24."""
+        return is_888(dealer_cards)
+
     def dealer_over(self, dealer: Total) -> bool:
         return not dealer.special and dealer.points > 21
 

@@ -1,4 +1,4 @@
-"""Pure 21.5 Blackjack's edges: the base game simulated, both side wagers exact (``edge.blackjack``).
+"""Pure 21.5 Blackjack's edges: every wager exact (``blackjack.edge``).
 
 A "pay table" here is a set of the game's rule options: ``seed`` (players over
 21.5 push against the player-dealer's 888, game rule 8a) and ``888-option``
@@ -20,5 +20,6 @@ def paytables() -> list[str]:
     return list(VARIANTS)
 
 
-def edges(paytable: str) -> dict[str, WagerEdge]:
-    return edges_for(Pure21_5(VARIANTS[paytable]))
+def edges(paytable: str, mode: str = "exact") -> dict[str, WagerEdge]:
+    """Every wager under the variant's rules; ``mode="fast"`` computes the base game in float64 (sweeps)."""
+    return edges_for(Pure21_5(VARIANTS[paytable]), mode)
