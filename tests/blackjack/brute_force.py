@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from controller.rules.blackjack.play import BlackjackGame
-from controller.rules.blackjack.state import BlackjackRound
 from controller.cards import Card
 from controller.money import Rounding
+from controller.rules.blackjack.play import BlackjackGame
+from controller.rules.blackjack.state import BlackjackRound
 
 STAKE = 1000
 

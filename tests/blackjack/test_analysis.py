@@ -14,13 +14,19 @@ from controller.rules.registry import make_game
 from tests.blackjack.brute_force import exact_ev, with_deck
 
 SMALL_SHOES = [
-    # Pure 21.5: an ace and Bonus cards (the down-card check), four eights (splits and resplits, 888)
-    ("pure-21-5", {}, "AS 8S 8H 8D 8C TB TB TB 9S 5S"),
-    ("pure-21-5", {"rule_888": "win", "double_after_split": True}, "AS AH 8S 8H 8D TB TB TB 2S 9S"),
-    # No Bust: jokers (joker 21, Natural 22, frozen rounds), four tens (splits, resplits)
-    ("no-bust-21", {}, "AS TS TH TD TC JK JK 9S 8S 7S"),
-    ("no-bust-21", {"over_above": 22, "max_splits": 2}, "AS TS TH TD TC JK JK 9S 2S 3S"),
+    # Pure 21.5: aces and Bonus cards (the down-card check), four eights (splits, resplits, 888)
+    pytest.param("pure-21-5", {}, "AS AS 8S 8S 8S 8S TB TB TB TB TB 9S 9S 9S", id="pure"),
+    pytest.param("pure-21-5", {"rule_888": "win", "double_after_split": True},
+                 "AS AS 8S 8S 8S 8S TB TB TB TB TB 9S 9S 9S", id="pure-888-win-das"),
+    pytest.param("pure-21-5", {}, "AS AS 8S 8S 8S 8S TB TB TB TB TB TB 9S 7S 7S", id="pure-larger",
+                 marks=pytest.mark.exhaustive),
+    # No Bust: jokers (joker 21, Natural 22, frozen rounds), tens (splits, resplits)
+    pytest.param("no-bust-21", {"over_above": 22, "max_splits": 2}, "AS TS TS TS TS TS JK JK 9S 9S 6S 6S 8S",
+                 id="no-bust-plain-22-under"),
+    pytest.param("no-bust-21", {}, "AS TS TS TS TS TS JK JK 9S 9S 8S 8S 7S", id="no-bust",
+                 marks=pytest.mark.exhaustive),
 ]
+"""Shoes small enough to play out every round, large enough that no round runs out of cards."""
 
 
 @pytest.mark.parametrize(("game_id", "options", "deck"), SMALL_SHOES)
@@ -33,18 +39,16 @@ def test_the_exact_fraction_is_what_every_round_of_a_small_shoe_averages(game_id
     assert abs(analyse(with_deck(make_game(game_id, options), shoe), "fast").ev - float(expected)) < 1e-12
 
 
-def test_the_small_shoes_make_the_game_split_resplit_double_and_surrender() -> None:
+def test_the_small_shoes_make_the_game_hit_stand_split_double_and_surrender() -> None:
     # the shoes above are only a check if the enforced decisions use every action
     actions: Counter[str | None] = Counter()
-    for game_id, options, deck in SMALL_SHOES:
-        game = with_deck(make_game(game_id, options), parse_cards(deck))
-        analyse(game, "fast")
-        rules = Rules(game)
+    for shoe in SMALL_SHOES:
+        game_id, options, deck = shoe.values
+        rules = Rules(with_deck(make_game(game_id, options), parse_cards(deck)))
         for up in rules.classes:
             for a in rules.classes:
                 for b in rules.classes:
                     actions[rules.decision(up, (min(a, b), max(a, b)), False, False, 0)] += 1
-                    actions[rules.decision(up, (a, a), True, rules.is_ace(a), 1)] += 1
     assert {"hit", "stand", "double", "split", "surrender"} <= set(actions)
 
 

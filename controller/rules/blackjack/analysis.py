@@ -524,7 +524,7 @@ def analyse(game: BlackjackGame, mode: str = "exact", advance: Advance | None = 
     value, apart = (float(v) for v in floats.round_value(advance))
     exact: Fraction | None = None
     if mode == "exact":
-        denominator = 2 * math.perm(rules.shoe.size, floats.most_cards)
+        denominator = 2 * math.perm(rules.shoe.size, min(floats.most_cards, rules.shoe.size))
         lanes = math.ceil((denominator.bit_length() + 6) / (PRIME_BITS - 0.1)) + 1
         residues = Residues(lanes, rules.shoe.size)
         exact_pass = Pass(rules, residues)
@@ -534,19 +534,20 @@ def analyse(game: BlackjackGame, mode: str = "exact", advance: Advance | None = 
         exact = residues.fraction(value_mod, denominator)
         if abs(float(exact) - value) > 1e-9:
             raise ArithmeticError(f"the exact value {float(exact)} and the float value {value} disagree")
+    arithmetic = ("the exact fraction from arithmetic modulo primes (Chinese remainder theorem), checked against "
+                  "float64" if exact is not None else "float64 arithmetic")
     return BaseGameResult(
         ev=float(exact) if exact is not None else value, exact=exact, mode=mode,
-        seconds=time.perf_counter() - started, cpu_seconds=time.process_time() - cpu, shoe=f"{rules.shoe.size} cards ({rules.shoe.describe()})",
+        seconds=time.perf_counter() - started, cpu_seconds=time.process_time() - cpu,
+        shoe=f"{rules.shoe.size} cards ({rules.shoe.describe()})",
         method=("composition-dependent combinatorial analysis: every card the round can draw followed with its "
-                "exact chance given every card out; " + ("the exact fraction from arithmetic modulo primes "
-                                                       "(Chinese remainder theorem), checked against float64"
-                                                       if exact is not None else "float64 arithmetic")),
+                f"exact chance given every card out; {arithmetic}"),
         assumptions=[
             "one seat, the first round off the top of a full shoe",
-            "decisions as the game enforces them (BlackjackGame.strategy: the infinite-shoe advisor's best "
-            "legal action; insurance and even money declined)",
-            f"up to {game.max_splits} splits per seat; every split hand and resplit valued exactly "
-            "(exchangeability of the shoe)",
+            ("decisions as the game enforces them (BlackjackGame.strategy: the infinite-shoe advisor's best "
+             "legal action; insurance and even money declined)"),
+            (f"up to {game.max_splits} splits per seat; every split hand and resplit valued exactly "
+             "(exchangeability of the shoe)"),
         ],
         player_dealer_pure_apart=apart,
     )

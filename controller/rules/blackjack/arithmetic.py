@@ -51,7 +51,7 @@ class Floats:
 
     def mass(self, chances: Array) -> Array:
         """The chance of any outcome, per row."""
-        return chances.sum(axis=1)
+        return np.asarray(chances.sum(axis=1))
 
     def dealer(self, avail: Array, left: int, groups: Any, weights: Any, coef: Array) -> Array:
         return dealer_float(avail, left, groups.start, groups.cls, groups.count, groups.length, groups.ways_float,
@@ -102,8 +102,8 @@ class Residues:
 
     def scale(self, value: Array, factor: Array) -> Array:
         if value.ndim == 1:
-            return scale_mod(value[None, :], factor, self.primes)[0]
-        return scale_mod(value, factor, self.primes)
+            return np.asarray(scale_mod(value[None, :], factor, self.primes)[0])
+        return np.asarray(scale_mod(value, factor, self.primes))
 
     def add(self, a: Array, b: Array) -> Array:
         return (a + b) % self.primes
@@ -116,7 +116,7 @@ class Residues:
         return payoff_mod(chances, wins, self.primes)
 
     def mass(self, chances: Array) -> Array:
-        return chances.sum(axis=1) % self.primes
+        return np.asarray(chances.sum(axis=1) % self.primes)
 
     def dealer(self, avail: Array, left: int, groups: Any, weights: Any, coef: Array) -> Array:
         return dealer_mod(avail, left, groups.start, groups.cls, groups.count, groups.length, groups.ways_int,

@@ -90,7 +90,7 @@ def mulmod(a: int, b: int, p: int, p_inverse: float) -> int:
         r += p
     elif r >= p:
         r -= p
-    return r
+    return int(r)
 
 
 @njit(cache=True)

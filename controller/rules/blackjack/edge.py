@@ -36,6 +36,7 @@ from controller.money import Rounding
 from controller.rules.base import Decision
 from controller.rules.blackjack.analysis import Advance, analyse
 from controller.rules.blackjack.play import INSURANCE_PAYS, BlackjackGame
+from controller.rules.blackjack.pure_21_5 import Pure21_5
 from controller.rules.blackjack.side_wagers import BONUS_PAYTABLES, KING_OF_SPADES, bonus_bet_payout
 from controller.rules.blackjack.totals import points
 from controller.rules.edges import WagerEdge
@@ -134,7 +135,7 @@ def insurance_edges(game: BlackjackGame) -> dict[str, WagerEdge]:
     Pure 21.5 Blackjack (less the ace, and the player's ace and Bonus card), which is what even money is:
     "an insurance wager equal to 1/2 of the original wager".
     """
-    if not getattr(game, "insurance", False):
+    if not isinstance(game, Pure21_5) or not game.insurance:
         return {}
     deck = game.deck()
     ace = next(c for c in deck if c.rank is Rank.ACE)
@@ -145,7 +146,7 @@ def insurance_edges(game: BlackjackGame) -> dict[str, WagerEdge]:
     p_pure = Fraction(completes - 1, n - 3)
     ev_any = pays * p_any - (1 - p_any)
     ev_pure = pays * p_pure - (1 - p_pure)
-    blackjack = getattr(game, "blackjack_pays").odds
+    blackjack = game.blackjack_pays.odds
     keep = (1 - p_pure) * blackjack
     return {
         "insurance": WagerEdge(ev=ev_any, method="exact", assumptions=(
