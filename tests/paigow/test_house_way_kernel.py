@@ -63,9 +63,9 @@ def test_the_chart_examples_and_the_rare_kinds(hand: str) -> None:
 
 
 @pytest.mark.exhaustive
-def test_forty_thousand_hands_of_every_kind_are_set_alike() -> None:
+def test_ten_thousand_more_hands_of_every_kind_are_set_alike() -> None:
     rng = random.Random(4545)
-    hands = crowded_hands(20_000, seed=11) + [rng.sample(deck_with_joker(), 7) for _ in range(20_000)]
+    hands = crowded_hands(5_000, seed=11) + [rng.sample(deck_with_joker(), 7) for _ in range(5_000)]
     for hand in hands:
         python, compiled = both(hand, "lowest")
         assert python == compiled, " ".join(c.code for c in hand)
