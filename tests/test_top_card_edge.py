@@ -52,3 +52,14 @@ def test_cli_prints_the_json_contract(capsys) -> None:
     for edge in data[0]["wagers"].values():
         assert set(edge) == {"ev", "house_edge", "exact", "method", "stderr", "assumptions"}
         assert edge["house_edge"] == -edge["ev"]
+
+
+def test_cli_says_how_long_each_pay_table_took(capsys) -> None:
+    assert main(["edge", "top-card", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    assert table["seconds"] >= 0
+
+
+def test_a_pay_table_without_a_game_is_refused_by_name(capsys) -> None:
+    assert main(["edge", "--paytable", "standard"]) == 2
+    assert "--paytable needs a game" in capsys.readouterr().err
