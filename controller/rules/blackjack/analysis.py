@@ -313,8 +313,10 @@ def _resplit_patterns(max_splits: int, resplit: list[bool]) -> dict[int, Counter
 _IDENTS: dict[tuple[Any, ...], int] = {}
 _DEALER: dict[tuple[Any, ...], Array] = {}
 """The player-dealer's outcomes by draws, arithmetic, cards out and weights: shared by the variants of a game
-(the rule options that change only how hands compare leave the draws alone), bounded by ``_DEALER_MOST``."""
+(the rule options that change only how hands compare leave the draws alone). It holds one shoe's
+(``_DEALER_SHOE``) and at most ``_DEALER_MOST`` entries."""
 _DEALER_MOST = 400_000
+_DEALER_SHOE: list[Counts] = []
 
 
 def _ident(content: tuple[Any, ...]) -> int:
@@ -329,10 +331,15 @@ class Pass:
         self.rules = rules
         self.f = arithmetic
         self.counts = np.array(rules.shoe.counts, np.int64)
+        if [rules.shoe.counts] != _DEALER_SHOE:
+            _DEALER.clear()
+            _DEALER_SHOE[:] = [rules.shoe.counts]
         self._wins: dict[tuple[int, Total], Array] = {}
         self._play: dict[tuple[Any, ...], Array] = {}
         self._chances: dict[Counts, list[tuple[int, Array]]] = {}
         self._coef: dict[tuple[Any, ...], Array] = {}
+        self.requests: dict[tuple[Any, ...], tuple[int, Counts, Weights]] = {}
+        """Every player-dealer evaluation the pass asked for: another pass of the same rules asks the same."""
         self.most_cards = 0
 
     # -- the player-dealer --------------------------------------------------------------------------
@@ -340,6 +347,7 @@ class Pass:
     def dealer(self, up: int, removed: Counts, weights: Weights) -> Array:
         draws = self.rules.draws(up)
         key = (draws.ident, self.f.ident, removed, weights.key)
+        self.requests.setdefault((up, removed, weights.key), (up, removed, weights))
         found = _DEALER.get(key)
         if found is None:
             if len(_DEALER) > _DEALER_MOST:
@@ -351,6 +359,26 @@ class Pass:
             found = _DEALER[key] = self.f.dealer(avail, self.rules.shoe.size - sum(removed), draws, weights, coef)
         self.most_cards = max(self.most_cards, sum(removed) + draws.longest + weights.most)
         return found
+
+    def prepare(self, requests: dict[tuple[Any, ...], tuple[int, Counts, Weights]]) -> None:
+        """Evaluate the player-dealer for all ``requests`` at once, on every core (exact pass only)."""
+        if not isinstance(self.f, Residues):
+            return
+        batches: dict[tuple[int, tuple[Any, ...]], list[tuple[int, Counts, Weights]]] = {}
+        for up, removed, weights in requests.values():
+            draws = self.rules.draws(up)
+            if (draws.ident, self.f.ident, removed, weights.key) not in _DEALER:
+                batches.setdefault((up, weights.key), []).append((up, removed, weights))
+        for (up, _), batch in batches.items():
+            draws, weights = self.rules.draws(up), batch[0][2]
+            coef = self._coef.get(weights.key)
+            if coef is None:
+                coef = self._coef[weights.key] = self.f.coefficients([list(row) for row in weights.coef])
+            out_cards = np.array([r for _, r, _ in batch], np.int64)
+            left = self.rules.shoe.size - out_cards.sum(axis=1)
+            out = self.f.dealer_many(self.counts[None, :] - out_cards, left, draws, weights, coef)
+            for i, (_, r, w) in enumerate(batch):
+                _DEALER[(draws.ident, self.f.ident, r, w.key)] = out[i]
 
     def stand(self, up: int, total: Total, removed: Counts, weights: Weights) -> Array:
         key = (up, total)
@@ -528,6 +556,7 @@ def analyse(game: BlackjackGame, mode: str = "exact", advance: Advance | None = 
         lanes = math.ceil((denominator.bit_length() + 6) / (PRIME_BITS - 0.1)) + 1
         residues = Residues(lanes, rules.shoe.size)
         exact_pass = Pass(rules, residues)
+        exact_pass.prepare(floats.requests)
         value_mod, _ = exact_pass.round_value(advance)
         if exact_pass.most_cards != floats.most_cards:
             raise ArithmeticError("the exact pass drew a different number of cards than the float pass")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from controller.rules.blackjack.dealer_kernel import dealer_float, dealer_mod, payoff_mod, scale_mod
+from controller.rules.blackjack.dealer_kernel import dealer_float, dealer_mod, dealer_mod_many, payoff_mod, scale_mod
 
 Array = npt.NDArray[Any]
 
@@ -56,9 +56,6 @@ class Floats:
     def dealer(self, avail: Array, left: int, groups: Any, weights: Any, coef: Array) -> Array:
         return dealer_float(avail, left, groups.start, groups.cls, groups.count, groups.length, groups.ways_float,
                             groups.outcome, groups.outcomes, weights.m, weights.k, coef, weights.cls)
-
-    def first(self, value: Array) -> Array:
-        return value
 
 
 def primes_below(limit: int, count: int) -> list[int]:
@@ -123,8 +120,11 @@ class Residues:
                           groups.outcome, groups.outcomes, weights.m, weights.k, coef, weights.cls,
                           self.primes, self.inverse)
 
-    def first(self, value: Array) -> Array:
-        return value
+    def dealer_many(self, avail: Array, left: Array, groups: Any, weights: Any, coef: Array) -> Array:
+        """:meth:`dealer` for many sets of cards out (rows of ``avail``), on every core."""
+        return np.asarray(dealer_mod_many(avail, left, groups.start, groups.cls, groups.count, groups.length,
+                                          groups.ways_int, groups.outcome, groups.outcomes, weights.m, weights.k,
+                                          coef, weights.cls, self.primes, self.inverse))
 
     def fraction(self, residues: Array, denominator: int) -> Fraction:
         """The fraction ``x / denominator`` whose value modulo every prime is ``residues``.

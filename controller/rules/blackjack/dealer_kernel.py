@@ -26,7 +26,7 @@ analysis rebuilds exact fractions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -94,17 +94,11 @@ def mulmod(a: int, b: int, p: int, p_inverse: float) -> int:
 
 
 @njit(cache=True)
-def dealer_mod(avail: np.ndarray, left: int, start: np.ndarray, cls: np.ndarray, count: np.ndarray,
-               length: np.ndarray, ways: np.ndarray, outcome: np.ndarray, outcomes: int, m: np.ndarray,
-               k: np.ndarray, coef: np.ndarray, weight_class: int, primes: np.ndarray,
-               inverse: np.ndarray) -> np.ndarray:
-    """As :func:`dealer_float`, modulo ``primes[lane]`` (below 2**50).
-
-    One thread: a parallel loop over the lanes ran ten times slower on the shared two-core machine (each
-    call waits for its slowest thread), and the analysis makes tens of thousands of calls.
-
-    ``inverse[lane, v]`` is ``v``'s inverse modulo the lane's prime; ``coef[w, t, lane]`` are residues.
-    """
+def _dealer_mod_into(out: np.ndarray, avail: np.ndarray, left: int, start: np.ndarray, cls: np.ndarray,
+                     count: np.ndarray, length: np.ndarray, ways: np.ndarray, outcome: np.ndarray, m: np.ndarray,
+                     k: np.ndarray, coef: np.ndarray, weight_class: int, primes: np.ndarray,
+                     inverse: np.ndarray) -> None:
+    """:func:`dealer_mod`'s sums, added into ``out[w, outcome, lane]``."""
     groups = length.shape[0]
     rows, terms, lanes = coef.shape
     most = 0
@@ -112,13 +106,12 @@ def dealer_mod(avail: np.ndarray, left: int, start: np.ndarray, cls: np.ndarray,
         most = max(most, length[g])
     classes = avail.shape[0]
     plain = terms == 1 and m[0] == 0 and k[0] == 0
-    out = np.zeros((rows, outcomes, lanes), np.int64)
+    falling = np.ones((classes, most + 1), np.int64)
+    below = np.ones(most + 1, np.int64)
+    term = np.empty(terms, np.int64)
     for lane in range(lanes):
         p_mod = primes[lane]
         p_inv = 1.0 / p_mod
-        falling = np.ones((classes, most + 1), np.int64)
-        below = np.ones(most + 1, np.int64)
-        term = np.empty(terms, np.int64)
         for c in range(classes):
             for j in range(most):
                 falling[c, j + 1] = mulmod(falling[c, j], max(avail[c] - j, 0), p_mod, p_inv)
@@ -153,6 +146,39 @@ def dealer_mod(avail: np.ndarray, left: int, start: np.ndarray, cls: np.ndarray,
                 for t in range(terms):
                     s = (s + mulmod(coef[w, t, lane], term[t], p_mod, p_inv)) % p_mod
                 out[w, o, lane] = (out[w, o, lane] + mulmod(p, s, p_mod, p_inv)) % p_mod
+
+
+@njit(cache=True)
+def dealer_mod(avail: np.ndarray, left: int, start: np.ndarray, cls: np.ndarray, count: np.ndarray,
+               length: np.ndarray, ways: np.ndarray, outcome: np.ndarray, outcomes: int, m: np.ndarray,
+               k: np.ndarray, coef: np.ndarray, weight_class: int, primes: np.ndarray,
+               inverse: np.ndarray) -> np.ndarray:
+    """As :func:`dealer_float`, modulo ``primes[lane]`` (below 2**50): ``out[w, outcome, lane]``.
+
+    ``inverse[lane, v]`` is ``v``'s inverse modulo the lane's prime; ``coef[w, t, lane]`` are residues.
+    """
+    rows, _, lanes = coef.shape
+    out = np.zeros((rows, outcomes, lanes), np.int64)
+    _dealer_mod_into(out, avail, left, start, cls, count, length, ways, outcome, m, k, coef, weight_class, primes,
+                     inverse)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def dealer_mod_many(avail: np.ndarray, left: np.ndarray, start: np.ndarray, cls: np.ndarray, count: np.ndarray,
+                    length: np.ndarray, ways: np.ndarray, outcome: np.ndarray, outcomes: int, m: np.ndarray,
+                    k: np.ndarray, coef: np.ndarray, weight_class: int, primes: np.ndarray,
+                    inverse: np.ndarray) -> np.ndarray:
+    """:func:`dealer_mod` for many sets of cards out at once (``avail[i]``, ``left[i]``), one thread per core.
+
+    One long parallel loop: calling the parallel kernel once per set of cards out ran ten times slower on a
+    shared machine (every call waits for its slowest thread).
+    """
+    rows, _, lanes = coef.shape
+    out = np.zeros((avail.shape[0], rows, outcomes, lanes), np.int64)
+    for i in prange(avail.shape[0]):
+        _dealer_mod_into(out[i], avail[i], left[i], start, cls, count, length, ways, outcome, m, k, coef,
+                         weight_class, primes, inverse)
     return out
 
 
