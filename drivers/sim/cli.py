@@ -6,6 +6,8 @@ The first line printed is ``PORT <url>``; then every control command read from
 standard input (see ``drivers.sim.device``) is answered with one line,
 ``ok [text]`` or ``error: <what was wrong>``. ``--script FILE`` runs control
 commands from a file first, one per line (``#`` starts a comment).
+``--reading NAME`` picks how the device reads docs/protocol.md where it leaves a
+choice (``drivers/sim/readings.toml``); ``--set OPTION=VALUE`` changes one option.
 
 When standard input ends, the simulator says so on standard error and serves on
 without control (``--stop-on-eof`` stops it instead). ``--control FIFO`` reads
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from drivers.sim.behaviour import Behaviour, reading, readings
 from drivers.sim.device import SimDevice, SimIdentity
 from drivers.sim.endpoints import PtyEndpoint, SocketEndpoint
 from drivers.sim.shoe import ShoeSim
@@ -32,7 +35,14 @@ from drivers.sim.shuffler import ShufflerSim
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("device", choices=("shoe", "shuffler"), help="which device to simulate")
-    parser.add_argument("--decks", type=int, help="shoe: decks in the shoe (8); shuffler: decks alternated (1 or 2)")
+    parser.add_argument("--decks", type=int, help="shoe: decks in the shoe (8); shuffler: decks alternated (1 or 2; "
+                        "default: the reading's)")
+    parser.add_argument("--reading", default="reference",
+                        help="how the device reads the protocol where it allows a choice: a reading of "
+                             f"drivers/sim/readings.toml (shoe: {', '.join(sorted(readings('shoe')))}; "
+                             f"shuffler: {', '.join(sorted(readings('shuffler')))})")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", type=Behaviour.parse_setting,
+                        help="change one option of the reading (drivers.sim.behaviour.Behaviour), e.g. reply_delay=0.3")
     parser.add_argument("--deck", default="standard", help="deck kind: standard, standard+joker, no-face, pure-21.5")
     parser.add_argument("--jokers", type=int, default=0, help="shoe: jokers added per deck (0 or 1)")
     parser.add_argument("--seed", type=int, help="seed of the shuffles and line faults (random when omitted)")
@@ -49,8 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build(args: argparse.Namespace) -> SimDevice:
+    behaviour = reading(args.device, args.reading).with_settings(dict(args.set))
     endpoint = SocketEndpoint(args.socket) if args.socket is not None else PtyEndpoint(args.link)
-    common = {"seed": args.seed, "ack_timeout": args.ack_timeout}
+    common = {"seed": args.seed, "ack_timeout": args.ack_timeout, "behaviour": behaviour}
     if args.device == "shoe":
         ident = SimIdentity("TCS-SHOE-1", args.serial, args.firmware)
         return ShoeSim(
@@ -58,7 +69,7 @@ def build(args: argparse.Namespace) -> SimDevice:
             cut_from_end=args.cut, identity=ident, **common,
         )
     ident = SimIdentity("TCS-SHUF-1", args.serial, args.firmware)
-    return ShufflerSim(endpoint, deck=args.deck, decks=args.decks or 1, identity=ident, **common)
+    return ShufflerSim(endpoint, deck=args.deck, decks=args.decks, identity=ident, **common)
 
 
 def answer(device: SimDevice, line: str, out: TextIO) -> None:
@@ -71,7 +82,11 @@ def answer(device: SimDevice, line: str, out: TextIO) -> None:
 
 
 def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    device = build(args).start()
+    try:
+        device = build(args).start()
+    except ValueError as exc:
+        print(f"error: {exc}", file=stdout, flush=True)
+        return 2
     print(f"PORT {device.url}", file=stdout, flush=True)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())

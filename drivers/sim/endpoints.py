@@ -13,6 +13,7 @@ corrupted and delayed bytes, in both directions.
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import select
@@ -31,7 +32,11 @@ POLL = 0.02
 
 
 class FdTransport(Transport):
-    """The master side of a pseudo-terminal. Writes nobody reads are dropped, not blocked on."""
+    """The master side of a pseudo-terminal. Writes nobody reads are dropped, not blocked on.
+
+    Like a device on a serial line, it cannot tell a host closing the port and opening it again: while no
+    host has the port open (the kernel answers ``EIO``) it reads nothing and its writes are lost.
+    """
 
     def __init__(self, master: int, slave: int, description: str) -> None:
         self.description = description
@@ -39,20 +44,33 @@ class FdTransport(Transport):
         self._closed = False
 
     def read(self) -> bytes:
+        if self._closed:  # its descriptor number may already belong to another file
+            raise DeviceLost(f"{self.description}: closed")
         try:
             ready, _, _ = select.select([self._master], [], [], POLL)
             return os.read(self._master, 4096) if ready else b""
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
+            if exc.errno == errno.EIO and not self._closed:
+                time.sleep(POLL)  # no host has the port open: nothing to read
+                return b""
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+        except ValueError as exc:
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def write(self, data: bytes) -> None:
+        if self._closed:
+            raise DeviceLost(f"{self.description}: closed")
         view = memoryview(data)
         try:
             while view:
                 view = view[os.write(self._master, view) :]
         except BlockingIOError:
             return
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
+            if exc.errno == errno.EIO and not self._closed:
+                return  # no host has the port open: the bytes are lost, as on a serial line
+            raise DeviceLost(f"{self.description}: {exc}") from exc
+        except ValueError as exc:
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def close(self) -> None:
