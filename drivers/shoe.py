@@ -16,7 +16,12 @@ import random
 from dataclasses import dataclass
 
 from controller.cards import Card, shoe as make_shoe
+from drivers.errors import DeviceTimeout
+from drivers.notices import DeviceFault, DeviceRecovered, DeviceWarning
 from drivers.shuffles import ShuffleModel
+
+__all__ = ["CardBurned", "CardDrawn", "CardUnreadable", "CutCardReached", "DeviceFault", "DeviceRecovered",
+           "DeviceWarning", "InProcessShoe", "Shoe", "ShoeEmpty", "ShoeEvent"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,30 +55,17 @@ class CardBurned:
 
 
 @dataclass(frozen=True, slots=True)
-class DeviceFault:
-    """The shoe cannot be trusted until a ``DeviceRecovered`` with the same ``code`` follows.
+class CardUnreadable:
+    """A card left the shoe but could not be read (docs/protocol.md 5.3): one card, counted, dealt to no one
+    until the supervisor identifies it. ``why`` says more when the shoe sent bytes that are not a card code."""
 
-    Put the round on hold. Faults can overlap (a jam, then the cable pulled):
-    keep the set of open codes, add on ``DeviceFault``, remove on
-    ``DeviceRecovered``, and resume when it is empty. ``code`` is a stable slug
-    (``jam``, ``door-open``, ``unrecognised-card``, ``communication-lost``,
-    ``identity-mismatch``, ``device-restarted`` (recovered by the next
-    ``shuffle()``), ...); ``message`` is what the dealer is told.
-    """
-
-    code: str
-    message: str
+    count: int
+    why: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class DeviceRecovered:
-    """The fault named by ``code`` is over; events continue with nothing lost or repeated."""
-
-    code: str
-    message: str
-
-
-ShoeEvent = CardDrawn | CardBurned | CutCardReached | ShoeEmpty | DeviceFault | DeviceRecovered
+ShoeEvent = (
+    CardDrawn | CardBurned | CardUnreadable | CutCardReached | ShoeEmpty | DeviceFault | DeviceRecovered | DeviceWarning
+)
 
 
 class Shoe(abc.ABC):
@@ -83,8 +75,12 @@ class Shoe(abc.ABC):
     def shuffle(self) -> None: ...
 
     @abc.abstractmethod
-    def next_event(self, timeout: float | None = None) -> ShoeEvent:
-        """The next event, waiting at most ``timeout`` seconds (``DeviceTimeout`` after that)."""
+    def next_event(self, timeout: float | None = None, *, want_card: bool = True) -> ShoeEvent:
+        """The next event, waiting at most ``timeout`` seconds (``DeviceTimeout`` after that).
+
+        ``want_card``: the round needs a card, so a shoe with a gate may open it; ``False`` only listens (waiting
+        for a fault to be cleared must never let a card out).
+        """
 
     def counted(self) -> int | None:
         """How many cards the shoe counted at its last shuffle, if it tells (checked against the deck's size)."""
@@ -97,6 +93,9 @@ class Shoe(abc.ABC):
         events only when asked (the in-process simulation) has none waiting.
         """
         return []
+
+    def close_gate(self) -> None:  # noqa: B027 - optional: a shoe without a gate lets cards out at will
+        """Let no further card out of the shoe."""
 
     def close(self) -> None:  # noqa: B027 - optional for shoes that hold nothing
         """Release the device."""
@@ -147,7 +146,9 @@ class InProcessShoe(Shoe):
     def counted(self) -> int | None:
         return len(self._order) if self._order else None
 
-    def next_event(self, timeout: float | None = None) -> ShoeEvent:
+    def next_event(self, timeout: float | None = None, *, want_card: bool = True) -> ShoeEvent:
+        if not want_card:  # this shoe makes its events only when a card is wanted
+            raise DeviceTimeout("the in-process shoe reports nothing on its own")
         cut_at = len(self._order) - self._cut_from_end
         if self._drawn >= cut_at and not self._cut_reported and self._order:
             self._cut_reported = True

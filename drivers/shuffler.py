@@ -15,6 +15,9 @@ Errors, each with a message for the dealer, each mixing in the builtin it resemb
     ├── DuplicateCard (ValueError)       one card read twice since the shuffle
     ├── RecognitionFailure (ValueError)  a card the reader could not identify
     ├── ShufflerNotReady                 e.g. dispensing before any shuffle
+    ├── ShufflerRestarted                the machine restarted and lost its decks (docs/protocol.md 8.4)
+    ├── DeckSizeMismatch (ValueError)    it holds one deck where the table needs two, or the other way round
+    ├── StackUnknown                     a stack may be in the tray but its cards never reached the host
     └── ShufflerOffline (DeviceLost)     the machine does not answer or was unplugged
 """
 
@@ -25,6 +28,7 @@ import random
 
 from controller.cards import Card, deck_by_name
 from drivers.errors import DeviceError, DeviceLost
+from drivers.notices import DeviceFault, DeviceRecovered, DeviceWarning
 from drivers.shuffles import ShuffleModel
 
 
@@ -66,6 +70,27 @@ class ShufflerNotReady(ShufflerError):
     code = "not-ready"
 
 
+class ShufflerRestarted(ShufflerError):
+    code = "device-restarted"
+
+
+class DeckSizeMismatch(ShufflerError, ValueError):
+    code = "deck-size"
+
+
+class StackUnknown(ShufflerError):
+    """A Dispense whose answer was lost or not understood: a stack may be in the tray (docs/protocol.md 9.5).
+
+    ``cards`` holds what the machine sent, if it sent a stack that answered no command (4.2).
+    """
+
+    code = "stack-unknown"
+
+    def __init__(self, message: str, cards: tuple[Card | None, ...] = ()) -> None:
+        super().__init__(message)
+        self.cards = cards
+
+
 class ShufflerOffline(ShufflerError, DeviceLost):
     code = "communication-lost"
 
@@ -82,12 +107,30 @@ class Shuffler(abc.ABC):
         """Count the loaded deck; raises ``ShufflerError`` when it is not the configured size."""
 
     @abc.abstractmethod
-    def dispense(self, n: int) -> tuple[Card, ...]:
-        """Deliver the next stack of ``n`` cards, in the order they are dealt."""
+    def dispense(self, n: int) -> tuple[Card | None, ...]:
+        """Deliver the next stack of ``n`` cards, in the order they are dealt; ``None`` for a card the machine
+        could not read (docs/protocol.md 6.5)."""
 
     def alternate(self) -> None:
         """Two-deck machines: deal from the deck just shuffled and take the other back to shuffle."""
         raise ShufflerNotReady("this shuffler holds one deck: there is no other deck to alternate to")
+
+    def next_deck(self) -> int:
+        """Make a freshly shuffled, counted deck the one dealt (docs/protocol.md 6.3); returns its count.
+
+        A one-deck machine shuffles and counts its deck. ``ShufflerError`` if a step is refused; calling
+        again goes on from the step that failed.
+        """
+        self.shuffle()
+        return self.verify_count()
+
+    def notices(self) -> list[DeviceFault | DeviceRecovered | DeviceWarning]:
+        """What the machine reported on its own since the last call (faults, their clearing), without waiting."""
+        return []
+
+    def wait_cleared(self, timeout: float) -> bool:
+        """Wait until the machine reports no fault (cleared at the machine); ``False`` on timeout."""
+        return self.reported_fault() is None
 
     def reported_fault(self) -> str | None:
         """The fault the machine reports now (from what it last sent: no command, no waiting), or ``None``.

@@ -31,7 +31,7 @@ from drivers.errors import DeviceError
 from drivers.registry import BadOptions, open_shoe, open_shuffler
 
 EXPECTED = ("model", "serial", "firmware")
-ASK_TIMING = {"reply_timeout": 2.0, "ack_timeout": 0.5, "retries": 2}
+ASK_TIMING = {"reply_timeout": 2.0, "ack_timeout": 0.5, "retries": 2, "connect_wait": 0.0}
 """How long `devices` waits for an answer unless the config says otherwise: a silent port is told quickly."""
 
 

@@ -1,8 +1,10 @@
 """The reliable link: acknowledged, retransmitted, de-duplicated frames over a transport.
 
 Both ends of the reference protocol run the same ``Link``. It is stop-and-wait:
-``send`` writes a frame and waits up to ``ack_timeout`` for an ``ACK`` frame
-carrying the same sequence number, retransmitting up to ``retries`` times. The
+``send`` writes a frame and waits for an ``ACK`` frame carrying the same
+sequence number, retransmitting up to ``retries`` times; the wait starts at
+``ack_timeout`` and doubles up to ``ack_timeout_max`` (four times the first by default; docs/protocol.md 3.2:
+a busy peer gets about 1.5 s before the link is declared dead). The
 receiving side delivers a frame with a good CRC only if its sequence number
 differs from the last one delivered, and then acknowledges it (duplicates too,
 since the duplicate means its earlier ACK was lost): once ``send`` returns, the
@@ -27,6 +29,8 @@ from drivers.protocol.frame import ACK, SYNC_LINK, Frame, FrameDecoder, encode
 from drivers.transport import Transport
 
 ACK_TIMEOUT = 0.05
+ACK_GROWTH = 4
+"""The wait for an ACK doubles up to this many times the first wait (50 ms to 200 ms by default)."""
 RETRIES = 8
 STALE_AFTER = 0.02
 
@@ -51,6 +55,8 @@ class Link:
         ack_timeout: float = ACK_TIMEOUT,
         retries: int = RETRIES,
         name: str = "link",
+        ack_timeout_max: float | None = None,
+        first_seq: int | None = None,
     ) -> None:
         self.transport = transport
         self.decoder = FrameDecoder()
@@ -59,9 +65,10 @@ class Link:
         self._on_frame = on_frame
         self._on_lost = on_lost
         self._ack_timeout = ack_timeout
+        self._ack_timeout_max = max(ack_timeout, ack_timeout * ACK_GROWTH if ack_timeout_max is None else ack_timeout_max)
         self._retries = retries
         self._name = name
-        self._tx_seq = random.randrange(256)
+        self._tx_seq = random.randrange(256) if first_seq is None else first_seq & 0xFF
         self._rx_last: int | None = None
         self._send_lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -75,6 +82,11 @@ class Link:
     def start(self) -> Link:
         self._reader.start()
         return self
+
+    @property
+    def next_seq(self) -> int:
+        """The ``SEQ`` the next frame sent will carry."""
+        return self._tx_seq
 
     @property
     def alive(self) -> bool:
@@ -92,12 +104,14 @@ class Link:
             wire = encode(Frame(kind, seq, payload))
             with self._acked:
                 self._waiting, self._ack_seen = seq, False
+            wait = self._ack_timeout
             for attempt in range(self._retries + 1):
                 if attempt:
                     self.stats.retransmits += 1
+                    wait = min(wait * 2, self._ack_timeout_max)
                 self._write(wire)
                 with self._acked:
-                    self._acked.wait_for(lambda: self._ack_seen or self._lost is not None, self._ack_timeout)
+                    self._acked.wait_for(lambda: self._ack_seen or self._lost is not None, wait)
                     if self._ack_seen:
                         self.stats.sent += 1
                         return seq
@@ -105,7 +119,7 @@ class Link:
                         raise DeviceLost(str(self._lost))
             raise DeviceTimeout(
                 f"{self._name}: frame {seq} not acknowledged after {self._retries + 1} tries "
-                f"({self._ack_timeout * 1000:.0f} ms apart)"
+                f"({self._ack_timeout * 1000:.0f} to {self._ack_timeout_max * 1000:.0f} ms apart)"
             )
 
     def sync(self) -> None:

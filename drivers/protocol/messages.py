@@ -297,6 +297,30 @@ def _enum(enum_cls: type[enum.IntEnum], value: int, what: str) -> enum.IntEnum:
         raise ProtocolError(f"unknown {what} 0x{value:02x}") from None
 
 
+def decode_cards_leniently(kind: int, payload: bytes) -> tuple[Message, str | None]:
+    """Like ``decode``, but a card code that is not one (``qh``, ``XX``) is read as ``None``, an unreadable card,
+    and what was wrong is returned beside the message (docs/protocol.md 10.6: no card goes unrecorded).
+
+    >>> decode_cards_leniently(0x83, bytes.fromhex("2702") + b"ASqh")
+    (Stack(request=39, cards=(Card('AS'), None)), 'bad card bytes 71 68: card codes are sent in capitals, e.g. QH')
+    """
+    try:
+        return decode(kind, payload), None
+    except ProtocolError as exc:
+        if kind not in (Stack.KIND, Event.KIND) or "bad card bytes" not in str(exc):
+            raise
+        problem = str(exc)
+    at = 2 if kind == Stack.KIND else 7
+    step = 2 if kind == Stack.KIND else len(payload)
+    fixed = bytearray(payload)
+    for i in range(at, len(payload) - (1 if kind == Event.KIND else 0), step):
+        try:
+            _card(bytes(payload[i : i + 2]))
+        except ProtocolError:
+            fixed[i : i + 2] = NO_CARD
+    return decode(kind, bytes(fixed)), problem
+
+
 def decode(kind: int, payload: bytes) -> Message:
     """The message a frame carries; ``ProtocolError`` says what is wrong with it."""
     cls = MESSAGES.get(kind)

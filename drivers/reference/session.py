@@ -1,15 +1,22 @@
 """A supervised session with one reference-protocol device: connect, identify, watch, reconnect.
 
 ``Session.open`` connects and checks the device's identity against the
-configured one (``IdentityMismatch`` if the model, serial number or firmware
-differ: refused, never silently used). A supervisor thread then sends a
-heartbeat whenever the line has been quiet for ``heartbeat`` seconds, so a
-silent device is noticed within ``heartbeat + (retries + 1) * ack_timeout``
-(under a second by default) and a closed port or pulled cable at once. On a
-loss it tells the driver (``on_down(code, message)``), reconnects with doubling
-backoff, re-identifies the device, and tells the driver again (``on_up``, with
-the codes it reported down) so it can ask the device what happened while it
-was gone.
+configured one (``IdentityMismatch`` if the kind, protocol version, model,
+serial number or firmware differ: refused, never silently used). A supervisor
+thread then sends a heartbeat whenever the line has been quiet for
+``heartbeat`` seconds, so a device that stops acknowledging is noticed within
+``heartbeat`` plus the link's retransmissions (under two seconds by default)
+and a closed port or pulled cable at once. On a loss it tells the driver
+(``on_down(code, message)``), reconnects with doubling backoff, re-identifies
+the device, and tells the driver again (``on_up``, with the codes it reported
+down) so it can ask the device what happened while it was gone.
+
+A slow answer is not a loss (docs/protocol.md 9.2): while the device
+acknowledges frames the link is alive. A command acknowledged and never
+answered is repeated once when repeating is harmless, then reported as
+``no-answer`` (9.4), which is over (``on_over``) as soon as the device answers
+again. Replies nobody asked for, and messages that break the protocol, are
+counted and reported (``on_protocol_error``) in words that name the device.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,8 +39,14 @@ log = logging.getLogger("drivers.session")
 
 HEARTBEAT = 0.25
 REPLY_TIMEOUT = 5.0
+STARTING_WAIT = 30.0
+CONNECT_WAIT = 10.0
+"""How long the first connection is tried (a device just switched on, a cable plugged in late) before giving up."""
+STARTING_POLL = 0.5
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 1.0
+HARMLESS = (m.Hello, m.GetStatus, m.Replay, m.Deal, m.Shuffle, m.Verify)
+"""Commands repeated once when their answer does not come (9.4, 9.5): never Dispense or Alternate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +58,19 @@ class DeviceIdentity:
     serial: str
     firmware: str
     boot: int
+    version: int = m.PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """How patient a session is (docs/protocol.md section 6)."""
+    """How patient a session is (docs/protocol.md 9.1)."""
 
     heartbeat: float = HEARTBEAT
     ack_timeout: float = ACK_TIMEOUT
     retries: int = RETRIES
     reply_timeout: float = REPLY_TIMEOUT
+    starting_wait: float = STARTING_WAIT
+    connect_wait: float = CONNECT_WAIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +82,11 @@ class Expected:
     firmware: str | None = None
 
     def check(self, ident: DeviceIdentity, where: str) -> None:
+        if ident.version != m.PROTOCOL_VERSION:
+            raise IdentityMismatch(
+                f"{ident.kind} on {where} speaks protocol version {ident.version}, but tablectl speaks version "
+                f"{m.PROTOCOL_VERSION} (docs/protocol.md): refused"
+            )
         for field in ("model", "serial", "firmware"):
             want = getattr(self, field)
             if want is not None and getattr(ident, field) != want:
@@ -72,6 +94,17 @@ class Expected:
                     f"{ident.kind} on {where} reports {field} {getattr(ident, field)!r} but the configuration "
                     f"expects {want!r}: refused"
                 )
+
+
+class StrayReply(ProtocolError):
+    """The device answered a command with a reply whose ``request`` byte names no command sent (4.2).
+
+    ``reply`` is what it sent: a driver may still record its cards.
+    """
+
+    def __init__(self, message: str, reply: m.Message) -> None:
+        super().__init__(message)
+        self.reply = reply
 
 
 class Session:
@@ -83,47 +116,106 @@ class Session:
         kind: m.DeviceKind,
         *,
         expected: Expected = Expected(),
-        on_event: Callable[[m.Event], None] = lambda ev: None,
-        on_status: Callable[[m.Status], None] = lambda st: None,
+        on_event: Callable[[m.Event, str | None], None] = lambda ev, problem: None,
+        on_status: Callable[[m.Status, int], None] = lambda st, before: None,
+        delivered: Callable[[], int] = lambda: 0,
         on_down: Callable[[str, str], None] = lambda code, why: None,
         on_up: Callable[[DeviceIdentity, list[str]], None] = lambda ident, codes: None,
+        on_over: Callable[[str, str], None] = lambda code, why: None,
+        on_replay_result: Callable[[m.Result], None] = lambda result: None,
+        on_protocol_error: Callable[[str], None] = lambda why: None,
         timing: Timing = Timing(),
     ) -> None:
         self._open_transport = open_transport
         self._kind = kind
+        self.noun = f"the {kind.name.lower()}"
         self._expected = expected
-        self._on_event, self._on_status = on_event, on_status
-        self._on_down, self._on_up = on_down, on_up
-        self._heartbeat = timing.heartbeat
-        self._ack_timeout, self._retries = timing.ack_timeout, timing.retries
-        self._reply_timeout = timing.reply_timeout
+        self._on_event, self._on_status, self._delivered = on_event, on_status, delivered
+        self._on_down, self._on_up, self._on_over = on_down, on_up, on_over
+        self._on_replay_result, self._on_protocol_error = on_replay_result, on_protocol_error
+        self.timing = timing
         self._link: Link | None = None
         self._connected = False
+        self._identified = False
         self._closed = False
         self._replies: dict[int, m.Message] = {}
+        self._asked: deque[int] = deque(maxlen=64)
         self._reply_cond = threading.Condition()
         self._tasks: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._supervisor = threading.Thread(target=self._supervise, name="session-supervisor", daemon=True)
+        self._no_answer = False
         self.identity: DeviceIdentity | None = None
         self.where = "device"
         self.protocol_errors = 0
+        self.ignored_before_hello = 0
 
     @property
     def connected(self) -> bool:
         return self._connected
 
+    @property
+    def answering(self) -> bool:
+        """False while a ``no-answer`` is reported (the device acknowledges but does not answer)."""
+        return not self._no_answer
+
     def open(self) -> DeviceIdentity:
-        """Connect for the first time; errors here are the caller's to report."""
-        ident = self._connect()
+        """Connect for the first time, trying again with backoff for ``Timing.connect_wait`` while the device is
+        absent or silent; a refusal (``IdentityMismatch``) or the last failure is the caller's to report."""
+        deadline = time.monotonic() + self.timing.connect_wait
+        delay = BACKOFF_FIRST
+        while True:
+            try:
+                ident = self._connect()
+                break
+            except IdentityMismatch:
+                raise
+            except (DeviceLost, DeviceTimeout, ProtocolError):
+                if time.monotonic() + delay > deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(delay * 2, BACKOFF_MAX)
         self._supervisor.start()
         return ident
 
-    def request(self, command: m.Command, timeout: float | None = None) -> m.Message:
-        """Send ``command`` and return the device's reply to it."""
+    def request(self, command: m.Command, timeout: float | None = None, *, quiet: bool = False) -> m.Message:
+        """Send ``command`` and return the device's reply to it (repeated once if harmless and unanswered).
+
+        ``quiet``: asked once, and an unanswered command is not reported as ``no-answer`` (a host that stops).
+        """
         link = self._link
         if link is None or not self._connected:
             raise DeviceLost(f"{self.where}: not connected (reconnecting)")
-        return self._request(link, command, timeout)
+        if quiet:
+            return self._request(link, command, timeout)
+        tries = 2 if isinstance(command, HARMLESS) else 1
+        for attempt in range(tries):
+            try:
+                reply = self._request(link, command, timeout)
+            except StrayReply:
+                if attempt + 1 < tries:
+                    continue
+                raise
+            except DeviceTimeout:
+                if attempt + 1 < tries:
+                    log.warning("%s: no answer to %s, asking again", self.where, type(command).__name__)
+                    continue
+                self._report_no_answer(command)
+                raise
+            self._answered()
+            return reply
+        raise AssertionError("unreachable")
+
+    def request_when_ready(self, command: m.Command, timeout: float | None = None) -> m.Message:
+        """``request``, waiting out a device that is still starting (8.5): ``NOT_READY`` while it reports busy
+        is asked again every half second, for up to ``Timing.starting_wait``."""
+        deadline = time.monotonic() + self.timing.starting_wait
+        while True:
+            reply = self.request(command, timeout)
+            if not (isinstance(reply, m.Result) and reply.code is m.Code.NOT_READY) or time.monotonic() > deadline:
+                return reply
+            if self.status().state is not m.State.BUSY:
+                return reply
+            time.sleep(STARTING_POLL)
 
     def status(self) -> m.Status:
         reply = self.request(m.GetStatus())
@@ -144,30 +236,64 @@ class Session:
             self._supervisor.join(timeout=2.0)
 
     def _request(self, link: Link, command: m.Command, timeout: float | None) -> m.Message:
-        """The reply to ``command``: ``DeviceLost`` if the line is dead, ``DeviceTimeout`` if the device is slow."""
+        """The reply to ``command``: ``DeviceLost`` if the line is dead, ``DeviceTimeout`` if no answer came,
+        ``StrayReply`` if what came answers no command sent."""
         try:
             seq = link.send(command.KIND, m.encode(command))
         except DeviceTimeout as exc:
             link.close()
             self._tasks.put(None)
-            raise DeviceLost(str(exc)) from exc
-        deadline = time.monotonic() + (self._reply_timeout if timeout is None else timeout)
+            raise DeviceLost(f"{self.where}: {exc}") from exc
+        self._asked.append(seq)
+        deadline = time.monotonic() + (self.timing.reply_timeout if timeout is None else timeout)
         with self._reply_cond:
             while seq not in self._replies:
                 left = deadline - time.monotonic()
-                if left <= 0 or not link.alive:
-                    if not link.alive:
-                        raise DeviceLost(f"{self.where}: lost while waiting for the answer to {type(command).__name__}")
-                    raise DeviceTimeout(f"{self.where}: no answer to {type(command).__name__} in time")
+                if not link.alive:
+                    raise DeviceLost(f"{self.where}: lost while waiting for the answer to {type(command).__name__}")
+                if left <= 0:
+                    self._raise_unanswered(command, seq)
                 self._reply_cond.wait(min(left, 0.05))
             return self._replies.pop(seq)
+
+    def _raise_unanswered(self, command: m.Command, seq: int) -> None:
+        """No reply carries ``seq``: a reply to no command sent, if one came, else plain silence."""
+        name = type(command).__name__
+        asked = set(self._asked)
+        for request, reply in list(self._replies.items()):
+            answers = not isinstance(reply, m.Result) or reply.command == command.KIND
+            if request not in asked and answers:
+                del self._replies[request]
+                self._protocol_error(f"answered {name} with a reply to request {request}, but {name} was request "
+                                     f"{seq} (4.2)")
+                raise StrayReply(f"{self.where}: answered {name} with a reply to request {request}, not {seq}", reply)
+        raise DeviceTimeout(f"{self.where}: no answer to {name} in time")
+
+    def _report_no_answer(self, command: m.Command) -> None:
+        if self._no_answer or not self._connected:
+            return
+        self._no_answer = True
+        log.warning("%s: acknowledges %s but does not answer it", self.where, type(command).__name__)
+        self._on_down("no-answer", f"{self.noun} accepts commands but does not answer them: restart it; call "
+                                   "technical support if it happens again")
+
+    def _answered(self) -> None:
+        if self._no_answer:
+            self._no_answer = False
+            self._on_over("no-answer", f"{self.noun} answers again")
+
+    def _protocol_error(self, what: str) -> None:
+        self.protocol_errors += 1
+        log.warning("%s: protocol error: %s", self.where, what)
+        self._on_protocol_error(what)
 
     def _connect(self) -> DeviceIdentity:
         transport = self._open_transport()
         self.where = transport.description
+        self._identified = False
         link = Link(
             transport, self._on_frame, self._on_link_lost,
-            ack_timeout=self._ack_timeout, retries=self._retries, name=self.where,
+            ack_timeout=self.timing.ack_timeout, retries=self.timing.retries, name=self.where,
         ).start()
         try:
             link.sync()
@@ -176,7 +302,8 @@ class Session:
                 raise ProtocolError(f"{self.where}: answered Hello with {type(reply).__name__}, not Identity")
             if reply.device is not self._kind:
                 raise IdentityMismatch(f"{self.where} is a {reply.device.name.lower()}, not a {self._kind.name.lower()}")
-            ident = DeviceIdentity(reply.device.name.lower(), reply.model, reply.serial, reply.firmware, reply.boot)
+            ident = DeviceIdentity(reply.device.name.lower(), reply.model, reply.serial, reply.firmware, reply.boot,
+                                   reply.version)
             self._expected.check(ident, self.where)
         except BaseException:
             link.close()
@@ -187,19 +314,29 @@ class Session:
 
     def _on_frame(self, frame: Frame) -> None:
         try:
-            msg = m.decode(frame.kind, frame.payload)
+            msg, problem = m.decode_cards_leniently(frame.kind, frame.payload)
         except ProtocolError as exc:
-            self.protocol_errors += 1
-            log.warning("%s: protocol error: %s", self.where, exc)
+            self._protocol_error(f"frame kind 0x{frame.kind:02x}: {exc}")
             return
+        if problem is not None:
+            self._protocol_error(f"{type(msg).__name__}: {problem}")
         if isinstance(msg, m.Event):
-            self._on_event(msg)
+            if not self._identified:
+                self.ignored_before_hello += 1  # 3.9: the host replays what it needs after Hello
+                return
+            self._on_event(msg, problem)
         elif isinstance(msg, m.Identity | m.Status | m.Result | m.Stack):
+            if isinstance(msg, m.Identity):
+                self._identified = True
+            elif isinstance(msg, m.Result) and msg.command == m.Replay.KIND:
+                self._on_replay_result(msg)
             with self._reply_cond:
                 self._replies[msg.request] = msg
                 for stale in list(self._replies)[:-16]:
                     del self._replies[stale]
                 self._reply_cond.notify_all()
+        else:
+            self._protocol_error(f"sent a {type(msg).__name__}, which only a host sends")
 
     def _on_link_lost(self, exc: DeviceLost) -> None:
         self._tasks.put(None)
@@ -207,7 +344,7 @@ class Session:
     def _supervise(self) -> None:
         while not self._closed:
             try:
-                task = self._tasks.get(timeout=self._heartbeat / 2)
+                task = self._tasks.get(timeout=self.timing.heartbeat / 2)
             except queue.Empty:
                 task = self._heartbeat_task
             if self._closed:
@@ -225,16 +362,15 @@ class Session:
                     self._recover()
 
     def _heartbeat_task(self) -> None:
+        """GetStatus when the line has been quiet: an unacknowledged one kills the link (``DeviceLost``);
+        an acknowledged one left unanswered is ``no-answer``, never a dead link (9.2)."""
         link = self._link
-        if link is None or time.monotonic() - link.last_rx < self._heartbeat:
+        if link is None or time.monotonic() - link.last_rx < self.timing.heartbeat:
             return
-        try:
-            status = self._request(link, m.GetStatus(), 1.0)
-        except DeviceTimeout:
-            link.close()
-            raise
+        delivered = self._delivered()
+        status = self.request(m.GetStatus())
         if isinstance(status, m.Status):
-            self._on_status(status)
+            self._on_status(status, delivered)
 
     def _recover(self) -> None:
         if self._closed:
@@ -243,8 +379,12 @@ class Session:
         if self._link is not None:
             self._link.close()
         log.warning("%s: device lost, reconnecting", self.where)
-        self._on_down("communication-lost", f"the {self._kind.name.lower()} stopped answering: reconnecting")
+        self._on_down("communication-lost",
+                      f"{self.noun} stopped answering: check its cable and power (reconnecting)")
         reported = ["communication-lost"]
+        if self._no_answer:
+            self._no_answer = False
+            reported.append("no-answer")
         delay = BACKOFF_FIRST
         while not self._closed:
             try:
@@ -252,7 +392,7 @@ class Session:
             except IdentityMismatch as exc:
                 log.error("%s: device refused: %s", self.where, exc)
                 if "identity-mismatch" not in reported:
-                    self._on_down("identity-mismatch", str(exc))
+                    self._on_down("identity-mismatch", f"{exc}: reconnect the configured {self._kind.name.lower()}")
                     reported.append("identity-mismatch")
             except DeviceError as exc:
                 log.debug("%s: reconnect failed (%s), retrying in %.2f s", self.where, exc, delay)

@@ -18,7 +18,7 @@ from controller.cards import shoe as make_shoe
 from drivers.errors import DeviceLost, IdentityMismatch
 from drivers.reference.shoe import ReferenceShoe
 from drivers.registry import open_shoe
-from drivers.shoe import CardBurned, CardDrawn, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty, ShoeEvent
+from drivers.shoe import CardBurned, CardDrawn, CardUnreadable, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty, ShoeEvent
 from drivers.sim.process import SimulatorProcess
 from drivers.sim.shoe import shoe_order
 
@@ -109,7 +109,7 @@ def test_unplug_mid_round_holds_and_cards_dealt_meanwhile_are_replayed(shoe_sim:
     after = events_until(shoe, lambda e: isinstance(e, DeviceRecovered), timeout=5.0)
     after += events_until(shoe, lambda e: isinstance(e, ShoeEmpty), timeout=5.0)
     shoe.close()
-    assert fault == DeviceFault("communication-lost", "the shoe stopped answering: reconnecting")
+    assert fault == DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)")
     counts = [e.count for e in before + after if isinstance(e, CardDrawn)]
     assert counts == list(range(1, 53))
     assert cards_of(before + after) == shoe_order(make_shoe(1), SEED, 1)
@@ -120,7 +120,7 @@ def test_a_device_cut_off_mid_frame_comes_back_with_nothing_lost(shoe: Reference
     events = [shoe.next_event(5.0) for _ in range(3)]
     shoe_sim.command("unplug 0.2 midframe")
     events += events_until(shoe, lambda e: isinstance(e, ShoeEmpty), timeout=5.0)
-    assert DeviceFault("communication-lost", "the shoe stopped answering: reconnecting") in events
+    assert DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)") in events
     assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
 
 
@@ -130,7 +130,7 @@ def test_a_line_that_drops_again_while_the_shoe_is_being_resumed_is_reconnected_
     """Back after a loss, the driver asks the shoe to replay what it dealt meanwhile; a cable that drops
     again right then (seen under load: the replay went unanswered) must send the driver back to
     reconnecting, not end the thread that reconnects."""
-    resume = shoe._replay
+    resume = shoe._delivery.replay
     drops: list[str] = []
 
     def replay_as_the_line_drops_again() -> None:
@@ -138,14 +138,14 @@ def test_a_line_that_drops_again_while_the_shoe_is_being_resumed_is_reconnected_
             drops.append(shoe_sim.command("unplug 0.3"))
         resume()
 
-    shoe._replay = replay_as_the_line_drops_again  # type: ignore[method-assign]
+    shoe._delivery.replay = replay_as_the_line_drops_again  # type: ignore[method-assign]
     shoe.shuffle()
     events = [shoe.next_event(5.0) for _ in range(3)]
     shoe_sim.command("unplug 0.2")
     events += events_until(shoe, lambda e: isinstance(e, ShoeEmpty), timeout=10.0)
     assert len(drops) == 1
     assert [e for e in events if isinstance(e, DeviceFault | DeviceRecovered)] == [
-        DeviceFault("communication-lost", "the shoe stopped answering: reconnecting"),
+        DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)"),
         DeviceRecovered("communication-lost", "the shoe is back (communication-lost is over)"),
     ]
     assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
@@ -154,7 +154,7 @@ def test_a_line_that_drops_again_while_the_shoe_is_being_resumed_is_reconnected_
 def test_a_device_that_goes_silent_with_its_port_open_is_noticed_by_the_heartbeat(shoe_sim: SimulatorProcess) -> None:
     shoe = open_shoe("reference", port=shoe_sim.port, deal_on_demand=False)
     shoe_sim.command("noise drop=1")
-    assert shoe.next_event(5.0) == DeviceFault("communication-lost", "the shoe stopped answering: reconnecting")
+    assert shoe.next_event(5.0) == DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)")
     shoe_sim.command("noise")
     assert isinstance(shoe.next_event(5.0), DeviceRecovered)
     shoe.close()
@@ -194,6 +194,7 @@ def test_burned_cards_are_reported_as_burned_not_dealt(shoe: ReferenceShoe, shoe
 def test_an_unreadable_card_holds_the_round_until_cleared(shoe: ReferenceShoe, shoe_sim: SimulatorProcess) -> None:
     shoe.shuffle()
     shoe_sim.command("unreadable")
+    assert shoe.next_event(5.0) == CardUnreadable(1)  # docs/protocol.md 5.3: one card, counted
     fault = shoe.next_event(5.0)
     assert fault == DeviceFault("unrecognised-card", "card 1 of the shoe: a card could not be read: call the supervisor to inspect it")
     shoe_sim.command("clear")
@@ -231,7 +232,7 @@ def test_a_shoe_behind_a_socket_url_recovers_from_a_dropped_connection() -> None
         sim.command("unplug 0.2")
         events += events_until(shoe, lambda e: isinstance(e, ShoeEmpty), timeout=5.0)
         shoe.close()
-    assert DeviceFault("communication-lost", "the shoe stopped answering: reconnecting") in events
+    assert DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)") in events
     assert cards_of(events) == shoe_order(make_shoe(1), SEED, 1)
 
 
@@ -241,7 +242,7 @@ def test_a_shoe_that_restarted_while_away_is_reported_not_silently_resumed(tmp_p
         shoe = open_shoe("reference", port=first.port, **FAST)
         shoe.shuffle()
         shoe.next_event(5.0)
-    assert shoe.next_event(2.0) == DeviceFault("communication-lost", "the shoe stopped answering: reconnecting")
+    assert shoe.next_event(2.0) == DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)")
     with SimulatorProcess("shoe", "--decks", "1", "--seed", str(SEED), "--link", str(link)):
         restarted = shoe.next_event(5.0)
         assert isinstance(restarted, DeviceFault) and restarted.code == "device-restarted"

@@ -34,7 +34,7 @@ def test_a_usb_shoe_deals_and_survives_being_unplugged(shoe_sim: SimulatorProces
     events = [shoe.next_event(5.0) for _ in range(4)]
     shoe_sim.command("unplug 0.3")
     events.append(shoe.next_event(2.0))
-    assert events[-1] == DeviceFault("communication-lost", "the shoe stopped answering: reconnecting")
+    assert events[-1] == DeviceFault("communication-lost", "the shoe stopped answering: check its cable and power (reconnecting)")
     while not isinstance(events[-1], ShoeEmpty):
         events.append(shoe.next_event(5.0))
     shoe.close()
