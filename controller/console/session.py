@@ -48,6 +48,7 @@ from controller.console.commands import (
     VoidRound,
 )
 from controller.console.view import AUDIENCES, Fault, table_view
+from controller.engine import holds
 from controller.engine.feeds import DealerEntryFeed, FeedError, NoCardYet, ShoeFeed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
@@ -491,19 +492,15 @@ class TableLoop:
         """Take the next card from the feed; False while the shoe has none yet (the dealer has not drawn it)."""
         feed = self.table.feed
         try:
-            card = feed.next_card(round.id)
+            feed.deal(round)
         except NoCardYet:
             return False
         except FeedError as exc:
             self._fault(feed.source, str(exc))
-            return True
-        except (RuntimeError, OSError) as exc:
-            self._fault(feed.source, str(exc) or type(exc).__name__)
-            return True
-        try:
-            round.card(card, feed.source)
         except CardRefused:
             pass  # the round logged the fault and is on hold
+        except (RuntimeError, OSError) as exc:
+            self._fault(feed.source, str(exc) or type(exc).__name__)
         return True
 
     # -- faults and the supervisor --------------------------------------
@@ -533,7 +530,7 @@ class TableLoop:
             raise CommandRefused("no round is in play")
         if isinstance(command, VoidRound):
             self.log.emit("supervisor_action", round.id, action=action, reason=command.reason, by=command.by)
-            round.void_round(command.reason)
+            holds.void(round, by="supervisor", reason=command.reason, feed=self.table.feed)
             self._clear_faults()
             return f"round {round.id} voided"
         if isinstance(command, CorrectPlacedCard):
@@ -545,14 +542,11 @@ class TableLoop:
             card = Card.parse(command.card.strip().upper())
         self.log.emit("supervisor_action", round.id, action=action, reason=command.reason, by=command.by,
                       **({"card": card.code} if card else {}))
-        round.release(by="supervisor")
         self._clear_faults()
-        if card is not None:
-            if round.card_target() is None:
-                round.put_on_hold(f"card {card.code} entered by the supervisor, but no card is due")
-                raise CommandRefused("no card is due in this round: resume or void it instead")
-            round.card(card, "supervisor")
-        return f"round {round.id} resumed"
+        try:
+            return holds.resume(round, by="supervisor", feed=self.table.feed, card=card)
+        except holds.HoldRefused:
+            raise CommandRefused("no card is due in this round: resume or void it instead") from None
 
     def _correct_placed(self, round: Round, command: CorrectPlacedCard) -> str:
         """Replace a card already placed; the round stays where it is (a held round is resumed separately)."""

@@ -80,7 +80,9 @@ def _shoe_feed(
     if shoe_port:
         device_options["port"] = shoe_port
     shoe = _open_device(config, "shoe", open_shoe, driver, device_options)
-    return ShoeFeed(shoe, log, burn_after_shuffle=burn, watch=watch)
+    # docs/protocol.md 5.4, 5.5: the shoe's size is checked against the table's, its cut card against cut_from_end
+    cards = len(make_shoe(decks, jokers_per_deck=jokers, kind=kind))
+    return ShoeFeed(shoe, log, burn_after_shuffle=burn, shoe_cards=cards, decks=decks, cut_from_end=cut, watch=watch)
 
 
 def _device_options(options: dict[str, Any], feed_keys: tuple[str, ...]) -> dict[str, Any]:

@@ -2,7 +2,17 @@
 
 A feed wraps a device and adds the table's procedure around it: when to
 shuffle, how many cards to burn after a shuffle, what to do when the cut card
-comes out. Table-level happenings (a shuffle, the cut card) are logged here.
+comes out. Table-level happenings (a shuffle, the cut card) are logged here,
+and so is everything the device reports (docs/protocol.md 10.3): each fault
+and its end, each warning, each card it lets out, exactly once, whether it
+went to a player, to the burn, was unreadable, or came while no round could
+take it.
+
+A device fault raises ``DeviceFaulted``; ``supervisor`` says whether only the
+supervisor can end it (an unreadable card, a restart mid-round, lost events, a
+stack whose cards are not known) or the device's own report will
+(``wait_recovered``). ``supervisor_resumed`` tells the feed the supervisor
+resumed the round (``controller.holds``).
 """
 
 from __future__ import annotations
@@ -15,10 +25,21 @@ from typing import Any
 
 from controller.cards import Card
 from controller.engine.log import EventLog
+from controller.engine.round import Round
 from controller.engine.shuffle.watch import ShuffleWatch
-from drivers.errors import DeviceTimeout
-from drivers.shoe import CardBurned, CardDrawn, CutCardReached, DeviceFault, DeviceRecovered, Shoe, ShoeEmpty
-from drivers.shuffler import Shuffler, ShufflerError
+from drivers.errors import DeviceError, DeviceLost, DeviceTimeout
+from drivers.shoe import (
+    CardBurned,
+    CardDrawn,
+    CardUnreadable,
+    CutCardReached,
+    DeviceFault,
+    DeviceRecovered,
+    DeviceWarning,
+    Shoe,
+    ShoeEmpty,
+)
+from drivers.shuffler import Shuffler, ShufflerError, ShufflerRestarted, StackUnknown
 
 
 class FeedError(RuntimeError):
@@ -38,10 +59,14 @@ class PieceRefused(ValueError):
 
 
 class DeviceFaulted(FeedError):
-    """The device reported a fault; ``code`` names it (``jam``, ``door-open``, ``link-lost``, ...)."""
+    """The device reported a fault; ``code`` names it (``jam``, ``door-open``, ``communication-lost``, ...).
 
-    def __init__(self, code: str, message: str) -> None:
+    ``supervisor``: the device will not end it by itself; the supervisor resumes or voids the round.
+    """
+
+    def __init__(self, code: str, message: str, *, supervisor: bool = False) -> None:
         self.code = code
+        self.supervisor = supervisor
         super().__init__(message)
 
 
@@ -56,6 +81,13 @@ class CardFeed(abc.ABC):
     def next_card(self, round_id: str) -> Any:
         """The next card (or tile) for the round."""
 
+    def deal(self, round: Round) -> str:
+        """Give ``round`` its next card (a burn where the device burned it); returns where it went."""
+        return round.card(self.next_card(round.id), self.source)
+
+    def supervisor_resumed(self, round_id: str) -> None:  # noqa: B027 - optional hook
+        """The supervisor resumed a round this feed held (having entered any card it could not read)."""
+
     def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
         """The round is over."""
 
@@ -66,13 +98,12 @@ class CardFeed(abc.ABC):
         """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not."""
         return False
 
-    def current_fault(self) -> str | None:
-        """The fault the device reports now (after ``poll`` read what it sent), or ``None`` when it is ready:
-        what a held table shows while it waits for a supervisor."""
-        return None
-
     def poll(self, round_id: str | None) -> str | None:
         """A fault the device reported on its own (between rounds), without waiting or dealing; ``None`` if none."""
+        return None
+
+    def current_fault(self) -> str | None:
+        """The faults open now, in a line (``None`` if none): whether a hold the supervisor clears is over."""
         return None
 
     def doubt(self) -> str | None:
@@ -80,120 +111,307 @@ class CardFeed(abc.ABC):
         return None
 
 
+LASTING = frozenset({"jam", "door-open", "duplicate-card", "unrecognised-card", "integrity", "count-mismatch"})
+"""The device's own faults that last until cleared at the machine (docs/protocol.md 10.1)."""
+SUPERVISOR_CODES = frozenset({"unreadable-card", "events-lost", "shoe-size", "stack-unknown", "deck-size"})
+"""Faults no device report ends: the supervisor resumes (entering a card where one is missing) or voids the round."""
+HALF_DECK = 26
+"""How far (in cards) the cut card may come out from where ``cut_from_end`` puts it before it is warned about (5.4)."""
+
+
 class ShoeFeed(CardFeed):
-    """An eight-deck shoe: shuffle at start and after the cut card, burn after each shuffle."""
+    """A dealing shoe: shuffle at start and after the cut card, burn after each shuffle (docs/protocol.md 5).
+
+    ``shoe_cards`` is the size of the table's shoe (checked against what the shoe says, 5.5); ``cut_from_end``
+    where the table's procedure puts the cut card (5.4). ``None``: not checked.
+    """
 
     source = "shoe"
 
-    def __init__(self, shoe: Shoe, log: EventLog, *, burn_after_shuffle: int = 1, timeout: float = 5.0,
-                 watch: ShuffleWatch | None = None) -> None:
+    def __init__(
+        self,
+        shoe: Shoe,
+        log: EventLog,
+        *,
+        burn_after_shuffle: int = 1,
+        timeout: float = 5.0,
+        shoe_cards: int | None = None,
+        decks: int | None = None,
+        cut_from_end: int | None = None,
+        watch: ShuffleWatch | None = None,
+    ) -> None:
         self.shoe = shoe
         self.log = log
         self.watch = watch
         self.burn_after_shuffle = burn_after_shuffle
         self.timeout = timeout
+        self.shoe_cards = shoe_cards
+        self.decks = decks
+        self.cut_from_end = cut_from_end
         self.shuffle_due = True
         self.shuffles = 0
-        self.open_faults: set[str] = set()
-        self._held_back: list[Card] = []
+        self.open_faults: dict[str, str] = {}
+        """Faults the shoe (or its link) reported and has not reported over, code -> the dealer's message."""
+        self.supervisor_faults: dict[str, str] = {}
+        self._held_back: list[tuple[str, Card | None, int]] = []
+        self._cut_seen = False
+        self._own_cut_warned = False
+        self._empty = False
+        self._empty_count = 0
+        self._reshuffle_now = False
+        self._round_id: str | None = None
 
     def close(self) -> None:
+        """Close the gate, record the cards the shoe let out that no round took (5.7), and release the shoe."""
         if self.watch is not None:
             self.watch.shoe_ended(None)
+        try:
+            self.shoe.close_gate()
+            deadline = time.monotonic() + 0.3  # a card already through the gate is still recorded
+            while time.monotonic() < deadline:
+                self._drain(self._round_id)
+                time.sleep(0.05)
+        except FeedError:
+            pass
+        for how, card, count in self._held_back:
+            self.log.emit("card_unplaced", self._round_id, device="shoe", how=how, count=count,
+                          card=card.code if card else "--",
+                          message=f"card {count} of the shoe came out while no round could take it: it is on the "
+                                  "table; the supervisor decides where it goes")
+        self._held_back.clear()
         self.shoe.close()
 
-    def wait_recovered(self, round_id: str, timeout: float) -> bool:
-        """Read the shoe until each fault it reported is recovered; cards drawn meanwhile are kept, in order."""
-        deadline = time.monotonic() + timeout
-        while self.open_faults:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            try:
-                card = self._handle(self.shoe.next_event(min(left, self.timeout)), round_id)
-            except DeviceTimeout:
-                continue
-            except DeviceFaulted:
-                continue
-            if card is not None:
-                self._held_back.append(card)
-        return True
-
-    def current_fault(self) -> str | None:
-        return ", ".join(f"shoe fault ({code})" for code in sorted(self.open_faults)) or None
-
-    def poll(self, round_id: str | None) -> str | None:
-        """Read what the shoe already sent: a card drawn is kept for the round, the first fault is returned (and
-        stays open until the shoe reports it recovered)."""
-        fault = None
-        for event in self.shoe.waiting_events():
-            try:
-                card = self._handle(event, round_id)
-            except FeedError as exc:
-                fault = fault or str(exc)
-                continue
-            if card is not None:
-                self._held_back.append(card)
-        return fault
+    # -- the table's procedure ------------------------------------------
 
     def prepare_round(self, round_id: str) -> int:
+        self._round_id = round_id
+        self._drain(round_id)
         if self.watch is not None and self.watch.reshuffle_due:
             self.shuffle_due = True
+        if "device-restarted" in self.open_faults:
+            self.shuffle_due = True  # 8.4: between rounds a restart only means a new shoe
+        blocking = {c: m for c, m in self.open_faults.items() if c != "device-restarted"} | self.supervisor_faults
+        if blocking:
+            raise self._fault_of(blocking)
+        self._reshuffle_now = False
         if not self.shuffle_due:
             return 0
         held = self.watch.shoe_ended(round_id) if self.watch is not None else []
-        self.shoe.shuffle()
-        self.shuffles += 1
-        self.shuffle_due = False
-        self.log.emit("shoe_shuffled", round_id, shuffle=self.shuffles, burn=self.burn_after_shuffle)
+        self._shuffle(round_id)
         if self.watch is not None:
             held += self.watch.shoe_started(round_id, self.shoe.counted())
         if held:
             raise ShuffleHeld("; ".join(held))
         return self.burn_after_shuffle
 
-    def doubt(self) -> str | None:
-        return self.watch.doubt() if self.watch is not None else None
+    def _shuffle(self, round_id: str | None) -> None:
+        try:
+            self.shoe.shuffle()
+        except DeviceError as exc:
+            raise self._refused(exc, round_id) from exc
+        self._drain(round_id)
+        self.shuffles += 1
+        self.shuffle_due, self._cut_seen, self._empty = False, False, False
+        size = self.shoe.counted()
+        self.log.emit("shoe_shuffled", round_id, shuffle=self.shuffles, burn=self.burn_after_shuffle, cards=size)
+        if self.shoe_cards is not None and size is not None and size != self.shoe_cards:
+            decks = self.decks or 1
+            per_deck = self.shoe_cards / decks
+            message = (f"the shoe holds {size} cards ({size / per_deck:g} decks) but the table is set for {decks} "
+                       f"decks, {self.shoe_cards} cards ([shoe] decks): load the right shoe, or correct the "
+                       "configuration; then the supervisor resumes")
+            self.supervisor_faults["shoe-size"] = message
+            self.shuffle_due = True
+            self.log.emit("shoe_fault", round_id, code="shoe-size", message=message)
+            raise DeviceFaulted("shoe-size", f"shoe fault (shoe-size): {message}", supervisor=True)
 
     def next_card(self, round_id: str) -> Card:
-        if self._held_back:
-            return self._held_back.pop(0)
+        """The next card for a player (a burn the shoe marked is recorded and skipped)."""
+        if self._reshuffle_now:
+            self._reshuffle_now = False
+            self._shuffle(round_id)
         while True:
+            how, card = self._next(round_id)
+            if how == "drawn" and card is not None:
+                return card
+            self.log.emit("shoe_card_burned", round_id, card=card.code if card else "--")
+
+    def deal(self, round: Round) -> str:
+        if self._reshuffle_now:  # 8.4: resumed after a restart: a new shoe before any card, burned as after any shuffle
+            self._reshuffle_now = False
+            self._shuffle(round.id)
+            round.burns_due += self.burn_after_shuffle
+        how, card = self._next(round.id)
+        assert card is not None
+        if how == "burned":
+            round.burns_due = max(round.burns_due, 1)  # 5.2: the shoe burned it: it is the burn, whether due or not
+        return round.card(card, self.source)
+
+    def _next(self, round_id: str) -> tuple[str, Card | None]:
+        """The next card out of the shoe, with how it came (drawn or burned); faults raise ``DeviceFaulted``."""
+        self._round_id = round_id
+        while True:
+            if self._held_back:
+                how, card, count = self._held_back.pop(0)
+                if how != "unreadable":
+                    return how, card
+                message = (f"card {count} of the shoe could not be read: the supervisor identifies it and enters it, "
+                           "or voids the round")
+                self.supervisor_faults["unreadable-card"] = message
+                raise DeviceFaulted("unreadable-card", f"shoe: {message}", supervisor=True)
+            blocking = self.open_faults | self.supervisor_faults
+            if blocking:
+                raise self._fault_of(blocking)
+            if self._empty:
+                raise FeedError(self._empty_message)
             try:
                 event = self.shoe.next_event(self.timeout)
             except DeviceTimeout as exc:
-                raise NoCardYet(f"the shoe gave no card: {exc}") from exc
-            card = self._handle(event, round_id)
-            if card is not None:
-                return card
+                raise NoCardYet(f"the shoe gave no card in {self.timeout:g} s: the dealer draws the next card") from exc
+            self._take(event, round_id)
 
-    def _handle(self, event: object, round_id: str | None) -> Card | None:
-        """Log a shoe event; the card when it is one. Faults raise ``DeviceFaulted`` and stay open until recovered."""
-        if isinstance(event, CardDrawn | CardBurned) and self.watch is not None:
-            self.watch.card(event.card, round_id)
-        if isinstance(event, CardDrawn):
-            return event.card
-        if isinstance(event, CutCardReached):
+    def _refused(self, exc: DeviceError, round_id: str | None) -> DeviceFaulted:
+        """A Shuffle the shoe refused or did not answer: a lasting fault is open until the shoe clears it (10.1);
+        anything else is tried again by the table (``wait_recovered`` then finds nothing open)."""
+        code = getattr(exc, "code", None) or (
+            "communication-lost" if isinstance(exc, DeviceLost) else "no-answer" if isinstance(exc, DeviceTimeout)
+            else "protocol-error")
+        message = str(exc) if code != "communication-lost" else "the shoe stopped answering: check its cable and power"
+        self._drain(round_id)
+        if code in LASTING:
+            self.open_faults[code] = message
+        self.log.emit("shoe_fault", round_id, code=code, message=message)
+        return DeviceFaulted(code, f"shoe fault ({code}): {message}")
+
+    def _fault_of(self, faults: dict[str, str]) -> DeviceFaulted:
+        code, message = next(iter(faults.items()))
+        if code == "device-restarted":  # mid-round: only the supervisor says whether the round goes on (8.4)
+            return DeviceFaulted(code, f"shoe fault ({code}): {message}: void the round, or resume it (a new shoe "
+                                       "is shuffled first)", supervisor=True)
+        supervisor = code in self.supervisor_faults or code in SUPERVISOR_CODES
+        return DeviceFaulted(code, f"shoe fault ({code}): {message}", supervisor=supervisor)
+
+    def wait_recovered(self, round_id: str, timeout: float) -> bool:
+        """Read the shoe until each fault it reported is over; cards drawn meanwhile are kept, in order.
+        False at once when only the supervisor can end a fault."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self._drain(round_id)
+            if self.supervisor_faults or "device-restarted" in self.open_faults:
+                return False
+            if not self.open_faults:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                self._take(self.shoe.next_event(min(left, 0.5), want_card=self._probe_due()), round_id)
+            except DeviceTimeout:
+                continue
+
+    def doubt(self) -> str | None:
+        return self.watch.doubt() if self.watch is not None else None
+
+    def current_fault(self) -> str | None:
+        faults = {**self.open_faults, **self.supervisor_faults}
+        return ", ".join(f"shoe fault ({code})" for code in sorted(faults)) or None
+
+    def _probe_due(self) -> bool:
+        """While a shoe accepts commands but does not answer them (``no-answer``), asking it for a card is how to
+        learn it answers again; no other fault lets a card be asked for."""
+        return set(self.open_faults) == {"no-answer"}
+
+    def supervisor_resumed(self, round_id: str) -> None:
+        for code in ("unreadable-card", "events-lost"):
+            self.supervisor_faults.pop(code, None)
+            self.open_faults.pop(code, None)
+        if self.supervisor_faults.pop("shoe-size", None) is not None:
             self.shuffle_due = True
-            self.log.emit("cut_card_reached", round_id, count=event.count)
-        elif isinstance(event, ShoeEmpty):
-            self.log.emit("shoe_empty", round_id, count=event.count)
-            self.shuffle_due = True
-            raise FeedError(f"the shoe is empty after {event.count} cards")
-        elif isinstance(event, CardBurned):
-            self.log.emit("shoe_card_burned", round_id, card=event.card.code, count=event.count)
-        elif isinstance(event, DeviceFault):
-            if event.code == "unrecognised-card" and self.watch is not None:
+        if "device-restarted" in self.open_faults:
+            self._reshuffle_now = True
+
+    def poll(self, round_id: str | None) -> str | None:
+        """Read what the shoe already sent: a card drawn is kept for the round, the first fault is returned (and
+        stays open until the shoe reports it over)."""
+        before = dict(self.open_faults)
+        self._drain(round_id)
+        new = {c: m for c, m in self.open_faults.items() if c not in before}
+        if not new:
+            return None
+        code, message = next(iter(new.items()))
+        return f"shoe fault ({code}): {message}"
+
+    def _drain(self, round_id: str | None) -> None:
+        for event in self.shoe.waiting_events():
+            self._take(event, round_id)
+
+    # -- what the shoe reports ------------------------------------------
+
+    @property
+    def _empty_message(self) -> str:
+        return f"the shoe is empty after {self._empty_count} cards"
+
+    def _take(self, event: object, round_id: str | None) -> None:
+        """Record one shoe event; a card is kept, in order, for the round that asks for the next one."""
+        if isinstance(event, CardDrawn | CardBurned):
+            self._held_back.append(("drawn" if isinstance(event, CardDrawn) else "burned", event.card, event.count))
+            if self.watch is not None:
+                self.watch.card(event.card, round_id)
+            self._check_own_cut(event.count, round_id)
+        elif isinstance(event, CardUnreadable):
+            self._held_back.append(("unreadable", None, event.count))
+            if self.watch is not None:
                 self.watch.card(None, round_id)
-            self.open_faults.add(event.code)
-            self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
-            raise DeviceFaulted(event.code, f"shoe fault ({event.code}): {event.message}")
+            self.log.emit("card_unreadable", round_id, device="shoe", count=event.count,
+                          **({"why": event.why} if event.why else {}))
+        elif isinstance(event, CutCardReached):
+            self.shuffle_due, self._cut_seen = True, True
+            self.log.emit("cut_card_reached", round_id, count=event.count)
+            self._check_cut(event.count, round_id)
+        elif isinstance(event, ShoeEmpty):
+            self.shuffle_due, self._empty, self._empty_count = True, True, event.count
+            self.log.emit("shoe_empty", round_id, count=event.count)
+        elif isinstance(event, DeviceFault):
+            if event.code not in self.open_faults:
+                self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
+            self.open_faults[event.code] = event.message
+            if event.code == "device-restarted":
+                self.shuffle_due = True
+            if event.code in SUPERVISOR_CODES:
+                self.supervisor_faults[event.code] = event.message
         elif isinstance(event, DeviceRecovered):
-            self.open_faults.discard(event.code)
+            self.open_faults.pop(event.code, None)
             self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
+        elif isinstance(event, DeviceWarning):
+            self.log.emit("device_warning", round_id, device="shoe", code=event.code, message=event.message)
         else:
             raise FeedError(f"unexpected shoe event {event!r}")
-        return None
+
+    def _expected_cut(self) -> int | None:
+        size = self.shoe.counted()
+        if self.cut_from_end is None or size is None:
+            return None
+        return size - self.cut_from_end
+
+    def _check_cut(self, count: int, round_id: str | None) -> None:
+        expected = self._expected_cut()
+        if expected is not None and count < expected - HALF_DECK:
+            self.log.emit("device_warning", round_id, device="shoe", code="cut-card-early",
+                          message=f"the cut card came out after {count} cards, {expected - count} cards before where "
+                                  f"the table places it ({self.cut_from_end} from the end, [shoe] cut_from_end): "
+                                  "the shoe is reshuffled after this round; check where the dealer places the cut card")
+
+    def _check_own_cut(self, count: int, round_id: str | None) -> None:
+        """5.4: a shoe that reports no cut card is cut at the table's own count, half a deck past its place."""
+        expected = self._expected_cut()
+        if expected is None or self._cut_seen or self.shuffle_due or count < expected + HALF_DECK:
+            return
+        self.shuffle_due = True
+        if not self._own_cut_warned:
+            self._own_cut_warned = True
+            self.log.emit("device_warning", round_id, device="shoe", code="cut-card-not-reported",
+                          message=f"the shoe reported no cut card by card {count}: the table reshuffles after this "
+                                  "round, at its own count ([shoe] cut_from_end)")
 
 
 class DealerEntryFeed(CardFeed):
@@ -249,7 +467,8 @@ class DealerEntryFeed(CardFeed):
 
 
 class ShufflerFeed(CardFeed):
-    """A shuffler dealing one freshly shuffled deck per round, in stacks of ``stack_size``."""
+    """A shuffler dealing a freshly shuffled, counted deck per round (docs/protocol.md 6.3), in stacks of
+    ``stack_size``. What the machine reports on its own is journaled as it comes."""
 
     source = "shuffler"
 
@@ -258,24 +477,51 @@ class ShufflerFeed(CardFeed):
         self.log = log
         self.watch = watch
         self.stack_size = stack_size
-        self._stack: list[Card] = []
+        self.open_faults: dict[str, str] = {}
+        self.supervisor_faults: dict[str, str] = {}
+        self._stack: list[Card | None] = []
+        self._round_id: str | None = None
 
     def close(self) -> None:
         if self.watch is not None:
             self.watch.shoe_ended(None)
+        self._journal_notices(self._round_id)
+        if self._stack:
+            self.log.emit("card_unplaced", self._round_id, device="shuffler", how="stack",
+                          cards=[c.code if c else "--" for c in self._stack],
+                          message="cards of the last stack dispensed went to no player: they are in the tray")
         self.shuffler.close()
 
     def poll(self, round_id: str | None) -> str | None:
+        self._journal_notices(round_id)
         return self.shuffler.reported_fault()
 
     def current_fault(self) -> str | None:
-        return self.shuffler.reported_fault()
+        own = ", ".join(f"shuffler fault ({code})" for code in sorted(self.supervisor_faults))
+        return self.shuffler.reported_fault() or own or None
+
+    def doubt(self) -> str | None:
+        return self.watch.doubt() if self.watch is not None else None
 
     def prepare_round(self, round_id: str) -> int:
+        self._round_id = round_id
+        self._journal_notices(round_id)
+        if self.supervisor_faults:
+            raise self._fault_of(self.supervisor_faults, supervisor=True)
         held = self.watch.shoe_ended(round_id) if self.watch is not None else []
-        self.shuffler.shuffle()
-        count = self.shuffler.verify_count()
+        for attempt in (1, 2):
+            try:
+                count = self.shuffler.next_deck()
+                break
+            except ShufflerRestarted as exc:  # between rounds a restart only means: start the decks again (8.4)
+                self._journal_notices(round_id)
+                if attempt == 2:
+                    raise self._faulted(exc, round_id) from exc
+            except ShufflerError as exc:
+                raise self._faulted(exc, round_id) from exc
+        self._journal_notices(round_id)
         self._stack = []
+        self.open_faults.clear()
         self.log.emit("shuffler_shuffled", round_id, count=count)
         if self.watch is not None:
             held += self.watch.shoe_started(round_id, count)
@@ -283,18 +529,84 @@ class ShufflerFeed(CardFeed):
             raise ShuffleHeld("; ".join(held))
         return 0
 
-    def doubt(self) -> str | None:
-        return self.watch.doubt() if self.watch is not None else None
-
     def next_card(self, round_id: str) -> Card:
+        self._round_id = round_id
+        self._journal_notices(round_id)
+        blocking = self.supervisor_faults or self.open_faults
+        if blocking:
+            raise self._fault_of(blocking, supervisor=bool(self.supervisor_faults))
         if not self._stack:
-            try:
-                self._stack = list(self.shuffler.dispense(self.stack_size))
-            except ShufflerError as exc:
-                self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
-                raise FeedError(str(exc)) from exc
-            self.log.emit("stack_dispensed", round_id, cards=[c.code for c in self._stack])
-            if self.watch is not None:
-                for card in self._stack:
-                    self.watch.card(card, round_id)
-        return self._stack.pop(0)
+            self._dispense(round_id)
+        card = self._stack.pop(0)
+        if card is None:
+            message = ("a card of the stack could not be read: the supervisor identifies it and enters it, "
+                       "or voids the round")
+            self.supervisor_faults["unreadable-card"] = message
+            self.log.emit("card_unreadable", round_id, device="shuffler", left_in_stack=len(self._stack))
+            raise DeviceFaulted("unreadable-card", f"shuffler: {message}", supervisor=True)
+        return card
+
+    def _dispense(self, round_id: str) -> None:
+        try:
+            stack = self.shuffler.dispense(self.stack_size)
+        except StackUnknown as exc:
+            self.supervisor_faults[exc.code] = str(exc)
+            self.log.emit("stack_unknown", round_id, cards=[c.code if c else "--" for c in exc.cards],
+                          asked=self.stack_size, message=str(exc))
+            self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+            raise DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {exc}", supervisor=True) from exc
+        except ShufflerRestarted as exc:  # 8.4: mid-round the round's deck is gone; a fresh one could repeat its cards
+            message = f"{exc}; the deck of this round is gone: void the round"
+            self.supervisor_faults[exc.code] = message
+            self.log.emit("shuffler_fault", round_id, code=exc.code, message=message)
+            raise DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {message}", supervisor=True) from exc
+        except ShufflerError as exc:
+            raise self._faulted(exc, round_id) from exc
+        self._stack = list(stack)
+        self.log.emit("stack_dispensed", round_id, cards=[c.code if c else "--" for c in self._stack])
+        if self.watch is not None:
+            for card in self._stack:
+                self.watch.card(card, round_id)
+
+    def _faulted(self, exc: ShufflerError, round_id: str | None) -> DeviceFaulted:
+        """The fault a refusal means: one the machine reports (it ends it, 10.1) or one only the supervisor ends."""
+        self._journal_notices(round_id)
+        lasting = exc.code == "communication-lost" or self._machine_faulted()
+        self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+        (self.open_faults if lasting else self.supervisor_faults)[exc.code] = str(exc)
+        return DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {exc}", supervisor=not lasting)
+
+    def _machine_faulted(self) -> bool:
+        try:
+            return self.shuffler.reported_fault() is not None or not self.shuffler.wait_cleared(0.3)
+        except DeviceError:
+            return True
+
+    def _fault_of(self, faults: dict[str, str], *, supervisor: bool) -> DeviceFaulted:
+        code, message = next(iter(faults.items()))
+        return DeviceFaulted(code, f"shuffler fault ({code}): {message}", supervisor=supervisor)
+
+    def wait_recovered(self, round_id: str, timeout: float) -> bool:
+        """Wait until the machine reports its fault cleared and answers (10.1); False when only the supervisor
+        can end a fault."""
+        self._journal_notices(round_id)
+        if self.supervisor_faults:
+            return False
+        cleared = self.shuffler.wait_cleared(timeout)
+        self._journal_notices(round_id)
+        if cleared:
+            self.open_faults.clear()
+        return cleared
+
+    def supervisor_resumed(self, round_id: str) -> None:
+        self.supervisor_faults.clear()
+        self.open_faults.clear()
+
+    def _journal_notices(self, round_id: str | None) -> None:
+        for notice in self.shuffler.notices():
+            if isinstance(notice, DeviceFault):
+                self.log.emit("shuffler_fault", round_id, code=notice.code, message=notice.message)
+            elif isinstance(notice, DeviceRecovered):
+                self.log.emit("shuffler_recovered", round_id, code=notice.code, message=notice.message)
+            else:
+                self.log.emit("device_warning", round_id, device="shuffler", code=notice.code, message=notice.message)

@@ -9,6 +9,7 @@ everything else.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,9 +18,9 @@ from controller.engine.feeds import CardFeed, DeviceFaulted, FeedError
 from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
+from controller.errors import CardRefused
 from controller.records.meters import Meters
 from controller.rules.base import Game
-from drivers.shuffler import ShufflerError
 
 
 class Table:
@@ -85,27 +86,36 @@ class Table:
             doubt = self.witness(round)
         return doubt
 
-    def _held_at_start(self, error: Exception) -> Round:
-        """A round the device could not be made ready for (a shuffler jam, a count mismatch): open, then held."""
-        round = self._round(self.next_round_id(), 0)
-        round.start()
-        round.put_on_hold(f"the {self.feed.source} is not ready: {error}")
-        return round
+    def _ready(self, round: Round) -> bool:
+        """Get the feed ready for ``round`` (a shuffle, a fresh deck), holding the round while its device cannot be
+        made ready and going on once the device reports it can; False if the round stays held."""
+        deadline = time.monotonic() + self.recovery_timeout
+        while True:
+            try:
+                round.burns_due += self.feed.prepare_round(round.id)
+            except FeedError as exc:
+                round.put_on_hold(f"the {self.feed.source} is not ready: {exc}")
+                supervisor = getattr(exc, "supervisor", not isinstance(exc, DeviceFaulted))
+                if supervisor or not self.feed.wait_recovered(round.id, max(0.0, deadline - time.monotonic())):
+                    return False
+                continue
+            if round.state == "hold":
+                round.release(by="device recovered")
+            return True
 
     def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
         """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
 
-        A recovered round already complete or void only gets the after-round steps.
+        A recovered round already complete or void only gets the after-round steps. A device fault holds
+        the round; it resumes once the device reports the fault over, or stays held for the supervisor
+        (``controller.engine.holds``) when only the supervisor can end it.
         """
         if round is None:
-            try:
-                round = self.new_round()
-            except (FeedError, ShufflerError) as exc:
-                round = self._held_at_start(exc)
-            else:
-                round.start()
+            round = self._round(self.next_round_id(), 0)
+            round.start()
+            self._ready(round)
         elif round.state not in ("complete", "void", "hold"):
-            round.burns_due += self.feed.prepare_round(round.id)
+            self._ready(round)
             for spot, wager in list(round.wagers) if round.state == "betting" else ():
                 round.place_wager(spot, wager, 0)  # the simulated players bet again from scratch
         if round.state == "betting":
@@ -114,17 +124,18 @@ class Table:
         while round.state not in ("complete", "void", "hold"):
             if round.card_target() is not None:
                 try:
-                    card = self.feed.next_card(round.id)
+                    self.feed.deal(round)
                 except DeviceFaulted as exc:
                     round.put_on_hold(str(exc))
-                    if not self.feed.wait_recovered(round.id, self.recovery_timeout):
+                    if exc.supervisor or not self.feed.wait_recovered(round.id, self.recovery_timeout):
                         break
                     round.release(by="device recovered")
                     continue
                 except FeedError as exc:
                     round.put_on_hold(str(exc))
                     break
-                round.card(card, self.feed.source)
+                except CardRefused:
+                    break  # the round logged the card it could not place and holds
             elif round.pending_decision() is not None:
                 players.decide(round)
             else:

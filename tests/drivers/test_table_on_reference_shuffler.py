@@ -55,7 +55,8 @@ def test_each_shuffler_error_puts_the_round_on_hold_with_the_dealers_message(
         config = load_config(path)
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=3)
-        held = Table(config, feed, log, session="S").play_round(PlayersThenFault(sim, fault))
+        # nobody clears the fault: the table waits a moment for the machine, then the round stays held
+        held = Table(config, feed, log, session="S", recovery_timeout=1.0).play_round(PlayersThenFault(sim, fault))
         feed.shuffler.close()  # type: ignore[attr-defined]
     assert held.state == "hold"
     assert message in (held.hold_reason or "")
@@ -76,7 +77,7 @@ def test_a_shuffler_fault_before_the_shuffle_holds_the_new_round_with_the_dealer
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=5)
         sim.command(fault)
-        held = Table(config, feed, log, session="S").play_round(SimulatedPlayers(random.Random(5)))
+        held = Table(config, feed, log, session="S", recovery_timeout=1.0).play_round(SimulatedPlayers(random.Random(5)))
         feed.shuffler.close()  # type: ignore[attr-defined]
     assert held.state == "hold" and held.wagers == {}
     assert (held.hold_reason or "").startswith("the shuffler is not ready:")

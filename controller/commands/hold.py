@@ -1,0 +1,83 @@
+"""``tablectl hold list|resume|void``: the supervisor ends a round held on a table that is not running.
+
+A ``tablectl run`` stops at a held round (exit 1) and every later run stops
+at it again until it is resumed or voided: here, on the table's journal (the
+console does the same on a running table). ``resume ROUND [--card QH]``
+resumes the round where it was held, entering the card a device could not
+read; ``void ROUND`` returns every wager. Both are journaled as the
+supervisor's action, with ``--reason``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller.cards import Card, UnknownCard
+from controller.commands.options import config_argument
+from controller.engine.config import load_config
+from controller.engine.holds import act_on_journal, held_rounds
+from controller.engine.log import EventLog
+from controller.engine.session import journal_path, log_path
+from controller.errors import TableError
+from controller.records.audit import ChainedFile
+from controller.records.journal import Journal
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("hold", help="list, resume or void rounds on hold (the table not running)")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="the rounds on hold, with why")
+    resume = actions.add_parser("resume", help="resume a held round where it stopped")
+    resume.add_argument("round", help="round id, as `tablectl hold list` shows it")
+    resume.add_argument("--card", help="the card a device could not read, identified by the supervisor (e.g. QH)")
+    resume.add_argument("--reason", default="resumed by the supervisor", help="why (journaled)")
+    void = actions.add_parser("void", help="void a held round: every wager is returned")
+    void.add_argument("round", help="round id, as `tablectl hold list` shows it")
+    void.add_argument("--reason", default="voided by the supervisor", help="why (journaled)")
+    for sub in (listing, resume, void):
+        config_argument(sub)
+        sub.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
+        sub.add_argument("--log", default=None, help="JSON event log (default: the config's [log] events)")
+        sub.add_argument("--by", default="supervisor", help="who acts (journaled; default: %(default)s)")
+    parser.set_defaults(func=hold)
+
+
+def hold(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+        path = Path(args.journal) if args.journal else journal_path(config)
+        if not path.exists():
+            raise TableError(f"no journal at {path}: pass --journal FILE or the --config of the table that wrote it")
+        card = _card(getattr(args, "card", None))
+        with Journal(path, table_id=config.table_id) as journal:
+            if args.action == "list":
+                held = held_rounds(journal)
+                for row in held:
+                    print(f"{row.round_id}  {row.reason}")
+                if not held:
+                    print("no round is on hold")
+                return 0
+            trail = ChainedFile(Path(args.log) if args.log else log_path(config), max_bytes=config.log.get("max_bytes"),
+                                backups=config.log.get("backups", 5))
+            try:
+                log = EventLog(config.table_id, json_stream=trail, journal=journal)  # type: ignore[arg-type]
+                print(act_on_journal(journal, log, config, args.round, args.action, by=args.by, reason=args.reason,
+                                     card=card))
+            finally:
+                trail.close()
+    except TableError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _card(code: str | None) -> Card | None:
+    if code is None:
+        return None
+    try:
+        return Card.parse(code.strip().upper())
+    except UnknownCard as exc:
+        raise TableError(f"--card {code!r} is not a card: {exc}") from None
