@@ -1,4 +1,6 @@
-"""Options shared by the whole test suite."""
+"""Fixtures shared by the whole test suite. (The hardware options, ``--shoe-port`` and the others, come from
+tablectl's pytest plugin, ``drivers.conformance.pytest_plugin``, so pytest knows them before it reads its command
+line.)"""
 
 from __future__ import annotations
 
@@ -12,10 +14,3 @@ def _no_system_config(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The machine's own /etc/tablectl must not decide which config a test reads: an empty folder stands in
     (``controller.shipped.system_dir``; subprocesses inherit it)."""
     os.environ["TABLECTL_CONFIG_DIR"] = str(tmp_path_factory.mktemp("etc-tablectl"))
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("hardware", "hardware-in-the-loop (with -m hardware)")
-    group.addoption("--shoe-port", metavar="PORT", help="run the shoe contract tests against the shoe at PORT")
-    group.addoption("--shuffler-port", metavar="PORT", help="run the shuffler contract tests against the shuffler at PORT")
-    group.addoption("--camera-device", metavar="SOURCE", help="run the camera test against SOURCE (0, /dev/video0, rtsp://...)")

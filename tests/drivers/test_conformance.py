@@ -1,0 +1,58 @@
+"""The conformance kit (``tablectl conformance``, docs/protocol.md section 12) against tablectl's simulator in every
+reading the document allows, and, with ``pytest -m hardware --shoe-port PORT`` (or ``--shuffler-port``), against a
+real device: every clause it can check without someone at the machine must pass."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from drivers.conformance.kit import CHECKS, NoOperator, Outcome
+from drivers.conformance.run import check, check_simulator, summary
+from drivers.sim.behaviour import readings
+
+from .conftest import hardware_port
+
+READINGS = [(device, name) for device in ("shoe", "shuffler") for name in sorted(readings(device))]
+
+
+@pytest.fixture(scope="module")
+def kit_runs() -> dict[tuple[str, str], list[Outcome]]:
+    """Every reading checked, a few at a time: each run mostly waits for its simulator."""
+    with ThreadPoolExecutor(max_workers=6, thread_name_prefix="kit") as pool:
+        runs = {key: pool.submit(check_simulator, *key) for key in READINGS}
+        return {key: future.result() for key, future in runs.items()}
+
+
+@pytest.mark.parametrize(("device", "name"), READINGS, ids=[f"{d}-{n}" for d, n in READINGS])
+def test_the_simulator_in_every_reading_passes_every_clause(
+    kit_runs: dict[tuple[str, str], list[Outcome]], device: str, name: str
+) -> None:
+    outcomes = kit_runs[(device, name)]
+    failed = [o.line() for o in outcomes if o.status == "FAIL"]
+    assert not failed, summary(outcomes) + "\n" + "\n".join(failed)
+    assert len(outcomes) == len(CHECKS[device])
+    skipped = {o.clause for o in outcomes if o.status == "skip"}
+    assert skipped <= {"8.5", "6.6"}, f"the simulator drives every fault itself, yet {skipped} were skipped"
+
+
+def test_without_an_operator_the_fault_clauses_are_skipped_not_passed() -> None:
+    from drivers.conformance.run import simulator
+
+    with simulator("shoe", "reference") as sim:
+        outcomes = check("shoe", sim.url, NoOperator(), lambda o: None)
+    by_clause = {o.clause: o.status for o in outcomes}
+    assert by_clause["5.3"] == by_clause["8.4"] == by_clause["10.1"] == "skip"
+    assert not [o for o in outcomes if o.status == "FAIL"]
+
+
+@pytest.mark.hardware
+@pytest.mark.parametrize(("device", "option"), [("shoe", "--shoe-port"), ("shuffler", "--shuffler-port")])
+def test_a_real_device_passes_every_clause_the_kit_can_check_alone(
+    request: pytest.FixtureRequest, device: str, option: str
+) -> None:
+    port = hardware_port(request, option)
+    outcomes = check(device, port, NoOperator(), lambda outcome: print(outcome.line()))
+    failed = [o.line() for o in outcomes if o.status == "FAIL"]
+    assert not failed, summary(outcomes) + "\n" + "\n".join(failed)
