@@ -37,6 +37,7 @@ __all__ = [
     "KDE_DECKS",
     "TUNING_DECKS",
     "MORE_DECKS",
+    "NEVER_SEEN_DECKS",
     "available_decks",
     "deck_art",
     "render_deck",
@@ -126,6 +127,10 @@ _KDE_ART = (
     _kde("tigullio-international", "tigullio-international"),
 )
 KDE_DECKS: tuple[str, ...] = tuple(art.name for art in _KDE_ART)
+#: Three brands no session has looked at, kept for the envelope benchmark's blind part
+#: (``vision.envelope.decks``): two four-colour decks (diamonds blue, clubs green) and tango's sequel.
+_BLIND_ART = tuple(_aisleriot(name) for name in ("anglo_modern_4_color", "neoclassical_4_color", "tango_nuevo"))
+NEVER_SEEN_DECKS: tuple[str, ...] = tuple(art.name for art in _BLIND_ART)
 
 KNOWN_DECKS: dict[str, DeckArt] = {
     d.name: d
@@ -142,6 +147,7 @@ KNOWN_DECKS: dict[str, DeckArt] = {
         *_TUNING_ART,
         *_MORE_ART,
         *_KDE_ART,
+        *_BLIND_ART,
     )
 }
 

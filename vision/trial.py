@@ -19,13 +19,14 @@ from controller.cards import Card
 from vision.calibration import Layout
 from vision.geometry import quad_center
 from vision.recognizer import Read, Recognizer
-from vision.synthetic import Camera, Scene, SceneRenderer, random_placements
+from vision.envelope import EnvelopeFrame, envelope_frame
 from vision.templates import DeckTemplates
 
 __all__ = ["BLIND_SHARE", "LEAST_SHOWINGS", "MATCH_PX", "WEAK_SHARE", "Shortfall", "Tally", "run_trial", "score",
            "table_frames", "witnessed_under"]
 
-#: A report is paired with a drawn card when their centres lie this close (pixels of a 1920x1080 frame).
+#: A report is paired with a drawn card when their centres lie this close (pixels of a 1920x1080 frame: a
+#: third of the narrowest card the envelope draws).
 MATCH_PX = 30.0
 
 #: A card witnessed in fewer than this share of its showings is named as weak.
@@ -80,35 +81,26 @@ def witnessed_under(tally: Tally, share: Fraction) -> list[Shortfall]:
     return sorted(short, key=lambda s: (Fraction(s.witnessed, s.shown), s.deck, s.card.code))
 
 
-def table_frames(faces: Mapping[Card, np.ndarray], frames: int, seed: int, deck_index: int = 0) -> Iterator[tuple[Scene, Layout]]:
-    """``frames`` seeded table frames of 6 to 20 of these cards, about a third of them fanned, each with
-    the calibration of the camera that filmed it (the benchmark's frames: frame ``k`` of deck
-    ``deck_index`` is drawn from the seed ``[seed, deck_index, k]``)."""
-    cards = np.array(sorted(faces), dtype=object)
-    most = min(20, len(cards))
+def table_frames(faces: Mapping[Card, np.ndarray], frames: int, seed: int, deck_index: int = 0) -> Iterator[tuple[EnvelopeFrame, Layout]]:
+    """``frames`` seeded table frames of these cards across the envelope (``vision.envelope``: every felt,
+    mounting, lens, light and layout), each with the calibration a technician would have measured for
+    the camera that filmed it (frame ``k`` of deck ``deck_index`` is drawn from the seed ``[seed, deck_index, k]``)."""
     for k in range(frames):
-        rng = np.random.default_rng([seed, deck_index, k])
-        camera = Camera.overhead(rng)
-        renderer = SceneRenderer(faces, camera)
-        chosen = list(rng.permutation(cards)[: int(rng.integers(min(6, most), most + 1))])
-        yield renderer.render(random_placements(chosen, rng), rng), camera.layout()
+        scene = envelope_frame(faces, np.random.default_rng([seed, deck_index, k]))
+        yield scene, Layout.from_toml({"calibration": scene.calibration})
 
 
-def score(scene: Scene, reads: list[Read], tally: Tally, deck: str, frame: int) -> None:
+def score(scene: EnvelopeFrame, reads: list[Read], tally: Tally, deck: str, frame: int) -> None:
     """Pair each drawn card with the nearest report and count what happened to it (``deck`` and ``frame``
     are named in the examples of wrong reads so that they can be looked at again)."""
     where = f"{deck}, frame {frame}"
     tally.frames += 1
     tally.cards += len(scene.truth)
     tally.fanned += sum(1 for t in scene.truth if t.visible != "full")
-    used: set[int] = set()
-    for truth in scene.truth:
-        center = quad_center(truth.polygon)
-        distances = [float(np.linalg.norm(quad_center(r.polygon) - center)) for r in reads]
-        candidates = [i for i in np.argsort(distances) if distances[i] < MATCH_PX and i not in used] if reads else []
-        read = reads[candidates[0]] if candidates else None
-        if candidates:
-            used.add(int(candidates[0]))
+    pair = _pairs(scene, reads)
+    used = set(pair.values())
+    for t, truth in enumerate(scene.truth):
+        read = reads[pair[t]] if t in pair else None
         if read is not None and read.card is not None and read.card is not truth.card:
             tally.wrong += 1
             tally.wrong_examples.append(f"{truth.card} ({truth.visible}) read as {read.card} [{where}]")
@@ -137,6 +129,28 @@ def score(scene: Scene, reads: list[Read], tally: Tally, deck: str, frame: int) 
             tally.wrong_examples.append(f"nothing read as {read.card} [{where}]")
         else:
             tally.spurious_unreadable += 1
+
+
+def _pairs(scene: EnvelopeFrame, reads: list[Read]) -> dict[int, int]:
+    """Each drawn card's report: a report naming a card goes first to that card within ``MATCH_PX``
+    (in a pile the card read may lie nearer another card's centre than its own), then each drawn card
+    takes the nearest report left within ``MATCH_PX``, nearest pairs first."""
+    if not reads or not scene.truth:
+        return {}
+    truth = np.array([quad_center(t.polygon) for t in scene.truth])
+    found = np.array([quad_center(r.polygon) for r in reads])
+    apart = np.linalg.norm(truth[:, None] - found[None], axis=2)
+    pair: dict[int, int] = {}
+    for same_card in (True, False):
+        for t, r in zip(*np.unravel_index(np.argsort(apart, axis=None), apart.shape)):
+            t, r = int(t), int(r)
+            if apart[t, r] >= MATCH_PX:
+                break
+            if t in pair or r in pair.values():
+                continue
+            if not same_card or reads[r].card is scene.truth[t].card:
+                pair[t] = r
+    return pair
 
 
 def run_trial(faces: Mapping[Card, np.ndarray], deck: DeckTemplates, frames: int, seed: int = 0,
