@@ -17,6 +17,21 @@ holds its centre. All of it lives in the table config's ``[vision]`` table::
     [vision.zones]
     dealer = [[450.0, 40.0], [650.0, 40.0], [650.0, 200.0], [450.0, 200.0]]
 
+A real lens bends straight lines, most at the frame's corners. The lens is
+OpenCV's camera model, stored beside the marks::
+
+    [vision.calibration]
+    camera_matrix = [[1101.4, 0.0, 960.0], [0.0, 1101.4, 540.0], [0.0, 0.0, 1.0]]
+    distortion = [-0.03, 0.0, 0.0, 0.0, 0.0]   # k1, k2, p1, p2, k3
+
+``tablectl vision calibrate`` measures it from photographs of a chessboard
+lying on the table (``vision.lens``) or fits k1 from eight or more marks. The
+marks' ``image_points`` are the pixels as the camera shows them; the
+homography maps the lens-corrected pixels to the table, so ``to_table`` and
+``to_image`` take and give the camera's own pixels. A lens with k1 given
+against the frame's half-diagonal ``D`` (``r = |p - c| / D``, as issue #49
+states it) is ``fx = fy = D`` at the frame's centre.
+
 >>> layout = Layout.fit([(0, 0), (200, 0), (200, 100), (0, 100)], [(0, 0), (100, 0), (100, 50), (0, 50)])
 >>> layout.to_table([(100, 50)]).round(3).tolist()
 [[50.0, 25.0]]
@@ -33,6 +48,8 @@ from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.lens import Lens, LensError
 
 __all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "scale_warning"]
 
@@ -86,22 +103,27 @@ class Layout:
     table_points: np.ndarray
     image_to_table: np.ndarray
     zones: tuple[Zone, ...] = field(default=())
+    lens: Lens | None = None
+    """The camera's lens; ``image_to_table`` maps lens-corrected pixels (see the module docstring)."""
 
     @classmethod
     def fit(
-        cls, image_points: Iterable[Sequence[float]], table_points: Iterable[Sequence[float]], zones: Iterable[Zone] = ()
+        cls, image_points: Iterable[Sequence[float]], table_points: Iterable[Sequence[float]], zones: Iterable[Zone] = (),
+        lens: Lens | None = None,
     ) -> Layout:
-        """Fit the homography; four or more point pairs, not three on a line, reprojecting within 5 mm."""
+        """Fit the homography; four or more point pairs, not three on a line, reprojecting within 5 mm.
+        ``image_points`` are camera pixels, corrected for ``lens`` before the fit."""
         img = _points(image_points, "image_points")
         tab = _points(table_points, "table_points")
         if len(img) != len(tab):
             raise CalibrationError(f"{len(img)} image points but {len(tab)} table points: they must pair up")
         if len(img) < 4:
             raise CalibrationError(f"a homography needs at least 4 point pairs, got {len(img)}")
-        homography, _ = cv2.findHomography(img, tab, 0)
+        ideal = lens.undistort(img) if lens is not None else img
+        homography, _ = cv2.findHomography(ideal, tab, 0)
         if homography is None or abs(np.linalg.det(homography)) < 1e-12:
             raise CalibrationError("calibration points are degenerate (three or more on one line?)")
-        layout = cls(img, tab, homography, tuple(zones))
+        layout = cls(img, tab, homography, tuple(zones), lens)
         error = float(np.abs(layout.to_table(img) - tab).max())
         if error > MAX_REPROJECTION_MM:
             raise CalibrationError(f"calibration points disagree: a point reprojects {error:.1f} mm off (limit {MAX_REPROJECTION_MM})")
@@ -118,12 +140,16 @@ class Layout:
         return np.linalg.inv(self.image_to_table)
 
     def to_table(self, points: Iterable[Sequence[float] | np.ndarray] | np.ndarray) -> np.ndarray:
-        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.image_to_table).reshape(-1, 2)
+        """Camera pixels (n, 2) to table millimetres."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        if self.lens is not None:
+            pts = self.lens.undistort(pts)
+        return _transform(pts, self.image_to_table)
 
     def to_image(self, points: Iterable[Sequence[float] | np.ndarray] | np.ndarray) -> np.ndarray:
-        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.table_to_image).reshape(-1, 2)
+        """Table millimetres (n, 2) to camera pixels."""
+        pts = _transform(np.asarray(points, dtype=np.float64).reshape(-1, 2), self.table_to_image)
+        return self.lens.distort(pts) if self.lens is not None else pts
 
     def zone_at(self, image_point: Sequence[float] | np.ndarray) -> str | None:
         """The zone holding an image point (the first listed, where zones overlap)."""
@@ -153,6 +179,7 @@ class Layout:
             "calibration": {
                 "image_points": [[round(float(x), 3), round(float(y), 3)] for x, y in self.image_points],
                 "table_points": [[round(float(x), 3), round(float(y), 3)] for x, y in self.table_points],
+                **(self.lens.to_toml() if self.lens is not None else {}),
             },
             "zones": {z.name: [[float(x), float(y)] for x, y in z.polygon] for z in self.zones},
         }
@@ -168,7 +195,22 @@ class Layout:
             if len(pts) < 3:
                 raise CalibrationError(f"zone {name!r}: a zone needs at least 3 corners, got {len(pts)}")
             zones.append(Zone(str(name), tuple((float(x), float(y)) for x, y in pts)))
-        return cls.fit(calibration.get("image_points", []), calibration.get("table_points", []), zones)
+        try:
+            lens = Lens.from_toml(calibration)
+        except LensError as error:
+            raise CalibrationError(str(error)) from None
+        return cls.fit(calibration.get("image_points", []), calibration.get("table_points", []), zones, lens)
+
+
+def _transform(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Points (n, 2) through a homography; none in, none out; a point sent to infinity comes out far
+    beyond any frame rather than as a division by zero."""
+    if not len(points):
+        return np.zeros((0, 2))
+    h = np.column_stack([points, np.ones(len(points))]) @ homography.T
+    w = h[:, 2:3]
+    w = np.where(np.abs(w) < 1e-12, np.copysign(1e-12, w), w)
+    return h[:, :2] / w
 
 
 def load_vision_table(config: Path) -> dict[str, Any]:

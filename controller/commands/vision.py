@@ -19,6 +19,7 @@ from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
+from vision.lens import Lens, LensError, fit_k1, lens_from_chessboard
 from vision.setup import build_recognizer
 from vision.sources import CameraError, open_source, read_image, record
 from vision.templates import ENROL_STEPS, DeckTemplates, TemplateError, enrol_faces
@@ -47,6 +48,16 @@ def register(subparsers: Any) -> None:
     calibrate.add_argument("--zone", action="append", default=[], metavar="NAME=x,y x,y x,y ...",
                            help="a named zone as a polygon in table mm (repeatable; given, it replaces the config's "
                                 "zones, else they are kept)")
+    lens = calibrate.add_mutually_exclusive_group()
+    lens.add_argument("--chessboard", type=Path, nargs="+", metavar="PHOTO",
+                      help="photographs of a printed chessboard lying on the table: measure the lens's distortion")
+    lens.add_argument("--fit-lens", action="store_true",
+                      help="fit the lens's radial distortion (k1) from the marks themselves (8 or more, out to the corners)")
+    lens.add_argument("--k1", type=float, help="the lens's radial distortion k1, against the frame's half-diagonal")
+    calibrate.add_argument("--board", default="9x6", metavar="COLSxROWS",
+                           help="the chessboard's inner corners across and down (default: %(default)s)")
+    calibrate.add_argument("--image-size", default=None, metavar="WxH",
+                           help="the camera's frame size for --fit-lens and --k1 (default: --image's, else 1920x1080)")
     calibrate.add_argument("--image", type=Path, help="a camera frame to draw the zones on (with --preview)")
     calibrate.add_argument("--preview", type=Path, help="write the frame with the zones drawn to this PNG")
     calibrate.set_defaults(func=calibrate_command)
@@ -144,7 +155,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
             if len(polygon) < 3:
                 raise CalibrationError(f"zone {name}: a zone needs at least 3 corners")
             zones.append(Zone(name.strip(), tuple(polygon)))
-        layout = Layout.fit(_pairs(args.image_points, "--image-points"), _pairs(args.table_points, "--table-points"), zones)
+        image_points = _pairs(args.image_points, "--image-points")
+        table_points = _pairs(args.table_points, "--table-points")
+        layout = Layout.fit(image_points, table_points, zones, _lens(args, image_points, table_points))
         if args.preview and not args.image:
             raise CalibrationError("--preview needs --image, the camera frame to draw on")
         written = layout.to_toml()
@@ -155,12 +168,49 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return _fail(error)
     error_mm = abs(layout.to_table(layout.image_points) - layout.table_points).max()
     kept = f"; the previous file is {backup}" if backup else ""
+    lens_words = "" if layout.lens is None else f", lens k1 {layout.lens.distortion[0]:+.4f}"
     print(f"calibrated {args.config}: {len(layout.image_points)} points, worst reprojection {error_mm:.2f} mm, "
-          f"{len(zones) if zones else 'its'} zones, {layout.centre_px_per_mm:.2f} px/mm at the centre{kept}")
+          f"{len(zones) if zones else 'its'} zones, {layout.centre_px_per_mm:.2f} px/mm at the centre{lens_words}{kept}")
     warning = scale_warning(layout)
     if warning:
         print(f"tablectl vision: warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _image_size(args: argparse.Namespace) -> tuple[int, int]:
+    if args.image_size:
+        width, sep, height = args.image_size.lower().partition("x")
+        if not sep or not width.isdigit() or not height.isdigit() or int(width) < 1 or int(height) < 1:
+            raise CalibrationError(f"--image-size {args.image_size!r}: expected WIDTHxHEIGHT, e.g. 1920x1080")
+        return int(width), int(height)
+    if args.image:
+        height, width = read_image(args.image).shape[:2]
+        return width, height
+    return 1920, 1080
+
+
+def _lens(args: argparse.Namespace, image_points: list[tuple[float, float]],
+          table_points: list[tuple[float, float]]) -> Lens | None:
+    """The lens the calibrate command was told to measure or state; else the config's own (a table re-marked
+    keeps the lens measured before); ``None``: an ideal one."""
+    try:
+        if args.chessboard:
+            cols, sep, rows = args.board.lower().partition("x")
+            if not sep or not cols.isdigit() or not rows.isdigit() or int(cols) < 2 or int(rows) < 2:
+                raise CalibrationError(f"--board {args.board!r}: expected the inner corners as COLSxROWS, e.g. 9x6")
+            lens, rms = lens_from_chessboard([read_image(path) for path in args.chessboard], (int(cols), int(rows)))
+            print(f"lens from {len(args.chessboard)} chessboard photograph(s): k1 {lens.distortion[0]:+.4f}, "
+                  f"k2 {lens.distortion[1]:+.4f}, RMS reprojection {rms:.2f} px")
+            return lens
+        if args.fit_lens:
+            return fit_k1(image_points, table_points, _image_size(args))
+        if args.k1 is not None:
+            return Lens.radial(args.k1, _image_size(args))
+        if args.config.is_file():  # no lens asked for: the one measured before, if any, stays
+            return Lens.from_toml(load_vision_table(args.config).get("calibration", {}))
+    except LensError as error:
+        raise CalibrationError(str(error)) from None
+    return None
 
 
 def _write_preview(layout: Layout, frame: Any, path: Path) -> None:
@@ -222,10 +272,17 @@ def enroll_command(args: argparse.Namespace) -> int:
 def _trial(faces: dict[Card, np.ndarray], deck: DeckTemplates, frames: int, seed: int) -> int:
     """Read ``frames`` table frames drawn from the enrolled faces; 1 when a card is read wrong, or is
     witnessed in under half of its showings."""
-    from vision.trial import BLIND_SHARE, WEAK_SHARE, run_trial, witnessed_under
+    from vision.trial import run_trial
 
     with progress("trial frames", frames, unit="frame") as advance:
         t = run_trial(faces, deck, frames, seed, advance=advance)
+    return report_trial(t, deck.name, seed)
+
+
+def report_trial(t: Any, name: str, seed: int) -> int:
+    """Print how a deck read on its trial frames (a ``vision.trial.Tally``); 1 when a card was read wrong,
+    or witnessed in under half of its showings."""
+    from vision.trial import BLIND_SHARE, WEAK_SHARE, witnessed_under
 
     def pct(bucket: list[int]) -> str:
         return f"{100 * bucket[0] / bucket[1]:.2f}% ({bucket[0]}/{bucket[1]})" if bucket[1] else "none shown"
@@ -241,10 +298,10 @@ def _trial(faces: dict[Card, np.ndarray], deck: DeckTemplates, frames: int, seed
     for example in t.wrong_examples:
         print(f"  wrong: {example}", file=sys.stderr)
     if t.wrong:
-        print(f"tablectl vision: the camera read {t.wrong} card(s) of {deck.name!r} wrong on its trial frames: it should not "
+        print(f"tablectl vision: the camera read {t.wrong} card(s) of {name!r} wrong on its trial frames: it should not "
               "witness this deck at a table (docs/vision.md, Known limits)", file=sys.stderr)
     if blind:
-        print(f"tablectl vision: the camera witnessed cards of {deck.name!r} in under half of their showings on its trial "
+        print(f"tablectl vision: the camera witnessed cards of {name!r} in under half of their showings on its trial "
               f"frames ({', '.join(f'{s.card} {s.witnessed} of {s.shown}' for s in blind)}): at a table most rounds that "
               "deal them would be held, so it should not witness this deck at a table (docs/vision.md, Known limits)",
               file=sys.stderr)

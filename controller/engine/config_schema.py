@@ -267,6 +267,11 @@ FEED_KEYS = {"driver", "decks", "jokers_per_deck", "kind", "cut_from_end", "burn
 class Calibration(Section):
     image_points: Annotated[list[Point], Field(min_length=4)]
     table_points: Annotated[list[Point], Field(min_length=4)]
+    camera_matrix: Annotated[list[Annotated[list[float], Field(min_length=3, max_length=3)]],
+                             Field(min_length=3, max_length=3)] | None = Field(
+        default=None, description="the lens: OpenCV's camera matrix [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] (docs/vision.md)")
+    distortion: Annotated[list[float], Field(min_length=4, max_length=8)] | None = Field(
+        default=None, description="the lens: OpenCV's distortion [k1, k2, p1, p2, k3]")
 
     @model_validator(mode="after")
     def _same_count(self) -> Calibration:

@@ -128,24 +128,29 @@ def test_a_deck_enrolled_with_a_trial_says_how_it_reads_on_frames_of_its_own(tmp
     assert "trial frames" in ran.terminal and "3/3" in ran.terminal
 
 
-def test_a_trial_that_reads_a_card_wrong_fails_and_names_it(tmp_path: Path, capsys) -> None:
-    """KDE's jolly-royal, a brand unlike those the recognizer was tuned on: the tenth trial frame (seed 0)
-    reads an eight of spades, its whole face showing, as the eight of clubs."""
-    artwork_or_skip("kde-jolly-royal")
-    argv = ["vision", "enroll", "--artwork", "kde-jolly-royal", "--out", str(tmp_path / "jr.npz"), "--trial", "10"]
-    assert main(argv) == 1
+def test_a_trial_that_reads_a_card_wrong_fails_and_names_it(capsys) -> None:
+    """A trial's tally with a card read wrong: exit 1, the card named, and the advice not to witness the deck."""
+    from controller.commands.vision import report_trial
+    from vision.trial import Tally
+
+    eight_spades, = parse_cards("8S")
+    tally = Tally(frames=10, cards=120, full=[80, 81], corner=[30, 31], wrong=1,
+                  wrong_examples=["8S (full) read as 8C [jolly, frame 9]"], by_card={("jolly", eight_spades): [4, 5]})
+    assert report_trial(tally, "jolly", 0) == 1
     err = capsys.readouterr().err
-    assert "8S (full) read as 8C [kde-jolly-royal, frame 9]" in err
-    assert "should not witness this deck at a table" in err
+    assert "8S (full) read as 8C [jolly, frame 9]" in err and "should not witness this deck at a table" in err
 
 
-def test_a_trial_that_cannot_see_a_card_fails_and_names_it(tmp_path: Path, capsys) -> None:
-    """The Swiss deck's king of spades, green to its edges, is lost in the green felt: on the first 20 trial
-    frames of seed 1 the camera never reports it, though it reads no card wrong."""
-    artwork_or_skip("aisleriot-swiss-xvii")
-    argv = ["vision", "enroll", "--artwork", "aisleriot-swiss-xvii", "--out", str(tmp_path / "swiss.npz"),
-            "--trial", "20", "--seed", "1"]
-    assert main(argv) == 1
+def test_a_trial_that_cannot_see_a_card_fails_and_names_it(capsys) -> None:
+    """A card the camera saw in under half of its showings (read, or unreadable with the right guess): most
+    rounds dealing it would be held, so the trial fails, naming it, though no card was read wrong."""
+    from controller.commands.vision import report_trial
+    from vision.trial import Tally
+
+    king, queen = parse_cards("KS QS")
+    tally = Tally(frames=20, cards=200, full=[150, 155], corner=[40, 45],
+                  by_card={("swiss", king): [0, 5], ("swiss", queen): [5, 5]})
+    assert report_trial(tally, "swiss", 1) == 1
     out, err = capsys.readouterr()
     assert "wrong reads 0" in out and "cards witnessed in under 90% of their showings" in out and "KS 0/5" in out
     assert "in under half of their showings on its trial frames (KS 0 of 5" in err
