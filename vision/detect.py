@@ -1,9 +1,8 @@
 """Finding cards in a frame: the card mask, its blobs, and the card corners on each blob's outline.
 
-Cards are told from the cloth by colour: the felt's hue is the commonest hue
-among saturated pixels, and anything not of that hue (or not saturated) is
-card. The mask is computed at half resolution, which is plenty to find
-outlines and keeps a 1920x1080 frame cheap.
+Cards are told from the cloth by being whiter than it (``card_mask``), whatever
+the cloth's colour: green, grey, black. The mask is computed at half
+resolution, which is plenty to find outlines and keeps a 1920x1080 frame cheap.
 
 A blob is one card or several overlapping ones. Its outline is simplified to a
 polygon; two long straight edges meeting at a convex, roughly right angle
@@ -24,9 +23,15 @@ import numpy as np
 __all__ = ["Blob", "Corners", "card_mask", "corners_of_blobs", "find_blobs", "find_corners", "half_size"]
 
 DOWNSCALE = 2
-MIN_SATURATION = 45
-HUE_TOLERANCE = 14
 EDGE_OFFSET = 1.5
+#: A card's white is this many times whiter (least channel) than the cloth around it, plus ``WHITER_OFFSET``:
+#: a light grey felt (150) under the envelope's worst light leaves a card's border 1.29 times whiter.
+WHITER = 1.18
+WHITER_OFFSET = 6.0
+#: Bright strokes up to this many card widths across (printed lines, words) are no card.
+THIN = 0.05
+#: The card width (px) the mask assumes when the camera's scale is not known: the narrowest the envelope has.
+DEFAULT_CARD_WIDTH_PX = 95.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,26 +91,67 @@ def patch_source(
     return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE, lambda points: points * DOWNSCALE + (DOWNSCALE - 1) / 2
 
 
-def card_mask(frame: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
-    """Half-resolution mask (255 = card) of everything that is not felt (``small``: the frame's ``half_size``)."""
+def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px: float | None = None) -> np.ndarray:
+    """Half-resolution mask (255 = card) of what is whiter than the cloth around it (``small``: the
+    frame's ``half_size``; ``card_width_px``: how wide a card shows, when known).
+
+    A card is found by what a card is, not by the felt's colour: its white border is the whitest thing
+    on the table. Whiteness is a pixel's least channel (a saturated felt has one channel low, a grey
+    or black felt all three), and the cloth's own whiteness is the median over a window about four
+    cards wide, which a hand of cards does not fill, worked out at a sixteenth of the frame and spread
+    back, so that it follows uneven light and vignetting. A pixel is card where it is ``WHITER`` times
+    whiter than the cloth around it; its holes (dark artwork) are filled, and strokes thinner than
+    ``THIN`` card widths (printed lines and words) are then opened away.
+    """
     small = half_size(frame) if small is None else small
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    sample = hsv[::3, ::3]
-    saturated = cv2.threshold(sample[:, :, 1].copy(), 80, 255, cv2.THRESH_BINARY)[1]
-    felt_hue = int(np.argmax(cv2.calcHist([sample[:, :, 0].copy()], [0], saturated, [180], [0, 180])))
-    felt = functools.reduce(cv2.bitwise_or, (cv2.inRange(hsv, (low, MIN_SATURATION, 0), (high, 255, 255))
-                                             for low, high in _hue_ranges(felt_hue)))
-    return cv2.morphologyEx(cv2.bitwise_not(felt), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    width = (card_width_px or DEFAULT_CARD_WIDTH_PX) / DOWNSCALE
+    b, g, r = cv2.split(small)
+    white = cv2.min(cv2.min(b, g), r)
+    coarse = cv2.resize(white, (max(3, white.shape[1] // 8), max(3, white.shape[0] // 8)), interpolation=cv2.INTER_AREA)
+    window = min(int(round(4 * width / 8)), min(coarse.shape) - 1)
+    window = max(3, window - (1 - window % 2))
+    cloth = cv2.resize(cv2.medianBlur(coarse, window), (white.shape[1], white.shape[0]), interpolation=cv2.INTER_LINEAR)
+    whiter = cv2.compare(white, cv2.addWeighted(cloth, WHITER, cloth, 0.0, WHITER_OFFSET), cv2.CMP_GT)
+    # The outline lies where the image is half way from the cloth to the card's white (its brightest
+    # near by), wherever the cloth: the edges of the mask are the card's own, on any felt.
+    reach = max(3, int(round(0.12 * width)) | 1)
+    paper = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    half_way = cv2.compare(white, cv2.addWeighted(cloth, 0.5, paper, 0.5, 0.0), cv2.CMP_GT)
+    # Holes (dark artwork) are filled first: a glyph a hair from the edge is a hole only before the trim.
+    filled = _holes_filled(whiter, half_way, 0.03 * width * width * 1.4, max(3, int(round(0.1 * width))))
+    # Only the outer rim is trimmed: the shadow line a card casts on the card under it is no outline.
+    rim = cv2.subtract(filled, cv2.erode(filled, _SQUARE, iterations=2))
+    trimmed = cv2.subtract(filled, cv2.subtract(rim, half_way))
+    size = max(3, 2 * int(round(THIN * width / 2)) + 1)
+    opening = cv2.getStructuringElement(cv2.MORPH_RECT if size == 3 else cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(trimmed, cv2.MORPH_OPEN, opening)
 
 
-def _hue_ranges(felt_hue: int) -> list[tuple[int, int]]:
-    """The hues (OpenCV's 0..179 circle) within ``HUE_TOLERANCE`` of the felt's, as one or two closed ranges."""
-    low, high = felt_hue - HUE_TOLERANCE, felt_hue + HUE_TOLERANCE
-    if low < 0:
-        return [(0, high), (low + 180, 179)]
-    if high > 179:
-        return [(low, 179), (0, high - 180)]
-    return [(low, high)]
+def _holes_filled(mask: np.ndarray, strong: np.ndarray, small_hole: float, reach: int) -> np.ndarray:
+    """``mask`` with its holes filled where, ``reach`` pixels out from the hole, ``strong`` (the card's
+    white, well above the cloth's) holds for the most part: dark artwork in a card (an index glyph a hair from the card's edge, which opening
+    the strokes away would open onto the cloth and cut a notch into the card), never the cloth inside
+    a printed circle or box, whose outline is thinner than ``reach``. Holes under ``small_hole`` pixels
+    are a glyph's or a pip's, and filled unasked."""
+    h, w = mask.shape
+    far = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach - 1, 2 * reach - 1))
+    outside = cv2.copyMakeBorder(cv2.bitwise_not(mask), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
+    cv2.floodFill(outside, None, (0, 0), 0)
+    holes = outside[1 : h + 1, 1 : w + 1]
+    filled = cv2.bitwise_or(mask, holes)
+    for contour in cv2.findContours(holes, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if bw * bh < small_hole or cv2.contourArea(contour) < small_hole:
+            continue
+        x0, y0, x1, y1 = max(x - reach - 1, 0), max(y - reach - 1, 0), min(x + bw + reach + 1, w), min(y + bh + reach + 1, h)
+        hole = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(hole, [contour - [x0, y0]], -1, 1, cv2.FILLED)
+        hole &= holes[y0:y1, x0:x1] > 0
+        band = cv2.dilate(hole, far) - cv2.dilate(hole, near)
+        if np.count_nonzero(band & (strong[y0:y1, x0:x1] > 0)) < 0.5 * max(np.count_nonzero(band), 1):
+            filled[y0:y1, x0:x1][hole > 0] = mask[y0:y1, x0:x1][hole > 0]
+    return filled
 
 
 def find_blobs(mask: np.ndarray, min_area_px: float, bridge_px: float = 0.0) -> tuple[list[Blob], np.ndarray]:

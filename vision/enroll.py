@@ -24,7 +24,7 @@ import numpy as np
 
 from controller.cards import Card, UnknownCard
 from vision.artwork import cache_dir, render_deck
-from vision.detect import card_mask
+from vision.detect import DOWNSCALE, card_mask
 from vision.sources import IMAGE_SUFFIXES, read_image
 from vision.templates import DeckTemplates, TemplateError, enrol_faces
 
@@ -53,16 +53,34 @@ def enrol_artwork(name: str, advance: Callable[[int], None] | None = None) -> De
 
 
 def face_from_image(image: np.ndarray) -> np.ndarray:
-    """The upright card face in an image: the whole image for a scan, the straightened card for a photo."""
-    mask = card_mask(image)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if contours:
-        largest = max(contours, key=cv2.contourArea)
-        share = cv2.contourArea(largest) / mask.size
-        if 0.002 < share < 0.8:
-            return _straighten(image, cv2.minAreaRect(largest.astype(np.float32) * 2.0))
-    h, w = image.shape[:2]
+    """The upright card face in an image: the whole image for a scan, the straightened card for a photo.
+
+    A scan is an image whose edges are as white as the card (its border fills them, or a white page
+    does); a photograph shows the cloth at its edges, darker than the card: the card is then the
+    largest card-shaped patch of the card mask (``vision.detect.card_mask``: whiter than the cloth).
+    """
+    white = cv2.min(cv2.min(image[:, :, 0], image[:, :, 1]), image[:, :, 2]) if image.ndim == 3 else image
+    h, w = white.shape[:2]
+    ring = max(2, int(0.03 * min(h, w)))
+    edges = np.concatenate([white[:ring].ravel(), white[-ring:].ravel(), white[:, :ring].ravel(), white[:, -ring:].ravel()])
+    cloth, card = float(np.median(edges)), float(cv2.GaussianBlur(white, (0, 0), 2.0).max())
+    if cloth < 0.75 * card:
+        mask = card_mask(image)
+        cards = [c for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0] if _card_like(c)]
+        if cards:
+            largest = max(cards, key=cv2.contourArea)
+            if 0.002 < cv2.contourArea(largest) / mask.size < 0.95:
+                return _straighten(image, cv2.minAreaRect(largest.astype(np.float32) * DOWNSCALE))
     return np.ascontiguousarray(np.rot90(image)) if w > h else image
+
+
+def _card_like(contour: np.ndarray) -> bool:
+    """A patch shaped like a card: filling its least rectangle, narrower than long as a card is (not a
+    printed ring of the layout, filled)."""
+    (_, _), (a, b), _ = cv2.minAreaRect(contour.astype(np.float32))
+    if min(a, b) < 8:
+        return False
+    return cv2.contourArea(contour) > 0.85 * a * b and 0.45 < min(a, b) / max(a, b) < 0.9
 
 
 def _straighten(image: np.ndarray, rect: tuple[Any, ...]) -> np.ndarray:

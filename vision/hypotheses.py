@@ -83,7 +83,8 @@ class CornerHypotheses:
         self.least_inside = inside_share
 
     def candidates(
-        self, frame: np.ndarray, blobs: list[Blob], filled: np.ndarray, layout: Layout, width_px: float
+        self, frame: np.ndarray, blobs: list[Blob], filled: np.ndarray, layout: Layout, width_px: float,
+        glyphs: tuple[Corners, np.ndarray] | None = None,
     ) -> list[Candidate]:
         """The cards the blobs may hold: outlines grouped per card, and per look.
 
@@ -107,7 +108,9 @@ class CornerHypotheses:
         plain, paired = _paired_plain(plain, blob_of[plain_ok], layout, self.card_size, PAIR_APART * width_px)
         from_plain = np.concatenate([np.roll(plain, 2, axis=1), plain])
         guessed, guessed_owner = _guessed_corners(
-            from_plain, np.tile(blob_of[plain_ok], 2), every.point, filled, LOOK_APART * width_px, self.least_inside)
+            from_plain, np.tile(blob_of[plain_ok], 2),
+            every.point if glyphs is None else np.concatenate([every.point, glyphs[0].point]), filled,
+            LOOK_APART * width_px, self.least_inside)
         # A pair's outline where a corner was found near its index corner, but beyond the reach of a slide:
         # another pose of that corner's look.
         nearest_found = np.sqrt(_nearest_squared(from_plain[:, 0], every.point))
@@ -118,9 +121,12 @@ class CornerHypotheses:
         n = len(every)
         snapped = snap_corners(frame, Corners.joined([every, guessed]), width_px)
         moved = _moved(snapped[:n], every)
-        quads, ok = self.outlines(Corners.joined([every, snapped[:n][moved], snapped[n:]]), layout, width_px)
-        owner = np.concatenate([blob_of, blob_of[moved], guessed_owner])[ok]
-        is_guessed = np.concatenate([np.zeros(n + int(moved.sum()), bool), np.ones(len(guessed), bool)])[ok]
+        # Index corners their glyphs give (``vision.glyphs``) are index corners found, never plain ones; they
+        # lie where no edge may show (white on white), so they are not snapped.
+        glyph, glyph_owner = glyphs if glyphs is not None else (Corners.none(), np.zeros(0, int))
+        quads, ok = self.outlines(Corners.joined([every, snapped[:n][moved], glyph, snapped[n:]]), layout, width_px)
+        owner = np.concatenate([blob_of, blob_of[moved], glyph_owner, guessed_owner])[ok]
+        is_guessed = np.concatenate([np.zeros(n + int(moved.sum()) + len(glyph), bool), np.ones(len(guessed), bool)])[ok]
         quads = np.concatenate([quads, posed_quads])
         owner = np.concatenate([owner, posed_owner])
         is_guessed = np.concatenate([is_guessed, np.zeros(len(posed_quads), bool)])
@@ -300,16 +306,25 @@ def covered(quad: np.ndarray, others: list[np.ndarray]) -> float:
 
 
 def inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:
-    """For each quad, the share of a grid of points inside the card (inset from its edges) on the filled card mask."""
+    """For each quad, the share of a grid of points inside the card (inset from its edges) that lie on the
+    filled card mask, of those the frame shows: a card half out of the frame lies on its blob as far as
+    the frame can tell."""
     o, a, b = quads[:, None, 0], quads[:, None, 1] - quads[:, None, 0], quads[:, None, 3] - quads[:, None, 0]
-    return np.asarray(_on_mask(o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b, filled).mean(axis=1))
+    points = o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b
+    shown = _in_frame(points, filled)
+    return np.asarray((_on_mask(points, filled) & shown).sum(axis=1) / np.maximum(shown.sum(axis=1), 1))
+
+
+def _in_frame(points: np.ndarray, filled: np.ndarray) -> np.ndarray:
+    half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
+    h, w = filled.shape
+    return (half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h)
 
 
 def _on_mask(points: np.ndarray, filled: np.ndarray) -> np.ndarray:
     """Whether each point (frame pixels, (..., 2)) lies on the half-size ``filled`` mask."""
     half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
-    h, w = filled.shape
-    ok = (half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h)
+    ok = _in_frame(points, filled)
     on = np.zeros(ok.shape, bool)
     on[ok] = filled[half[..., 1][ok], half[..., 0][ok]] > 0
     return on

@@ -32,6 +32,7 @@ Stages (each in its own module, each tested on small fixed images):
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,7 +43,9 @@ import numpy as np
 
 from controller.cards import JOKER, Card
 from vision.calibration import Layout
-from vision.detect import card_mask, find_blobs, half_size
+from vision.detect import DOWNSCALE, Blob, Corners, card_mask, find_blobs, half_size
+from vision.glyphs import glyph_corners, ink_marks
+from vision.hands import hand_zones
 from vision.fans import CLEAR, fan_gaps
 from vision.geometry import STRIPS, CardSize, points_apart, quad_center
 from vision.hypotheses import BRIDGE, CornerHypotheses, covered, index_corners, inside_share, side
@@ -125,6 +128,10 @@ class RecognizerSettings:
     """The index net's probability that confirms an unreadable read's guess (``_confirmed``); ``None``: not asked."""
 
 
+_log = logging.getLogger(__name__)
+#: An index corner its glyphs give is kept within this many card widths of its blob's outline.
+GLYPH_EDGE = 0.08
+_SQUARE3 = np.ones((3, 3), np.uint8)
 #: Which strips lie beside the index, each in ``STRIPS`` order (not the centre, read only on a card lying alone).
 _BESIDE_INDEX = np.array([not strip.lone for strip in STRIPS], bool)
 #: Where the suit symbol of the index lies among the strips (``STRIPS`` order).
@@ -200,6 +207,8 @@ class Recognizer:
         self.deck = deck
         self.layout = layout
         self.settings = settings or RecognizerSettings()
+        self.failures = 0
+        """Frames ``read`` could not work through (each logged as ``recognizer_failed``)."""
         self.card_size = CardSize.with_aspect(deck.aspect, self.settings.card_height_mm)
         self.hypotheses = CornerHypotheses(self.card_size, deck.aspect, self.settings.inside_share)
         self._suits = np.array([card.suit for card in deck.cards])
@@ -216,18 +225,37 @@ class Recognizer:
                                   2.0 * evidence_needed(self.settings.min_confidence), self.settings.weak_distance)
 
     def read(self, frame: np.ndarray) -> list[Read]:
-        """Every card in a BGR frame, each read or marked unreadable, in no particular order."""
+        """Every card in a BGR frame, each read or marked unreadable, in no particular order.
+
+        A frame the recognizer cannot work through (a fault of its own, never the frame's) reads as no
+        card at all, which a witness takes as cards it cannot see: the fault is logged with its
+        traceback as ``recognizer_failed`` and counted in ``failures``, and the table goes on.
+        """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("a frame must be an 8-bit BGR image (height x width x 3)")
-        small = half_size(frame)
-        mask = card_mask(frame, small)
-        layout = self.layout or self._guess_layout(mask)
-        if layout is None:
+        try:
+            return self._read(frame)
+        except Exception:  # every fault: a frame unread holds a round, a traceback stops the table
+            self.failures += 1
+            _log.exception("recognizer_failed", extra={"frame_shape": frame.shape})
             return []
-        scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
+
+    def _read(self, frame: np.ndarray) -> list[Read]:
+        small = half_size(frame)
+        layout = self.layout
+        if layout is not None:
+            scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
+            mask = card_mask(frame, small, self.card_size.width_mm * scale)
+        else:
+            mask = card_mask(frame, small)
+            layout = self._guess_layout(mask)
+            if layout is None:
+                return []
+            scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
         width_px = self.card_size.width_mm * scale
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale, BRIDGE * width_px)
-        candidates = self.hypotheses.candidates(frame, blobs, filled, layout, width_px)
+        candidates = self.hypotheses.candidates(frame, blobs, filled, layout, width_px,
+                                                self._glyph_corners(small, blobs, filled, width_px))
         if not candidates:
             return []
         quads = np.concatenate([c.quads for c in candidates])
@@ -257,8 +285,9 @@ class Recognizer:
         found = self._confirmed(frame, found)
         centers = layout.to_table(np.array([quad_center(f.read.polygon) for f in found]))
         decided = [(center, f.read, f.closest) for center, f in zip(centers, found)]
-        return [Read(r.card, r.polygon, r.visible, r.confidence, layout.zone_at(quad_center(r.polygon)), r.guess)
-                for r in self._suppress(decided)]
+        kept = self._suppress(decided)
+        zones = hand_zones([r.polygon for r in kept], layout) if layout.zones else [None] * len(kept)
+        return [Read(r.card, r.polygon, r.visible, r.confidence, zone, r.guess) for r, zone in zip(kept, zones)]
 
     def _fan_reads(
         self, frame: np.ndarray, small: np.ndarray, filled: np.ndarray, layout: Layout, width_px: float,
@@ -339,6 +368,46 @@ class Recognizer:
                 continue
             kept.append(((x, y), read))
         return [read for _, read in kept]
+
+    def _glyph_corners(self, small: np.ndarray, blobs: list[Blob], filled: np.ndarray,
+                       width_px: float) -> tuple[Corners, np.ndarray] | None:
+        """Index corners that pairs of ink marks on each blob give (``vision.glyphs``), and their blob."""
+        if not self.deck.layouts or not blobs:
+            return None
+        height_px = width_px / self.deck.aspect
+        pad = int(0.2 * width_px / DOWNSCALE) + 2
+        found: list[Corners] = []
+        owners: list[np.ndarray] = []
+        on_card = cv2.erode(filled, _SQUARE3)
+        for k, blob in enumerate(blobs):
+            x0, y0 = np.floor(blob.contour.min(axis=0) / DOWNSCALE).astype(int) - pad
+            x1, y1 = np.ceil(blob.contour.max(axis=0) / DOWNSCALE).astype(int) + pad
+            x0, y0 = max(x0, 0), max(y0, 0)
+            x1, y1 = min(x1, filled.shape[1]), min(y1, filled.shape[0])
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            roi = small[y0:y1, x0:x1]
+            white = cv2.min(cv2.min(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
+            mine = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            contour = np.round((blob.contour - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(np.int32) - [x0, y0]
+            cv2.drawContours(mine, [contour], -1, 255, cv2.FILLED)
+            marks = ink_marks(white, cv2.bitwise_and(mine, on_card[y0:y1, x0:x1]), width_px / DOWNSCALE)
+            points, along_w, along_h = glyph_corners(marks, self.deck.layouts, width_px, height_px, self.deck.margins)
+            # An index corner shows where the card ends: on its blob's outline, or just inside it (a card's
+            # corner lying on the card under it, at the edge of the pile). Pairs of pips deep in a face
+            # make corners far inside, which no card has.
+            inside = cv2.distanceTransform(mine, cv2.DIST_L2, 3)
+            at = np.clip(np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE - [x0, y0]).astype(int),
+                         0, [inside.shape[1] - 1, inside.shape[0] - 1]) if len(points) else np.zeros((0, 2), int)
+            near_edge = inside[at[:, 1], at[:, 0]] <= GLYPH_EDGE * width_px / DOWNSCALE
+            points, along_w, along_h = points[near_edge], along_w[near_edge], along_h[near_edge]
+            if len(points):
+                none = np.zeros(len(points))
+                found.append(Corners(points + [x0 * DOWNSCALE, y0 * DOWNSCALE], along_w, along_h, none, none))
+                owners.append(np.full(len(points), k))
+        if not found:
+            return None
+        return Corners.joined(found), np.concatenate(owners)
 
     def _guess_layout(self, mask: np.ndarray) -> Layout | None:
         """Without calibration, the scale comes from cards lying alone (their long side is the card's height)."""

@@ -32,7 +32,7 @@ exposure do not matter.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -48,6 +48,7 @@ from vision.geometry import (
     rotate_quad,
     sample_patch,
 )
+from vision.glyphs import IndexLayout, index_layouts, margin_points
 from vision.upright_index import UPRIGHT_SHARE, upright_bottom_index
 
 __all__ = [
@@ -66,8 +67,12 @@ BACKGROUND_BGR = (60, 120, 50)
 #: hold one, and a cached artwork deck would skip the check); 7: the index looks stored as enrolled
 #: (float32), where format 6 rounded them to float16 and a deck read from its file read a few corners
 #: otherwise than the same deck just enrolled.
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 JITTERS_PER_CORNER = 40
+#: Patches of faces that are not an index (``_elsewhere``), at least six a face and this many a deck: a
+#: deck of a few cards learns as well as a full one what is no index (two hearts of a nine read as an
+#: ace of spades in a deck of eight, at six a face).
+BACKGROUND_SAMPLES = 320
 STRIP_JITTERS_PER_CORNER = 20
 DISCRIMINANT_DIMS = 48
 SHRINKAGE = 0.05
@@ -171,6 +176,10 @@ class DeckTemplates:
     index_looks: np.ndarray
     strips: tuple[StripModel, ...] = ()
     """One model per ``vision.geometry.STRIPS`` entry, in that order."""
+    layouts: tuple[IndexLayout, ...] = ()
+    """Where the deck prints its index glyphs (``vision.glyphs``)."""
+    margins: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    """The index region's points that are white on nearly every face (``vision.glyphs.margin_points``)."""
 
     def index_distances(self, vectors: np.ndarray, judged: bool = True) -> np.ndarray:
         """(N, cards) distances in the discriminant space, in units of a card's own spread.
@@ -222,7 +231,7 @@ class DeckTemplates:
         return DeckTemplates(
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
             self.index_centers[keep], self.background, self.index_looks[keep],
-            tuple(strip.restricted_to(keep) for strip in self.strips),
+            tuple(strip.restricted_to(keep) for strip in self.strips), self.layouts, self.margins,
         )
 
     def save(self, path: Path) -> None:
@@ -239,6 +248,8 @@ class DeckTemplates:
             background=self.background,
             index_looks=self.index_looks,
             strips=_strips_layout(),
+            layouts=np.array([[*g.rank, *g.suit, g.rank_weight, g.suit_weight] for g in self.layouts]).reshape(-1, 6),
+            margins=self.margins,
             **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
                for part in ("mean", "projection", "centers")},
         )
@@ -267,6 +278,9 @@ class DeckTemplates:
                         StripModel(*(data[f"strip{i}_{part}"].astype(np.float32) for part in ("mean", "projection", "centers")))
                         for i in range(len(STRIPS))
                     ),
+                    layouts=tuple(IndexLayout((float(r[0]), float(r[1])), (float(r[2]), float(r[3])), float(r[4]), float(r[5]))
+                                  for r in data["layouts"]),
+                    margins=data["margins"].astype(np.float64),
                 )
         except TemplateError:
             raise
@@ -419,7 +433,7 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
             for _ in range(JITTERS_PER_CORNER):
                 index_patches.append(_jittered(face, quad, rng))
                 index_labels.append(label)
-        background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng))
+        background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng, max(6, -(-BACKGROUND_SAMPLES // len(cards)))))
     patches = np.stack(index_patches)
     labels = np.array(index_labels)
     mean, projection, centers = _discriminant(features(patches), labels, len(cards))
@@ -438,6 +452,8 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
         background=background.astype(np.float32),
         index_looks=looks.astype(np.float32),
         strips=strips,
+        layouts=index_layouts(faces),
+        margins=margin_points(faces),
     )
     _refuse_alike_indexes(deck)
     return deck

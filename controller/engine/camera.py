@@ -25,6 +25,7 @@ are turned.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ from controller.errors import TableError
 from vision.artwork import ArtworkMissing, ArtworkNotInstalled, render_deck
 from vision.calibration import CalibrationError, scale_warning
 from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zone
+from vision.hands import dealt_zones
+from vision.recognizer import Read
 from vision.setup import build_recognizer, layout_from
 from vision.sources import CameraError, CameraSource, EndOfFrames, FrameSource, open_source
 from vision.synthetic import DEALER_SPREAD, Camera, SceneSource
@@ -165,10 +168,10 @@ class CameraWitness:
         disagreement is read again on ``stable_frames + 1`` frames and only what lasts in all is kept."""
         tracker = Tracker(stable_frames=first_frames)
         for _ in range(first_frames):
-            tracker.update(self.recognizer.read(self.source.read()))
+            tracker.update(self._seen(dealt))
         problems = crosscheck(dealt, self._remembering(round_id, seen_by_zone(tracker.on_table)))
         for _ in range(self.stable_frames + 1 if problems else 0):
-            again = crosscheck(dealt, self._remembering(round_id, seen_by_zone(self.recognizer.read(self.source.read()))))
+            again = crosscheck(dealt, self._remembering(round_id, seen_by_zone(self._seen(dealt))))
             problems = [p for p in problems if p in again]
         return problems
 
@@ -179,12 +182,20 @@ class CameraWitness:
         tracker = Tracker(stable_frames=first_frames)
         problems: list[Discrepancy] = []
         for frame in range(first_frames + self.settle_frames):
-            tracker.update(self.recognizer.read(self.source.read()))
+            tracker.update(self._seen(dealt))
             if frame + 1 >= first_frames:
                 problems = crosscheck(dealt, self._remembering(round_id, seen_by_zone(tracker.on_table)))
                 if not problems:
                     break
         return problems
+
+    def _seen(self, dealt: dict[str, list[Any]]) -> list[Read]:
+        """The cards of the next frame, each in the zone of its hand, or in the zone the shoe dealt it to
+        where its outline reaches into that zone (``vision.hands``): a fanned hand crossing a zone's line
+        is no discrepancy."""
+        reads = self.recognizer.read(self.source.read())
+        zones = dealt_zones([r.card for r in reads], [r.polygon for r in reads], [r.zone for r in reads], dealt, self.layout)
+        return [replace(r, zone=zone) for r, zone in zip(reads, zones)]
 
     def _remembering(self, round_id: str, seen: dict[str | None, list[Seen]]) -> dict[str | None, list[Seen]]:
         """What a frame shows, with the cards confirmed earlier in the round taken as still there when the
