@@ -4,8 +4,7 @@ A dealer lays a hand's first card in its zone and fans the rest over it; a
 fanned hand, or a split hand laid beside the first, can cross the zone's line.
 Cards whose outlines overlap are one hand (``hands``), and every card of a
 hand is in the zone that holds most of the hand's cards' centres; where two
-zones hold as many, the zone of the hand's lowest card (the one most covered
-by the others: the first laid).
+zones hold as many, the zone that holds most of the hand's cards' faces.
 
 ``dealt_zones`` goes one step further for a witness that knows where the
 shoe sent each card: a card read in a zone it was not dealt to, whose outline
@@ -41,9 +40,8 @@ def _points(quad: np.ndarray) -> np.ndarray:
     return o + _GRID[:, :1] * a + _GRID[:, 1:] * b
 
 
-def hands(polygons: Sequence[np.ndarray]) -> tuple[list[list[int]], np.ndarray]:
-    """Cards grouped into hands (cards whose outlines overlap, and so on), and how much of each card the
-    others cover (a share of its outline)."""
+def hands(polygons: Sequence[np.ndarray]) -> list[list[int]]:
+    """Cards grouped into hands: cards whose outlines overlap, and so on."""
     n = len(polygons)
     inside = np.zeros((n, n))
     for i in range(n):
@@ -65,25 +63,24 @@ def hands(polygons: Sequence[np.ndarray]) -> tuple[list[list[int]], np.ndarray]:
     found: dict[int, list[int]] = {}
     for i in range(n):
         found.setdefault(root(i), []).append(i)
-    covered = np.array([min(1.0, float(inside[i].sum())) for i in range(n)])
-    return list(found.values()), covered
+    return list(found.values())
 
 
 def hand_zones(polygons: Sequence[np.ndarray], layout: Layout) -> list[str | None]:
     """The zone of each card (image outlines): the zone of its hand (see the module docstring)."""
     own = [layout.zone_at(np.asarray(p).mean(axis=0)) for p in polygons]
     out = list(own)
-    groups, covered = hands(polygons)
-    for group in groups:
+    for group in hands(polygons):
         if len(group) < 2:
             continue
         counts = Counter(own[i] for i in group)
         most = max(counts.values())
         tied = [zone for zone, count in counts.items() if count == most]
-        lowest = max(group, key=lambda i: covered[i])
-        zone = own[lowest] if len(tied) > 1 and own[lowest] in tied else tied[0]
+        if len(tied) > 1:
+            faces = Counter(layout.zone_at(point) for i in group for point in _points(np.asarray(polygons[i])))
+            tied = [max(tied, key=lambda zone: faces[zone])]
         for i in group:
-            out[i] = zone
+            out[i] = tied[0]
     return out
 
 

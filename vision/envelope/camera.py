@@ -117,7 +117,6 @@ def _calibration(homography: np.ndarray, view: np.ndarray, conditions: Condition
     return {
         "image_points": [[round(float(x), 2), round(float(y), 2)] for x, y in image],
         "table_points": [[round(float(x), 2), round(float(y), 2)] for x, y in marks],
-        "image_size": list(FRAME),
         "camera_matrix": [[HALF_DIAGONAL, 0.0, CENTRE[0]], [0.0, HALF_DIAGONAL, CENTRE[1]], [0.0, 0.0, 1.0]],
         "distortion": [round(k1, 5), 0.0, 0.0, 0.0, 0.0],
     }
