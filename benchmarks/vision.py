@@ -96,7 +96,7 @@ def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, se
         path = folder / f"{k:04d}.pickle"
         if path.is_file() and not fresh:
             with open(path, "rb") as handle:
-                out.append(pickle.load(handle))
+                out.append(pickle.load(handle))  # noqa: S301 - this script's own cache, written below
             continue
         rng = np.random.default_rng([seed, deck_index, k])
         scene = envelope_frame(faces, rng, blind=part == "blind")
@@ -122,7 +122,7 @@ def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool)
                 recognizer = Recognizer(templates, layout)
                 reads = [Reported(r.card, r.polygon) for r in recognizer.read(scene.frame)]
                 crashed = recognizer.failures > 0  # caught and logged by the recognizer: still a traceback
-            except Exception:  # a traceback is what this counts; it is printed, never hidden
+            except Exception:  # noqa: BLE001 - a traceback is what this counts; it is printed, never hidden
                 crashed = True
                 traceback.print_exc()
             ms = (time.process_time() - start) * 1000

@@ -210,7 +210,7 @@ def _transform(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
     h = np.column_stack([points, np.ones(len(points))]) @ homography.T
     w = h[:, 2:3]
     w = np.where(np.abs(w) < 1e-12, np.copysign(1e-12, w), w)
-    return h[:, :2] / w
+    return np.asarray(h[:, :2] / w, np.float64)
 
 
 def load_vision_table(config: Path) -> dict[str, Any]:

@@ -149,7 +149,7 @@ def _holes_filled(mask: np.ndarray, strong: np.ndarray, small_hole: float, reach
         cv2.drawContours(hole, [contour - [x0, y0]], -1, 1, cv2.FILLED)
         hole &= holes[y0:y1, x0:x1] > 0
         band = cv2.dilate(hole, far) - cv2.dilate(hole, near)
-        if np.count_nonzero(band & (strong[y0:y1, x0:x1] > 0)) < 0.5 * max(np.count_nonzero(band), 1):
+        if np.count_nonzero((band > 0) & (strong[y0:y1, x0:x1] > 0)) < 0.5 * max(int(np.count_nonzero(band)), 1):
             filled[y0:y1, x0:x1][hole > 0] = mask[y0:y1, x0:x1][hole > 0]
     return filled
 

@@ -96,10 +96,10 @@ def ink_marks(white: np.ndarray, on_card: np.ndarray, width: float) -> InkMarks:
     ink = cv2.bitwise_and(cv2.subtract(around, white), on_card)
     sigma = GLYPH_SIGMA * width
     weight = cv2.divide(cv2.GaussianBlur(ink.astype(np.float32), (0, 0), sigma),
-                        cv2.max(cv2.GaussianBlur(around.astype(np.float32), (0, 0), sigma), 1.0))
+                        np.maximum(cv2.GaussianBlur(around.astype(np.float32), (0, 0), sigma), np.float32(1.0)))
     apart = max(3, int(round(PEAKS_APART * width)) | 1)
     peaks = cv2.compare(weight, cv2.dilate(weight, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (apart, apart))), cv2.CMP_GE)
-    strong = cv2.compare(weight, PEAK_SHARE, cv2.CMP_GT)
+    strong = np.where(weight > PEAK_SHARE, 255, 0).astype(np.uint8)
     ys, xs = np.nonzero(cv2.bitwise_and(peaks, strong))
     return InkMarks(np.stack([xs, ys], axis=1).astype(np.float64), weight[ys, xs].astype(np.float64), white, around)
 
@@ -118,7 +118,7 @@ def _face_marks(face: np.ndarray) -> tuple[InkMarks, float, float]:
     border = 6
     padded = cv2.copyMakeBorder(white, border, border, border, border, cv2.BORDER_CONSTANT, value=40)
     inside = cv2.erode(cv2.resize(opaque, size, interpolation=cv2.INTER_AREA), np.ones((5, 5), np.uint8))
-    on_card = cv2.copyMakeBorder(cv2.compare(inside, 128, cv2.CMP_GT), border, border, border, border,
+    on_card = cv2.copyMakeBorder(np.where(inside > 128, 255, 0).astype(np.uint8), border, border, border, border,
                                  cv2.BORDER_CONSTANT, value=0)
     marks = ink_marks(padded, on_card, small.shape[1])
     return InkMarks(marks.centre - border, marks.weight), float(small.shape[1]), float(small.shape[0])
@@ -261,4 +261,4 @@ def _white_share(white: np.ndarray, around: np.ndarray, corner: np.ndarray, acro
     y = np.clip(np.round(at[..., 1]).astype(int), 0, white.shape[0] - 1)
     inside = (at[..., 0] >= 0) & (at[..., 0] < white.shape[1]) & (at[..., 1] >= 0) & (at[..., 1] < white.shape[0])
     shows = white[y, x] >= MARGIN_WHITE * around[y, x].astype(np.float64)
-    return np.where(inside, shows, False).mean(axis=1)
+    return np.asarray(np.where(inside, shows, False).mean(axis=1), np.float64)

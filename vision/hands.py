@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from controller.cards import Card
-
 from vision.calibration import Layout
 from vision.geometry import points_inside
 
@@ -37,7 +36,7 @@ _GRID = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 7), np.linspace(0.05, 0.95,
 
 def _points(quad: np.ndarray) -> np.ndarray:
     o, a, b = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-    return o + _GRID[:, :1] * a + _GRID[:, 1:] * b
+    return np.asarray(o + _GRID[:, :1] * a + _GRID[:, 1:] * b, np.float64)
 
 
 def hands(polygons: Sequence[np.ndarray]) -> list[list[int]]:
@@ -89,15 +88,15 @@ def dealt_zones(cards: Sequence[Card | None], polygons: Sequence[np.ndarray], zo
     """Each card's zone, moved to the zone the shoe dealt it to where it was read in a zone it was not
     dealt to and its outline reaches into the zone it was."""
     dealt_to: dict[Card, set[str]] = {}
-    for zone, cards_there in dealt.items():
+    for target, cards_there in dealt.items():
         for card in cards_there:
-            dealt_to.setdefault(card, set()).add(zone)
+            dealt_to.setdefault(card, set()).add(target)
     out = list(zones)
-    for k, (card, polygon, zone) in enumerate(zip(cards, polygons, zones)):
-        if card is None or zone in dealt_to.get(card, {zone}):
+    for k, (seen, polygon, zone) in enumerate(zip(cards, polygons, zones)):
+        if seen is None or (zone is not None and zone in dealt_to.get(seen, {zone})):
             continue
         table = layout.to_table(_points(np.asarray(polygon)))
-        reached = [z for z in sorted(dealt_to.get(card, ())) if any(layout.zone(z).contains((x, y)) for x, y in table)]
+        reached = [z for z in sorted(dealt_to.get(seen, set())) if any(layout.zone(z).contains((x, y)) for x, y in table)]
         if reached:
             out[k] = reached[0]
     return out

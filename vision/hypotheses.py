@@ -318,7 +318,7 @@ def inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:
 def _in_frame(points: np.ndarray, filled: np.ndarray) -> np.ndarray:
     half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
     h, w = filled.shape
-    return (half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h)
+    return np.asarray((half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h))
 
 
 def _on_mask(points: np.ndarray, filled: np.ndarray) -> np.ndarray:

@@ -69,7 +69,7 @@ class Lens:
         else:  # OpenCV 5 folded it into undistortPoints
             out = cv2.undistortPoints(pts, self.camera_matrix, self.distortion, R=None, P=self.camera_matrix,
                                       criteria=criteria)
-        return out.reshape(np.shape(points))
+        return np.asarray(out, np.float64).reshape(np.shape(points))
 
     def distort(self, points: np.ndarray) -> np.ndarray:
         """Ideal pixels to where the lens draws them."""

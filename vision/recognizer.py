@@ -44,10 +44,10 @@ import numpy as np
 from controller.cards import JOKER, Card
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, Blob, Corners, card_mask, find_blobs, half_size
-from vision.glyphs import glyph_corners, ink_marks
-from vision.hands import hand_zones
 from vision.fans import CLEAR, fan_gaps
 from vision.geometry import STRIPS, CardSize, points_apart, quad_center
+from vision.glyphs import glyph_corners, ink_marks
+from vision.hands import hand_zones
 from vision.hypotheses import BRIDGE, CornerHypotheses, covered, index_corners, inside_share, side
 from vision.index_net import CLASSES, net_patches, shipped_net
 from vision.index_reader import IndexReader
@@ -235,7 +235,7 @@ class Recognizer:
             raise ValueError("a frame must be an 8-bit BGR image (height x width x 3)")
         try:
             return self._read(frame)
-        except Exception:  # every fault: a frame unread holds a round, a traceback stops the table
+        except Exception:  # noqa: BLE001 - every fault: a frame unread holds a round, a traceback stops the table
             self.failures += 1
             _log.exception("recognizer_failed", extra={"frame_shape": frame.shape})
             return []

@@ -17,9 +17,9 @@ import numpy as np
 
 from controller.cards import Card
 from vision.calibration import Layout
+from vision.envelope import EnvelopeFrame, envelope_frame
 from vision.geometry import quad_center
 from vision.recognizer import Read, Recognizer
-from vision.envelope import EnvelopeFrame, envelope_frame
 from vision.templates import DeckTemplates
 
 __all__ = ["BLIND_SHARE", "LEAST_SHOWINGS", "MATCH_PX", "WEAK_SHARE", "Shortfall", "Tally", "run_trial", "score",

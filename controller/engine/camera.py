@@ -25,8 +25,8 @@ are turned.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

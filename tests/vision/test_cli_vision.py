@@ -11,7 +11,6 @@ import tomli_w
 from controller.cards import parse_cards
 from controller.commands.cli import main
 from tests.terminal import run_on_terminal
-from tests.vision.conftest import artwork_or_skip
 from vision.synthetic import Camera, Placement, SceneRenderer
 
 CARDS = parse_cards("AS KD 7C 9H 2D QS JK TC")

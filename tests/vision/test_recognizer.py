@@ -6,7 +6,6 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.fans as fans_module
 import vision.hypotheses as hypotheses_module
 import vision.recognizer as recognizer_module
 from controller.cards import parse_cards

@@ -23,7 +23,6 @@ from typing import Any, Literal
 import numpy as np
 
 from controller.cards import Card
-
 from vision.envelope.camera import FRAME, EnvelopeCamera
 from vision.envelope.conditions import Conditions, LayoutKind, draw_conditions
 from vision.envelope.layouts import Placed, lay_out
@@ -76,7 +75,7 @@ _INDEXES = (_grid(*INDEX_BOX, 5, 8), 1.0 - _grid(*INDEX_BOX, 5, 8))
 
 def _on_card(corners: np.ndarray, shares: np.ndarray) -> np.ndarray:
     o, u, v = corners[0], corners[1] - corners[0], corners[3] - corners[0]
-    return o + shares[:, :1] * u + shares[:, 1:] * v
+    return np.asarray(o + shares[:, :1] * u + shares[:, 1:] * v, np.float64)
 
 
 def _inside(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -84,7 +83,7 @@ def _inside(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
     edges = np.roll(corners, -1, axis=0) - corners
     rel = points[:, None, :] - corners[None, :, :]
     cross = edges[None, :, 0] * rel[:, :, 1] - edges[None, :, 1] * rel[:, :, 0]
-    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+    return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
 
 
 def _truth(placed: list[Placed], size: tuple[float, float], camera: EnvelopeCamera) -> tuple[TruthCard, ...]:
@@ -95,20 +94,20 @@ def _truth(placed: list[Placed], size: tuple[float, float], camera: EnvelopeCame
         px = camera.to_image(points_mm)
         return (px[:, 0] >= 3) & (px[:, 0] <= w - 4) & (px[:, 1] >= 3) & (px[:, 1] <= h - 4)
 
+    def clear(quad: np.ndarray, later: list[np.ndarray], shares: np.ndarray) -> np.ndarray:
+        """Which points of the card (``shares`` of it) the frame shows and no later card covers."""
+        points = _on_card(quad, shares)
+        free = in_frame(points)
+        for q in later:
+            free &= ~_inside(q, points)
+        return free
+
     out = []
     for k, (p, quad) in enumerate(zip(placed, quads)):
         later = quads[k + 1:]
         others = quads[:k] + later
-
-        def clear(shares: np.ndarray) -> np.ndarray:
-            points = _on_card(quad, shares)
-            free = in_frame(points)
-            for q in later:
-                free &= ~_inside(q, points)
-            return free
-
-        whole = clear(_WHOLE)
-        index_clear = any(bool(clear(box).all()) for box in _INDEXES)
+        whole = clear(quad, later, _WHOLE)
+        index_clear = any(bool(clear(quad, later, box).all()) for box in _INDEXES)
         visible: Visibility = "full" if whole.all() else ("corner" if index_clear else "hidden")
         overlapped = any(_inside(q, _on_card(quad, _WHOLE)).any() for q in others)
         cut = not bool(in_frame(_on_card(quad, _WHOLE)).all())

@@ -41,7 +41,7 @@ def lens_distort(points: np.ndarray, k1: float) -> np.ndarray:
     """Ideal image points (n, 2) as the lens draws them."""
     d = (np.asarray(points, float) - CENTRE) / HALF_DIAGONAL
     r2 = (d * d).sum(axis=-1, keepdims=True)
-    return CENTRE + d * (1.0 + k1 * r2) * HALF_DIAGONAL
+    return np.asarray(CENTRE + d * (1.0 + k1 * r2) * HALF_DIAGONAL, np.float64)
 
 
 def lens_undistort(points: np.ndarray, k1: float, iterations: int = 12) -> np.ndarray:
@@ -50,7 +50,7 @@ def lens_undistort(points: np.ndarray, k1: float, iterations: int = 12) -> np.nd
     u = d.copy()
     for _ in range(iterations):
         u = d / (1.0 + k1 * (u * u).sum(axis=-1, keepdims=True))
-    return CENTRE + u * HALF_DIAGONAL
+    return np.asarray(CENTRE + u * HALF_DIAGONAL, np.float64)
 
 
 def _rotation(conditions: Conditions, rng: np.random.Generator) -> np.ndarray:
@@ -61,7 +61,7 @@ def _rotation(conditions: Conditions, rng: np.random.Generator) -> np.ndarray:
     tilted = np.eye(3) + math.sin(tilt) * k + (1 - math.cos(tilt)) * k @ k
     roll = math.radians(conditions.roll_deg)
     rolled = np.array([[math.cos(roll), -math.sin(roll), 0], [math.sin(roll), math.cos(roll), 0], [0, 0, 1]])
-    return rolled @ tilted.T
+    return np.asarray(rolled @ tilted.T, np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,7 +101,7 @@ class EnvelopeCamera:
 def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     pts = np.asarray(points, float).reshape(-1, 2)
     h = np.column_stack([pts, np.ones(len(pts))]) @ homography.T
-    return (h[:, :2] / h[:, 2:3]).reshape(np.shape(points))
+    return np.asarray(h[:, :2] / h[:, 2:3], np.float64).reshape(np.shape(points))
 
 
 def _calibration(homography: np.ndarray, view: np.ndarray, conditions: Conditions,

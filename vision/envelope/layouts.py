@@ -22,7 +22,6 @@ import cv2
 import numpy as np
 
 from controller.cards import JOKER, Card
-
 from vision.envelope.conditions import Conditions, LayoutKind
 
 __all__ = ["Placed", "lay_out"]

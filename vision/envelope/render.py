@@ -19,7 +19,6 @@ import cv2
 import numpy as np
 
 from controller.cards import Card
-
 from vision.envelope.camera import FRAME, EnvelopeCamera, lens_undistort
 from vision.envelope.conditions import Conditions
 from vision.envelope.layouts import Placed
@@ -38,7 +37,7 @@ def card_corners_mm(p: Placed, size: tuple[float, float]) -> np.ndarray:
     local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     a = math.radians(p.angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return local @ rot.T + np.array(p.centre)
+    return np.asarray(local @ rot.T + np.array(p.centre), np.float64)
 
 
 def _canvas_shift() -> np.ndarray:
@@ -46,16 +45,16 @@ def _canvas_shift() -> np.ndarray:
 
 
 def _to_canvas(camera: EnvelopeCamera, table_mm: np.ndarray) -> np.ndarray:
-    return camera.to_ideal(table_mm) + _canvas_shift()
+    return np.asarray(camera.to_ideal(table_mm) + _canvas_shift(), np.float64)
 
 
 def _felt(conditions: Conditions, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     h, w = shape
     mottle = cv2.resize(rng.normal(0, 1, (12, 20)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    grain = rng.normal(0, 1, (h // 2 + 1, w // 2 + 1)).astype(np.float32)
-    grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    fine = rng.normal(0, 1, (h // 2 + 1, w // 2 + 1)).astype(np.float32)
+    grain = np.asarray(cv2.resize(fine, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)[:, :, None]
     base = np.array(conditions.felt_bgr, np.float32)
-    return base * (1.0 + 0.025 * mottle[:, :, None]) + grain * float(rng.uniform(1.5, 5.0))
+    return np.asarray(base * (1.0 + 0.025 * mottle[:, :, None]) + grain * float(rng.uniform(1.5, 5.0)), np.float32)
 
 
 def _print(canvas: np.ndarray, conditions: Conditions, camera: EnvelopeCamera, card_mm: tuple[float, float],
@@ -65,7 +64,7 @@ def _print(canvas: np.ndarray, conditions: Conditions, camera: EnvelopeCamera, c
     lo, hi = view.min(axis=0), view.max(axis=0)
     px_mm = conditions.card_width_px / card_mm[0]
 
-    def polyline(points_mm: np.ndarray, colour: tuple[int, ...], width_mm: float, closed: bool = False,
+    def polyline(points_mm: np.ndarray, colour: tuple[float, ...], width_mm: float, closed: bool = False,
                  fill: bool = False) -> None:
         pts = np.round(_to_canvas(camera, points_mm) * 8).astype(np.int32).reshape(-1, 1, 2)
         if fill:
@@ -179,10 +178,10 @@ def _draw_card(canvas: np.ndarray, cards_alpha: np.ndarray, face: np.ndarray, co
         cv2.line(kernel, (int(round(c - c * math.cos(a))), int(round(c - c * math.sin(a)))),
                  (int(round(c + c * math.cos(a))), int(round(c + c * math.sin(a)))), 1.0, 1)
         warped = cv2.filter2D(warped, -1, kernel / kernel.sum())
-    alpha = warped[:, :, 3] / 255.0
+    alpha = np.asarray(warped[:, :, 3], np.float32) / np.float32(255.0)
     strength, offset, blur = shadow
-    cast = cv2.GaussianBlur(alpha, (0, 0), blur)
-    cast = cv2.warpAffine(cast, np.float32([[1, 0, offset[0]], [0, 1, offset[1]]]), (x1 - x0, y1 - y0))
+    moved = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
+    cast = cv2.warpAffine(cv2.GaussianBlur(alpha, (0, 0), blur), moved, (x1 - x0, y1 - y0))
     roi = canvas[y0:y1, x0:x1]
     roi *= (1.0 - strength * cast)[:, :, None]
     roi[:] = roi * (1.0 - alpha[:, :, None]) + warped[:, :, :3]
@@ -212,7 +211,7 @@ def _light(canvas: np.ndarray, cards_alpha: np.ndarray, conditions: Conditions, 
     lit = canvas * gain[:, :, None] + glare[:, :, None]
     lit *= np.array(conditions.white_balance, np.float32)
     lit = np.clip(lit / 255.0, 0, 1)
-    return np.power(lit, conditions.gamma, dtype=np.float32) * 255.0
+    return np.asarray(np.power(lit, conditions.gamma, dtype=np.float32) * 255.0, np.float32)
 
 
 def _lens(canvas: np.ndarray, k1: float) -> np.ndarray:
@@ -222,7 +221,7 @@ def _lens(canvas: np.ndarray, k1: float) -> np.ndarray:
     ideal = lens_undistort(np.stack([qx, qy], axis=-1), k1) + _canvas_shift()
     full = cv2.resize(ideal.astype(np.float32), (qx.shape[1] * 4, qx.shape[0] * 4), interpolation=cv2.INTER_LINEAR)
     # The quarter grid's sample k sits at pixel 4k; resize puts it at 4k + 1.5: shift back.
-    full = cv2.warpAffine(full, np.float32([[1, 0, -1.5], [0, 1, -1.5]]), (w, h), borderMode=cv2.BORDER_REPLICATE)
+    full = cv2.warpAffine(full, np.array([[1, 0, -1.5], [0, 1, -1.5]], np.float32), (w, h), borderMode=cv2.BORDER_REPLICATE)
     return cv2.remap(canvas, full[:, :, 0], full[:, :, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
@@ -238,10 +237,11 @@ def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator)
     frame = frame + noise * np.sqrt(conditions.read_noise**2 + conditions.shot_noise**2 * np.maximum(frame, 0))
     image = np.clip(frame + 0.5, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, conditions.jpeg_quality])
-    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else image
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    out = np.asarray(decoded if decoded is not None else image, np.uint8)
     if conditions.capture_scale < 1:
-        image = cv2.resize(image, FRAME, interpolation=cv2.INTER_LINEAR if rng.random() < 0.5 else cv2.INTER_CUBIC)
-    return image
+        out = np.asarray(cv2.resize(out, FRAME, interpolation=cv2.INTER_LINEAR if rng.random() < 0.5 else cv2.INTER_CUBIC), np.uint8)
+    return out
 
 
 def draw_frame(faces: Mapping[Card, np.ndarray], placed: Sequence[Placed], size: tuple[float, float],

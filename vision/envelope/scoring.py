@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from controller.cards import JOKER, Card
-
 from vision.envelope import EnvelopeFrame, TruthCard
 
 __all__ = ["MATCH_WIDTHS", "ByCondition", "Outcome", "Tally", "score_frame"]
@@ -89,7 +88,7 @@ class Tally:
 
 
 def _centre(polygon: np.ndarray) -> np.ndarray:
-    return np.asarray(polygon, float).reshape(-1, 2).mean(axis=0)
+    return np.asarray(np.asarray(polygon, float).reshape(-1, 2).mean(axis=0), np.float64)
 
 
 def score_frame(scene: EnvelopeFrame, reports: Sequence[Reported]) -> tuple[list[Outcome], list[Outcome], int]:
@@ -109,7 +108,8 @@ def score_frame(scene: EnvelopeFrame, reports: Sequence[Reported]) -> tuple[list
     for group in (by_name, rest):
         for _, i, j in sorted(group):
             if i not in pair and j not in used:
-                pair[i], _ = j, used.add(j)
+                pair[i] = j
+                used.add(j)
     outcomes, hidden_wrong = [], []
     for i, t in enumerate(truth):
         report = reports[pair[i]] if i in pair else None
