@@ -21,10 +21,10 @@ import time
 import tomllib
 from pathlib import Path
 
-from controller.camera import film_session
-from controller.config import load_config
-from controller.players import SimulatedPlayers
-from controller.session import open_session
+from controller.engine.camera import film_session
+from controller.engine.config import load_config
+from controller.engine.players import SimulatedPlayers
+from controller.engine.session import open_session
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -55,10 +55,8 @@ __all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "scale_war
 
 MAX_REPROJECTION_MM = 5.0
 #: The least scale (pixels per table millimetre at the layout's centre) the recognizer is measured at:
-#: the benchmark's frames show 1100 mm of table across 1920 px, 1.59 to 1.66 px/mm at their centre.
-#: Shown 1300 mm across (1.38 px/mm), the seen decks' index corners fell from 95.6% to 90.5% read and
-#: two cards were read as others; 900 mm across (1.99 px/mm), they rose to 97.0% (docs/vision.md).
-MEASURED_PX_PER_MM = 1.6
+#: the envelope's narrowest cards, 95 px wide for 63 mm (``vision.envelope.conditions``).
+MEASURED_PX_PER_MM = 1.5
 
 
 class CalibrationError(ValueError):

@@ -15,6 +15,7 @@ from their artwork. Either way the result is a ``DeckTemplates`` file
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from controller.cards import Card, UnknownCard
 from vision.artwork import cache_dir, render_deck
 from vision.detect import DOWNSCALE, card_mask
 from vision.sources import IMAGE_SUFFIXES, read_image
-from vision.templates import DeckTemplates, TemplateError, enrol_faces
+from vision.templates import FORMAT_VERSION, DeckTemplates, TemplateError, enrol_faces
 
 __all__ = ["EnrolmentError", "enrol_artwork", "face_from_image", "faces_from_images", "load_deck"]
 
@@ -40,15 +41,19 @@ class EnrolmentError(ValueError):
 def enrol_artwork(name: str, advance: Callable[[int], None] | None = None) -> DeckTemplates:
     """A deck enrolled from its SVG artwork, cached under the tablectl cache folder (``advance``: as
     ``enrol_faces``'s, not called when the cache has the deck)."""
-    path = cache_dir() / "decks" / f"{name}.npz"
+    # One file per format: tablectl versions sharing a cache (a table's and a checkout's) never overwrite
+    # each other's decks; written whole under another name and renamed, so a reader never sees half a file.
+    path = cache_dir() / "decks" / f"{name}-format{FORMAT_VERSION}.npz"
     if path.is_file():
         try:
             return DeckTemplates.load(path)
         except TemplateError:
-            path.unlink()
+            path.unlink(missing_ok=True)
     deck = enrol_faces(name, render_deck(name), advance=advance)
     path.parent.mkdir(parents=True, exist_ok=True)
-    deck.save(path)
+    partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")
+    deck.save(partial)
+    partial.replace(path)
     return deck
 
 

@@ -31,6 +31,7 @@ exposure do not matter.
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,7 +285,7 @@ class DeckTemplates:
                 )
         except TemplateError:
             raise
-        except (OSError, KeyError, ValueError) as error:
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
             raise TemplateError(f"{path}: not an enrolled deck file ({error})") from error
         _refuse_alike_indexes(deck)
         return deck

@@ -64,7 +64,7 @@ def test_calibrate_warns_when_the_camera_sees_the_cards_smaller_than_the_recogni
     assert main(argv) == 0
     printed = capsys.readouterr()
     assert "1.37 px/mm at the centre" in printed.out
-    assert "warning: the camera sees the table at 1.37 px/mm, below the 1.6 px/mm" in printed.err
+    assert "warning: the camera sees the table at 1.37 px/mm, below the 1.5 px/mm" in printed.err
     assert "calibration" in tomllib.loads(config.read_text())["vision"]
 
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 from vision.calibration import CalibrationError, Layout, load_vision_table
 from vision.envelope.camera import EnvelopeCamera, lens_distort, lens_undistort
 from vision.envelope.conditions import draw_conditions

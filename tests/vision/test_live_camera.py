@@ -152,7 +152,7 @@ def test_a_live_table_films_from_its_source(tmp_path: Path, faces) -> None:
 
 def test_a_live_camera_that_sees_the_cards_smaller_than_measured_films_and_says_so(tmp_path: Path, faces) -> None:
     """The same marks calibrated as lying 1.6 times further apart: the camera sees the table at under
-    1.6 px/mm, where the recognizer is not measured (docs/vision.md). The table films, and says so."""
+    1.5 px/mm, where the recognizer is not measured (docs/vision.md). The table films, and says so."""
     film(tmp_path / "frames", faces, [({}, 1)])
     vision = vision_config(source=str(tmp_path / "frames"))
     calibration = vision["calibration"]
@@ -164,7 +164,7 @@ def test_a_live_camera_that_sees_the_cards_smaller_than_measured_films_and_says_
         assert film_session(session, 0, asked=None, simulated=False, warn=said.append) is not None
     [low] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if '"camera_scale_low"' in line]
     assert low["round"] is None and low["px_per_mm"] < 1.6 and said == [f"camera: {low['reason']}"]
-    assert "below the 1.6 px/mm the recognizer is measured at" in low["reason"]
+    assert "below the 1.5 px/mm the recognizer is measured at" in low["reason"]
 
 
 @pytest.mark.hardware

@@ -8,7 +8,7 @@ import pytest
 from tests.vision.conftest import artwork_or_skip
 from vision.enroll import enrol_artwork
 from vision.geometry import INDEX_FX, INDEX_FY
-from vision.templates import DeckTemplates, TemplateError, _on_background, enrol_faces
+from vision.templates import FORMAT_VERSION, DeckTemplates, TemplateError, _on_background, enrol_faces
 from vision.upright_index import upright_bottom_index
 
 
@@ -49,7 +49,7 @@ def test_a_cached_deck_enrolled_before_the_check_is_enrolled_again_and_refused(
     """An artwork deck cached by a tablectl that did not yet check (format 7) is not served from the cache."""
     artwork_or_skip("kde-ancient-egyptians")
     monkeypatch.setenv("TABLECTL_CACHE", str(tmp_path))
-    cached = tmp_path / "decks" / "kde-ancient-egyptians.npz"
+    cached = tmp_path / "decks" / f"kde-ancient-egyptians-format{FORMAT_VERSION}.npz"
     cached.parent.mkdir()
     deck.save(cached)
     with np.load(cached) as data:
