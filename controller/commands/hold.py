@@ -5,7 +5,8 @@ at it again until it is resumed or voided: here, on the table's journal (the
 console does the same on a running table). ``resume ROUND [--card QH]``
 resumes the round where it was held, entering the card a device could not
 read; ``void ROUND`` returns every wager. Both are journaled as the
-supervisor's action, with ``--reason``.
+supervisor's action, with ``--reason``, and only once a supervisor's PIN is
+typed (``--by NAME``, the console's accounts: ``controller.commands.supervisor``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from controller.cards import Card, UnknownCard
 from controller.commands.options import config_argument
+from controller.commands.supervisor import confirm_supervisor, supervisor_options
 from controller.engine.config import load_config
 from controller.engine.holds import act_on_journal, held_rounds
 from controller.engine.log import EventLog
@@ -41,7 +43,8 @@ def register(subparsers: Any) -> None:
         config_argument(sub)
         sub.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
         sub.add_argument("--log", default=None, help="JSON event log (default: the config's [log] events)")
-        sub.add_argument("--by", default="supervisor", help="who acts (journaled; default: %(default)s)")
+    for sub in (resume, void):
+        supervisor_options(sub)
     parser.set_defaults(func=hold)
 
 
@@ -64,6 +67,9 @@ def hold(args: argparse.Namespace) -> int:
                                 backups=config.log.get("backups", 5))
             try:
                 log = EventLog(config.table_id, json_stream=trail, journal=journal)  # type: ignore[arg-type]
+                acted_on = journal.round(args.round)
+                if acted_on is not None and acted_on.state == "hold":  # anything else is refused below before a PIN is asked
+                    args.by = confirm_supervisor(args, config, log, args.action, args.round)
                 print(act_on_journal(journal, log, config, args.round, args.action, by=args.by, reason=args.reason,
                                      card=card))
             finally:

@@ -155,8 +155,8 @@ def run(args: argparse.Namespace) -> int:
                     advance(1)
                     if round.state == "hold":
                         advance.print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
-                        advance.print(f"tablectl: the supervisor resumes it (tablectl hold resume {round.id} "
-                                      f"[--card CODE]) or voids it (tablectl hold void {round.id})", file=sys.stderr)
+                        advance.print(f"tablectl: the supervisor resumes it (tablectl hold resume {round.id} --by NAME "
+                                      f"[--card CODE]) or voids it (tablectl hold void {round.id} --by NAME)", file=sys.stderr)
                         if args.json:
                             print(json.dumps(session_json(config, table, played, None, camera, held=round.hold_reason), indent=2))
                         return 1

@@ -93,4 +93,4 @@ def act_on_journal(
     log.emit("supervisor_action", round_id, action=action, reason=reason, by=by, **extra)
     if action == "void":
         return void(round, by=by, reason=reason)
-    return resume(round, by=by, card=card)
+    return resume(round, by="supervisor", card=card)  # the round's records name the role; who is in the action

@@ -1,9 +1,11 @@
 """Issue 48, case 10: a held round does not block the table for good. ``tablectl run`` stops at it and says how
 to go on; ``tablectl hold list|resume|void`` (the same action the console takes, ``controller.holds``) ends it,
-journaled as the supervisor's, and the next run carries on."""
+journaled as the supervisor's, and the next run carries on. Issue 47: only a supervisor's PIN does it, every try
+journaled."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 from controller.commands.cli import main
 from controller.engine.config import DEFAULT_CONFIG
 from controller.records.journal import Journal
+from controller.records.staff import StaffFile
 from drivers.sim.process import SimulatorProcess
 
 
@@ -22,14 +25,23 @@ def held(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[tuple[S
     script.write_text("on card 4 unreadable\n")  # card 1 is the burn, 2 and 3 round 1's
     with SimulatorProcess("shoe", "--seed", "3", "--cut", "52", "--script", str(script)) as sim:
         config = tmp_path / "table.toml"
-        config.write_text(DEFAULT_CONFIG.read_text().replace('driver = "reference"', f'driver = "reference"\nport = "{sim.port}"'))
+        config.write_text(DEFAULT_CONFIG.read_text().replace('driver = "reference"', f'driver = "reference"\nport = "{sim.port}"')
+                          + f'\n[console]\nstaff = "{tmp_path / "staff.json"}"\n')
+        StaffFile(tmp_path / "staff.json").add("pat", "supervisor", pin="482913", cost=2**10)
+        StaffFile(tmp_path / "staff.json").add("dana", "dealer", pin="2468", cost=2**10)
         files = ["--config", str(config), "--journal", str(tmp_path / "j.sqlite"), "--log", str(tmp_path / "ev.jsonl")]
         assert main(["run", "--rounds", "3", "--seed", "1", "--no-camera", *files]) == 1
         err = capsys.readouterr().err
         assert "could not be read: the supervisor identifies it and enters it, or voids the round" in err
         round_id = err.split("round ", 1)[1].split(" ", 1)[0]
-        assert f"tablectl hold resume {round_id} [--card CODE]" in err and f"tablectl hold void {round_id}" in err
+        assert f"tablectl hold resume {round_id} --by NAME [--card CODE]" in err and f"tablectl hold void {round_id} --by NAME" in err
         yield sim, files, round_id
+
+
+def pin(monkeypatch: pytest.MonkeyPatch, typed: str) -> list[str]:
+    """What the supervisor types, on standard input (``--pin-stdin``)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+    return ["--pin-stdin"]
 
 
 def test_a_held_round_stops_every_run_until_the_supervisor_acts(
@@ -44,31 +56,41 @@ def test_a_held_round_stops_every_run_until_the_supervisor_acts(
 
 
 def test_the_supervisor_enters_the_unread_card_and_the_next_run_finishes_the_round(
-    held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str]
+    held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sim, files, round_id = held
     sim.command("clear")  # the card taken out of the shoe's reader; the fault cleared at the machine
-    assert main(["hold", "resume", round_id, "--card", "qh", "--reason", "inspected: queen of hearts", *files]) == 0
+    resume = ["hold", "resume", round_id, "--card", "qh", "--reason", "inspected: queen of hearts", *files]
+    # a dealer's PIN, or a wrong one, does nothing; each try is journaled
+    assert main([*resume, "--by", "dana", *pin(monkeypatch, "2468")]) == 2
+    assert "refused: dana is not a supervisor; nothing was done" in capsys.readouterr().err
+    assert main([*resume, "--by", "pat", *pin(monkeypatch, "000000")]) == 2
+    assert "refused: wrong name or PIN; nothing was done" in capsys.readouterr().err
+    assert main([*resume, "--by", "pat", *pin(monkeypatch, "482913")]) == 0
     assert capsys.readouterr().out.strip() == f"round {round_id} resumed"
     assert main(["run", "--rounds", "2", "--seed", "2", "--no-camera", *files]) == 0
     with Journal(files[3], table_id="TC-01") as journal:
         records = journal.round_records(round_id)
         assert journal.round(round_id).state == "complete"  # type: ignore[union-attr]
     action = next(r for r in records if r["event"] == "supervisor_action")
-    assert (action["action"], action["card"], action["reason"]) == ("resume", "QH", "inspected: queen of hearts")
+    assert (action["action"], action["card"], action["reason"], action["by"]) == ("resume", "QH", "inspected: queen of hearts", "pat")
+    tries = [(r["event"], r["name"], r.get("reason")) for r in records if r["event"].startswith("supervisor_") and "step" in r]
+    assert tries == [("supervisor_refused", "dana", "dana is not a supervisor"), ("supervisor_refused", "pat", "wrong name or PIN"),
+                     ("supervisor_granted", "pat", None)]
+    assert "482913" not in Path(files[5]).read_text()
     assert [r["card"] for r in records if r["event"] == "card_dealt" and r["source"] == "supervisor"] == ["QH"]
     assert [r["count"] for r in records if r["event"] == "card_unreadable"] == [4]
 
 
 def test_the_supervisor_voids_the_held_round_and_every_wager_is_returned(
-    held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str]
+    held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sim, files, round_id = held
-    assert main(["hold", "void", round_id, *files]) == 0
+    assert main(["hold", "void", round_id, "--by", "pat", *pin(monkeypatch, "482913"), *files]) == 0
     assert "voided: every wager is returned" in capsys.readouterr().out
     with Journal(files[3], table_id="TC-01") as journal:
         assert journal.round(round_id).state == "void"  # type: ignore[union-attr]
-    assert main(["hold", "resume", round_id, *files]) == 2
+    assert main(["hold", "resume", round_id, "--by", "pat", *files]) == 2  # said before any PIN is asked
     assert f"round {round_id} is not on hold (it is void)" in capsys.readouterr().err
     sim.command("clear")
     assert main(["run", "--rounds", "1", "--seed", "4", "--no-camera", *files]) == 0
@@ -79,5 +101,5 @@ def test_holding_nothing_is_said_plainly(tmp_path: Path, capsys: pytest.CaptureF
     Journal(journal, table_id="TC-01").close()
     assert main(["hold", "list", "--journal", str(journal)]) == 0
     assert capsys.readouterr().out.strip() == "no round is on hold"
-    assert main(["hold", "void", "TC-01-X-000001", "--journal", str(journal)]) == 2
+    assert main(["hold", "void", "TC-01-X-000001", "--by", "pat", "--journal", str(journal)]) == 2
     assert "no round TC-01-X-000001 in the journal" in capsys.readouterr().err
