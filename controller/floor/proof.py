@@ -61,7 +61,7 @@ class Plan:
     tables: int = 500
     workers: int = 4
     seconds: float = 600.0
-    round_seconds: float = 75.0
+    round_seconds: float = 160.0
     linked: int = 24
     jackpot_every: int = 40
     faults: bool = True
