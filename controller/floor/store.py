@@ -118,6 +118,8 @@ class FloorStore:
         self.site = site
         self.shifts = shifts
         self.pits = dict(pits or {})
+        self._games: dict[str, str] = {}
+        """Each table's game as its last round started (what a record without a game counts under)."""
 
     def apply(self, batch: Sequence[tuple[TableRecord, int | None]]) -> Applied:
         """Store ``batch`` (records with their stream seq) in one transaction, then follow each table's records in order.
@@ -126,82 +128,86 @@ class FloorStore:
         rounds, meters and holds are derived from a table's records in seq order as they become contiguous, so
         the order of arrival never changes a meter.
         """
-        new = duplicates = opened = closed = 0
-        with self.conn.transaction():
-            touched: set[str] = set()
-            for item, stream_seq in batch:
-                if self._insert(item, stream_seq):
-                    new += 1
-                    if item.table not in touched:
-                        self._table(item)
-                        touched.add(item.table)
-                else:
-                    duplicates += 1
-            for table in sorted(touched):
-                o, c = self._follow(table)
-                opened, closed = opened + o, closed + c
-        return Applied(new, duplicates, opened, closed)
+        with self.conn.transaction(), self.conn.pipeline():
+            inserted = self._insert(batch)
+            touched = sorted({table for table, _ in inserted})
+            for table in touched:
+                self.conn.execute(
+                    "INSERT INTO floor_tables (table_id, site, pit) VALUES (%s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
+                    (table, self.site, self.pits.get(table)),
+                )
+            opened, closed = self._follow(touched)
+        return Applied(len(inserted), len(batch) - len(inserted), opened, closed)
 
     # -- one record -------------------------------------------------------
 
-    def _insert(self, item: TableRecord, stream_seq: int | None) -> bool:
-        row = self.conn.execute(
-            "INSERT INTO events (table_id, seq, round_id, kind, at, record, stream_seq) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (table_id, seq) DO NOTHING RETURNING seq",
-            (item.table, item.seq, item.round_id, item.kind, _time(item.record), Jsonb(item.record), stream_seq),
-        ).fetchone()
-        return row is not None
+    def _insert(self, batch: Sequence[tuple[TableRecord, int | None]]) -> list[tuple[str, int]]:
+        """Insert the batch in one statement; the (table, seq) of the records that were new."""
+        if not batch:
+            return []
+        columns: list[list[Any]] = [[], [], [], [], [], [], []]
+        for item, stream_seq in batch:
+            for column, value in zip(columns, (item.table, item.seq, item.round_id, item.kind, _time(item.record),
+                                               Jsonb(item.record), stream_seq)):
+                column.append(value)
+        rows = self.conn.execute(
+            "INSERT INTO events (table_id, seq, round_id, kind, at, record, stream_seq) "
+            "SELECT * FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[]) "
+            "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq",
+            columns,
+        ).fetchall()
+        return [(str(table), int(seq)) for table, seq in rows]
 
-    def _table(self, item: TableRecord) -> None:
-        self.conn.execute(
-            "INSERT INTO floor_tables (table_id, site, pit) VALUES (%s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
-            (item.table, self.site, self.pits.get(item.table)),
-        )
+    def _follow(self, tables: Sequence[str]) -> tuple[int, int]:
+        """Derive every record of ``tables`` that is now contiguous, in seq order; keep each table's gap up to date.
 
-    def _follow(self, table: str) -> tuple[int, int]:
-        """Derive every record of ``table`` that is now contiguous, in seq order; keep its gap (if any) up to date."""
-        row = self.conn.execute("SELECT contiguous_seq FROM floor_tables WHERE table_id = %s FOR UPDATE", (table,)).fetchone()
-        assert row is not None
-        contiguous = int(row[0])
-        next_present: int | None = None
-        while next_present is None:
-            rows = self.conn.execute(
-                "SELECT seq, kind, round_id, record FROM events WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT 1000",
-                (table, contiguous),
-            ).fetchall()
-            if not rows:
-                break
-            for seq, kind, round_id, record in rows:
-                if seq != contiguous + 1:
-                    next_present = int(seq)
-                    break
-                self._derive(TableRecord(table, int(seq), str(kind), round_id, dict(record)))
-                contiguous = int(seq)
-            else:
-                if len(rows) < 1000:
-                    break
+        A few statements for the whole batch (its tables' positions, their waiting records, their open gaps),
+        so a burst of records from many tables costs little more than one from a few.
+        """
+        position = {str(t): (int(c), g or "") for t, c, g in self.conn.execute(
+            "SELECT table_id, contiguous_seq, game FROM floor_tables WHERE table_id = ANY(%s) ORDER BY table_id FOR UPDATE",
+            (list(tables),)).fetchall()}
+        waiting: dict[str, list[tuple[int, str, str | None, dict[str, Any]]]] = {t: [] for t in tables}
+        for table, seq, kind, round_id, record in self.conn.execute(
+            "SELECT e.table_id, e.seq, e.kind, e.round_id, e.record FROM events e "
+            "JOIN unnest(%s::TEXT[], %s::BIGINT[]) AS p(table_id, after) ON e.table_id = p.table_id AND e.seq > p.after "
+            "ORDER BY e.table_id, e.seq",
+            (list(position), [c for c, _ in position.values()]),
+        ):
+            waiting[str(table)].append((int(seq), str(kind), round_id, dict(record)))
+        gapped = {str(t) for (t,) in self.conn.execute(
+            "SELECT table_id FROM gaps WHERE filled_at IS NULL AND table_id = ANY(%s)", (list(tables),))}
         opened = closed = 0
-        if next_present is None:
-            closed = self.conn.execute(
-                "UPDATE gaps SET filled_at = clock_timestamp() WHERE table_id = %s AND filled_at IS NULL", (table,)
-            ).rowcount
-        else:
-            # records contiguous+1 .. next_present-1 have not arrived: the table's one open gap says so
-            moved = self.conn.execute(
-                "UPDATE gaps SET missing_from = %s, last_missing = %s WHERE table_id = %s AND filled_at IS NULL",
-                (contiguous + 1, next_present - 1, table),
-            ).rowcount
-            if not moved:
-                opened = self.conn.execute(
+        for table in tables:
+            contiguous, game = position[table]
+            self._games[table] = game
+            next_present: int | None = None
+            for seq, kind, round_id, record in waiting[table]:
+                if seq != contiguous + 1:
+                    next_present = seq
+                    break
+                self._derive(TableRecord(table, seq, kind, round_id, record))
+                contiguous = seq
+            if next_present is None and table in gapped:
+                closed += 1
+                self.conn.execute("UPDATE gaps SET filled_at = clock_timestamp() WHERE table_id = %s AND filled_at IS NULL",
+                                  (table,))
+            elif next_present is not None and table in gapped:
+                # records contiguous+1 .. next_present-1 still have not arrived: the table's open gap says so
+                self.conn.execute("UPDATE gaps SET missing_from = %s, last_missing = %s WHERE table_id = %s AND filled_at IS NULL",
+                                  (contiguous + 1, next_present - 1, table))
+            elif next_present is not None:
+                opened += 1
+                self.conn.execute(
                     "INSERT INTO gaps (table_id, first_missing, last_missing, missing_from) VALUES (%s, %s, %s, %s)",
                     (table, contiguous + 1, next_present - 1, contiguous + 1),
-                ).rowcount
-        self.conn.execute(
-            "UPDATE floor_tables SET contiguous_seq = %s, "
-            "last_seq = (SELECT MAX(seq) FROM events WHERE table_id = %s), "
-            "last_at = (SELECT MAX(at) FROM events WHERE table_id = %s AND seq <= %s) WHERE table_id = %s",
-            (contiguous, table, table, contiguous, table),
-        )
+                )
+            last = waiting[table][-1][0] if waiting[table] else contiguous
+            self.conn.execute(
+                "UPDATE floor_tables SET contiguous_seq = %s, last_seq = GREATEST(last_seq, %s), "
+                "last_at = (SELECT at FROM events WHERE table_id = %s AND seq = %s) WHERE table_id = %s",
+                (contiguous, last, table, contiguous, table),
+            )
         return opened, closed
 
     def _derive(self, item: TableRecord) -> None:
@@ -218,6 +224,7 @@ class FloorStore:
             self.conn.execute(
                 "UPDATE floor_tables SET game = %s, round_id = %s WHERE table_id = %s", (record.get("game"), item.round_id, item.table)
             )
+            self._games[item.table] = str(record.get("game") or "")
         elif kind == kinds.STATE_CHANGED and item.round_id:
             self._state(item, str(record.get("state")), at)
         elif kind == kinds.WAGER_SETTLED and item.round_id:
@@ -245,10 +252,7 @@ class FloorStore:
 
     def _game_of(self, item: TableRecord) -> str:
         game = item.record.get("game")
-        if isinstance(game, str):
-            return game
-        row = self.conn.execute("SELECT game FROM floor_tables WHERE table_id = %s", (item.table,)).fetchone()
-        return str(row[0]) if row and row[0] else ""
+        return game if isinstance(game, str) else self._games.get(item.table, "")
 
     def _state(self, item: TableRecord, state: str, at: dt.datetime | None) -> None:
         self.conn.execute(
