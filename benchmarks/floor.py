@@ -33,7 +33,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--workers", type=int, default=4, help="processes the simulated tables are spread over")
     parser.add_argument("--seconds", type=float, default=600.0, help="seconds of play (default: 600)")
-    parser.add_argument("--round-seconds", type=float, default=160.0, help="a table's mean round length (default: 160: about 250 records a second from 500 tables)")
+    parser.add_argument("--round-seconds", type=float, default=160.0,
+                        help="a table's mean round length (default: 160: about 250 records a second from 500 tables)")
     parser.add_argument("--cut-seconds", type=float, default=180.0, help="how long a quarter of the tables stay cut off")
     parser.add_argument("--no-faults", action="store_true", help="run without faults (a baseline)")
     parser.add_argument("--seed", type=int, default=1)
