@@ -53,7 +53,6 @@ round a small shoe can deal, played through the game's own methods.
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -529,8 +528,6 @@ class BaseGameResult:
     ev: float
     exact: Fraction | None
     mode: str
-    seconds: float
-    cpu_seconds: float
     shoe: str
     method: str
     assumptions: list[str]
@@ -546,7 +543,6 @@ def analyse(game: BlackjackGame, mode: str = "exact", advance: Advance | None = 
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    started, cpu = time.perf_counter(), time.process_time()
     rules = Rules(game)
     floats = Pass(rules, Floats())
     value, apart = (float(v) for v in floats.round_value(advance))
@@ -567,7 +563,6 @@ def analyse(game: BlackjackGame, mode: str = "exact", advance: Advance | None = 
                   "float64" if exact is not None else "float64 arithmetic")
     return BaseGameResult(
         ev=float(exact) if exact is not None else value, exact=exact, mode=mode,
-        seconds=time.perf_counter() - started, cpu_seconds=time.process_time() - cpu,
         shoe=f"{rules.shoe.size} cards ({rules.shoe.describe()})",
         method=("composition-dependent combinatorial analysis: every card the round can draw followed with its "
                 f"exact chance given every card out; {arithmetic}"),
