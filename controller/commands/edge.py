@@ -36,9 +36,10 @@ def run(args: argparse.Namespace) -> int:
         label = f"edge {args.game}" if args.game else "edge, every game"
         with progress(label, len(work), unit="pay table") as advance:
             for game, name in work:
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 (table,) = compute(game, name, fast=args.fast)
                 table["seconds"] = round(time.perf_counter() - started, 1)
+                table["cpu_seconds"] = round(time.process_time() - cpu, 1)
                 results.append(table)
                 advance(1)
     except TableError as exc:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(results, indent=2))
         return 0
     for table in results:
-        print(f"{table['game']}  pay table {table['paytable']}  ({table['seconds']} s)")
+        print(f"{table['game']}  pay table {table['paytable']}  ({table['seconds']} s, {table['cpu_seconds']} CPU s)")
         for wager, edge in table["wagers"].items():
             stderr = f" ± {edge['stderr'] * 100:.4f}%" if edge["stderr"] else ""
             exact = f"  ({_short(edge['exact'])})" if edge["exact"] else ""
