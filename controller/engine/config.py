@@ -41,7 +41,7 @@ from controller.engine.config_schema import (
 )
 from controller.errors import ConfigError, GameNotAvailable
 from controller.money import Cents, Rounding, format_cents
-from controller.rules.base import Game, OptionError
+from controller.rules.base import ClaimsJackpots, Game, OptionError
 from controller.rules.registry import GAMES, game_class
 from drivers.registry import SHOES, SHUFFLERS
 
@@ -128,6 +128,8 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> TableConfig
     settings = Config.model_validate(data)
     cls = game_class(settings.table.game)
     options = _resolved(game_model(cls.id).model_validate(settings.game).set_values(), file)
+    if settings.floor is not None and settings.floor.jackpot:
+        options["linked_jackpot"] = settings.floor.jackpot  # the Progressive paid from the floor's meter
     return TableConfig(
         path=file,
         table_id=settings.table.id,
@@ -203,6 +205,9 @@ def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
     if not limits:
         yield from _limits_together(settings.limits, cls)
     yield from _device_problems(settings, game)
+    if settings.floor is not None and settings.floor.jackpot and not isinstance(game, ClaimsJackpots):
+        yield Problem("floor.jackpot", f"{cls.title} has no wager paid from a jackpot linked across tables "
+                      "(High Card Flush's Progressive has): remove the key")
     if settings.vision is not None:
         yield from _vision_problems(settings, game, spots)
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.cards import Card
+from controller.engine import jackpot
 from controller.engine.log import EventLog, jsonable
 from controller.engine.round import Limits, Round
 from controller.errors import CardRefused, TableError
@@ -146,6 +147,10 @@ def _irregularity(round: Round, record: dict[str, Any]) -> None:
     round.report(Irregularity(record["kind"], piece(card) if card else None, record.get("target"), record.get("count")))
 
 
+def _award(round: Round, record: dict[str, Any]) -> None:
+    jackpot.award(round, record)
+
+
 INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "round_started": lambda round, r, log: round.start(),
     "state_changed": _state,
@@ -159,6 +164,7 @@ INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
     "player_seated": lambda round, r, log: round.sit(r["spot"]),
     "irregularity": lambda round, r, log: _irregularity(round, r),
     "card_corrected": lambda round, r, log: round.correct_card(r["index"], piece(r["card"]), r["reason"]),
+    "jackpot_awarded": lambda round, r, log: _award(round, r),
 }
 
 

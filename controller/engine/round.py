@@ -28,11 +28,12 @@ from typing import Any, TypeVar
 
 from transitions import Machine, MachineError
 
+from controller.engine import jackpot
 from controller.engine.log import EventLog
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import PUSH
-from controller.rules.base import Decision, Face, Fee, Game, Irregularity, PendingDecision
+from controller.rules.base import Decision, Face, Fee, Game, Irregularity, JackpotClaim, PendingDecision
 from controller.settlement import Settlement, settle
 from controller.tiles import Piece
 
@@ -129,6 +130,9 @@ class Round:
         self.hand: Any = None
         self.witness: Callable[[Round], str | None] | None = None
         self.card_witness: Callable[[Round], str | None] | None = None
+        self.jackpot_claims: dict[int, JackpotClaim] = {}
+        self.jackpot_awards: dict[int, dict[str, Any]] = {}
+        """Claims on a jackpot linked across tables, by spot, and the floor's awards (``controller.engine.jackpot``)."""
         self.hold_reason: str | None = None
         self.hold_reasons: list[str] = []
         """Every reason the round is held for now, the first one first (what the hold screen shows)."""
@@ -417,6 +421,10 @@ class Round:
                 doubt = self.witness(self) if self.witness is not None else None
                 if doubt is not None:
                     self.put_on_hold(doubt)
+                    return
+                waiting = jackpot.hold_reason(self)
+                if waiting is not None:
+                    self.put_on_hold(waiting)
                     return
                 self._settle()
                 return

@@ -21,7 +21,8 @@ import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from controller.cards import Card
 from controller.money import Cents, Rounding
@@ -148,6 +149,38 @@ class Irregularity:
     def as_event(self) -> dict[str, Any]:
         return {"kind": self.kind, "card": self.card.code if self.card else None, "target": self.target,
                 "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotClaim:
+    """A hand at one spot that wins a share of a jackpot linked across tables (paid by the floor, not the table).
+
+    The round journals it as ``jackpot_claimed`` and holds until the floor's
+    jackpot controller answers; the fields are what the controller verifies:
+    the cards the table dealt to ``target`` and the hand they make.
+    """
+
+    jackpot: str
+    spot: int
+    target: str
+    cards: tuple[str, ...]
+    length: int
+    share: Fraction
+
+    def as_event(self) -> dict[str, Any]:
+        return {"jackpot": self.jackpot, "spot": self.spot, "target": self.target, "cards": list(self.cards),
+                "length": self.length, "share": str(self.share)}
+
+
+@runtime_checkable
+class ClaimsJackpots(Protocol):
+    """A game one of whose wagers may be paid from a jackpot linked across tables (``[floor] jackpot``)."""
+
+    def jackpot_claims(self, state: Any, wagers: Wagers) -> tuple[JackpotClaim, ...]:
+        """The claims the revealed hands make; empty when the game is not linked or no hand qualifies."""
+
+    def award_jackpot(self, spot: int, amount: Fraction) -> None:
+        """What the floor awarded ``spot``'s claim: its settlement pays it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from controller.money import format_cents
 from controller.rules.edges import WagerEdge
 from controller.rules.evaluators.high_card_flush import mask_straight_length
 from controller.rules.high_card_flush.game import HighCardFlush
+from controller.rules.high_card_flush.progressive import ProgressiveMeter
 from controller.rules.high_card_flush.strategy import QUALIFY_AT, THREE_CARD_MINIMUM
 from controller.rules.high_card_flush.tables import ProgressiveRow
 
@@ -119,6 +120,7 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
     game = HighCardFlush({"flush_bonus": flush_name, "straight_flush_bonus": straight_name})
     flush_odds = {n: p.odds for n, p in game.flush_bonus.rows.items()}
     straight_odds = {n: p.odds for n, p in game.straight_flush_bonus.rows.items()}
+    assert isinstance(game.progressive, ProgressiveMeter)  # the game made without a linked jackpot
     reset = game.progressive.reset
     return {
         "ante": ante_edge(),

@@ -31,9 +31,19 @@ from controller.cards import Card, Rank, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout, win
-from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
+from controller.rules.base import (
+    Decision,
+    Face,
+    Game,
+    JackpotClaim,
+    OptionError,
+    PendingDecision,
+    WagerChange,
+    Wagers,
+    dealt_card,
+)
 from controller.rules.evaluators.high_card_flush import flush_cards, flush_length, flush_value, straight_flush_length
-from controller.rules.high_card_flush.progressive import ProgressiveMeter
+from controller.rules.high_card_flush.progressive import LinkedMeter, ProgressiveMeter
 from controller.rules.high_card_flush.strategy import most_allowed
 from controller.rules.high_card_flush.tables import (
     FLUSH_BONUS,
@@ -90,9 +100,14 @@ class HighCardFlush(Game[HighCardFlushHand]):
             raise OptionError("progressive_reset", f"must be whole cents >= 0, not {reset!r}")
         try:
             rate = Fraction(str(self.options.get("progressive_rate", "0.15")))
-            self.progressive = ProgressiveMeter(reset, rate)
+            self.progressive: ProgressiveMeter | LinkedMeter = ProgressiveMeter(reset, rate)
         except ValueError as exc:
             raise OptionError("progressive_rate", f'must be a fraction in [0, 1) such as "0.15": {exc}') from None
+        linked = self.options.get("linked_jackpot")
+        if linked is not None:
+            if not isinstance(linked, str) or not linked:
+                raise OptionError("linked_jackpot", f"must be the name of a jackpot on the floor, not {linked!r}")
+            self.progressive = LinkedMeter(linked)
 
     def _table(self, key: str, tables: Mapping[str, LengthTable], default: str) -> LengthTable:
         name = self.options.get(key, default)
@@ -123,8 +138,28 @@ class HighCardFlush(Game[HighCardFlushHand]):
         return {"progressive": self.progressive.snapshot()}
 
     def restore_roles(self, roles: Mapping[str, Any]) -> None:
-        if "progressive" in roles:
-            self.progressive = ProgressiveMeter.restore(dict(roles["progressive"]))
+        saved = roles.get("progressive")
+        if saved and "linked" not in saved and isinstance(self.progressive, ProgressiveMeter):
+            self.progressive = ProgressiveMeter.restore(dict(saved))
+
+    def jackpot_claims(self, state: HighCardFlushHand, wagers: Wagers) -> tuple[JackpotClaim, ...]:
+        """Each Progressive wager whose straight flush is paid a share of a linked meter claims it from the floor."""
+        if not isinstance(self.progressive, LinkedMeter):
+            return ()
+        claims = []
+        for spot in sorted({s for s, name in wagers if name == PROGRESSIVE}):
+            cards = state.cards[spot]
+            length = straight_flush_length(cards)
+            row = self.progressive_rows.get(length)
+            if row is not None and row.share is not None:
+                claims.append(JackpotClaim(self.progressive.jackpot, spot, f"spot {spot}", tuple(c.code for c in cards),
+                                           length, row.share))
+        return tuple(claims)
+
+    def award_jackpot(self, spot: int, amount: Fraction) -> None:
+        """The amount the floor awarded ``spot``'s claim, paid when the round settles."""
+        if isinstance(self.progressive, LinkedMeter):
+            self.progressive.awards[spot] = amount
 
     def deck(self) -> tuple[Card, ...]:
         return standard_deck()
@@ -231,14 +266,14 @@ class HighCardFlush(Game[HighCardFlushHand]):
             return PUSH, PUSH, "tie"
         return (EVEN, EVEN, "player's flush is higher") if player > dealer else (LOSE, LOSE, "dealer's flush is higher")
 
-    def progressive_payout(self, length: int, stake: Cents) -> tuple[Payout, str]:
+    def progressive_payout(self, length: int, stake: Cents, spot: int | None = None) -> tuple[Payout, str]:
         row = self.progressive_rows.get(length)
         if row is None:
             return LOSE, f"{length}-card straight flush"
         if row.odds is not None:
             return row.odds, f"{length}-card straight flush"
         assert row.share is not None
-        won = self.progressive.pay(row.share)
+        won = self.progressive.pay(row.share, spot)
         return win(won / stake, f"{float(row.share):.0%} of the meter"), f"{length}-card straight flush: {format_cents(round(won))} from the meter"
 
     def settle(self, state: HighCardFlushHand, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
@@ -258,7 +293,7 @@ class HighCardFlush(Game[HighCardFlushHand]):
                     continue
                 if name == PROGRESSIVE:
                     self.progressive.contribute(stake)
-                    payout, why = self.progressive_payout(sf_length, stake)
+                    payout, why = self.progressive_payout(sf_length, stake, spot)
                 else:
                     payout, why = payouts[name]
                 records.append(settle(spot, name, stake, payout, rounding, reason=why))

@@ -43,7 +43,7 @@ class ProgressiveMeter:
         self.amount += share
         self.contributed += share
 
-    def pay(self, share: Fraction) -> Fraction:
+    def pay(self, share: Fraction, spot: int | None = None) -> Fraction:
         """Take ``share`` of the meter for a winner; the whole meter resets it."""
         won = share * self.amount
         self.paid += won
@@ -58,3 +58,36 @@ class ProgressiveMeter:
     def restore(cls, data: dict[str, Any]) -> ProgressiveMeter:
         return cls(int(data["reset"]), Fraction(data["rate"]), Fraction(data["amount"]),
                    Fraction(data["contributed"]), Fraction(data["paid"]))
+
+
+@dataclass
+class LinkedMeter:
+    """The table's side of a jackpot linked across tables (``[floor] jackpot``): the meter lives on the floor.
+
+    Contributions reach the floor's jackpot controller from the table's
+    settled Progressive wagers; a hit paid from the meter is claimed through
+    the round (``jackpot_claimed``) and paid with the amount the controller
+    awarded (``jackpot_awarded``), which the round hands here before it
+    settles. Nothing the table shows or journals depends on the floor's meter
+    at that moment, so a round re-enacted from the journal settles the same.
+    """
+
+    jackpot: str
+    awards: dict[int, Fraction] = field(default_factory=dict)
+    """The amount awarded to each spot's claim in the round being settled."""
+
+    @property
+    def cents(self) -> None:
+        """The meter is not the table's to show: the floor's pit view shows it."""
+        return None
+
+    def contribute(self, stake: Cents) -> None:
+        """Contributions are counted on the floor, from the table's settled wagers."""
+
+    def pay(self, share: Fraction, spot: int | None = None) -> Fraction:
+        if spot is None or spot not in self.awards:
+            raise LookupError(f"jackpot {self.jackpot}: no award for spot {spot}: the round settles only once the floor answers")
+        return self.awards.pop(spot)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"linked": self.jackpot}

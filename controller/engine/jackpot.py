@@ -1,0 +1,99 @@
+"""A jackpot linked across tables, in the round: the claim, the hold until the floor answers, the award paid once.
+
+A game that pays a wager from a jackpot on the floor (``ClaimsJackpots``:
+High Card Flush's Progressive with ``[floor] jackpot``) names, at the reveal,
+the hands that win a share of it. The round then
+
+1. journals each claim (``jackpot_claimed``: the jackpot, the spot, the cards
+   the table dealt there, the hand and the share); the table's outbox
+   publishes it like every record, and the floor's jackpot controller verifies
+   it against the table's own published records and answers with an award;
+2. holds, naming the claim, until every claim has its award. Nothing settles
+   meanwhile, however long the floor is away: a restart recovers the round
+   still held, and the claim (keyed by table, round and spot on the floor) is
+   answered once whatever number of times it reaches the floor;
+3. journals each award as it comes (``jackpot_awarded``, an input: a round
+   re-enacted from the journal is given the same award, so it settles the same
+   without the floor), and when the last one is in and nothing else holds the
+   round, resumes by itself (``by = "floor"``) and settles, the Progressive
+   paid the exact amount awarded.
+
+An award the controller refused (the cards named are not the cards the floor
+saw dealt) keeps the round on hold for a supervisor, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from controller.errors import IllegalAction
+from controller.money import format_cents
+from controller.rules.base import ClaimsJackpots, JackpotClaim
+
+if TYPE_CHECKING:
+    from controller.engine.round import Round
+
+AWARD_FIELDS = ("jackpot", "verified", "amount", "meter_before", "meter_after", "reason", "stream_seq")
+"""What a ``jackpot_awarded`` record keeps of the controller's award, besides the spot."""
+
+
+def claims(round: Round) -> tuple[JackpotClaim, ...]:
+    """The jackpot claims the round's revealed hands make (none for a game without a linked jackpot)."""
+    if not isinstance(round.game, ClaimsJackpots) or not round.revealed:
+        return ()
+    return round.game.jackpot_claims(round.hand, round.wagers)
+
+
+def pending(round: Round) -> list[JackpotClaim]:
+    """The claims journaled and not yet answered: what the table asks the floor for while the round holds."""
+    return [c for spot, c in sorted(round.jackpot_claims.items()) if spot not in round.jackpot_awards]
+
+
+def hold_reason(round: Round) -> str | None:
+    """At the reveal: journal new claims, then why the round may not settle yet, or None (the awards handed to the game)."""
+    made = claims(round)
+    if not made:
+        return None
+    for claim in made:
+        if claim.spot not in round.jackpot_claims:
+            round.jackpot_claims[claim.spot] = claim
+            round.emit("jackpot_claimed", **claim.as_event())
+    waiting = [c for c in made if c.spot not in round.jackpot_awards]
+    if waiting:
+        spots = ", ".join(f"spot {c.spot} ({c.length}-card straight flush, {float(c.share):.0%} of the meter)" for c in waiting)
+        return f"jackpot {waiting[0].jackpot}: claim at {spots} awaiting the floor's award"
+    refused = [(spot, a) for spot, a in sorted(round.jackpot_awards.items()) if not a["verified"]]
+    if refused:
+        spot, award = refused[0]
+        return (f"jackpot {award['jackpot']}: the floor refused the claim at spot {spot}: {award['reason']}; "
+                "a supervisor voids the round or has the floor's records put right")
+    assert isinstance(round.game, ClaimsJackpots)  # it made the claims
+    for claim in made:
+        round.game.award_jackpot(claim.spot, Fraction(str(round.jackpot_awards[claim.spot]["amount"])))
+    return None
+
+
+def award(round: Round, answer: Mapping[str, Any]) -> str:
+    """Hand the round the floor's answer to one of its claims; journaled once, then the round moves on if it can.
+
+    Returns a line for the dealer's screen.
+    """
+    spot = int(answer["spot"])
+    claim = round.jackpot_claims.get(spot)
+    if claim is None:
+        raise IllegalAction(f"round {round.id}: no jackpot claim at spot {spot}")
+    if spot in round.jackpot_awards:
+        return f"round {round.id}: the award for spot {spot} is in already"
+    record = {"spot": spot, **{k: answer.get(k) for k in AWARD_FIELDS}}
+    record["verified"] = bool(record["verified"])
+    with round.log.atomic():
+        round.jackpot_awards[spot] = record
+        round.emit("jackpot_awarded", **record)
+        if round.state == "hold" and not pending(round) and all(r.startswith(f"jackpot {claim.jackpot}:")
+                                                                for r in round.hold_reasons):
+            round.release(by="floor")
+    if not record["verified"]:
+        return f"round {round.id}: the floor refused the jackpot claim at spot {spot}: {record['reason']}"
+    return f"round {round.id}: jackpot {claim.jackpot} awards spot {spot} {format_cents(int(Fraction(str(record['amount']))))}"
