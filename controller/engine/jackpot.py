@@ -24,7 +24,7 @@ saw dealt) keeps the round on hold for a supervisor, with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,9 @@ from controller.rules.base import ClaimsJackpots, JackpotClaim
 
 if TYPE_CHECKING:
     from controller.engine.round import Round
+
+AwardSource = Callable[[str, int], Mapping[str, Any] | None]
+"""The floor's answer to the claim of round ``id``'s spot, or None while there is none (``JackpotClient.source``)."""
 
 AWARD_FIELDS = ("jackpot", "verified", "amount", "meter_before", "meter_after", "reason", "stream_seq")
 """What a ``jackpot_awarded`` record keeps of the controller's award, besides the spot."""
@@ -97,3 +100,16 @@ def award(round: Round, answer: Mapping[str, Any]) -> str:
     if not record["verified"]:
         return f"round {round.id}: the floor refused the jackpot claim at spot {spot}: {record['reason']}"
     return f"round {round.id}: jackpot {claim.jackpot} awards spot {spot} {format_cents(int(Fraction(str(record['amount']))))}"
+
+
+def collect(round: Round, source: AwardSource) -> list[str]:
+    """Ask the floor for every claim of ``round`` still unanswered and hand the round each award found.
+
+    The table's loop calls this while a round holds for its claims; returns a line for the screen per award.
+    """
+    lines = []
+    for claim in pending(round):
+        answer = source(round.id, claim.spot)
+        if answer is not None:
+            lines.append(award(round, answer))
+    return lines

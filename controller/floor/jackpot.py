@@ -41,7 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -405,6 +405,7 @@ class JackpotClient:
         self.jackpot = jackpot
 
     async def _get(self, key: str, timeout: float) -> dict[str, Any] | None:
+        # bounded from outside too: nats-py's connect can wait on a refused server well past connect_timeout
         client = await nats.connect(servers=self.servers, connect_timeout=min(2, timeout), allow_reconnect=False,
                                     max_reconnect_attempts=0)
         try:
@@ -419,12 +420,16 @@ class JackpotClient:
     def award(self, claim: str, timeout: float = 3.0) -> dict[str, Any] | None:
         """The award for ``claim`` if the controller has answered it; None if not yet (or the floor cannot be reached)."""
         try:
-            return asyncio.run(self._get(award_key(self.jackpot, claim), timeout))
+            return asyncio.run(asyncio.wait_for(self._get(award_key(self.jackpot, claim), timeout), 2 * timeout))
         except (TimeoutError, NatsError, OSError):
             return None
 
+    def source(self, table: str) -> Callable[[str, int], dict[str, Any] | None]:
+        """The award source of ``table``'s rounds (``controller.engine.jackpot.AwardSource``): by round id and spot."""
+        return lambda round_id, spot: self.award(claim_key(table, round_id, spot))
+
     def meter(self, timeout: float = 3.0) -> dict[str, Any] | None:
         try:
-            return asyncio.run(self._get(meter_key(self.jackpot), timeout))
+            return asyncio.run(asyncio.wait_for(self._get(meter_key(self.jackpot), timeout), 2 * timeout))
         except (TimeoutError, NatsError, OSError):
             return None
