@@ -25,15 +25,40 @@ saw dealt) keeps the round on hold for a supervisor, with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from controller.errors import IllegalAction
 from controller.money import format_cents
-from controller.rules.base import ClaimsJackpots, JackpotClaim
+from controller.rules.base import ClaimsJackpots, JackpotClaim, Wagers
 
-if TYPE_CHECKING:
-    from controller.engine.round import Round
+
+class _Log(Protocol):
+    def atomic(self) -> AbstractContextManager[Any]: ...
+
+
+class Round(Protocol):
+    """What this module uses of ``controller.engine.round.Round`` (which calls it: a protocol keeps the import one-way)."""
+
+    id: str
+    game: Any
+    hand: Any
+    state: str
+    revealed: bool
+    hold_reasons: list[str]
+    jackpot_claims: dict[int, JackpotClaim]
+    jackpot_awards: dict[int, dict[str, Any]]
+
+    @property
+    def wagers(self) -> Wagers: ...
+
+    @property
+    def log(self) -> _Log: ...
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]: ...
+
+    def release(self, by: str = "dealer") -> None: ...
 
 AwardSource = Callable[[str, int], Mapping[str, Any] | None]
 """The floor's answer to the claim of round ``id``'s spot, or None while there is none (``JackpotClient.source``)."""
