@@ -7,10 +7,13 @@ fault it prints the share of shoes held and warned by the shoe tests, the
 cards dealt until the hold (median, p95), the first shoe a device test (CUSUM)
 alarmed at, the deck inventory's verdict, and the classic offline lab check
 beside them: chi-square of card positions over the same shoes (detected at
-p < 0.01). The random rows are the false-alarm rates.
+p < 0.01). The random rows are the false-alarm rates. ``--calibration-shoes``
+more random shoes are scored by test ``likelihood`` alone (the costly one: its
+forward algorithms take most of a random shoe's time), for its false-alarm rate.
 
     nice -n 10 python benchmarks/shuffle.py                # the full run (about 15 minutes on one core)
     python benchmarks/shuffle.py --random-shoes 2000 --fault-shoes 100   # a quick look
+    nice -n 10 python benchmarks/shuffle.py --random-shoes 0 --faults --calibration-shoes 30000   # likelihood alone
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.cards import Card, shoe
 from controller.engine.shuffle.inventory import reconcile
-from controller.engine.shuffle.monitor import ShuffleMonitor
-from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
+from controller.engine.shuffle.monitor import ShuffleMonitor, likelihood_log_e
+from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS, Policy
 from drivers.shuffles import ShuffleModel
 
 FAULTS = ("factory", "previous", "shelf:10", "riffles:1", "riffles:2", "riffles:3", "riffles:4", "riffles:5",
@@ -106,6 +109,22 @@ def run(deck: tuple[Card, ...], dealt: int, fault: str, shoes: int, seed: int, s
     return tally
 
 
+def calibrate_likelihood(deck: tuple[Card, ...], dealt: int, shoes: int, seed: int) -> tuple[np.ndarray, float]:
+    """Test ``likelihood``'s peak ln e-value on ``shoes`` random shoes, each against the random shoe before it, and
+    the seconds a shoe took."""
+    monitor = ShuffleMonitor(deck)
+    rng = np.random.default_rng(seed + 1)  # not the shoes of the random row
+    full = monitor.encode(deck)
+    previous = rng.permutation(full)[:dealt]
+    peaks = np.zeros(shoes)
+    start = time.perf_counter()
+    for i in range(shoes):
+        types = rng.permutation(full)[:dealt]
+        peaks[i] = likelihood_log_e(types, monitor.counts, previous, len(deck)).max()
+        previous = types
+    return peaks, (time.perf_counter() - start) / max(shoes, 1)
+
+
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "-"
 
@@ -128,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--random-shoes", type=int, default=100_000)
     parser.add_argument("--fault-shoes", type=int, default=1_000)
     parser.add_argument("--decks", type=int, nargs="+", default=[8, 1])
-    parser.add_argument("--faults", nargs="+", default=list(FAULTS))
+    parser.add_argument("--faults", nargs="*", default=list(FAULTS))
+    parser.add_argument("--calibration-shoes", type=int, default=0)
     parser.add_argument("--seed", type=int, default=44)
     args = parser.parse_args(argv)
     print(f"shuffle monitor benchmark: {args.random_shoes} random shoes and {args.fault_shoes} shoes per fault, seed {args.seed}")
@@ -139,8 +159,11 @@ def main(argv: list[str] | None = None) -> int:
         print("| shuffle | shoes | held | warned only (shoe tests) | cards to hold (median / p95) | held by | device test alarm "
               "| inventory held | lab chi-square p (detected) |")
         print("|---|---|---|---|---|---|---|---|---|")
+        random_tally = None
         for fault in ["random", *args.faults]:
             shoes = args.random_shoes if fault == "random" else args.fault_shoes
+            if not shoes:
+                continue
             skip = int(fault.split(":")[1]) if fault.startswith("repeat:") else 0
             t = run(deck, dealt, fault, shoes, args.seed, skip)
             by = ", ".join(f"{k} {v}" for k, v in sorted(t.by_test.items(), key=lambda kv: -kv[1])) or "-"
@@ -152,7 +175,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"{cards(t.hold_cards)} | {by} | {device} | {inventory} | {lab} |", flush=True)
             if fault == "random":
                 random_tally = t
+        if args.calibration_shoes:
+            peaks, seconds = calibrate_likelihood(deck, dealt, args.calibration_shoes, args.seed)
+            line = Policy().limit("likelihood", "hold")
+            tails = ", ".join(f"{a:.0e}: {(peaks >= math.log(1 / a)).mean():.1e}" for a in (1e-2, 1e-3, 1e-4, 1e-5))
+            print(f"\nTest likelihood alone on {len(peaks)} more random shoes ({1e3 * seconds:.1f} ms a shoe): "
+                  f"holds {(peaks >= line).sum()} (line {line:.2f}); share whose e-value ever reached 1/alpha "
+                  f"(Ville's bound: alpha): {tails}; highest ln e-value {peaks.max():.2f}")
         t = random_tally
+        if t is None:
+            continue
         print(f"\nFalse alarms on {t.shoes} random shoes ({t.seconds:.0f} s, {1e3 * t.seconds / t.shoes:.2f} ms a shoe):")
         print(f"- holds: {t.held} ({t.held / t.shoes:.2e} per shoe, 95 % upper bound {upper95(t.held, t.shoes):.1e}); "
               f"warnings: {t.warned + t.held} ({(t.warned + t.held) / t.shoes:.2e} per shoe)")

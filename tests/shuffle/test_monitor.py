@@ -72,11 +72,11 @@ def test_random_shoes_raise_no_hold_and_the_end_of_shoe_report_names_every_test(
         report = monitor.end_shoe()
         assert not [r for r in report.results if r.level == "hold"], number
     names = [r.test for r in report.results]
-    assert names == ["pairs", "rising", "guess", "moved", "repeat", "positions", "colour-runs", "suit-runs",
+    assert names == ["pairs", "rising", "guess", "moved", "likelihood", "repeat", "positions", "colour-runs", "suit-runs",
                      "serial", "drift", "chi-square"]
     assert report.result("chi-square").detail.startswith("lab check: positions over 200 shoes")
     fields = report.as_fields()
-    assert fields["shoe"] == 200 and len(fields["order"]) == 52 and len(fields["results"]) == 11
+    assert fields["shoe"] == 200 and len(fields["order"]) == 52 and len(fields["results"]) == 12
 
 
 @pytest.mark.parametrize("fault, test", [("shelf:10", "guess"), ("riffles:1", "rising"), ("riffles:3", "rising"),
@@ -94,19 +94,32 @@ def test_each_weak_shuffle_of_a_single_deck_is_held_within_the_deck(fault: str, 
     assert held >= (10 if fault == "repeat:2" else 12)
 
 
+@pytest.mark.parametrize("fault", ["shelf:10", "riffles:3"])
+def test_a_shelf_shuffler_or_three_riffles_of_an_8_deck_shoe_is_held_by_the_likelihood_test(fault: str) -> None:
+    """With 8 copies of every card the guessers lose the copy a card came from; the forwards keep every copy."""
+    deck = shoe(8)
+    monitor = ShuffleMonitor(deck)
+    model = ShuffleModel.parse(fault, deck, seed=5)
+    for number in range(1, 7):
+        monitor.start_shoe()
+        monitor.dealt = [int(t) for t in monitor.encode(model.order(number)[:364])]
+        result = monitor.end_shoe().result("likelihood")
+        assert result.level == "hold" and result.card is not None and result.card <= 120, (number, result)
+
+
 def test_a_test_set_to_warn_only_warns() -> None:
-    policy = Policy.from_config({"hold": {"pairs": 0, "rising": 0, "guess": 0, "moved": 0, "repeat": 0}})
+    policy = Policy.from_config({"hold": {"pairs": 0, "rising": 0, "guess": 0, "moved": 0, "likelihood": 0, "repeat": 0}})
     monitor = ShuffleMonitor(standard_deck(), policy)
     raised = _deal(monitor, list(standard_deck()[:10]))
     assert raised and {level for _, _, level in raised} == {"warn"}
 
 
 def test_the_config_section_is_checked_key_by_key() -> None:
-    assert Policy.from_config({}).rate("pairs", "hold") == pytest.approx(2e-5)
+    assert Policy.from_config({}).rate("pairs", "hold") == pytest.approx(1e-4 / 6)
     assert Policy.from_config({}).rate("drift", "hold") == pytest.approx(5e-5)
     assert Policy.from_config({}).rate("serial", "hold") == 0 < Policy.from_config({}).rate("serial", "warn")
     assert Policy.from_config({"hold": {"serial": 1e-5}}).rate("serial", "hold") == pytest.approx(1e-5)
-    assert Policy.from_config({"hold_rate": 5e-5}).rate("moved", "hold") == pytest.approx(1e-5)
+    assert Policy.from_config({"hold_rate": 6e-5}).rate("moved", "hold") == pytest.approx(1e-5)
     for bad, where in [({"hold_rte": 1e-4}, "shuffle.hold_rte"), ({"warn_rate": "1e-2"}, "shuffle.warn_rate"),
                        ({"hold": {"pears": 0}}, "shuffle.hold.pears"), ({"enabled": "yes"}, "shuffle.enabled"),
                        ({"hold_rate": 2}, "shuffle.hold_rate")]:

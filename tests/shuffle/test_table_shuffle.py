@@ -62,6 +62,16 @@ def test_a_bad_shuffle_holds_the_round_before_it_settles(path: str, fault: str, 
         assert alarm["test"] == test and alarm["shoe"] == 2 and alarm["card"] <= 7
 
 
+@pytest.mark.parametrize("fault", ["shelf:10", "riffles:3"])
+def test_a_shelf_shuffler_or_three_riffles_of_an_8_deck_shoe_is_held_within_the_shoe(fault: str) -> None:
+    """With 8 copies of every card only the likelihood test (the copy of each card latent) sees them early."""
+    table, log = _table(SHOE, fault)
+    held = _play_until_held(table, 60)
+    assert held is not None and not held.settlements
+    alarm = next(a for a in log.named("shuffle_alarm") if a["level"] == "hold")
+    assert alarm["test"] == "likelihood" and alarm["shoe"] == 1 and alarm["card"] <= 120
+
+
 @pytest.mark.parametrize("path", [SHOE, SHUFFLER])
 @pytest.mark.parametrize("fault", ["removed", "added"])
 def test_a_deck_with_a_card_too_few_or_too_many_is_held_before_betting(path: str, fault: str) -> None:

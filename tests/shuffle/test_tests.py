@@ -1,4 +1,4 @@
-"""The shuffle tests' arithmetic (controller.engine.shuffle.kernels): exact under a random shuffle, sharp against weak ones."""
+"""The shuffle tests' arithmetic (controller.engine.shuffle.kernels, .forward): exact under a random shuffle, sharp against weak ones."""
 
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from controller.cards import shoe
-from controller.engine.shuffle import kernels as k
+from controller.engine.shuffle import forward, kernels as k
 from controller.engine.shuffle.monitor import ShuffleMonitor
 
 RNG = np.random.default_rng(2024)
@@ -84,3 +84,24 @@ def test_shelf_ratio_counts_each_valley_cut() -> None:
     one_shelf = k.shelf_log_e(np.array([2, 0, 1]), np.array([1], dtype=np.int64))
     assert one_shelf == pytest.approx(math.log(2 / 8 * 6))
     assert k.shelf_log_e(np.array([0, 2, 1]), np.array([1], dtype=np.int64)) == -math.inf
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+@pytest.mark.parametrize("cards", [0, 7, 40])
+def test_each_forward_gives_the_next_card_chances_that_sum_to_at_most_one(decks: int, cards: int) -> None:
+    """The likelihood test's false-alarm bound rests on this: whatever the beam kept, the model's chances of the
+    next card, summed over every card it could be, are at most 1 (so prod q / p0 is a martingale under random).
+    The previous order of 8 decks lacks its last 52 cards (behind the cut card); the prefix has an unread card."""
+    monitor, (previous, prefix) = _random_shoes(decks, 2, 364 if decks == 8 else 52)
+    prefix = prefix[:cards].copy()
+    if cards > 3:
+        prefix[3] = -1
+    left = monitor.counts.copy()
+    for y in prefix[prefix >= 0]:
+        left[y] -= 1
+    for kernel, models in ((forward.riffle_forward, np.array([2, 4, 8, 16])), (forward.shelf_forward, np.array([6, 10, 16]))):
+        total = np.zeros(len(models))
+        for y in np.nonzero(left)[0]:
+            q, _ = kernel(np.append(prefix, y), monitor.counts, previous, monitor.size, models, 16, np.array([0.5]), -1e9)
+            total += q[:, cards]
+        assert (total <= 1 + 1e-9).all() and (total > 0).all(), (kernel, total)

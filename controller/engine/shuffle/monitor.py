@@ -5,13 +5,15 @@ opens a shoe, ``card`` takes each card in the order dealt (``None`` for one that
 could not be read) and returns the alarms it raised, ``end_shoe`` closes the
 shoe and returns every test's result, with the device's cumulative tests.
 
-Shoe tests (``controller.engine.shuffle.kernels``; the first five rows of
+Shoe tests (``controller.engine.shuffle.kernels`` and ``.forward``; the first six rows of
 ``docs/shuffle.md``), each a test martingale with an exact false-alarm bound:
 
 - ``pairs``: adjacent pairs kept from a factory order (forwards or backwards) or from the previous shoe's order;
 - ``rising``: rising sequences against the previous order (Bayer and Diaconis);
 - ``guess``: Diaconis-Fulman-Holmes card guessing (the next card still in, above or below the last in the previous order);
 - ``moved``: cards found where they lay in the previous order (within 0 or 2 places);
+- ``likelihood``: the chance of each card under GSR riffles and a shelf shuffler of the previous order, the copy
+  of each card latent (``controller.engine.shuffle.forward``): the test that sees them through 8 copies of every card;
 - ``repeat``: the shoe's first cards matching the first cards of any earlier shoe of the device.
 
 Device tests, CUSUMs over the shoes: ``positions`` (a position bias learned
@@ -32,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from controller.cards import Card, Rank, Suit, standard_deck
-from controller.engine.shuffle import kernels as k
+from controller.engine.shuffle import forward, kernels as k
 from controller.engine.shuffle.policy import DEVICE_TESTS, LEVELS, Policy
 
 EPS = np.array([0.9, 0.6, 0.3, 0.12, 0.05])
@@ -50,6 +52,16 @@ SHELVES = np.array([4, 6, 8, 10, 12, 16, 20], dtype=np.int64)
 """Shelf counts the shelf-shuffler likelihood ratio averages over (machines have about 10)."""
 RISING_WINDOWS = (0, 4, 16, 64)
 """How far back the rising-sequence guesser looks (cards; 0: the whole shoe so far): 2**k packets after k riffles."""
+LIKELIHOOD_PACKETS = np.array([2, 4, 8, 16], dtype=np.int64)
+"""The riffle models of test ``likelihood``: 1 to 4 GSR riffles (2**k packets)."""
+LIKELIHOOD_SHELVES = np.array([6, 10, 16], dtype=np.int64)
+"""The shelf-shuffler models of test ``likelihood`` (shelf counts)."""
+LIKELIHOOD_BEAMS = (32, 16)
+"""States the riffle and the shelf forwards keep per card (more: more power, more time)."""
+LIKELIHOOD_SHARES = np.array([0.5, 0.2, 0.05])
+"""Defensive shares ``d`` the likelihood ratios mix over: ``(1 - d) q / p0 + d`` per card."""
+LIKELIHOOD_FLOOR = -10.0
+"""A model whose ln evidence falls below this is given up for the shoe (what keeps random shoes cheap)."""
 
 
 def new_deck_order() -> tuple[Card, ...]:
@@ -112,6 +124,8 @@ class DeviceState:
     types: int
     bins: int
     previous: np.ndarray[Any, Any] | None = None
+    previous_places: np.ndarray[Any, Any] | None = None
+    """The previous order as dealt, unread cards kept in their places (``-1``): the forwards' input."""
     shoes: int = 0
     prefixes: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
     order_of_prefixes: deque[tuple[tuple[int, ...], int]] = field(default_factory=deque)
@@ -155,6 +169,10 @@ class ShuffleMonitor:
         self.state = DeviceState(len(self.types), min(52, self.size))
         self.dealt: list[int] = []
         self._repeat_cache: np.ndarray[Any, Any] | None = None
+        self._likelihood: tuple[np.ndarray[Any, Any], dict[tuple[int, int], np.ndarray[Any, Any]]] | None = None
+        """Test ``likelihood`` so far: its trace, and the chances of each model given up (family, model)."""
+        self._checked: dict[str, int] = {}
+        self._replaying = False
         self.shoe = 0
         self.raised: dict[str, set[str]] = {}
         self.open = False
@@ -182,6 +200,8 @@ class ShuffleMonitor:
         self.raised = {}
         self.open = True
         self._repeat_cache = None
+        self._likelihood = None
+        self._checked = {}
         return self.shoe
 
     def card(self, card: Card | None) -> list[Alarm]:
@@ -194,7 +214,10 @@ class ShuffleMonitor:
         scores = self._shoe_scores(np.array(self.dealt, dtype=np.int64))
         alarms = []
         for test, (trace, _) in scores.items():
-            alarms += self._cross(test, trace[-1], len(self.dealt))
+            # every value not looked at yet (the likelihood test is brought up to date every few cards)
+            fresh = trace[self._checked.get(test, len(trace) - 1):]
+            self._checked[test] = len(trace)
+            alarms += self._cross(test, float(fresh.max()), len(self.dealt))
         return alarms
 
     def _cross(self, test: str, score: float, card: int | None) -> list[Alarm]:
@@ -214,6 +237,7 @@ class ShuffleMonitor:
             "rising": "too few rising sequences against the previous order (a riffle too few)",
             "guess": "the next card is guessed too often from the previous order (a weak shuffle)",
             "moved": "cards lie where they lay in the previous order",
+            "likelihood": "the cards come as a few riffles or a shelf shuffler of the previous order would deal them",
             "repeat": "the shoe repeats the order of an earlier shoe",
             "positions": "card positions are biased over the device's shoes",
             "colour-runs": "runs of colour are off over the device's shoes",
@@ -265,8 +289,32 @@ class ShuffleMonitor:
                     whole = self._whole_deck(dealt)["riffles" if test == "rising" else "shelf"]
                     trace[-1] = max(trace[-1], whole - math.log(2))
             out[test] = (trace, streams)
+        out["likelihood"] = (self._likelihood_trace(dealt, end), None)
         out["repeat"] = (self._repeat_trace(dealt), None)
         return out
+
+    def _likelihood_trace(self, dealt: np.ndarray[Any, Any], end: bool) -> np.ndarray[Any, Any]:
+        """ln e-value after each card: the mean over riffle and shelf models and defensive shares of each model's
+        likelihood ratio against random (``forward``).
+
+        Card by card the forwards run again after each of the first 16 cards,
+        then every 4th card to the 128th, then every 8th, and at the end of the
+        shoe; the cards in between are given the last value until then. A model
+        given up is not run again (its later ratios are 1), so once every model
+        is given up, later cards change nothing.
+        """
+        n = len(dealt)
+        if self._replaying:
+            return np.zeros(n)
+        trace, given_up = self._likelihood if self._likelihood is not None else (np.zeros(0), {})
+        every = 1 if n <= 16 else 4 if n <= 128 else 8
+        done = len(given_up) == len(LIKELIHOOD_PACKETS) + len(LIKELIHOOD_SHELVES)
+        if len(trace) and (done or not (end or n % every == 0)):
+            return trace[:n] if len(trace) >= n else np.concatenate([trace, np.full(n - len(trace), trace[-1])])
+        base = self.state.previous_places if self.state.previous_places is not None else self.factory[0]
+        trace = likelihood_log_e(dealt, self.counts, base, self.size, given_up)
+        self._likelihood = (trace, given_up)
+        return trace
 
     def _whole_deck(self, dealt: np.ndarray[Any, Any]) -> dict[str, float]:
         """ln of the whole-order likelihood ratios against random: riffles (Bayer-Diaconis), a shelf shuffler (DFH)."""
@@ -308,15 +356,20 @@ class ShuffleMonitor:
 
     def restore(self, orders: Sequence[Sequence[Card | None]], *, replayed: int = 200) -> None:
         """Take back the shoes a device dealt before (from the journal), oldest first: their orders become the
-        history ``repeat`` compares with, and the last ``replayed`` of them go through the device tests again."""
-        for i, order in enumerate(orders):
-            self.start_shoe()
-            self.dealt = [int(t) for t in self.encode(order)]
-            if i >= len(orders) - replayed:
-                self.end_shoe()
-            else:
-                self.open = False
-                self._remember(np.array(self.dealt, dtype=np.int64), True)
+        history ``repeat`` compares with, and the last ``replayed`` of them go through the device tests again
+        (test ``likelihood``'s forwards, the slow part that no device test needs, are not run for them)."""
+        self._replaying = True
+        try:
+            for i, order in enumerate(orders):
+                self.start_shoe()
+                self.dealt = [int(t) for t in self.encode(order)]
+                if i >= len(orders) - replayed:
+                    self.end_shoe()
+                else:
+                    self.open = False
+                    self._remember(np.array(self.dealt, dtype=np.int64), True)
+        finally:
+            self._replaying = False
 
     def end_shoe(self, *, reference: bool = True) -> ShoeReport:
         """Close the shoe: every test's result over the whole shoe, the device's cumulative tests, and their alarms.
@@ -347,7 +400,10 @@ class ShuffleMonitor:
             if len(crossed):
                 level, card = name, int(crossed[0]) + 1
                 break
-        if streams is None:
+        if test == "likelihood":
+            stat, expected = (float(trace[-1]) if len(trace) else 0.0), 0.0
+            detail = "ln likelihood ratio at the end of the shoe: riffles and shelf shufflers of the previous order"
+        elif streams is None:
             stat, expected, detail = float(peak > 0), 0.0, "first cards match an earlier shoe" if peak > 0 else ""
         else:
             hit, p = streams[1] if test == "guess" else max(streams, key=lambda s: float(s[0].sum() - s[1].sum()))
@@ -421,6 +477,7 @@ class ShuffleMonitor:
         known = dealt[dealt >= 0]
         if reference and len(known) > 1:
             st.previous = known.copy()
+            st.previous_places = dealt.copy()
         if len(known) >= 2 and self.policy.history:
             prefix = tuple(int(t) for t in known[:PREFIX])
             st.prefixes.setdefault(prefix[:2], []).append((self.shoe, prefix))
@@ -447,6 +504,34 @@ class ShoeReport:
     def as_fields(self) -> dict[str, Any]:
         return {"device": self.device, "shoe": self.shoe, "cards": self.cards, "order": list(self.order),
                 "results": [r.as_fields() for r in self.results]}
+
+
+def likelihood_log_e(dealt: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], previous: np.ndarray[Any, Any], size: int,
+                     given_up: dict[tuple[int, int], np.ndarray[Any, Any]] | None = None) -> np.ndarray[Any, Any]:
+    """Test ``likelihood``'s ln e-value after each card of ``dealt`` (card types), the deck ``counts``, against the
+    ``previous`` order (``-1``: unknown places; ``size`` places in all, those past its end unknown too).
+
+    ``given_up`` (family 0 riffles / 1 shelves, model) -> that model's chances, filled in as models are given up,
+    lets a caller run the same shoe again on more cards without running those models again.
+    """
+    given_up = {} if given_up is None else given_up
+    p0 = forward.null_chances(dealt, counts)
+    rows = []
+    for family, (kernel, models, beam) in enumerate(((forward.riffle_forward, LIKELIHOOD_PACKETS, LIKELIHOOD_BEAMS[0]),
+                                                     (forward.shelf_forward, LIKELIHOOD_SHELVES, LIKELIHOOD_BEAMS[1]))):
+        live = np.array([m for m in models if (family, int(m)) not in given_up], dtype=np.int64)
+        q: dict[int, np.ndarray[Any, Any]] = {}
+        if len(live):
+            chances, running = kernel(dealt, counts, previous, size, live, beam, LIKELIHOOD_SHARES, LIKELIHOOD_FLOOR)
+            for i, m in enumerate(live):
+                q[int(m)] = chances[i]
+                if not running[i]:
+                    given_up[(family, int(m))] = chances[i]
+        for m in models:
+            row = given_up.get((family, int(m)), q.get(int(m)))
+            assert row is not None
+            rows.append(row if len(row) == len(dealt) else np.concatenate([row, p0[len(row):]]))
+    return np.asarray(forward.mixture_log_e(np.vstack(rows), p0, LIKELIHOOD_SHARES))
 
 
 def chi_square(table: np.ndarray[Any, Any], expected: np.ndarray[Any, Any]) -> tuple[float, int, float]:

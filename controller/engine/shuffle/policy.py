@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SHOE_TESTS = ("pairs", "rising", "guess", "moved", "repeat")
+SHOE_TESTS = ("pairs", "rising", "guess", "moved", "likelihood", "repeat")
 """Tests of one shoe, card by card: each raises its alarm at the card where its evidence crosses the line."""
 DEVICE_TESTS = ("positions", "colour-runs", "suit-runs", "serial", "drift")
 """Tests of a device over its shoes (CUSUMs), decided at the end of each shoe."""
