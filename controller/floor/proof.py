@@ -29,6 +29,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,6 +68,8 @@ class Plan:
     faults: bool = True
     cut_seconds: float = 180.0
     seed: int = 1
+    full: tuple[str, ...] = ("top-card", "high-card-flush")
+    """Games of the full ``tablectl run`` tables playing beside the simulated ones (a High Card Flush one is linked)."""
 
 
 @dataclass
@@ -96,6 +99,8 @@ class Result:
     caught_up_s: float = 0.0
     errors: list[str] = field(default_factory=list)
 
+    full_tables: dict[str, int] = field(default_factory=dict)
+    """The full ``tablectl`` tables and how many runs each played."""
     idle_tables: int = 0
     """Tables whose journal holds no record: the proof is void if any table did not play."""
 
@@ -124,6 +129,46 @@ def floor_config(folder: Path, servers: list[str], dsn: str, port: int, linked: 
            if linked else "")
     )
     return path
+
+
+class FullTable:
+    """A whole table, ``tablectl run`` on simulated devices with a ``[floor]`` section, playing until told to stop.
+
+    It plays a few rounds a run, run after run on the same journal (each run recovers what the last left open),
+    so the floor sees a real table's outbox start, publish, linger and stop again and again, while the faults go on.
+    """
+
+    def __init__(self, table_id: str, game: str, folder: Path, servers: list[str], *, jackpot: str | None, seed: int) -> None:
+        self.table_id, self.seed = table_id, seed
+        self.journal = folder / f"{table_id}.sqlite"
+        self.log = folder / f"{table_id}.jsonl"
+        self.config = folder / f"{table_id}.toml"
+        shipped = Path(__file__).resolve().parents[2] / "config" / f"{game}.toml"
+        lines = [f'id = "{table_id}"' if line.startswith("id = ") else line for line in shipped.read_text().splitlines()]
+        floor = f'\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(servers)}\n' + (f'jackpot = "{jackpot}"\n' if jackpot else "")
+        self.config.write_text("\n".join(lines) + "\n" + floor)
+        self.runs = 0
+        self.failures: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._play, name=f"full-{table_id}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(180)
+
+    def _play(self) -> None:
+        while not self._stop.is_set():
+            self.runs += 1
+            done = subprocess.run(
+                [sys.executable, "-m", "controller.commands.cli", "run", "--config", str(self.config), "--rounds", "4",
+                 "--seed", str(self.seed * 1000 + self.runs), "--journal", str(self.journal), "--log", str(self.log),
+                 "--no-camera"], capture_output=True, text=True, check=False, timeout=300)
+            if done.returncode not in (0, 1):  # 1: a round held (a device drill, a jackpot awaiting the floor): the next run recovers it
+                self.failures.append(f"{self.table_id} run {self.runs}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+            self._stop.wait(2.0)
 
 
 class FloorProcess:
@@ -235,7 +280,9 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             table = {"id": f"T{index + 1:03d}", "game": game, "journal": str(folder / "tables" / f"T{index + 1:03d}.sqlite")}
             tables.append(table | ({"jackpot": JACKPOT} if linked else {}))
         (folder / "tables").mkdir(exist_ok=True)
-        linked_ids = [t["id"] for t in tables if "jackpot" in t]
+        full = [FullTable(f"F{index + 1:02d}", game, folder / "tables", cluster.urls, seed=plan.seed + index,
+                          jackpot=JACKPOT if game == "high-card-flush" else None) for index, game in enumerate(plan.full)]
+        linked_ids = [t["id"] for t in tables if "jackpot" in t] + [f.table_id for f in full if "high-card" in f.config.read_text()]
         floor = FloorProcess(floor_config(folder, cluster.urls, postgres.dsn, free_port(), linked_ids), folder / "floor.log")
         floor.start()
         say(f"floor service up; starting {plan.tables} tables in {plan.workers} processes")
@@ -247,6 +294,8 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             process = ctx.Process(target=_worker, args=(spec, stop_play, stop, results), name=f"tables-{w}", daemon=True)
             process.start()
             workers.append(process)
+        for full_table in full:
+            full_table.start()
         started = time.monotonic()
         wall_start = dt.datetime.now(dt.UTC)
         schedule = _schedule(plan) if plan.faults else []
@@ -256,9 +305,14 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             action(cluster, postgres, floor, proxies, result, time.monotonic() - started)
         _sleep_until(started + plan.seconds)
         stop_play.set()
+        for full_table in full:
+            full_table.stop()
         played_until = time.monotonic()
         say("play stopped; waiting for every outbox and the floor to catch up ...")
-        journals = [Path(t["journal"]) for t in tables]
+        journals = [Path(t["journal"]) for t in tables] + [t.journal for t in full if t.journal.exists()]
+        result.full_tables = {t.table_id: t.runs for t in full}
+        result.errors += [f for t in full for f in t.failures]
+        _republish(full)
         result.caught_up_s = _catch_up(journals, postgres.dsn, timeout=600, say=say) - played_until
         stop.set()
         reports: dict[str, Any] = {}
@@ -266,7 +320,8 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             reports.update(results.get(timeout=120))
         result.seconds = plan.seconds
         _measure(result, postgres.dsn, journals, wall_start)
-        _reconcile_jackpot(result, postgres.dsn, [Path(t["journal"]) for t in tables if "jackpot" in t])
+        _reconcile_jackpot(result, postgres.dsn, [Path(t["journal"]) for t in tables if "jackpot" in t]
+                           + [t.journal for t in full if t.table_id in linked_ids and t.journal.exists()])
     finally:
         stop_play.set()
         stop.set()
@@ -281,6 +336,20 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
         cluster.stop()
         postgres.remove()
     return result
+
+
+def _republish(full: list[FullTable]) -> None:
+    """A full table's outbox ends with its run: what it had not published by then goes out with one last run of it."""
+    for table in full:
+        if table.journal.exists():
+            subprocess.run([sys.executable, "-m", "controller.floor.outbox", "--journal", str(table.journal), "--table",
+                            table.table_id, "--site", SITE, "--linger", "30", *_servers(table.config)],
+                           input=b"", capture_output=True, check=False, timeout=120)
+
+
+def _servers(config: Path) -> list[str]:
+    line = next(x for x in config.read_text().splitlines() if x.startswith("servers = "))
+    return [a for url in json.loads(line.split("=", 1)[1]) for a in ("--server", url)]
 
 
 def _sleep_until(moment: float) -> None:
@@ -390,14 +459,15 @@ def _reconcile_jackpot(result: Result, dsn: str, journals: list[Path]) -> None:
     claims = 0
     for journal in journals:
         db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
-        for (text,) in db.execute("SELECT record FROM events WHERE event IN ('wager_settled', 'jackpot_claimed')"):
+        events = "('wager_settled', 'jackpot_claimed', 'jackpot_awarded')"
+        for (text,) in db.execute(f"SELECT record FROM events WHERE event IN {events}"):  # noqa: S608 - a constant
             record = json.loads(text)
             if record["event"] == "jackpot_claimed":
                 claims += 1
+            elif record["event"] == "jackpot_awarded":
+                paid += Fraction(str(record["amount"])) if record["verified"] else 0
             elif record.get("wager") == "progressive" and not str(record.get("reason", "")).startswith("void"):
                 contributed += RATE * int(record["stake"])
-                if "from the floor's meter" in str(record.get("reason", "")):
-                    paid += Fraction(record["exact_returned"]) - int(record["stake"])
         db.close()
     with psycopg.connect(dsn) as conn:
         row = conn.execute("SELECT amount, contributed, paid, seeded FROM jackpots WHERE name = %s", (JACKPOT,)).fetchone()
@@ -422,6 +492,8 @@ def report(result: Result) -> str:
     ]
     for kind, (p50, p99, n) in result.latency.items():
         lines.append(f"latency journal -> PostgreSQL, {kind:10}: p50 {p50:8.1f} ms  p99 {p99:9.1f} ms  ({n} records)")
+    if result.full_tables:
+        lines.append("full tablectl tables: " + ", ".join(f"{t} ({n} runs)" for t, n in result.full_tables.items()))
     lines.append(f"caught up {result.caught_up_s:.0f} s after play stopped")
     lines.append("faults survived: " + "; ".join(f.name for f in result.faults) if result.faults else "faults: none")
     lines.append(f"tables checked {result.tables_checked} ({result.idle_tables} that never played): lost {result.lost}, duplicated {result.duplicated}, "

@@ -168,6 +168,8 @@ class SimulatedTable:
         exact = Fraction(stake) + (Fraction(award["amount"]) if award["verified"] else 0)
         returned = -(-exact.numerator // exact.denominator)  # the player's rounding: a fraction of a cent goes up
         return [
+            {"event": "jackpot_awarded", "round": round_id, "game": self.game, "spot": spot,
+             **{k: award.get(k) for k in ("jackpot", "verified", "amount", "meter_before", "meter_after", "reason", "stream_seq")}},
             {"event": "wager_settled", "round": round_id, "game": self.game, "spot": spot, "wager": "progressive",
              "stake": stake, "outcome": "win", "payout": "100% of the meter", "returned": returned,
              "exact_returned": str(exact), "house_win": stake - returned, "reason": "7-card straight flush: from the floor's meter",

@@ -23,6 +23,7 @@ def test_twenty_tables_lose_nothing_through_a_killed_node_a_restarted_cluster_an
     print(report(result))
     assert result.ok, report(result)
     assert len(result.faults) == 5 and result.records > 1000
+    assert result.full_tables and all(runs > 1 for runs in result.full_tables.values())
 
 
 @pytest.mark.floor_scale
