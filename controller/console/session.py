@@ -52,7 +52,7 @@ from controller.engine import holds
 from controller.engine.feeds import DealerEntryFeed, FeedError, NoCardYet, ShoeFeed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
-from controller.engine.table import Table
+from controller.engine.table import Table, banked
 from controller.engine.visibility import Audience, sight
 from controller.errors import CardRefused, TableError, WagerRefused
 from controller.money import format_cents
@@ -231,6 +231,8 @@ class TableLoop:
             changed = True
             if self.pace:
                 break
+        if changed and self.round is not None and self.round.state in FINISHED:
+            self._finalize()  # at once, not a paced step later: the page never offers to open a round the game refuses
         if changed:
             self._publish()
         if answer is not None:
@@ -395,7 +397,7 @@ class TableLoop:
         self.table.feed.end_round(round.id)
         self.table.rounds_played += 1
         self.table.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
-        facts = self.table.game.pass_position(self.accepts_position)
+        facts = self.table.game.pass_position(self.accepts_position) if banked(round) else {}
         if facts:
             self.log.emit("position_passed", round.id, game=self.table.game.id, **facts)
         if "stopped" in facts:

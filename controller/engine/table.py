@@ -23,6 +23,13 @@ from controller.records.meters import Meters
 from controller.rules.base import Game
 
 
+def banked(round: Round) -> bool:
+    """Whether a finished round counts as one of the player-dealer's banks: a voided round returned every wager
+    and played no hand, so it is no bank (Double Hand Poker's general rule 5 says so; every player-dealer game
+    is read the same way), and the position does not pass or stop after it."""
+    return round.state == "complete"
+
+
 class Table:
     def __init__(
         self,
@@ -162,6 +169,8 @@ class Table:
         return None
 
     def _pass_position(self, round: Round, players: SimulatedPlayers) -> None:
+        if not banked(round):
+            return
         facts = self.game.pass_position(players.accepts_position)
         if facts:
             self.log.emit("position_passed", round.id, game=self.game.id, **facts)

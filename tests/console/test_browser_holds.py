@@ -24,6 +24,8 @@ from tests.console.test_browser import enter, expect_text, open_console, supervi
 FAULTS = [c.slug for c in (Code.JAM, Code.DOOR_OPEN, Code.COUNT_MISMATCH, Code.EMPTY, Code.DUPLICATE_CARD,
                            Code.UNRECOGNISED_CARD, Code.INTEGRITY)]
 """The device faults of the reference protocol (``docs/protocol.md``); ``unplug`` is the lost link."""
+VOIDED = ("count-mismatch", "duplicate-card", "integrity")
+"""Faults after which the supervisor voids the round (the deck is in doubt); after the others the round resumes."""
 
 
 @pytest.mark.parametrize("fault", [*FAULTS, "unplug"])
@@ -42,7 +44,7 @@ def test_a_device_fault_holds_the_round_and_a_supervisor_clears_it_from_the_page
             sim.command("clear")
         expect_text(page, "#hold-now", "shoe now: ready")  # cleared at the machine: the screen says so at once
         shots(page, "cleared-at-the-device")
-        action = "void" if fault in ("count-mismatch", "duplicate-card", "integrity") else "resume"
+        action = "void" if fault in VOIDED else "resume"
         supervise(page, "hold-supervisor", action, f"{fault} dealt with at the shoe", again=SUPERVISOR[1])
         if action == "void":
             page.locator("#void-screen").wait_for(state="visible")

@@ -145,6 +145,28 @@ def test_three_card_poker_decisions_in_turn_and_settlement_against_the_bank() ->
         loop.stop()
 
 
+def test_a_voided_round_is_no_bank_the_player_dealer_position_neither_passes_nor_stops() -> None:
+    """Two voided rounds in a row (two device faults, say) leave seat 1 its two banks: only played rounds count."""
+    loop, log = table_loop("three-card-poker")
+    loop.start()
+    try:
+        for _ in range(2):
+            do(loop, OpenRound())
+            do(loop, PlaceWager(1, "bank", 30000))
+            do(loop, VoidRound("the shuffler's deck is in doubt"))
+        assert loop.snapshot()["stopped"] is None and not log.named("position_passed")
+        assert loop.table.game.table_roles() == {"player_dealer": 1, "bank_button": "1st bank"}
+        do(loop, OpenRound())
+        do(loop, PlaceWager(1, "bank", 30000))
+        do(loop, PlaceWager(4, "ante", 1000))
+        do(loop, CloseBetting())
+        do(loop, Decide(4, "fold"))
+        wait_until(lambda: bool(log.named("position_passed")))
+        assert log.named("position_passed")[-1]["bank_button"] == "2nd bank"
+    finally:
+        loop.stop()
+
+
 def test_an_empty_shoe_holds_the_round_and_the_supervisor_enters_the_card_really_dealt() -> None:
     config = load_config(CONFIG / "top-card.toml")
     log = MemoryLog(config.table_id)

@@ -79,7 +79,7 @@ function renderStop(dealerMode) {
   document.getElementById("stop-seats").replaceChildren(...(dealerMode ? view.position_offer : []).map((seat) =>
     el("button", { class: "big primary", "data-take-position": seat, text: "Seat " + seat + " takes it",
                    onclick: () => command({ command: "take_position", spot: seat }) })),
-    dealerMode ? null : el("p", { class: "help", text: "Waiting for a simulated player to take the position." }));
+    ...(dealerMode ? [] : [el("p", { class: "help", text: "Waiting for a simulated player to take the position." })]));
 }
 
 function renderVoid(round) {
