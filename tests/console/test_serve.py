@@ -18,6 +18,7 @@ import numpy as np
 from controller.records.journal import Journal
 from tests.console.tables import CONFIG, SUPERVISOR, logged_in
 from tests.test_service import listening_sockets
+from vision.calibration import MEASURED_PX_PER_MM
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,7 +117,7 @@ def test_the_console_refuses_a_non_loopback_address_unless_asked(tmp_path: Path)
 
 def test_serve_films_from_a_camera_that_sees_the_cards_small_and_says_so(tmp_path: Path) -> None:
     """A live table whose camera (here a folder of frames) is calibrated to see the table's marks 1.6 times
-    further apart than the simulated camera does: under the 1.6 px/mm the recognizer is measured at. The
+    further apart than the simulated camera does: under the scale the recognizer is measured at. The
     table serves and films all the same; the technician is told on stderr, and the event log says so."""
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -135,6 +136,7 @@ def test_serve_films_from_a_camera_that_sees_the_cards_small_and_says_so(tmp_pat
     assert service.process.returncode == 0, service.err
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     [low] = [e for e in events if e["event"] == "camera_scale_low"]
-    assert low["px_per_mm"] < 1.6 and "below the 1.6 px/mm the recognizer is measured at" in low["reason"]
+    assert low["px_per_mm"] < MEASURED_PX_PER_MM
+    assert f"below the {MEASURED_PX_PER_MM} px/mm the recognizer is measured at" in low["reason"]
     assert f"tablectl: camera: {low['reason']}" in service.err
     assert not any(e["event"] == "camera_off" for e in events)
