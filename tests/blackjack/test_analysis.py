@@ -9,6 +9,7 @@ import pytest
 
 from controller.cards import parse_cards
 from controller.rules.blackjack.analysis import Rules, _resplit_patterns, analyse
+from controller.rules.blackjack.arithmetic import is_prime, primes_below
 from controller.rules.blackjack.edge import insurance_edges, simulate_base
 from controller.rules.registry import make_game
 from tests.blackjack.brute_force import exact_ev, with_deck
@@ -80,3 +81,10 @@ def test_a_simulation_of_the_real_rounds_agrees_with_the_analysis(game_id) -> No
     simulated = simulate_base(game, rounds=20_000, seed=45)
     assert simulated.stderr is not None
     assert abs(simulated.ev - analyse(game, "fast").ev) < 4 * simulated.stderr
+
+
+def test_the_residue_lanes_are_the_largest_primes_below_2_to_the_50() -> None:
+    # 2**50 - 27 is the largest prime below 2**50; Miller-Rabin agrees with trial division on small numbers
+    assert primes_below(2**50, 2) == [2**50 - 27, 2**50 - 35]
+    trial = [n for n in range(2, 20_000) if all(n % d for d in range(2, int(n**0.5) + 1))]
+    assert [n for n in range(20_000) if is_prime(n)] == trial

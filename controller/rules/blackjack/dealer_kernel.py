@@ -93,6 +93,13 @@ def mulmod(a: int, b: int, p: int, p_inverse: float) -> int:
     return int(r)
 
 
+@njit(cache=True, inline="always")
+def addmod(a: int, b: int, p: int) -> int:
+    """``(a + b) % p`` for residues ``a, b < p``: one subtraction, no division."""
+    s = a + b
+    return s - p if s >= p else s
+
+
 @njit(cache=True)
 def _dealer_mod_into(out: np.ndarray, avail: np.ndarray, left: int, start: np.ndarray, cls: np.ndarray,
                      count: np.ndarray, length: np.ndarray, ways: np.ndarray, outcome: np.ndarray, m: np.ndarray,
@@ -127,7 +134,7 @@ def _dealer_mod_into(out: np.ndarray, avail: np.ndarray, left: int, start: np.nd
             o = outcome[g]
             if plain:
                 for w in range(rows):
-                    out[w, o, lane] = (out[w, o, lane] + mulmod(p, coef[w, 0, lane], p_mod, p_inv)) % p_mod
+                    out[w, o, lane] = addmod(out[w, o, lane], mulmod(p, coef[w, 0, lane], p_mod, p_inv), p_mod)
                 continue
             a = avail[weight_class]
             for e in range(start[g], start[g + 1]):
@@ -144,8 +151,8 @@ def _dealer_mod_into(out: np.ndarray, avail: np.ndarray, left: int, start: np.nd
             for w in range(rows):
                 s = 0
                 for t in range(terms):
-                    s = (s + mulmod(coef[w, t, lane], term[t], p_mod, p_inv)) % p_mod
-                out[w, o, lane] = (out[w, o, lane] + mulmod(p, s, p_mod, p_inv)) % p_mod
+                    s = addmod(s, mulmod(coef[w, t, lane], term[t], p_mod, p_inv), p_mod)
+                out[w, o, lane] = addmod(out[w, o, lane], mulmod(p, s, p_mod, p_inv), p_mod)
 
 
 @njit(cache=True)
@@ -205,6 +212,6 @@ def payoff_mod(chances: np.ndarray, wins: np.ndarray, primes: np.ndarray) -> np.
         for w in range(rows):
             s = 0
             for o in range(outcomes):
-                s = (s + mulmod(chances[w, o, lane], wins[o, lane], p, p_inv)) % p
+                s = addmod(s, mulmod(chances[w, o, lane], wins[o, lane], p, p_inv), p)
             out[w, lane] = s
     return out
