@@ -116,9 +116,13 @@ def _dealer_mod_into(out: np.ndarray, avail: np.ndarray, left: int, start: np.nd
     falling = np.ones((classes, most + 1), np.int64)
     below = np.ones(most + 1, np.int64)
     term = np.empty(terms, np.int64)
+    # a row's weight depends on the group only through its length and how many weight-class cards it draws
+    weight = np.zeros((most + 1, most + 1, rows), np.int64)
+    known = np.zeros((most + 1, most + 1), np.bool_)
     for lane in range(lanes):
         p_mod = primes[lane]
         p_inv = 1.0 / p_mod
+        known[:, :] = False
         for c in range(classes):
             for j in range(most):
                 falling[c, j + 1] = mulmod(falling[c, j], max(avail[c] - j, 0), p_mod, p_inv)
@@ -136,23 +140,30 @@ def _dealer_mod_into(out: np.ndarray, avail: np.ndarray, left: int, start: np.nd
                 for w in range(rows):
                     out[w, o, lane] = addmod(out[w, o, lane], mulmod(p, coef[w, 0, lane], p_mod, p_inv), p_mod)
                 continue
-            a = avail[weight_class]
+            drawn = 0
             for e in range(start[g], start[g + 1]):
                 if cls[e] == weight_class:
-                    a -= count[e]
-            n = left - length[g]
-            for t in range(terms):
-                v = 1
-                for j in range(m[t]):
-                    v = mulmod(mulmod(v, max(a - j, 0), p_mod, p_inv), inverse[lane, n - j], p_mod, p_inv)
-                for j in range(k[t]):
-                    v = mulmod(mulmod(v, max(n - a - j, 0), p_mod, p_inv), inverse[lane, n - m[t] - j], p_mod, p_inv)
-                term[t] = v
-            for w in range(rows):
-                s = 0
+                    drawn += count[e]
+            size = length[g]
+            if not known[size, drawn]:
+                a = avail[weight_class] - drawn
+                n = left - size
                 for t in range(terms):
-                    s = addmod(s, mulmod(coef[w, t, lane], term[t], p_mod, p_inv), p_mod)
-                out[w, o, lane] = addmod(out[w, o, lane], mulmod(p, s, p_mod, p_inv), p_mod)
+                    v = 1
+                    for j in range(m[t]):
+                        v = mulmod(mulmod(v, max(a - j, 0), p_mod, p_inv), inverse[lane, n - j], p_mod, p_inv)
+                    for j in range(k[t]):
+                        v = mulmod(mulmod(v, max(n - a - j, 0), p_mod, p_inv), inverse[lane, n - m[t] - j], p_mod,
+                                   p_inv)
+                    term[t] = v
+                for w in range(rows):
+                    s = 0
+                    for t in range(terms):
+                        s = addmod(s, mulmod(coef[w, t, lane], term[t], p_mod, p_inv), p_mod)
+                    weight[size, drawn, w] = s
+                known[size, drawn] = True
+            for w in range(rows):
+                out[w, o, lane] = addmod(out[w, o, lane], mulmod(p, weight[size, drawn, w], p_mod, p_inv), p_mod)
 
 
 @njit(cache=True)
