@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
-import signal
+import os
 import sys
 from collections.abc import Sequence
 
@@ -33,10 +33,15 @@ def version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         route_stdlib_logging()
-        if hasattr(signal, "SIGPIPE"):
-            signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tablectl run | head` ends quietly
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # `tablectl run | head`: the reader went away; end quietly. SIGPIPE itself stays ignored (Python's default):
+        # its default action would kill tablectl without a word whenever a socket:// device closed its end.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

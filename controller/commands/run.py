@@ -167,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl: {exc}", file=sys.stderr)
         print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
         return 3
+    except BrokenPipeError:
+        raise  # standard output's reader went away (`tablectl run | head`): cli.main ends quietly
     except (TableError, SimulatorError, OSError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
