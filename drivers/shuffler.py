@@ -40,6 +40,10 @@ class ShufflerError(DeviceError):
     """
 
     code = "shuffler-error"
+    reported = False
+    """The machine refused with the code of a fault it reported itself (10.1: open now, or reported and cleared
+    while the refusal was on its way, 9.2): it ends when the machine reports it cleared, perhaps already done, and
+    the command is then asked again (6.4), no supervisor needed."""
 
 
 class ShufflerJam(ShufflerError):

@@ -571,7 +571,7 @@ class ShufflerFeed(CardFeed):
     def _faulted(self, exc: ShufflerError, round_id: str | None) -> DeviceFaulted:
         """The fault a refusal means: one the machine reports (it ends it, 10.1) or one only the supervisor ends."""
         self._journal_notices(round_id)
-        lasting = exc.code == "communication-lost" or self._machine_faulted()
+        lasting = exc.code == "communication-lost" or exc.reported or self._machine_faulted()
         self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
         (self.open_faults if lasting else self.supervisor_faults)[exc.code] = str(exc)
         return DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {exc}", supervisor=not lasting)

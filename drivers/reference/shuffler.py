@@ -119,6 +119,8 @@ class ReferenceShuffler(Shuffler):
         self._notices: queue.Queue[Notice] = queue.Queue()
         self._fault_lock = threading.Lock()
         self.fault: m.Code | None = None
+        self._cleared: list[m.Code] = []  # every FAULT_CLEARED delivered, in order: a refusal may arrive after one
+        self._cleared_mark = 0
         self.session = Session(
             open_transport, m.DeviceKind.SHUFFLER, expected=expected, on_event=self._on_event,
             on_status=self._on_status, delivered=self._delivered, on_down=self._on_down,
@@ -253,7 +255,7 @@ class ReferenceShuffler(Shuffler):
             raise ShufflerError(f"the shuffler answered Alternate with a {type(reply).__name__}: call technical support")
         two = reply.code is m.Code.OK
         if reply.code not in (m.Code.OK, m.Code.UNSUPPORTED, m.Code.BAD_REQUEST):
-            raise error_for(reply.code, "deal from the deck it just shuffled")
+            raise self._refusal(reply.code, "deal from the deck it just shuffled")
         if self.decks is not None and two != (self.decks == 2):
             holds = "two decks" if two else "one deck"
             raise DeckSizeMismatch(
@@ -301,7 +303,7 @@ class ReferenceShuffler(Shuffler):
         lost = (f"the shuffler's answer to a Dispense of {n} cards never came: a stack may be in the tray, its "
                 "cards unrecorded: the supervisor enters them, or voids the round")
         try:
-            reply = self.session.request(m.Dispense(n))
+            reply = self._dispense_request(n)
         except StrayReply as exc:
             cards = exc.reply.cards if isinstance(exc.reply, m.Stack) else ()
             raise StackUnknown(f"the shuffler's answer to a Dispense of {n} cards was not understood (a reply to "
@@ -313,13 +315,18 @@ class ReferenceShuffler(Shuffler):
             if reply.code is m.Code.NOT_READY and self._dealing:
                 self._restarted("it answered Dispense NOT_READY with a counted deck being dealt")
                 raise ShufflerRestarted(RESTARTED)
-            raise error_for(reply.code, f"dispense {n} cards")
+            raise self._refusal(reply.code, f"dispense {n} cards")
         if not isinstance(reply, m.Stack) or len(reply.cards) != n:
             cards = reply.cards if isinstance(reply, m.Stack) else ()
             raise StackUnknown(f"the shuffler answered a Dispense of {n} cards with {len(cards)} cards: the stack is "
                                "recorded but the supervisor checks it, or voids the round; call technical support", cards)
         self._check_duplicates(tuple(c for c in reply.cards if c is not None))
         return reply.cards
+
+    def _dispense_request(self, n: int) -> m.Message:
+        with self._fault_lock:
+            self._cleared_mark = len(self._cleared)
+        return self.session.request(m.Dispense(n))
 
     def notices(self) -> list[Notice]:
         out = []
@@ -348,6 +355,8 @@ class ReferenceShuffler(Shuffler):
                                 f"{m.Code.DUPLICATE_CARD.dealer_message}")
 
     def _request(self, command: m.Command, timeout: float | None, *, when_ready: bool = False) -> m.Message:
+        with self._fault_lock:
+            self._cleared_mark = len(self._cleared)
         try:
             if when_ready:
                 return self.session.request_when_ready(command, timeout)
@@ -364,8 +373,16 @@ class ReferenceShuffler(Shuffler):
         if not isinstance(reply, m.Result):
             raise ShufflerError(f"the shuffler answered {doing} with a {type(reply).__name__}: call technical support")
         if reply.code is not m.Code.OK:
-            raise error_for(reply.code, doing)
+            raise self._refusal(reply.code, doing)
         return reply
+
+    def _refusal(self, code: m.Code, doing: str) -> ShufflerError:
+        """``error_for``, knowing whether the machine reported that fault itself (open, or cleared since the command
+        was sent: the refusal came late)."""
+        error = error_for(code, doing)
+        with self._fault_lock:
+            error.reported = self.fault is code or code in self._cleared[self._cleared_mark :]
+        return error
 
     # -- what the machine reports --------------------------------------
 
@@ -390,6 +407,8 @@ class ReferenceShuffler(Shuffler):
             self._set_fault(ev.code)
         elif ev.type is m.EventType.FAULT_CLEARED:
             log.info("shuffler fault %s cleared", ev.code.slug)
+            with self._fault_lock:
+                self._cleared.append(ev.code)
             self._set_fault(None)
         elif ev.type not in (m.EventType.CARD_DRAWN, m.EventType.CARD_BURNED, m.EventType.SHUFFLED):
             self._notices.put(DeviceWarning("protocol-error", f"the shuffler sent a {ev.type.name} event this host "

@@ -139,3 +139,23 @@ def test_an_unplugged_shuffler_is_offline_then_resumes_its_deck(
     after = shuffler.dispense(3)
     assert not set(before) & set(after)
     assert all(isinstance(c, Card) for c in after)
+
+
+def test_a_refusal_that_arrives_after_its_fault_was_cleared_is_the_machines_fault_already_over() -> None:
+    """6.4 with 9.2: a late device answers a Dispense JAM after it has already reported the jam cleared; the refusal
+    is still the machine's own fault (no supervisor needed), and the stack is asked for again."""
+    from drivers.conformance.run import simulator
+
+    with simulator("shuffler", "late") as sim:
+        driver = open_shuffler("reference", port=sim.url, decks=2, **FAST)
+        try:
+            driver.next_deck()
+            sim.control("on dispense 1 fault jam 0.3")  # cleared before the refusal (0.6 s late) is sent
+            with pytest.raises(ShufflerJam) as refused:
+                driver.dispense(3)
+            assert refused.value.reported
+            assert driver.wait_cleared(5.0)
+            assert len(driver.dispense(3)) == 3
+        finally:
+            driver.close()
+    assert not ShufflerJam("a refusal nobody reported").reported
