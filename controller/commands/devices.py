@@ -31,8 +31,9 @@ from drivers.errors import DeviceError
 from drivers.registry import BadOptions, open_shoe, open_shuffler
 
 EXPECTED = ("model", "serial", "firmware")
-ASK_TIMING = {"reply_timeout": 2.0, "ack_timeout": 0.5, "retries": 2, "connect_wait": 0.0}
-"""How long `devices` waits for an answer unless the config says otherwise: a silent port is told quickly."""
+ASK_TIMING = {"reply_timeout": 5.0, "ack_timeout": 0.5, "retries": 4, "connect_wait": 0.0}
+"""How long `devices` waits for an answer unless the config says otherwise: a silent port is told in 2.5 s, a device
+that answers slowly on a busy machine (the reply timeout of docs/protocol.md 9.1) is still heard."""
 
 
 def register(subparsers: Any) -> None:
