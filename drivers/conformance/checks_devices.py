@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from drivers.conformance.kit import WAIT, Kit, Skip, allowance_used, cards_out, clause, expect
+from drivers.conformance.kit import WAIT, Kit, Skip, allowance_used, cards_out, clause, expect, refused_during
 from drivers.protocol import messages as m
 
 # ---- shoes -------------------------------------------------------------------------------
@@ -17,8 +17,12 @@ def shoe_shuffle(kit: Kit) -> None:
     expect(result.value > 0, f"Shuffle answered {result.value} cards")
     expect(bool(kit.probe.wait_events(lambda e: e.type is m.EventType.SHUFFLED, 2.0, mark)), "no SHUFFLED event")
     st = kit.status()
-    expect(st.count == 0 and st.remaining == result.value,
-           f"after Shuffle Status says count {st.count}, remaining {st.remaining} (shoe of {result.value})")
+    time.sleep(0.2)  # a burn reported just before the Status may still be on its way
+    burned = len([e for e in kit.probe.events(mark) if e.type is m.EventType.CARD_BURNED])
+    # 5.2: a shoe whose burn slot is before the gate burns at once, without the allowance: count 0, or its burns
+    expect(st.count <= burned and st.remaining == result.value - st.count,
+           f"after Shuffle Status says count {st.count}, remaining {st.remaining} (shoe of {result.value}, "
+           f"{burned} burned by the shoe)")
 
 
 @clause("4.8", "Deal sets the allowance (answered with it): Deal(2) lets exactly 2 cards out, Deal(0) none", "shoe")
@@ -74,9 +78,12 @@ def shoe_unreadable(kit: Kit) -> None:
     kit.need("clear")
     kit.new_shoe()
     mark = kit.probe.mark()
-    kit.result(m.Deal(1), m.Code.OK)
-    kit.card_events(mark, 1)
-    time.sleep(0.3)
+    for _ in range(5):  # past the burns a shoe may make itself (5.2: as many as the table's procedure says)
+        kit.result(m.Deal(1), m.Code.OK)
+        kit.card_events(mark, len(cards_out(kit.probe.events(mark))) + 1)
+        time.sleep(0.3)
+        if any(e.type is m.EventType.CARD_DRAWN for e in kit.probe.events(mark)):
+            break
     before = cards_out(kit.probe.events(mark))[-1].count
     kit.act("unreadable")
     mark = kit.probe.mark()
@@ -91,13 +98,15 @@ def shoe_unreadable(kit: Kit) -> None:
     st = kit.status()
     expect(st.state is m.State.FAULT and st.fault is m.Code.UNRECOGNISED_CARD, f"Status says {st.state.name}")
     mark = kit.probe.mark()
-    kit.result(m.Deal(1), m.Code.OK, m.Code.UNRECOGNISED_CARD)
+    during = kit.result(m.Deal(1), m.Code.OK, m.Code.UNRECOGNISED_CARD)
     time.sleep(WAIT)
     expect(not cards_out(kit.probe.events(mark)), "a card passed the gate while the fault was open")
     kit.act("clear")
     expect(bool(kit.probe.wait_events(lambda e: e.type is m.EventType.FAULT_CLEARED, 10.0, mark)), "no FAULT_CLEARED")
     mark = kit.probe.mark()
-    kit.result(m.Deal(1), m.Code.OK)
+    # 4.8: a Deal accepted during the fault set the allowance, which may let the card out as soon as it is cleared
+    if during.code is not m.Code.OK or not kit.probe.wait_events(lambda e: e in cards_out([e]), 2 * WAIT, mark):
+        kit.result(m.Deal(1), m.Code.OK)
     after = kit.card_events(mark, 1)
     expect(len(after) == 1 and after[0].count == before + 2,
            f"after the fault the next card came as {after}, count {before + 2}")
@@ -230,7 +239,7 @@ def refused_dispense(kit: Kit) -> None:
         st = kit.status()
         expect(st.count == before, f"a refused Dispense moved the count from {before} to {st.count}")
         for command in (m.Shuffle(), m.Verify(), m.Alternate()):
-            kit.result(command, m.Code.JAM)
+            refused_during(kit, command, m.Code.JAM)
     stack = kit.ask(m.Dispense(3))
     expect(isinstance(stack, m.Stack) and len(stack.cards) == 3, f"after clearing, Dispense(3) gave {stack}")
 
@@ -276,8 +285,9 @@ def per_card_events(kit: Kit) -> None:
 def wrong_count(kit: Kit) -> None:
     kit.need("miscount")
     kit.wait_ready()
-    size = kit.result(m.Shuffle(), m.Code.OK, timeout=60.0).value
-    kit.act("miscount")
+    size = kit.result(m.Shuffle(), m.Code.OK, timeout=60.0).value  # the whole deck
+    kit.act("miscount")  # a card taken out of the deck to be shuffled next
+    kit.result(m.Shuffle(), m.Code.OK, timeout=60.0)
     mark = kit.probe.mark()
     counted = kit.result(m.Verify(), m.Code.OK, m.Code.COUNT_MISMATCH)
     expect(counted.value != size, f"Verify answered {counted.code.name} with the full count {counted.value}")
@@ -301,7 +311,7 @@ def shuffler_lasting_fault(kit: Kit) -> None:
         st = kit.status()
         expect(st.state is m.State.FAULT and st.fault is m.Code.DOOR_OPEN, f"Status says {st.state.name}")
         for command in (m.Shuffle(), m.Verify(), m.Dispense(3), m.Alternate()):
-            kit.result(command, m.Code.DOOR_OPEN)
+            refused_during(kit, command, m.Code.DOOR_OPEN)
         last = kit.status().last_event
         mark = kit.probe.mark()
         kit.result(m.Replay(last), m.Code.OK)

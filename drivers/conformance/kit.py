@@ -128,6 +128,7 @@ class Kit:
         self.probe = Probe(port)
         self.identity: m.Identity | None = None
         self.deck_size = 0
+        self.two_decks = False
 
     def run(self, report: Callable[[Outcome], None] = lambda outcome: None) -> list[Outcome]:
         outcomes = []
@@ -233,6 +234,7 @@ class Kit:
         self.deck_size = shuffled.value
         self.result(m.Verify(), m.Code.OK, m.Code.COUNT_MISMATCH)
         alternate = self.result(m.Alternate(), m.Code.OK, m.Code.UNSUPPORTED, m.Code.BAD_REQUEST)
+        self.two_decks = alternate.code is m.Code.OK
         if alternate.code is m.Code.OK:
             self.result(m.Shuffle(), m.Code.OK, timeout=60.0)
         return shuffled
@@ -270,6 +272,15 @@ class Kit:
             self.act("clear")
             cleared = self.probe.wait_events(lambda e: e.type is m.EventType.FAULT_CLEARED, 10.0, mark)
             expect(bool(cleared), "no FAULT_CLEARED after the fault was cleared at the machine (10.1)")
+
+
+def refused_during(kit: Kit, command: m.Command, fault: m.Code) -> None:
+    """10.1: a command refused with the fault's code; a one-deck shuffler may answer Alternate as it always does
+    (4.11: UNSUPPORTED or BAD_REQUEST), fault or not."""
+    if isinstance(command, m.Alternate) and kit.kind is m.DeviceKind.SHUFFLER and not kit.two_decks:
+        kit.result(command, fault, m.Code.UNSUPPORTED, m.Code.BAD_REQUEST)
+    else:
+        kit.result(command, fault)
 
 
 def expect(condition: bool, failure: str) -> None:
