@@ -42,6 +42,8 @@ from drivers.sim.endpoints import PtyEndpoint
 from drivers.sim.shoe import ShoeSim
 from drivers.sim.shuffler import ShufflerSim
 from tests.helpers import MemoryLog
+from tests.witness.device import READINGS as WITNESS_READINGS
+from tests.witness.harness import MatrixWitness, Witness
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"
 TEMPLATES = {"shoe": (CONFIG / "top-card.toml").read_text(), "shuffler": (CONFIG / "three-card-poker.toml").read_text()}
@@ -85,6 +87,8 @@ UNKNOWN_CARDS = ("may be in the tray", "not understood", "more often than the de
 PYTHON_WORDS = ("Errno", "fileno", "NoneType", "has no attribute", "argument must be", "Traceback", "Exception")
 """Words of Python's own errors, which no dealer should read (issue 48, case 7)."""
 SEED = 11
+WITNESS = "witness-"
+"""The prefix of a reading of the witness device (``tests/witness``) rather than of tablectl's simulator."""
 TIMING = "heartbeat = 0.1\nreply_timeout = 2.0"
 """Quicker than the defaults (docs/protocol.md 9.1) so a silent device costs seconds, not a minute, per scenario."""
 WORKERS = 6
@@ -123,9 +127,12 @@ class Outcome:
         return not (self.lost or self.duplicated or self.tracebacks or self.problems)
 
 
-def scenarios(device: str, *, every_reading: bool = False) -> list[Scenario]:
-    """Every fault at every moment; each in one reading (taken in turn, so every reading is played), or in all."""
-    names = sorted(readings(device))
+def scenarios(device: str, *, every_reading: bool = False, witness: bool = False) -> list[Scenario]:
+    """Every fault at every moment; each in one reading (taken in turn, so every reading is played), or in all.
+
+    ``witness``: on the device written from docs/protocol.md alone (``tests/witness``), in its readings, instead of
+    tablectl's simulator."""
+    names = [f"{WITNESS}{name}" for name in WITNESS_READINGS[device]] if witness else sorted(readings(device))
     out = []
     for i, (fault, moment) in enumerate((f, mo) for f in FAULTS[device] for mo in MOMENTS[device]):
         for name in names if every_reading else [names[i % len(names)]]:
@@ -157,7 +164,12 @@ def _triggered(s: Scenario, decks: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def _device(s: Scenario) -> Iterator[SimDevice]:
+def _device(s: Scenario) -> Iterator[SimDevice | MatrixWitness]:
+    if s.reading.startswith(WITNESS):
+        args = ["--seed", str(SEED)] + (["--decks", "8", "--cut-from-end", str(CUT_FROM_END)] if s.device == "shoe" else [])
+        with Witness(s.device, s.reading.removeprefix(WITNESS), args=args) as witness:
+            yield MatrixWitness(witness)
+        return
     behaviour = reading(s.device, s.reading)
     endpoint = PtyEndpoint()
     sim: SimDevice
@@ -190,7 +202,7 @@ def _config(s: Scenario, port: str, tmp: Path) -> Path:
 class FaultAfterWagers(SimulatedPlayers):
     """Players who place their wagers, after which (once) the device develops the fault: the 'dealing' moment."""
 
-    def __init__(self, rng: random.Random, inject: list[str], sim: SimDevice) -> None:
+    def __init__(self, rng: random.Random, inject: list[str], sim: SimDevice | MatrixWitness) -> None:
         super().__init__(rng)
         self.inject, self.sim = inject, sim
 
@@ -240,7 +252,7 @@ def _play(s: Scenario, tmp: Path, outcome: Outcome) -> None:
         _count(s, sim, log, outcome)
 
 
-def _rounds(s: Scenario, sim: SimDevice, table: Table, feed: CardFeed, players: SimulatedPlayers, out: Outcome) -> None:
+def _rounds(s: Scenario, sim: SimDevice | MatrixWitness, table: Table, feed: CardFeed, players: SimulatedPlayers, out: Outcome) -> None:
     interventions = 0
     for number in range(ROUNDS[s.device]):
         if number == 1 and s.moment == "idle":
@@ -261,7 +273,7 @@ def _rounds(s: Scenario, sim: SimDevice, table: Table, feed: CardFeed, players: 
             break
 
 
-def _supervise(sim: SimDevice, table: Table, feed: CardFeed, players: SimulatedPlayers, round: Round) -> Round:
+def _supervise(sim: SimDevice | MatrixWitness, table: Table, feed: CardFeed, players: SimulatedPlayers, round: Round) -> Round:
     """The supervisor: clear the machine, then enter the card it could not read (resume), resume, or void."""
     sim.control("clear")
     sim.control("noise")
@@ -277,7 +289,7 @@ def _supervise(sim: SimDevice, table: Table, feed: CardFeed, players: SimulatedP
     return table.play_round(players, round)
 
 
-def _count(s: Scenario, sim: SimDevice, log: MemoryLog, out: Outcome) -> None:
+def _count(s: Scenario, sim: SimDevice | MatrixWitness, log: MemoryLog, out: Outcome) -> None:
     """Cards out of the device against cards the journal records from it."""
     garbled = Counter(c.code for c in sim.garbled)  # sent with a code that is not a card: unreadable to the host
     sent = Counter(c.code for how, c in sim.out if c is not None) - garbled
@@ -355,9 +367,9 @@ def totals(outcomes: list[Outcome]) -> str:
 def main(argv: list[str]) -> int:
     import tempfile
 
-    every = "--every-reading" in argv
+    every, witness = "--every-reading" in argv, "--witness" in argv
     devices = [a for a in argv if a in MOMENTS] or list(MOMENTS)
-    todo = [s for device in devices for s in scenarios(device, every_reading=every)]
+    todo = [s for device in devices for s in scenarios(device, every_reading=every, witness=witness)]
     with tempfile.TemporaryDirectory() as tmp:
         outcomes = play_all(todo, Path(tmp), done=lambda o: print(table_of([o]).splitlines()[1], flush=True))
     print(table_of(outcomes))
