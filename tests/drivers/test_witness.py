@@ -94,7 +94,7 @@ def test_the_readmes_hardware_command_passes_on_the_witness(device: str, reading
 # ---- tablectl run on the witness ---------------------------------------------------------------------
 
 TABLE_FAULTS = {
-    # reading: what happens at the machine during the session (the witness's control lines)
+    # device: what happens at the machine during the session (the witness's control lines)
     "shoe": ["on card 3 jam 0.5", "on card 7 door-open 0.5", "on card 10 unplug 0.4", "on card 13 silence 1.0",
              "on card 15 noise 0.05", "on card 19 noise", "on shuffle 2 door-open 0.5"],
     "shuffler": ["on dispense 2 jam 0.5", "on verify 3 unplug 0.4", "on shuffle 4 door-open 0.5",
