@@ -152,6 +152,7 @@ class ShoeFeed(CardFeed):
         self.shuffles = 0
         self.open_faults: dict[str, str] = {}
         """Faults the shoe (or its link) reported and has not reported over, code -> the dealer's message."""
+        self._cleared: list[str] = []  # every fault the shoe reported over, in order (a refusal may come after)
         self.supervisor_faults: dict[str, str] = {}
         self._held_back: list[tuple[str, Card | None, int]] = []
         self._cut_seen = False
@@ -205,10 +206,11 @@ class ShoeFeed(CardFeed):
         return self.burn_after_shuffle
 
     def _shuffle(self, round_id: str | None) -> None:
+        cleared = len(self._cleared)
         try:
             self.shoe.shuffle()
         except DeviceError as exc:
-            raise self._refused(exc, round_id) from exc
+            raise self._refused(exc, round_id, cleared) from exc
         self._drain(round_id)
         self.shuffles += 1
         self.shuffle_due, self._cut_seen, self._empty = False, False, False
@@ -270,15 +272,16 @@ class ShoeFeed(CardFeed):
                 raise NoCardYet(f"the shoe gave no card in {self.timeout:g} s: the dealer draws the next card") from exc
             self._take(event, round_id)
 
-    def _refused(self, exc: DeviceError, round_id: str | None) -> DeviceFaulted:
-        """A Shuffle the shoe refused or did not answer: a lasting fault is open until the shoe clears it (10.1);
-        anything else is tried again by the table (``wait_recovered`` then finds nothing open)."""
+    def _refused(self, exc: DeviceError, round_id: str | None, cleared: int) -> DeviceFaulted:
+        """A Shuffle the shoe refused or did not answer: a lasting fault is open until the shoe clears it (10.1),
+        unless the shoe reported it cleared after the Shuffle was sent (the refusal came late, 9.2); anything else
+        is tried again by the table (``wait_recovered`` then finds nothing open)."""
         code = getattr(exc, "code", None) or (
             "communication-lost" if isinstance(exc, DeviceLost) else "no-answer" if isinstance(exc, DeviceTimeout)
             else "protocol-error")
         message = str(exc) if code != "communication-lost" else "the shoe stopped answering: check its cable and power"
         self._drain(round_id)
-        if code in LASTING:
+        if code in LASTING and code not in self._cleared[cleared:]:
             self.open_faults[code] = message
         self.log.emit("shoe_fault", round_id, code=code, message=message)
         return DeviceFaulted(code, f"shoe fault ({code}): {message}")
@@ -381,6 +384,7 @@ class ShoeFeed(CardFeed):
                 self.supervisor_faults[event.code] = event.message
         elif isinstance(event, DeviceRecovered):
             self.open_faults.pop(event.code, None)
+            self._cleared.append(event.code)
             self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
         elif isinstance(event, DeviceWarning):
             self.log.emit("device_warning", round_id, device="shoe", code=event.code, message=event.message)

@@ -8,6 +8,7 @@ every reading (about ten times as long).
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,28 @@ def test_every_scenario_in_every_reading(request: pytest.FixtureRequest, tmp_pat
         pytest.skip("the matrix in every reading runs with -m long")
     failed = [verdict(o) for o in play_all(EVERY_READING, tmp_path) if not o.ok]
     assert not failed, "\n".join(failed)
+
+
+@pytest.mark.parametrize("device", ["shoe", "shuffler"])
+def test_a_refused_shuffle_that_arrives_after_its_fault_was_cleared_does_not_hold_the_table(device: str, tmp_path: Path) -> None:
+    """Issue 48, case 2, with a late device (9.2): the door is opened as the Shuffle arrives and closed before the
+    refusal (0.6 s late) is sent; the fault is the machine's and already over, so the round goes on by itself."""
+    from controller.engine.config import load_config
+    from controller.engine.devices import open_feed
+    from controller.engine.players import SimulatedPlayers
+    from controller.engine.table import Table
+    from tests.drivers.fault_matrix import SEED, _config, _device
+    from tests.helpers import MemoryLog
+
+    s = Scenario(device, "door-open", "start-up", "late")
+    with _device(s) as sim:
+        sim.control("on shuffle 1 fault door-open 0.3")
+        config = load_config(_config(s, sim.url, tmp_path))
+        log = MemoryLog(config.table_id)
+        feed = open_feed(config, log, seed=SEED)
+        try:
+            round = Table(config, feed, log, session="L", recovery_timeout=8.0).play_round(SimulatedPlayers(random.Random(SEED)))
+        finally:
+            feed.close()
+    assert round.state == "complete", round.hold_reason
+    assert any(r["event"] == f"{device}_fault" and r["code"] == "door-open" for r in log.records())
