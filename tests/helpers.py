@@ -86,3 +86,24 @@ def check_session_balances(out: str, log_file: Path, rounds: int) -> list[dict[s
     assert cents(summary["house win"]) == wagered - paid
     assert sum(d["house_win"] for d in completes.values()) == wagered - paid
     return records
+
+
+def new_journal(path: Path, table_id: str = "T1", **kwargs: Any) -> Any:
+    """A new journal at ``path``, as ``tablectl journal init`` makes one (without a key: the storage layer alone)."""
+    from controller.records.journal import Journal
+
+    return Journal.create(path, table_id=table_id, **kwargs)
+
+
+def init_table(journal: Path, log: Path | None = None, config: Path | str | None = None) -> None:
+    """``tablectl journal init`` for a test's table: its journal, anchor and signing key beside the journal
+    (what it prints is kept out of the test's captured output)."""
+    import contextlib
+
+    from controller.commands.cli import main
+
+    args = ["journal", "init", "--journal", str(journal), *(["--log", str(log)] if log else []),
+            *(["--config", str(config)] if config else [])]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(args) == 0, printed.getvalue()

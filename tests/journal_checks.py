@@ -13,7 +13,7 @@ from controller.records.journal import Journal
 
 def check_journal(path: Path, table_id: str = "TC-01") -> dict[str, Any]:
     """Assert every invariant the journal must keep; return counts for the caller's own checks."""
-    with Journal(path, table_id=table_id) as journal:
+    with Journal(path, table_id=table_id, readonly=True) as journal:
         records = journal.records()
         rows = journal.rounds()
         meters = journal.meters()
@@ -75,7 +75,7 @@ def integrity(path: Path) -> str:
 
 def check_any_game(path: Path, table_id: str) -> dict[str, int]:
     """The game-independent invariants: each ended round replays to its journaled settlement, meters match."""
-    with Journal(path, table_id=table_id) as journal:
+    with Journal(path, table_id=table_id, readonly=True) as journal:
         rows = journal.rounds()
         meters = journal.meters()
         ended = [row for row in rows if row.ended_seq is not None]

@@ -1,152 +1,231 @@
-"""The hash-chained event log: every kind of tampering is found, honest crashes and rotation are not flagged."""
+"""The signed event log: every kind of tampering is found and named; restarts, crashes and rotation are not flagged."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from controller.commands.cli import main
 from controller.engine.log import EventLog
-from controller.records.audit import GENESIS, ChainedFile, verify
+from controller.records import legacy
+from controller.records.audit import ChainedFile, split_signature
 from controller.records.journal import Journal
+from controller.records.keys import LINE_LABEL, SigningKey
+from controller.records.verify import JournalView, Report, verify
+from tests.helpers import new_journal
 
 
-def write_trail(tmp_path: Path, events: int = 12, *, max_bytes: int | None = None) -> tuple[Path, Journal]:
-    path = tmp_path / "events.jsonl"
-    journal = Journal(tmp_path / "j.sqlite", table_id="T1")
-    trail = ChainedFile(path, max_bytes=max_bytes, backups=9)
-    log = EventLog("T1", json_stream=trail, journal=journal)  # type: ignore[arg-type]
-    for n in range(events):
-        log.emit("shoe_shuffled", None, shuffle=n, burn=1)
-    trail.close()
-    return path, journal
+class Table:
+    """A journal, its key and its signed trail, written through the real event log."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.dir = tmp_path
+        self.path = tmp_path / "events.jsonl"
+        self.key = SigningKey.generate(tmp_path / "T1.key")
+        new_journal(tmp_path / "j.sqlite", key=self.key).close()
+
+    def session(self, events: int = 6, *, max_bytes: int | None = None, close: bool = True) -> None:
+        journal = Journal(self.dir / "j.sqlite", table_id="T1", key=self.key)
+        trail = ChainedFile(self.path, table_id="T1", key=self.key, max_bytes=max_bytes, backups=9,
+                            journal_seq=journal.last_seq)
+        journal.log_head = trail.position
+        log = EventLog("T1", json_stream=trail, journal=journal)  # type: ignore[arg-type]
+        for record in journal.records(after_seq=trail.last_seq):
+            log.write_outputs(record)
+        for n in range(events):
+            log.emit("shoe_shuffled", None, shuffle=n, burn=1)
+        if close:
+            trail.close()
+            journal.checkpoint()
+            journal.close()
+        else:  # killed: no chain_closed, no last checkpoint
+            trail._file.close()
+            trail._lock.release()
+            journal.close()
+
+    def view(self) -> JournalView:
+        with Journal(self.dir / "j.sqlite", table_id="T1", readonly=True) as journal:
+            return JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()], journal.last_seq)
+
+    def verify(self, files: list[Path] | None = None) -> Report:
+        return verify(files or [self.path], self.key.public, self.view())
+
+    def lines(self) -> list[bytes]:
+        return self.path.read_bytes().splitlines(keepends=True)
+
+    def write(self, lines: list[bytes]) -> None:
+        self.path.write_bytes(b"".join(lines))
 
 
-def lines(path: Path) -> list[str]:
-    return path.read_text().splitlines(keepends=True)
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    t = Table(tmp_path)
+    t.session()
+    t.session()
+    return t
 
 
-def test_an_untouched_trail_verifies_against_its_journal(tmp_path: Path) -> None:
-    path, journal = write_trail(tmp_path)
-    report = verify([path], journal.records())
-    assert report.ok and report.records == 12
-    assert json.loads(lines(path)[0])["prev"] == GENESIS
+def kinds(report: Report) -> set[str]:
+    return {f.kind for f in report.findings}
 
 
-def test_an_edited_record_is_found(tmp_path: Path) -> None:
-    path, _ = write_trail(tmp_path)
-    text = lines(path)
-    text[4] = text[4].replace('"burn": 1', '"burn": 2')
-    path.write_text("".join(text))
-    report = verify([path])
-    assert not report.ok and any(":5: edited" in p for p in report.problems)
+def test_an_honest_trail_with_a_restart_is_intact_in_two_chains(table: Table) -> None:
+    report = table.verify()
+    assert report.ok, report.problems
+    assert len(report.chains) == 2 and report.records == 12
+    assert report.chains[1].previous == "closed" and all(c.closed for c in report.chains)
+    assert "intact" in report.summary() and table.key.fingerprint in report.summary()
 
 
-def test_an_edited_last_record_is_found_by_the_journal(tmp_path: Path) -> None:
-    path, journal = write_trail(tmp_path)
-    text = lines(path)
-    text[-1] = text[-1].replace('"burn": 1', '"burn": 0')
-    path.write_text("".join(text))
-    report = verify([path], journal.records())
-    assert any("differs from the journal" in p for p in report.problems)
+def test_every_line_is_numbered_chained_and_signed(table: Table) -> None:
+    lines = table.lines()
+    first = json.loads(lines[0])
+    assert first["event"] == "chain_started" and first["n"] == 1 and first["prev"] == "0" * 64
+    body, sig = split_signature(lines[3].rstrip(b"\n"))
+    assert sig is not None and table.key.public.verify(sig, LINE_LABEL, body)
+    assert [json.loads(line)["n"] for line in lines] == list(range(1, len(lines) + 1))
 
 
-def test_an_inserted_record_is_found(tmp_path: Path) -> None:
-    path, _ = write_trail(tmp_path)
-    text = lines(path)
-    text.insert(6, text[2])
-    path.write_text("".join(text))
-    report = verify([path])
-    assert any("inserted or reordered" in p for p in report.problems)
+def test_an_edited_record_is_named_as_changed(table: Table) -> None:
+    lines = table.lines()
+    edited = lines[4].replace(b'"burn": 1', b'"burn": 2')
+    assert edited != lines[4]
+    table.write([*lines[:4], edited, *lines[5:]])
+    report = table.verify()
+    assert kinds(report) >= {"changed"}, report.problems
+    assert any(":5 " in f.text for f in report.findings if f.kind == "changed")
 
 
-def test_a_removed_record_is_found(tmp_path: Path) -> None:
-    path, _ = write_trail(tmp_path)
-    text = lines(path)
-    del text[5]
-    path.write_text("".join(text))
-    assert any("records removed" in p for p in verify([path]).problems)
+def test_a_removed_line_is_named_with_its_number(table: Table) -> None:
+    lines = table.lines()
+    del lines[5]
+    table.write(lines)
+    report = table.verify()
+    assert "removed" in kinds(report) and any("(n 6-6)" in f.text for f in report.findings), report.problems
 
 
-def test_reordered_records_are_found(tmp_path: Path) -> None:
-    path, _ = write_trail(tmp_path)
-    text = lines(path)
-    text[3], text[4] = text[4], text[3]
-    path.write_text("".join(text))
-    assert not verify([path]).ok
+def test_reordered_lines_are_found(table: Table) -> None:
+    lines = table.lines()
+    lines[3], lines[4] = lines[4], lines[3]
+    table.write(lines)
+    assert kinds(table.verify()) & {"moved", "removed"}
 
 
-def test_a_truncated_tail_is_found_whole_lines_by_the_journal_and_a_cut_line_alone(tmp_path: Path) -> None:
-    path, journal = write_trail(tmp_path)
-    text = lines(path)
-    path.write_text("".join(text[:-2]))
-    assert verify([path]).ok, "whole lines cut off the end leave a valid chain..."
-    assert any("truncated tail" in p for p in verify([path], journal.records()).problems), "...the journal finds them"
-    path.write_text("".join(text)[:-30])
-    assert any("truncated tail" in p for p in verify([path]).problems)
+def test_a_copied_line_is_named_as_repeated(table: Table) -> None:
+    lines = table.lines()
+    lines.insert(7, lines[3])
+    table.write(lines)
+    assert "repeated" in kinds(table.verify())
 
 
-def test_a_line_cut_by_a_crash_is_declared_on_reopen_and_accepted(tmp_path: Path) -> None:
-    path, journal = write_trail(tmp_path)
-    path.write_text(path.read_text()[:-25])
-    trail = ChainedFile(path)
-    log = EventLog("T1", json_stream=trail, journal=journal)  # type: ignore[arg-type]
-    log.emit("shoe_shuffled", None, shuffle=99, burn=1)
-    trail.close()
-    report = verify([path])
+def test_whole_lines_cut_off_the_end_are_found_by_the_journal(table: Table) -> None:
+    lines = table.lines()
+    table.write(lines[:-1])  # only the chain_closed line: no record lost, but the journal's checkpoint saw it
+    report = table.verify()
+    assert kinds(report) == {"cut off"}, report.problems
+    table.write(lines[:-4])
+    assert "cut off" in kinds(table.verify())
+    assert verify([table.path], table.key.public, None).ok, "without the journal the end is not anchored"
+
+
+def test_a_forged_record_appended_without_the_key_is_found(table: Table) -> None:
+    lines = table.lines()
+    last = json.loads(lines[-1])
+    forged = {"event": "wager_settled", "table": "T1", "round": "T1-R9", "seq": 99, "stake": 100, "returned": 100000,
+              "n": last["n"] + 1, "prev": __import__("hashlib").sha256(lines[-1].rstrip(b"\n")).hexdigest()}
+    table.write([*lines, json.dumps(forged).encode() + b"\n"])
+    report = table.verify()
+    assert "added" in kinds(report) and any("not signed" in f.text for f in report.findings)
+
+
+def test_a_log_rewritten_with_another_key_is_found(table: Table) -> None:
+    other = Ed25519PrivateKey.generate()
+    rewritten, head = [], "0" * 64
+    for raw in table.lines():
+        body, _ = split_signature(raw.rstrip(b"\n"))
+        record = json.loads(body)
+        record["prev"] = head
+        text = json.dumps(record, separators=(",", ":")).encode()
+        text = text[:-1] + f',"sig":"{base64.b64encode(other.sign(LINE_LABEL + text)).decode()}"}}'.encode()
+        head = __import__("hashlib").sha256(text).hexdigest()
+        rewritten.append(text + b"\n")
+    table.write(rewritten)
+    report = table.verify()
+    assert not report.ok and any("no line is signed by the table's key" in f.text for f in report.findings)
+
+
+def test_a_line_torn_by_a_crash_is_declared_on_restart_and_not_a_problem(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.session(close=False)
+    t.path.write_bytes(t.path.read_bytes()[:-25])
+    t.session()
+    report = t.verify()
     assert report.ok, report.problems
     assert any("cut short" in n for n in report.notes)
+    assert report.chains[1].previous == "cut short (crash or kill)"
 
 
-def test_rotation_keeps_the_chain_across_files(tmp_path: Path) -> None:
-    path, journal = write_trail(tmp_path, 40, max_bytes=2000)
-    files = sorted(tmp_path.glob("events.jsonl.*"), key=lambda p: -int(p.suffix[1:])) + [path]
+def test_rotation_keeps_the_chain_across_files_and_retention_is_a_note(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.session(40, max_bytes=3000)
+    files = sorted(tmp_path.glob("events.jsonl.*"), key=lambda p: -int(p.suffix[1:])) + [t.path]
     assert len(files) >= 3
-    report = verify(files, journal.records())
-    assert report.ok and report.records == 40 + len(files) - 1, report.problems
-    assert json.loads(lines(path)[0])["event"] == "log_rotated"
-    assert not verify([files[0], *files[2:]]).ok, "a rotated file left out breaks the chain"
-    assert verify(files[1:]).ok, "older files deleted by retention are not a problem"
+    assert t.verify(files).ok, t.verify(files).problems
+    assert not t.verify([files[0], *files[2:]]).ok, "a rotated file left out in the middle is lines removed"
+    report = verify(files[1:], t.key.public, None)
+    assert report.ok and any("rotated file" in n for n in report.notes)
 
 
-def test_the_cli_exits_1_on_tampering_and_0_when_intact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path, _ = write_trail(tmp_path)
-    journal = str(tmp_path / "j.sqlite")
-    assert main(["audit", "verify", str(path), "--journal", journal]) == 0
-    text = lines(path)
-    text[2] = text[2].replace('"shuffle": 2', '"shuffle": 3')
-    path.write_text("".join(text))
-    assert main(["audit", "verify", str(path), "--journal", journal]) == 1
-    assert "PROBLEM" in capsys.readouterr().out
-    assert main(["audit", "verify", str(tmp_path / "absent.jsonl")]) == 2
+def test_an_empty_log_is_reported_as_empty(tmp_path: Path) -> None:
+    (tmp_path / "e.jsonl").write_bytes(b"")
+    report = verify([tmp_path / "e.jsonl"])
+    assert report.empty and not report.ok and report.summary().startswith("EMPTY")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_any_single_tampering_is_found_against_the_journal(tmp_path: Path, data: st.DataObject) -> None:
-    if not (tmp_path / "events.jsonl").exists():
-        write_trail(tmp_path, 10)[1].close()
-    original = lines(tmp_path / "events.jsonl")
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
-        records = journal.records()
-    text = list(original)
-    i = data.draw(st.integers(0, len(text) - 1))
-    j = data.draw(st.integers(0, len(text) - 1).filter(lambda k: text[k] != text[i]))
-    kind = data.draw(st.sampled_from(["edit", "remove", "insert", "swap", "cut"]))
-    if kind == "edit":
-        text[i] = text[i].replace('"burn": 1', '"burn": 7')
-    elif kind == "remove":
-        del text[i]
-    elif kind == "insert":
-        text.insert(i, text[j])
-    elif kind == "swap":
-        text[i], text[j] = text[j], text[i]
-    else:
-        text = text[:i]
-    tampered = tmp_path / "tampered.jsonl"
-    tampered.write_text("".join(text))
-    assert text != original
-    assert not verify([tampered], records).ok, kind
+def test_the_cli_says_intact_with_its_chains_exits_1_on_tampering_and_2_on_a_missing_file(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["audit", "verify", str(table.path), "--journal", str(table.dir / "j.sqlite"), "--table", "T1",
+            "--public-key", str(table.dir / "T1.pub")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "intact: 12 records" in out and "chain 2" in out
+    lines = table.lines()
+    edited = lines[2].replace(b'"shuffle": 1', b'"shuffle": 3')
+    assert edited != lines[2]
+    table.write([*lines[:2], edited, *lines[3:]])
+    assert main(args) == 1
+    assert "CHANGED" in capsys.readouterr().out
+    assert main(["audit", "verify", str(table.dir / "absent.jsonl")]) == 2
+
+
+def test_a_second_writer_of_the_same_log_is_refused(table: Table) -> None:
+    trail = ChainedFile(table.path, table_id="T1", key=table.key)
+    try:
+        with pytest.raises(OSError, match="in use"):
+            ChainedFile(table.path, table_id="T1", key=table.key)
+    finally:
+        trail.close()
+
+
+def test_a_log_of_another_table_is_refused(table: Table) -> None:
+    with pytest.raises(OSError, match="belongs to table 'T1', not 'T2'"):
+        ChainedFile(table.path, table_id="T2", key=table.key)
+
+
+def test_a_legacy_log_still_verifies_with_the_old_chain(tmp_path: Path) -> None:
+    import hashlib
+
+    head, lines = "0" * 64, []
+    for n in range(5):
+        line = json.dumps({"event": "shoe_shuffled", "seq": n + 1, "prev": head}).encode()
+        head = hashlib.sha256(line).hexdigest()
+        lines.append(line + b"\n")
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(b"".join(lines))
+    assert legacy.verify([path]).ok
+    path.write_bytes(b"".join(lines).replace(b'"seq": 3', b'"seq": 4'))
+    assert not legacy.verify([path]).ok

@@ -52,7 +52,7 @@ def test_each_log_mistake_is_named(tmp_path: Path, extra: str, key: str, reason:
 
 def test_a_broken_config_opens_no_journal_and_no_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.toml"
-    path.write_text(GOOD.replace('events = "var/log/tablectl-events.jsonl"',
+    path.write_text(GOOD.replace('events = "var/log/TC-01.events.jsonl"',
                                  f'events = "{tmp_path}/e.jsonl"\n\n[journal]\npath = "{tmp_path}/j.sqlite"\nmax_size_mb = -1'))
     assert main(["run", "--config", str(path), "--rounds", "1"]) == 2
     assert "journal.max_size_mb" in capsys.readouterr().err

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from controller.engine.config import load_config
-from controller.records.audit import verify
-from controller.records.journal import Journal
 from tests.journal_checks import check_any_game, integrity
-from tests.test_crash_recovery import ROOT, tablectl
+from tests.helpers import init_table
+from tests.test_crash_recovery import ROOT, assert_log_verifies, tablectl
 
 CONFIGS = sorted((ROOT / "config").glob("*.toml"))
 
@@ -45,6 +44,7 @@ def test_every_game_recovers_from_sigkill_and_replays(tmp_path: Path, config: Pa
     journal, log = tmp_path / "journal.sqlite", tmp_path / "events.jsonl"
     rng = random.Random(config.stem)
     kills = 0
+    init_table(journal, log, config)
     for _ in range(8):
         proc = tablectl("run", "--config", str(config), "--rounds", "500", "--seed", str(rng.randrange(10**6)), "--no-camera",
                         "--journal", str(journal), "--log", str(log))
@@ -57,6 +57,4 @@ def test_every_game_recovers_from_sigkill_and_replays(tmp_path: Path, config: Pa
     assert kills >= 4 and integrity(journal) == "ok"
     counts = check_any_game(journal, table_id)
     assert counts["open"] == 0 and counts["rounds"] >= 2
-    with Journal(journal, table_id=table_id) as j:
-        report = verify([log], j.records())
-    assert report.ok, report.problems
+    assert_log_verifies(journal, log, table_id)

@@ -18,7 +18,7 @@ from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import recover
 from controller.engine.table import Table
 from controller.records.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
-from tests.helpers import MemoryLog, in_process_config, top_card_round
+from tests.helpers import MemoryLog, in_process_config, init_table, new_journal, top_card_round
 from tests.journal_checks import check_journal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ def play(round, *cards: str) -> None:
 
 def test_every_event_is_journaled_before_it_is_logged(tmp_path: Path) -> None:
     seen_in_journal = []
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+    with new_journal(tmp_path / "j.sqlite") as journal:
         log = MemoryLog("T1")
         log.journal = journal
         log.subscribe(lambda record: seen_in_journal.append(journal.last_seq >= record["seq"]))
@@ -52,7 +52,7 @@ def test_every_event_is_journaled_before_it_is_logged(tmp_path: Path) -> None:
 
 def test_meters_are_kept_in_the_journal_and_survive_reopening(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path, table_id="T1") as journal:
+    with new_journal(path) as journal:
         for n, cards in enumerate((("KS", "2D"), ("5H", "5C"), ("2S", "AS"))):
             round, _ = journaled_round(journal, f"T1-R{n}")
             play(round, *cards)
@@ -66,7 +66,7 @@ def test_meters_are_kept_in_the_journal_and_survive_reopening(tmp_path: Path) ->
 
 
 def test_a_round_cannot_start_twice_nor_a_wager_settle_twice(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+    with new_journal(tmp_path / "j.sqlite") as journal:
         round, log = journaled_round(journal)
         play(round, "KS", "2D")
         settled = next(r for r in journal.records() if r["event"] == "wager_settled")
@@ -79,7 +79,7 @@ def test_a_round_cannot_start_twice_nor_a_wager_settle_twice(tmp_path: Path) -> 
 
 
 def test_a_journal_belongs_to_one_table(tmp_path: Path) -> None:
-    Journal(tmp_path / "j.sqlite", table_id="T1").close()
+    new_journal(tmp_path / "j.sqlite").close()
     with pytest.raises(JournalConflict, match="belongs to table 'T1'"):
         Journal(tmp_path / "j.sqlite", table_id="T2")
 
@@ -89,7 +89,7 @@ def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_
     config = in_process_config()
     path = tmp_path / "j.sqlite"
     players = SimulatedPlayers(random.Random(3))
-    with Journal(path, table_id=config.table_id, max_bytes=160 * 1024) as journal:
+    with new_journal(path, config.table_id, max_bytes=160 * 1024) as journal:
         log = EventLog(config.table_id, journal=journal)
         table = Table(config, open_feed(config, log, seed=3), log, session="S")
         with pytest.raises(JournalFull, match="no space left"):
@@ -113,9 +113,10 @@ def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_
 def test_a_file_size_limit_stops_the_run_cleanly_and_a_restart_finishes_the_round(tmp_path: Path) -> None:
     """A real write failure (RLIMIT_FSIZE, as a full disk): exit 3 with a message, no traceback, nothing lost."""
     journal, log = tmp_path / "j.sqlite", tmp_path / "events.jsonl"
-    args = [sys.executable, "-m", "controller.commands.cli", "run", "--rounds", "400", "--seed", "5",
+    args = [sys.executable, "-m", "controller.commands.cli", "run", "--rounds", "400", "--seed", "5", "--no-camera",
             "--journal", str(journal), "--log", str(log)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    init_table(journal, log)
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (400 * 1024, 400 * 1024))
@@ -132,7 +133,7 @@ def test_a_file_size_limit_stops_the_run_cleanly_and_a_restart_finishes_the_roun
 
 def test_a_corrupted_page_is_found_on_open(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path, table_id="T1") as journal:
+    with new_journal(path) as journal:
         for n in range(30):
             round, _ = journaled_round(journal, f"T1-R{n}")
             play(round, "KS", "2D")
@@ -141,7 +142,7 @@ def test_a_corrupted_page_is_found_on_open(tmp_path: Path) -> None:
     assert len(data) > 6 * page
     data[4 * page + 8 : 5 * page - 8] = os.urandom(page - 16)
     path.write_bytes(bytes(data))
-    with pytest.raises(JournalCorrupt, match="restore it from the last backup"):
+    with pytest.raises(JournalCorrupt, match="restore it: `tablectl journal restore BACKUP`"):
         Journal(path, table_id="T1")
 
 
@@ -157,5 +158,5 @@ def test_the_cli_refuses_to_run_on_a_damaged_journal(tmp_path: Path, capsys) -> 
 
     path = tmp_path / "j.sqlite"
     path.write_bytes(b"garbage" * 2000)
-    assert main(["run", "--rounds", "1", "--journal", str(path), "--log", str(tmp_path / "e.jsonl")]) == 3
+    assert main(["run", "--rounds", "1", "--journal", str(path), "--log", str(tmp_path / "e.jsonl")]) == 4
     assert "damaged" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,10 +13,10 @@ from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.log import EventLog
 from controller.engine.recovery import JournalMismatch, rebuild, recover
+from tests.helpers import TOP_CARD_LIMITS, new_journal, top_card_round
 from controller.engine.round import Limits
 from controller.records.journal import Journal
 from controller.rules.top_card.game import TopCard
-from tests.helpers import TOP_CARD_LIMITS, top_card_round
 
 
 class ShuffledTopCard(TopCard):
@@ -44,7 +45,7 @@ def reopen(path: Path, game: TopCard | None = None):
 
 
 def test_a_shoe_round_cut_off_mid_deal_resumes_where_it_stopped(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+    with new_journal(tmp_path / "j.sqlite") as journal:
         cut_off_round(journal, "9H")
     journal, log, [recovered] = reopen(tmp_path / "j.sqlite")
     assert recovered.action == "resumed" and recovered.round.state == "dealing"
@@ -57,7 +58,7 @@ def test_a_shoe_round_cut_off_mid_deal_resumes_where_it_stopped(tmp_path: Path) 
 
 
 def test_a_shuffler_round_cut_off_after_cards_is_void_by_the_misdeal_rule_with_every_wager_returned(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+    with new_journal(tmp_path / "j.sqlite") as journal:
         cut_off_round(journal, "9H")
     journal, _, [recovered] = reopen(tmp_path / "j.sqlite", ShuffledTopCard())
     assert recovered.action == "voided" and "every wager is returned" in recovered.message
@@ -67,7 +68,7 @@ def test_a_shuffler_round_cut_off_after_cards_is_void_by_the_misdeal_rule_with_e
 
 
 def test_a_held_round_is_still_held_after_a_restart(tmp_path: Path) -> None:
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+    with new_journal(tmp_path / "j.sqlite") as journal:
         cut_off_round(journal, "9H", hold="shoe door open")
     journal, _, [recovered] = reopen(tmp_path / "j.sqlite")
     assert recovered.action == "held" and recovered.round.hold_reason == "shoe door open"
@@ -80,15 +81,19 @@ def test_a_held_round_is_still_held_after_a_restart(tmp_path: Path) -> None:
 
 def test_a_round_whose_last_card_was_journaled_settles_on_restart_exactly_once(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path, table_id="T1") as journal:
-        cut_off_round(journal, "9H", "9C")
-    with sqlite3.connect(path) as db:  # the kill came after the last card, before the settlement committed
-        first_settling = db.execute("SELECT MIN(seq) FROM events WHERE event = 'state_changed' AND record LIKE '%reveal%'").fetchone()[0]
-        db.execute("DELETE FROM events WHERE seq >= ?", (first_settling,))
-        db.execute("UPDATE rounds SET ended_seq = NULL")
-        db.execute("UPDATE wagers SET settled = 0")
-        db.execute("DELETE FROM meters")
-        db.execute("DELETE FROM counters")
+    with new_journal(path) as journal:
+        commit = journal.append
+
+        def killed_before_settling(records: list[dict[str, Any]]) -> None:
+            """The last card commits; the kill lands before what it sets off (the reveal, the settlement) does."""
+            settling = next((i for i, r in enumerate(records) if r.get("state") == "reveal"), None)
+            commit(records[:settling])
+            if settling is not None:
+                raise KeyboardInterrupt("the kill came after the last card, before the settlement committed")
+
+        journal.append = killed_before_settling  # type: ignore[method-assign]
+        with pytest.raises(KeyboardInterrupt):
+            cut_off_round(journal, "9H", "9C")
     journal, _, [recovered] = reopen(path)
     assert recovered.action == "completed"
     assert journal.meters().rounds == 1
@@ -100,25 +105,25 @@ def test_a_round_whose_last_card_was_journaled_settles_on_restart_exactly_once(t
 
 def test_replay_reproduces_the_settlement_and_finds_an_altered_journal(tmp_path: Path, capsys) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path, table_id="T1") as journal:
+    with new_journal(path) as journal:
         cut_off_round(journal, "KH", "KD")
-        [settled] = [r for r in journal.records() if r["event"] == "wager_settled" and r["wager"] == "tie"]
-    records = Journal(path, table_id="T1").round_records("T1-R1")
+        records = journal.round_records("T1-R1")
     assert {s.wager: s.returned for s in rebuild(records, None).settlements} == {"home": 500, "tie": 250 * 12}
     assert main(["replay", "T1-R1", "--journal", str(path), "--config", str(_config(tmp_path))]) == 0
     assert "reproduced to the cent" in capsys.readouterr().out
-    forged = {**settled, "returned": settled["returned"] + 100}
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE events SET record = ? WHERE seq = ?", (json.dumps(forged), settled["seq"]))
-    assert main(["replay", "T1-R1", "--journal", str(path), "--config", str(_config(tmp_path))]) == 1
-    assert "does NOT match" in capsys.readouterr().err
+    [settled] = [r for r in records if r["event"] == "wager_settled" and r["wager"] == "tie"]
+    forged = [{**r, "returned": r["returned"] + 100} if r is settled else r for r in records]
     with pytest.raises(JournalMismatch):
-        rebuild(Journal(path, table_id="T1").round_records("T1-R1"), None)
+        rebuild(forged, None)
+    with sqlite3.connect(path) as db:  # the same forgery in the file: the record chain finds it before any replay
+        db.execute("UPDATE events SET record = ? WHERE seq = ?", (json.dumps({**settled, "returned": 3100}), settled["seq"]))
+    assert main(["replay", "T1-R1", "--journal", str(path), "--config", str(_config(tmp_path))]) == 4
+    assert f"seq {settled['seq']} no longer match their checksum" in capsys.readouterr().err
 
 
 def test_recall_lists_rounds_and_shows_cards_with_their_source(tmp_path: Path, capsys) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path, table_id="T1") as journal:
+    with new_journal(path) as journal:
         cut_off_round(journal, "KH", "2D")
     config = str(_config(tmp_path))
     assert main(["rounds", "--last", "5", "--journal", str(path), "--config", config]) == 0

@@ -11,13 +11,13 @@ from hypothesis import given, strategies as st
 
 from controller.engine.log import EventLog
 from controller.engine.redact import REDACTED, redact, redact_secrets
-from controller.records.journal import Journal
+from tests.helpers import new_journal
 
 
 def test_an_event_with_a_secret_is_redacted_in_the_log_the_journal_and_the_sinks(tmp_path: Path) -> None:
     stream = io.StringIO()
     seen = []
-    with Journal(tmp_path / "j.sqlite", table_id="T1") as journal:
+    with new_journal(tmp_path / "j.sqlite") as journal:
         log = EventLog("T1", json_stream=stream, journal=journal)
         log.subscribe(seen.append)
         log.emit("console_login", None, user="pit-boss", token="s3cr3t-token", settings={"db_password": "hunter2"})

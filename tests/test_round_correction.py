@@ -14,7 +14,7 @@ from controller.errors import IllegalAction
 from controller.records.journal import Journal
 from controller.rules.top_card.game import TopCard
 from tests.games.rounds import deal, decide, new_round
-from tests.helpers import TOP_CARD_LIMITS, MemoryLog, top_card_round
+from tests.helpers import TOP_CARD_LIMITS, MemoryLog, new_journal, top_card_round
 
 
 def top_card(log: EventLog | None = None, *cards: str):
@@ -77,13 +77,13 @@ def test_corrections_the_engine_cannot_make_are_refused_and_change_nothing() -> 
 
 def test_a_correction_is_reenacted_after_a_restart_and_on_replay(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path, table_id="T1") as journal:
+    with new_journal(path) as journal:
         round = top_card(EventLog("T1", journal=journal), "9H")  # type: ignore[arg-type]
         round.correct_card(0, Card.parse("KD"), "camera saw KD")
-    journal = Journal(path, table_id="T1")
-    [recovered] = recover(journal, EventLog("T1", journal=journal), TopCard(), Limits(TOP_CARD_LIMITS))
-    assert recovered.round is not None and recovered.round.hand.home == Card.parse("KD")
-    recovered.round.card(Card.parse("KH"))
-    assert {s.wager: s.returned for s in recovered.round.settlements} == {"home": 500, "tie": 250 * 12}
-    replayed = rebuild(Journal(path, table_id="T1").round_records("T1-R1"), None)
+    with Journal(path, table_id="T1") as journal:
+        [recovered] = recover(journal, EventLog("T1", journal=journal), TopCard(), Limits(TOP_CARD_LIMITS))
+        assert recovered.round is not None and recovered.round.hand.home == Card.parse("KD")
+        recovered.round.card(Card.parse("KH"))
+        assert {s.wager: s.returned for s in recovered.round.settlements} == {"home": 500, "tie": 250 * 12}
+        replayed = rebuild(journal.round_records("T1-R1"), None)
     assert [c.code for _, c, _ in replayed.cards] == [c.code for c in parse_cards("KD KH")]

@@ -12,7 +12,7 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import shoe_simulator
 from controller.engine.table import Table
-from tests.helpers import MemoryLog, check_session_balances
+from tests.helpers import MemoryLog, check_session_balances, init_table
 
 
 def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
@@ -24,6 +24,7 @@ def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
 def test_the_same_seed_plays_the_same_session(tmp_path, capsys) -> None:
     outputs = []
     for name in ("a", "b"):
+        init_table(str(tmp_path / f"{name}.sqlite"), str(tmp_path / f"{name}.jsonl"))
         main(["run", "--rounds", "30", "--seed", "11", "--log", str(tmp_path / f"{name}.jsonl"),
               "--journal", str(tmp_path / f"{name}.sqlite"), "--no-camera"])
         outputs.append(re.sub(r"-\d{8}T\d{6}-", "-", capsys.readouterr().out).split("\n", 1)[1])

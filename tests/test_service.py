@@ -16,6 +16,7 @@ import pytest
 
 from controller.commands.notify import Notifier
 from controller.engine.config import DEFAULT_CONFIG
+from tests.helpers import init_table
 from tests.journal_checks import check_journal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,8 +106,9 @@ def listening_sockets(pid: int) -> list[str]:
 def test_serve_without_its_console_says_ready_feeds_the_watchdog_listens_on_nothing_and_stops_on_sigterm(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
     config.write_text(DEFAULT_CONFIG.read_text().replace('driver = "reference"', 'driver = "simulated"').replace(
-        '[log]\nevents = "var/log/tablectl-events.jsonl"',
+        '[log]\nevents = "var/log/TC-01.events.jsonl"',
         f'[log]\nevents = "{tmp_path}/events.jsonl"\n\n[journal]\npath = "{tmp_path}/journal.sqlite"'))
+    init_table(tmp_path / "journal.sqlite", config=config)
     address = str(tmp_path / "notify")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(address)

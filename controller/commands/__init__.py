@@ -15,6 +15,7 @@ COMMANDS: tuple[str, ...] = (
     "controller.commands.hold",
     "controller.commands.replay",
     "controller.commands.meters",
+    "controller.commands.journal",
     "controller.commands.audit",
     "controller.commands.floor",
     "controller.commands.serve",

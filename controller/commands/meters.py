@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
             last_seq = journal.last_seq
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     if args.json:
         between = meters.between_players
         print(json.dumps({**meters.as_dict(), "journal_seq": last_seq,

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
             records = journal.round_records(args.id)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     end = next(r for r in records if r["event"] in ("round_complete", "round_voided"))
     try:
         round = rebuild(records, None)

@@ -53,12 +53,10 @@ def journal_options(parser: argparse.ArgumentParser) -> None:
 
 
 def open_journal(args: argparse.Namespace) -> Journal:
-    """The journal named by ``--journal`` or the config; refuses to create one that does not exist."""
+    """The journal named by ``--journal`` or the config, opened for reading: checked whole, never written, never created."""
     config = load_config(args.config)
     path = Path(args.journal) if args.journal else journal_path(config)
-    if not path.exists():
-        raise TableError(f"no journal at {path}: pass --journal FILE or the --config of the table that wrote it")
-    return Journal(path, table_id=config.table_id)
+    return Journal(path, table_id=config.table_id, readonly=True)
 
 
 def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
@@ -109,7 +107,7 @@ def list_rounds(args: argparse.Namespace) -> int:
             summaries = [recall(journal.round_records(row.id)) for row in rows]
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     if args.json:
         print(json.dumps(summaries, indent=2))
         return 0
@@ -130,6 +128,6 @@ def show_round(args: argparse.Namespace) -> int:
             summary = recall(journal.round_records(args.id))
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     print(json.dumps(summary, indent=2) if args.json else "\n".join(_text(summary)))
     return 0

@@ -11,7 +11,10 @@ simulated players play ``--rounds`` rounds while a person watches, or with ``--d
 the person enters every wager and decision; it runs until interrupted.
 
 Exit codes: 0 done, 1 a round is on hold, 2 bad config or arguments, 3 the
-journal cannot be written or read (the round in progress holds).
+journal or the event log cannot be written or read (disk full, permission,
+another process holds the table; the round in progress holds), 4 the records
+are damaged or missing (``controller.records.errors``; docs/operations.md says
+how to restore).
 """
 
 from __future__ import annotations
@@ -30,14 +33,13 @@ from controller.console.runner import console_arguments, serve_until_stopped, wi
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.engine.config import TableConfig, load_config
-from controller.engine.log import LogOutputError
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.session import Session, log_path, open_session
 from controller.engine.table import Table
 from controller.errors import TableError
 from controller.money import format_cents
-from controller.records.journal import JournalError
+from controller.records.errors import EXIT_STORAGE, RecordsError
 from controller.records.meters import Meters
 from controller.records.staff import SessionAccounts, StaffFile, one_session_account
 from drivers.sim.process import SimulatorError
@@ -50,7 +52,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the players")
     parser.add_argument("--log", default=None, help="JSON-lines event log (default: the config's [log] events)")
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
-    parser.add_argument("--no-journal", action="store_true", help="play without a journal (a throwaway simulation)")
+    parser.add_argument("--no-journal", action="store_true",
+                        help="play without a journal (a throwaway simulation: no event log either, unless --log names one)")
+    parser.add_argument("--key", default=None, help="the table's signing key (default: the config's [log] key, else beside the journal)")
     parser.add_argument("--json", action="store_true",
                         help="print the session as one JSON document (each round, the meters in cents) instead of text")
     parser.add_argument("--verbose", "-v", action="store_true",
@@ -121,9 +125,12 @@ def run(args: argparse.Namespace) -> int:
     events = Path(args.log) if args.log else None
     journal = Path(args.journal) if args.journal else None
     console = sys.stderr if args.verbose else None
+    playing = False
     try:
-        with open_session(config, rng, events=events, journal=journal, journaled=not args.no_journal, console=console,
-                          simulate_devices=True) as session:
+        with open_session(config, rng, events=events, journal=journal, key=Path(args.key) if args.key else None,
+                          journaled=not args.no_journal, console=console, simulate_devices=True,
+                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr)) as session:
+            playing = True
             table = session.table
             # Both seeds are drawn whether the camera films or not, so a seed fixes the wagers either way.
             players_seed, camera_seed = rng.randrange(2**32), rng.randrange(2**32)
@@ -137,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
             players = SimulatedPlayers(random.Random(players_seed))
             say: Callable[..., None] = (lambda *_, **__: None) if args.json else print
             say(f"{table.game.title} at table {config.table_id} ({config.path}); "
-                f"events to {events or log_path(config)}, journal {session.journal.path if session.journal else 'off'}")
+                f"events to {events or (log_path(config) if session.journal else 'nowhere')}, "
+                f"journal {session.journal.path if session.journal else 'off'}")
             if args.console:
                 serve_console(args, session, players)
             rounds = 0 if args.console else args.rounds
@@ -163,10 +171,11 @@ def run(args: argparse.Namespace) -> int:
                     if table.stopped and not wait_for_player_dealer(table, players, round.id, say=tell):
                         break
             journal_meters = session.journal.meters() if session.journal else None
-    except (JournalError, LogOutputError) as exc:
+    except RecordsError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
-        return 3
+        if exc.exit_code == EXIT_STORAGE and playing:
+            print("tablectl: the round in progress holds at its last journaled event and resumes on restart", file=sys.stderr)
+        return exc.exit_code
     except BrokenPipeError:
         raise  # standard output's reader went away (`tablectl run | head`): cli.main ends quietly
     except (TableError, SimulatorError, OSError) as exc:

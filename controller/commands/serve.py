@@ -20,7 +20,9 @@ names no source plays unfilmed, logged as ``camera_off``.
 and decide (``--rounds`` of them, ``--interval`` seconds between steps), and a
 reference shoe configured without a port is its simulator on a pseudo-terminal;
 ``--no-console`` serves no page and listens on nothing.
-Exit codes: 0 stopped, 2 bad config, 3 the journal cannot be written or read.
+Exit codes: 0 stopped, 2 bad config, 3 the journal or the event log cannot be written or read
+(disk full, permission, another process holds the table), 4 the records are damaged or missing
+(docs/operations.md says how to restore; the unit does not restart on it).
 """
 
 from __future__ import annotations
@@ -39,12 +41,11 @@ from controller.console.runner import console_arguments, serve_until_stopped, wi
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.engine.config import load_config
-from controller.engine.log import LogOutputError
+from controller.records.errors import JournalError, RecordsError
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
 from controller.errors import TableError
 from controller.money import format_cents
-from controller.records.journal import JournalError
 from controller.records.staff import SessionAccounts, StaffFile
 
 
@@ -131,10 +132,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 serve_until_stopped(loop, settings, accounts, allow_remote=args.allow_remote, stop=stop,
                                     ready=lambda url: notifier.ready(f"{up}; console {url}/"))
-    except (JournalError, LogOutputError) as exc:
-        notifier.stopping(f"journal failure: {exc}")
+    except RecordsError as exc:
+        notifier.stopping(f"records failure: {exc}")
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 3
+        return exc.exit_code
     except (TableError, OSError) as exc:
         notifier.stopping(f"error: {exc}")
         print(f"tablectl: {exc}", file=sys.stderr)

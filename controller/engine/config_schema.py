@@ -356,7 +356,11 @@ class Journal(Section):
 
 
 class Log(Section):
-    events: Text = Field(default="var/log/tablectl-events.jsonl", description="the hash-chained JSON-lines event log")
+    events: Text | None = Field(default=None, description="the table's signed JSON-lines event log; default var/log/TABLE-ID.events.jsonl",
+                                examples=["/var/log/tablectl/TC-01.events.jsonl"])
+    key: Text | None = Field(default=None, description="the table's Ed25519 signing key (mode 0600, the service user's); "
+                             "default beside the journal (TABLE-ID.key), never beside the log",
+                             examples=["/var/lib/tablectl/keys/TC-01.key"])
     max_bytes: Annotated[int, Field(ge=4096, le=1 << 40)] | None = Field(
         default=None, description="rotate the log at this size (default: never)", examples=[104_857_600])
     backups: Annotated[int, Field(ge=1, le=99)] = Field(default=5, description="rotated files kept")

@@ -12,8 +12,8 @@ dealer sees has always been journaled. Events emitted inside ``atomic()`` (one
 input to a round and all it sets off) are journaled in one transaction: all of
 them or none.
 Secret-looking fields are redacted before anything is written
-(``controller.engine.redact``). A JSON stream that keeps a hash chain
-(``controller.records.audit.ChainedFile``) gets each record linked to the previous one.
+(``controller.engine.redact``). The table's JSON stream is its audit trail
+(``controller.records.audit.ChainedFile``), which numbers, chains and signs each line.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import structlog
 
 from controller.engine.redact import redact, redact_secrets
 from controller.engine.visibility import Audience, Screens
-from controller.errors import TableError
+from controller.records.audit import LogOutputError
 
 Sink = Callable[[dict[str, Any]], None]
 
@@ -44,14 +44,9 @@ class WriteAhead(Protocol):
 
 
 def _json_logger(stream: TextIO) -> Any:
-    chain = getattr(stream, "add_prev", None)
     return structlog.wrap_logger(
         structlog.WriteLogger(stream),
-        processors=[
-            redact_secrets,
-            *([chain] if chain else []),
-            structlog.processors.JSONRenderer(sort_keys=False),
-        ],
+        processors=[redact_secrets, structlog.processors.JSONRenderer(sort_keys=False)],
     )
 
 
@@ -64,10 +59,6 @@ def _console_logger(stream: TextIO) -> Any:
             structlog.dev.ConsoleRenderer(colors=stream.isatty()),
         ],
     )
-
-
-class LogOutputError(TableError, OSError):
-    """An event was journaled but could not be written to a log output (disk full, file-size limit)."""
 
 
 def jsonable(record: dict[str, Any]) -> dict[str, Any]:
@@ -150,9 +141,12 @@ class EventLog:
             for logger, audience in self._loggers:
                 seen = self.screens.event(record, audience)
                 logger.info(seen["event"], **{k: v for k, v in seen.items() if k != "event"})
+        except LogOutputError as exc:
+            raise LogOutputError(f"{exc}; seq {record['seq']} ({record['event']}) is in the journal and is written to "
+                                 "the log on restart") from None
         except OSError as exc:
             raise LogOutputError(f"event log: writing seq {record['seq']} ({record['event']}) failed: {exc}; "
-                                 "it is in the journal and is written to the log on restart") from None
+                                 "it is in the journal and is written to the log on restart (exit 3)") from None
 
 
 def route_stdlib_logging(stream: TextIO | None = None, level: int = logging.WARNING) -> logging.Handler:

@@ -38,7 +38,8 @@ from controller.engine.round import Limits, Round
 from controller.errors import CardRefused, TableError
 from controller.money import Rounding
 from controller.odds import PUSH
-from controller.records.journal import Journal, JournalError
+from controller.records.errors import JournalError
+from controller.records.journal import Journal
 from controller.rules.base import Decision, Game, Irregularity
 from controller.rules.registry import make_game
 from controller.settlement import settle

@@ -1,17 +1,22 @@
 """A table session with its journal: what ``tablectl run`` and ``tablectl serve`` open and close.
 
-Opening a session opens, in order, the journal (``[journal] path``, default
-``var/journal/TABLE-ID.sqlite``), the hash-chained event log (caught up with
-any records the journal took before the last stop), the card feed and the
-table; then it recovers every round the journal holds open. A failure at any
-step leaves nothing half-open: whatever was opened is closed again.
+Opening a session opens, in order, the table's signing key, the journal
+(``[journal] path``, default ``var/journal/TABLE-ID.sqlite``; it must exist:
+``tablectl journal init`` makes a new table's), which checks itself and its
+anchor; then it compares the journal with the event log
+(``controller.records.witnesses``), opens the event log (``[log] events``,
+default ``var/log/TABLE-ID.events.jsonl``: a new chain, caught up with any
+records the journal took before the last stop), the card feed and the table;
+then it recovers every round the journal holds open. Both files stay locked
+against a second process until the session closes. A failure at any step
+leaves nothing half-open: whatever was opened is closed again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -25,8 +30,12 @@ from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import Recovered, recover
 from controller.engine.round import Round
 from controller.engine.table import Table
+from controller.records.anchor import anchor_path
 from controller.records.audit import ChainedFile
+from controller.records.errors import JournalBehind
 from controller.records.journal import Journal
+from controller.records.keys import SigningKey, key_path
+from controller.records.witnesses import check_key, check_log_against_journal, name_lost_rounds
 from drivers.sim.process import SimulatorProcess
 
 
@@ -36,7 +45,29 @@ def journal_path(config: TableConfig) -> Path:
 
 
 def log_path(config: TableConfig) -> Path:
-    return Path(config.log.get("events", "var/log/tablectl-events.jsonl"))
+    return Path(config.log.get("events", f"var/log/{config.table_id}.events.jsonl"))
+
+
+@dataclass(frozen=True)
+class RecordPaths:
+    """Where a table's records live: the config's, or the command line's ``--journal``, ``--log`` and ``--key``."""
+
+    journal: Path
+    log: Path
+    key: Path
+
+    @property
+    def anchor(self) -> Path:
+        return anchor_path(self.journal)
+
+
+def record_paths(config: TableConfig, *, journal: Path | None = None, log: Path | None = None,
+                 key: Path | None = None) -> RecordPaths:
+    """The key is ``--key``, else beside a ``--journal`` given, else ``[log] key``, else beside the configured journal."""
+    configured = config.log.get("key")
+    if key is None:
+        key = key_path(journal) if journal is not None else Path(configured) if configured else key_path(journal_path(config))
+    return RecordPaths(journal or journal_path(config), log or log_path(config), key)
 
 
 def shoe_simulator(config: TableConfig, seed: int, stack: contextlib.ExitStack) -> str | None:
@@ -93,31 +124,53 @@ def open_session(
     *,
     events: Path | None = None,
     journal: Path | None = None,
+    key: Path | None = None,
     journaled: bool = True,
     console: TextIO | None = None,
     simulate_devices: bool = False,
+    warn: Callable[[str], None] | None = None,
 ) -> Iterator[Session]:
     """Open the journal (unless ``journaled`` is false), the log, the feed and the table; recover open rounds.
 
     With ``simulate_devices``, a reference shoe configured without a port is started as a simulator
     on a pseudo-terminal of its own (``tablectl run``); a real table (``tablectl serve``) never does that.
+    Without a journal there is an event log only when ``events`` names one (a throwaway simulation never writes
+    into the table's own trail); it is signed if the table's key exists, and ``warn`` is told when it does not.
     """
     max_mb = config.sections.get("journal", {}).get("max_size_mb")
+    paths = record_paths(config, journal=journal, log=events, key=key)
     with contextlib.ExitStack() as stack:
         store = None
+        signer: SigningKey | None = None
         if journaled:
-            store = Journal(journal or journal_path(config), table_id=config.table_id, max_bytes=max_mb and max_mb << 20)
+            try:
+                store = Journal(paths.journal, table_id=config.table_id, max_bytes=max_mb and max_mb << 20)
+            except JournalBehind as exc:
+                raise name_lost_rounds(exc, paths.log) from None
             stack.callback(store.close)
-        trail = ChainedFile(events or log_path(config), max_bytes=config.log.get("max_bytes"), backups=config.log.get("backups", 5))
-        stack.callback(trail.close)
+            store.key = signer = SigningKey.load(paths.key)
+            stack.callback(store.checkpoint)  # after the log's chain_closed: the journal holds the log's last line
+            check_key(store, signer)
+            check_log_against_journal(store, paths.log)
+        else:
+            signer = SigningKey.load(paths.key) if events is not None and paths.key.exists() else None
+            if events is not None and signer is None and warn is not None:
+                warn(f"no signing key at {paths.key}: the event log {paths.log} of this run without a journal is not signed")
+        trail = None
+        if store is not None or events is not None:  # a run without a journal keeps no log unless one is named
+            trail = ChainedFile(paths.log, table_id=config.table_id, key=signer, max_bytes=config.log.get("max_bytes"),
+                                backups=config.log.get("backups", 5), journal_seq=store.last_seq if store else None)
+            stack.callback(trail.close)
         log = EventLog(config.table_id, json_stream=trail, console_stream=console, journal=store)  # type: ignore[arg-type]
         floor = config.settings.floor if config.settings is not None else None
         if floor is not None and store is not None:
             _publish_to_floor(config, store.path, floor, stack)
-        logged = trail.last_seq()
-        if logged and store is not None:
-            for record in store.records(after_seq=logged):
+        if store is not None and trail is not None:
+            store.log_head = trail.position
+            for record in store.records(after_seq=trail.last_seq):
                 log.write_outputs(record)
+            trail.sync()
+            store.checkpoint()
         seed = rng.randrange(2**32)
         if store is not None and store.last_seq:
             # a restarted table's simulated devices shuffle afresh, as a sound device does after a power cycle:

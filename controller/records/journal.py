@@ -1,10 +1,24 @@
-"""The table journal: every event, durably, before it takes effect.
+"""The table journal: every event, durably, before it takes effect; a chain of records that knows what it lost.
 
 An embedded SQLite database (standard library ``sqlite3``) in WAL mode with
 ``synchronous=FULL``: a record is on disk when ``append`` returns. The
 journal is the source of truth after a crash (``controller.engine.recovery`` rebuilds
 the round in progress from it) and for recall (``tablectl rounds``, ``round``,
 ``replay``).
+
+Records that cannot be lost quietly:
+
+- every record carries its checksum and the hash of the record before it
+  (``controller.records.chain``), every other row a checksum of its own;
+- after each commit the head (last sequence number and hash, in a checkpoint
+  signed with the table's key when it has one) is written to the anchor file
+  outside the database (``controller.records.anchor``);
+- each open checks all of it (``controller.records.integrity``) and refuses a
+  missing or empty file, a damaged one, or one behind its anchor, naming what
+  is lost and how to restore (exit 4). A journal is created only by
+  ``Journal.create`` (``tablectl journal init``), never by opening one;
+- one process writes a journal (``controller.records.lock``); readers open it
+  read-only (``readonly=True``) and never write to it.
 
 Besides the raw event records it keeps, in the same transaction as each
 record, what a regulator asks of a table:
@@ -15,49 +29,65 @@ record, what a regulator asks of a table:
   that ends with a wager unsettled, is refused: no settlement applies twice;
 - ``meters``: rounds, voided rounds, fees, per-wager counts, wagered, paid
   and house win, and the action between players and a player-dealer, added
-  when a round ends and never reset.
+  when a round ends and never reset;
+- ``checkpoints``: the signed heads of the journal and the event log, one per
+  commit, the newest ``CHECKPOINTS_KEPT`` of them (the anchor holds the last;
+  the floor is sent each one);
+- ``gaps``: sequence numbers lost and acknowledged by a person on restoring.
 
-Errors (all ``JournalError``, a ``TableError`` and an ``OSError``):
-
-::
-
-    JournalError          a write or read failed: nothing of that write is kept
-    ├── JournalFull       the disk, a file-size limit or [journal] max_size_mb is reached
-    ├── JournalCorrupt    the database file is damaged (checked on open)
-    └── JournalConflict   a record that contradicts the journal (a round started twice, ...)
+Errors: ``controller.records.errors`` (``JournalError`` and its kinds).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import shutil
 import sqlite3
-from collections.abc import Iterator, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.errors import TableError
 from controller.money import format_cents
+from controller.records.anchor import Anchor, Head, anchor_path, read_anchor
+from controller.records.chain import GENESIS, record_hash, row_sum
+from controller.records.errors import (
+    JournalConflict,
+    JournalCorrupt,
+    JournalError,
+    JournalFull,
+    JournalMissing,
+    NoJournal,
+    RecordsError,
+    storage_error,
+)
+from controller.records.integrity import Chain, check_anchor, check_chain, check_pages, check_rows, genesis_ok
+from controller.records.keys import SigningKey, sign_checkpoint
+from controller.records.lock import FileLock
 from controller.records.meters import Meter, Meters
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, sum TEXT);
 CREATE TABLE IF NOT EXISTS events (
-    seq INTEGER PRIMARY KEY, round TEXT, event TEXT NOT NULL, record TEXT NOT NULL);
+    seq INTEGER PRIMARY KEY, round TEXT, event TEXT NOT NULL, record TEXT NOT NULL, prev TEXT NOT NULL, hash TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_by_round ON events (round, seq);
 CREATE TABLE IF NOT EXISTS rounds (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, started_seq INTEGER NOT NULL,
-    state TEXT NOT NULL, ended_seq INTEGER);
+    state TEXT NOT NULL, ended_seq INTEGER, sum TEXT);
 CREATE INDEX IF NOT EXISTS rounds_open ON rounds (ended_seq);
 CREATE TABLE IF NOT EXISTS wagers (
     round TEXT NOT NULL, spot INTEGER NOT NULL, wager TEXT NOT NULL,
-    staked INTEGER NOT NULL, settled INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (round, spot, wager));
+    staked INTEGER NOT NULL, settled INTEGER NOT NULL DEFAULT 0, sum TEXT, PRIMARY KEY (round, spot, wager));
 CREATE TABLE IF NOT EXISTS meters (
-    wager TEXT PRIMARY KEY, count INTEGER NOT NULL, wagered INTEGER NOT NULL, paid INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    wager TEXT PRIMARY KEY, count INTEGER NOT NULL, wagered INTEGER NOT NULL, paid INTEGER NOT NULL, sum TEXT);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL, sum TEXT);
+CREATE TABLE IF NOT EXISTS checkpoints (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, body TEXT NOT NULL, sum TEXT);
+CREATE TABLE IF NOT EXISTS gaps (from_seq INTEGER PRIMARY KEY, to_seq INTEGER NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL, sum TEXT);
 """
 
 
@@ -67,21 +97,11 @@ AFTER_THE_END_REFUSED = frozenset({
 })
 """What can no longer happen to a round once it is complete or void (other records, e.g. a position passed, may follow)."""
 
+CHECKPOINTS_KEPT = 10_000
+"""Checkpoints kept in the journal (the newest; a few hours of play): the floor keeps them all as it receives them."""
 
-class JournalError(TableError, OSError):
-    """The journal could not take or give a record; nothing of the failed write is kept."""
-
-
-class JournalFull(JournalError):
-    """No room left: the disk is full, a file-size limit is reached, or ``[journal] max_size_mb``."""
-
-
-class JournalCorrupt(JournalError):
-    """The database file is damaged."""
-
-
-class JournalConflict(JournalError):
-    """A record contradicts what the journal holds (a round started twice, a wager settled twice)."""
+LogHead = Callable[[], "dict[str, Any] | None"]
+"""Where the event log stands (``controller.records.audit.ChainedFile.position``), put in each checkpoint."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,62 +119,257 @@ def _storage_error(path: Path, exc: sqlite3.Error, doing: str) -> JournalError:
     name = getattr(exc, "sqlite_errorname", "")
     where = f"journal {path}: {doing} failed"
     if name == "SQLITE_FULL" or "full" in str(exc):
-        return JournalFull(f"{where}: no space left ({exc}); free disk space or raise [journal] max_size_mb, then restart")
-    if name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in str(exc) or "not a database" in str(exc):
-        return JournalCorrupt(f"{where}: the file is damaged ({exc}); restore it from the last backup")
+        return JournalFull(f"{where}: no space left ({exc}); free disk space or raise [journal] max_size_mb, then restart (exit 3)")
+    if (name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in str(exc) or "not a database" in str(exc)
+            or "decode" in str(exc) or "user-defined function raised" in str(exc)):
+        return JournalCorrupt(f"{where}: the file is damaged ({exc}); restore it: `tablectl journal restore BACKUP` "
+                              "(docs/operations.md)")
+    if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH") or "readonly" in str(exc):
+        return JournalError(f"{where}: {exc}: the service user must be able to write the journal and its folder (exit 3)")
     return JournalError(f"{where}: {exc}")
 
 
 def encode(record: dict[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":"), default=str)
+    """A record's stored text: canonical JSON (sorted keys), so the same record read back from the event log
+    re-encodes to the same bytes and the same chain hash (``tablectl journal restore`` relies on it)."""
+    return json.dumps(record, separators=(",", ":"), sort_keys=True, default=str)
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _connect(target: str, *, uri: bool = False) -> sqlite3.Connection:
+    db = sqlite3.connect(target, isolation_level=None, uri=uri, check_same_thread=True)
+    db.create_function("rowsum", -1, row_sum, deterministic=True)
+    return db
+
+
+def _history(path: Path) -> str:
+    """What the anchor says of a table's history, for a message about a missing or empty journal."""
+    try:
+        head = read_anchor(anchor_path(path))
+    except RecordsError:
+        return f"its anchor {anchor_path(path)} is damaged too"
+    if head is None:
+        return ""
+    return (f"the table has history: its anchor {anchor_path(path)} saw seq {head.seq} committed at "
+            f"{head.checkpoint.get('at', '?')}")
 
 
 class Journal:
-    """An append-only event journal for one table, in one SQLite file."""
+    """An append-only, chained event journal for one table, in one SQLite file.
 
-    def __init__(self, path: str | Path, *, table_id: str, max_bytes: int | None = None) -> None:
+    Opening checks everything (``controller.records.integrity``); a writer holds
+    the table's lock until ``close``. ``readonly`` opens for the reading
+    commands: no lock held against the table, nothing written.
+    """
+
+    def __init__(self, path: str | Path, *, table_id: str, max_bytes: int | None = None, readonly: bool = False,
+                 key: SigningKey | None = None, anchored: bool = True) -> None:
         self.path = Path(path)
         self.table_id = table_id
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
+        self.anchored_check = anchored
+        self.key = key
+        self.log_head: LogHead | None = None
+        self.anchor_file = anchor_path(self.path)
+        self._anchor: Anchor | None = None
+        self._lock = FileLock(self.path, f"table {table_id}'s journal")
+        self._copy: Path | None = None
+        self._touched: set[str] = set()
+        self._meters_touched = False
+        self._refuse_missing()
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise _storage_error(self.path, exc, "opening") from None
+            self._db = self._open()
+        except BaseException:
+            self._release()
+            raise
         try:
             self._setup(max_bytes)
         except sqlite3.Error as exc:
-            self._db.close()
+            self._close_db()
             raise _storage_error(self.path, exc, "opening") from None
-        except JournalError:
-            self._db.close()
+        except BaseException:
+            self._close_db()
             raise
 
+    @classmethod
+    def create(cls, path: str | Path, *, table_id: str, key: SigningKey | None = None, first_seq: int = 1,
+               genesis: str = GENESIS, lost: tuple[int, int, str] | None = None, max_bytes: int | None = None) -> Journal:
+        """A new journal at ``path`` (which must not hold one), anchored, open for writing.
+
+        ``first_seq`` and ``genesis`` carry a table's numbering and chain on past records a person
+        declared lost (``lost``: first and last lost seq and why), so no sequence number is ever reused.
+        """
+        path = Path(path)
+        if path.exists() and path.stat().st_size > 0:
+            raise JournalConflict(f"journal {path} already exists: a table's journal is never replaced "
+                                  "(`tablectl journal restore` puts back a backup)")
+        if not genesis_ok(first_seq, genesis):
+            raise ValueError(f"a journal starting at seq {first_seq} needs the hash of the record before it")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise storage_error(path.parent, exc, "creating the journal's folder") from None
+        lock = FileLock(path, f"table {table_id}'s journal")
+        lock.acquire(create=True)
+        try:
+            for stale in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                stale.unlink(missing_ok=True)  # never let a stale WAL be applied to a new file
+            db = _connect(str(path))
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                db.executescript(SCHEMA)
+                db.execute("BEGIN IMMEDIATE")
+                for key_name, value in (("table", table_id), ("schema", SCHEMA_VERSION), ("first_seq", str(first_seq)),
+                                        ("genesis", genesis), ("created", now()),
+                                        ("key", key.fingerprint if key else "")):
+                    db.execute("INSERT INTO meta VALUES (?, ?, rowsum(?, ?))", (key_name, value, key_name, value))
+                if lost is not None:
+                    at = now()
+                    db.execute("INSERT INTO gaps VALUES (?, ?, ?, ?, rowsum(?, ?, ?, ?))", (*lost[:2], at, lost[2], *lost[:2], at, lost[2]))
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise _storage_error(path, exc, "creating") from None
+            finally:
+                db.close()
+        except BaseException:
+            lock.release()
+            path.unlink(missing_ok=True)
+            raise
+        lock.release()
+        journal = cls(path, table_id=table_id, key=key, max_bytes=max_bytes)
+        journal.checkpoint()
+        return journal
+
+    # -- opening ----------------------------------------------------------
+
+    def _refuse_missing(self) -> None:
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            history = _history(self.path)
+            if history:
+                raise JournalMissing(f"journal {self.path} is missing, and {history}: restore the journal "
+                                     "(`tablectl journal restore BACKUP`); a new journal would reuse its sequence numbers") from None
+            raise NoJournal(f"no journal at {self.path}: a new table's journal is made by `tablectl journal init` "
+                                 "(give --config or --journal for another table's)") from None
+        except OSError as exc:
+            raise storage_error(self.path, exc, "opening the journal") from None
+        if size == 0:
+            history = _history(self.path)
+            raise JournalMissing(f"journal {self.path} is empty (0 bytes)" + (f", and {history}" if history else "")
+                                 + ": restore it (`tablectl journal restore BACKUP`, docs/operations.md); "
+                                 + ("`tablectl journal init` makes a new table's journal" if not history else
+                                    "a new journal would reuse its sequence numbers"))
+
+    def _open(self) -> sqlite3.Connection:
+        if not self.readonly:
+            self._lock.acquire()
+            try:
+                return _connect(str(self.path))
+            except sqlite3.Error as exc:
+                raise _storage_error(self.path, exc, "opening") from None
+        wal = Path(f"{self.path}-wal")
+        try:
+            self._lock.acquire(shared=True)
+        except RecordsError:
+            # A writer has it open: read alongside it (WAL readers share its -shm; the records are untouched).
+            return _connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        if wal.exists() and wal.stat().st_size > 0:
+            # Committed records wait in the WAL of a table stopped by a crash: read a copy, write nothing here.
+            self._copy = Path(tempfile.mkdtemp(prefix="tablectl-read-"))
+            target = self._copy / self.path.name
+            shutil.copyfile(self.path, target)
+            shutil.copyfile(wal, f"{target}-wal")
+            return _connect(str(target))
+        return _connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+
     def _setup(self, max_bytes: int | None) -> None:
-        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if mode != "wal":
-            raise JournalError(f"journal {self.path}: cannot use write-ahead logging (got {mode!r})")
-        self._db.execute("PRAGMA synchronous=FULL")
-        problems = [row[0] for row in self._db.execute("PRAGMA quick_check")]
-        if problems != ["ok"]:
-            raise JournalCorrupt(f"journal {self.path} is damaged: {'; '.join(problems[:3])}; restore it from the last backup")
-        self._db.executescript(SCHEMA)
-        if max_bytes is not None:
+        if not self.readonly:
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode != "wal":
+                raise JournalError(f"journal {self.path}: cannot use write-ahead logging (got {mode!r})")
+            self._db.execute("PRAGMA synchronous=FULL")
+        check_pages(self._db, self.path)
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "events" not in tables or "meta" not in tables:
+            raise JournalCorrupt(f"{self.path} is not a tablectl journal (it has no records table): give the table's own "
+                                 "journal, or restore it from a backup")
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(events)")}
+        if "hash" not in columns:
+            raise JournalCorrupt(f"journal {self.path} is from before the record chain (schema 1): back it up and run "
+                                 "`tablectl journal migrate` (docs/operations.md, \"Migrating a journal\")")
+        owner = self._meta("table")
+        if owner != self.table_id:
+            raise JournalConflict(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: give this table its own [journal] path")
+        if max_bytes is not None and not self.readonly:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
             self._db.execute(f"PRAGMA max_page_count={max(2, max_bytes // page)}")
-        owner = self._meta("table")
-        if owner is None:
-            with self._transaction("creating"):
-                self._db.execute("INSERT INTO meta VALUES ('table', ?), ('schema', ?)", (self.table_id, SCHEMA_VERSION))
-        elif owner != self.table_id:
-            raise JournalConflict(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: give this table its own [journal] path")
-        self.last_seq: int = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        self._verify()
+
+    def _verify(self) -> None:
+        """The whole chain, every row's checksum and the anchor, in one read transaction (a consistent snapshot)."""
+        head = read_anchor(self.anchor_file) if self.anchored_check else None
+        self._db.execute("BEGIN")
+        try:
+            first_seq = int(self._meta("first_seq") or "1")
+            genesis = self._meta("genesis") or GENESIS
+            gaps = {int(a): int(b) for a, b in self._db.execute("SELECT from_seq, to_seq FROM gaps")}
+            check_rows(self._db, self.path)
+            chain = check_chain(self._db, self.path, first_seq, genesis, gaps)
+            at = {}
+            if head is not None:  # the last record at or before the anchored seq (a seq in an acknowledged gap has none)
+                row = self._db.execute("SELECT hash FROM events WHERE seq <= ? ORDER BY seq DESC LIMIT 1", (head.seq,)).fetchone()
+                at[head.seq] = str(row[0]) if row else genesis
+            if self.anchored_check:
+                check_anchor(self.path, self.anchor_file, head, chain, at)
+        finally:
+            self._db.execute("COMMIT")
+        self.chain: Chain = chain
+        self.first_seq = first_seq
+        self.last_seq: int = chain.last_seq
+        self.last_hash: str = chain.last_hash
+        self.anchored: Head | None = head
+        latest = self.latest_checkpoint()
+        self._log_position: dict[str, Any] | None = latest.get("log") if latest else None
+        if not self.readonly and self.anchored_check:
+            self._anchor = Anchor(self.anchor_file)
+            self._anchor.open()
 
     def _meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    def _close_db(self) -> None:
+        try:
+            self._db.close()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self._anchor is not None:
+            self._anchor.close()
+            self._anchor = None
+        self._lock.release()
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
+            self._copy = None
+
     def close(self) -> None:
-        self._db.close()
+        if getattr(self, "_db", None) is not None:
+            self._close_db()
+            self._db = None  # type: ignore[assignment]
+
+    def __del__(self) -> None:
+        # A journal dropped without close (a crash in a test, a leak) still lets its lock go.
+        if getattr(self, "_db", None) is not None:
+            try:
+                self.close()
+            except Exception:
+                pass
 
     def __enter__(self) -> Journal:
         return self
@@ -164,10 +379,14 @@ class Journal:
 
     @contextmanager
     def _transaction(self, doing: str) -> Iterator[None]:
+        if self.readonly:
+            raise JournalError(f"journal {self.path} is open for reading only: {doing} refused")
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise _storage_error(self.path, exc, doing) from None
+        self._touched.clear()
+        self._meters_touched = False
         try:
             yield
             self._db.execute("COMMIT")
@@ -184,27 +403,86 @@ class Journal:
     # -- writing ----------------------------------------------------------
 
     def append(self, records: Sequence[dict[str, Any]]) -> None:
-        """Write ``records`` (with consecutive ``seq`` after ``last_seq``) in one durable transaction."""
+        """Write ``records`` (with consecutive ``seq`` after ``last_seq``) in one durable transaction, chained,
+        with a checkpoint of the new head; then the anchor."""
         if not records:
             return
+        seq, prev = self.last_seq, self.last_hash
         with self._transaction(f"writing {records[0]['event']} (seq {records[0]['seq']})"):
             for record in records:
-                self._write(record)
-        self.last_seq = records[-1]["seq"]
+                if record["seq"] != seq + 1:
+                    raise JournalConflict(f"journal {self.path}: record seq {record['seq']} given where seq {seq + 1} is next")
+                prev = self._write(record, prev)
+                seq = record["seq"]
+            self._reseal()
+            checkpoint = self._store_checkpoint(seq, prev)
+        self.last_seq, self.last_hash = seq, prev
+        self._write_anchor(checkpoint)
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def checkpoint(self) -> dict[str, Any]:
+        """Store a checkpoint of the heads as they stand (the event log moved, the journal did not) and anchor it."""
+        with self._transaction("writing a checkpoint"):
+            checkpoint = self._store_checkpoint(self.last_seq, self.last_hash)
+        self._write_anchor(checkpoint)
+        return checkpoint
+
+    def rewrite_anchor(self) -> dict[str, Any]:
+        """Write the anchor again from this journal (after a restore or a migration, or when a person checked it)."""
+        self._anchor = Anchor(self.anchor_file)
+        self._anchor.open(replace_damaged=True)
+        return self.checkpoint()
+
+    def record_gap(self, first: int, last: int, reason: str) -> None:
+        """Declare records ``first``..``last`` lost (a person accepted it on restoring): numbering carries on after them."""
+        if first != self.last_seq + 1 or last < first:
+            raise JournalConflict(f"journal {self.path}: a gap must start at seq {self.last_seq + 1}, not {first}-{last}")
+        at = now()
+        with self._transaction(f"recording records {first}-{last} as lost"):
+            self._db.execute("INSERT INTO gaps VALUES (?, ?, ?, ?, rowsum(?, ?, ?, ?))", (first, last, at, reason, first, last, at, reason))
+            checkpoint = self._store_checkpoint(last, self.last_hash)
+        self.last_seq = last
+        self._write_anchor(checkpoint)
+
+    def backup_to(self, target: Path) -> None:
+        """Copy the journal page by page with SQLite's online backup API (safe while the table writes)."""
+        try:
+            copy = sqlite3.connect(target)
+            try:
+                self._db.backup(copy)
+            finally:
+                copy.close()
+        except sqlite3.Error as exc:
+            raise _storage_error(target, exc, "backing up the journal") from None
+
+    def _store_checkpoint(self, seq: int, digest: str) -> dict[str, Any]:
+        if self.log_head is not None:
+            self._log_position = self.log_head()
+        body = {"table": self.table_id, "journal": {"seq": seq, "hash": digest}, "log": self._log_position, "at": now()}
+        checkpoint = sign_checkpoint(body, self.key)
+        text = encode(checkpoint)
+        cursor = self._db.execute("INSERT INTO checkpoints (seq, body) VALUES (?, ?)", (seq, text))
+        self._db.execute("UPDATE checkpoints SET sum = rowsum(id, seq, body) WHERE id = ?", (cursor.lastrowid,))
+        self._db.execute("DELETE FROM checkpoints WHERE id <= ?", (int(cursor.lastrowid or 0) - CHECKPOINTS_KEPT,))
+        return checkpoint
+
+    def _write_anchor(self, checkpoint: dict[str, Any]) -> None:
+        if self._anchor is not None:
+            self._anchor.write(checkpoint)
+
+    def _write(self, record: dict[str, Any], prev: str) -> str:
+        """Insert one record linked to ``prev`` and update what it changes; its hash."""
         seq, event, round_id = record["seq"], record["event"], record.get("round")
-        expected = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events").fetchone()[0]
-        if seq != expected:
-            raise JournalConflict(f"journal {self.path}: record seq {seq} given where seq {expected} is next")
-        self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (seq, round_id, event, encode(record)))
+        text = encode(record)
+        digest = record_hash(seq, prev, round_id, event, text)
+        self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (seq, round_id, event, text, prev, digest))
         if round_id is None or "game" not in record:
-            return
+            return digest
+        self._touched.add(round_id)
         if event == "round_started":
             if self._round(round_id) is not None:
                 raise JournalConflict(f"journal {self.path}: round {round_id} was already started")
-            self._db.execute("INSERT INTO rounds VALUES (?, ?, ?, 'idle', NULL)", (round_id, record["game"], seq))
-            return
+            self._db.execute("INSERT INTO rounds VALUES (?, ?, ?, 'idle', NULL, NULL)", (round_id, record["game"], seq))
+            return digest
         row = self._round(round_id)
         if row is None:
             raise JournalConflict(f"journal {self.path}: {event} for round {round_id}, which never started")
@@ -218,6 +496,17 @@ class Journal:
             self._settle(round_id, record)
         elif event in ("round_complete", "round_voided"):
             self._end(round_id, seq, voided=event == "round_voided")
+            self._meters_touched = True
+        return digest
+
+    def _reseal(self) -> None:
+        """The checksums of the rows this transaction changed."""
+        for round_id in self._touched:
+            self._db.execute("UPDATE rounds SET sum = rowsum(id, game, started_seq, state, ended_seq) WHERE id = ?", (round_id,))
+            self._db.execute("UPDATE wagers SET sum = rowsum(round, spot, wager, staked, settled) WHERE round = ?", (round_id,))
+        if self._meters_touched:
+            self._db.execute("UPDATE meters SET sum = rowsum(wager, count, wagered, paid)")
+            self._db.execute("UPDATE counters SET sum = rowsum(name, value)")
 
     def _round(self, round_id: str) -> RoundRow | None:
         row = self._db.execute("SELECT id, game, state, started_seq, ended_seq FROM rounds WHERE id = ?", (round_id,)).fetchone()
@@ -262,13 +551,13 @@ class Journal:
             elif record["event"] == "wager_settled":
                 for name in ("", record["wager"]):
                     self._db.execute(
-                        "INSERT INTO meters VALUES (?, 1, ?, ?) ON CONFLICT (wager) DO UPDATE SET "
+                        "INSERT INTO meters (wager, count, wagered, paid) VALUES (?, 1, ?, ?) ON CONFLICT (wager) DO UPDATE SET "
                         "count = count + 1, wagered = wagered + excluded.wagered, paid = paid + excluded.paid",
                         (name, record["stake"], record["returned"]),
                     )
         for name, amount in counts.items():
             self._db.execute(
-                "INSERT INTO counters VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+                "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
                 (name, amount),
             )
 
@@ -280,9 +569,23 @@ class Journal:
         except sqlite3.Error as exc:
             raise _storage_error(self.path, exc, "reading") from None
 
+    def _decode(self, rows: list[Any]) -> list[dict[str, Any]]:
+        """Records from their stored text; a record damaged since the journal was opened is reported, never a traceback."""
+        out = []
+        for seq, text in rows:
+            try:
+                record = json.loads(text)
+            except (ValueError, TypeError):
+                record = None
+            if not isinstance(record, dict):
+                raise JournalCorrupt(f"journal {self.path}: record seq {seq} is damaged (not a JSON record); "
+                                     "restore it: `tablectl journal restore BACKUP` (docs/operations.md)")
+            out.append(record)
+        return out
+
     def records(self, after_seq: int = 0) -> list[dict[str, Any]]:
         """Every record after ``after_seq``, in order."""
-        return [json.loads(r[0]) for r in self._read("SELECT record FROM events WHERE seq > ? ORDER BY seq", (after_seq,))]
+        return self._decode(self._read("SELECT seq, record FROM events WHERE seq > ? ORDER BY seq", (after_seq,)))
 
     def records_of(self, *events: str) -> list[dict[str, Any]]:
         """Every record of the named events, in order."""
@@ -291,7 +594,35 @@ class Journal:
 
     def round_records(self, round_id: str) -> list[dict[str, Any]]:
         """Every record of one round (the round's own and the devices' for it), in order."""
-        return [json.loads(r[0]) for r in self._read("SELECT record FROM events WHERE round = ? ORDER BY seq", (round_id,))]
+        return self._decode(self._read("SELECT seq, record FROM events WHERE round = ? ORDER BY seq", (round_id,)))
+
+    def chain_hashes(self) -> list[tuple[int, str]]:
+        """(seq, hash) of every record: the journal's chain, to compare two copies record by record."""
+        return [(int(seq), str(digest)) for seq, digest in self._read("SELECT seq, hash FROM events ORDER BY seq")]
+
+    def hash_at(self, seq: int) -> str | None:
+        """The chain hash of record ``seq`` (``None`` if the journal does not hold it)."""
+        rows = self._read("SELECT hash FROM events WHERE seq = ?", (seq,))
+        return str(rows[0][0]) if rows else None
+
+    def checkpoints(self, after_id: int = 0) -> list[tuple[int, dict[str, Any]]]:
+        """(id, checkpoint) of every checkpoint stored after ``after_id``, oldest first: what the floor is sent."""
+        return [(int(i), json.loads(body)) for i, body in self._read("SELECT id, body FROM checkpoints WHERE id > ? ORDER BY id", (after_id,))]
+
+    def checkpoints_latest(self) -> tuple[int, dict[str, Any]] | None:
+        rows = self._read("SELECT id, body FROM checkpoints ORDER BY id DESC LIMIT 1")
+        return (int(rows[0][0]), json.loads(rows[0][1])) if rows else None
+
+    def latest_checkpoint(self) -> dict[str, Any] | None:
+        found = self.checkpoints_latest()
+        return found[1] if found else None
+
+    def gaps(self) -> list[tuple[int, int, str, str]]:
+        """(first seq, last seq, when, why) of every loss a person acknowledged."""
+        return [tuple(row) for row in self._read("SELECT from_seq, to_seq, at, reason FROM gaps ORDER BY from_seq")]
+
+    def meta(self) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self._read("SELECT key, value FROM meta")}
 
     def rounds(self, last: int | None = None) -> list[RoundRow]:
         """Rounds in the order they started; the last ``last`` of them when given."""

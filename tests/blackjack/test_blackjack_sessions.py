@@ -11,11 +11,13 @@ from collections import Counter, defaultdict
 import pytest
 
 from controller.commands.cli import main
+from tests.helpers import init_table
 
 
 @pytest.mark.parametrize("game_id", ["no-bust-21", "pure-21-5"])
 def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
+    init_table(str(tmp_path / "journal.sqlite"), str(log_file), f"config/{game_id}.toml")
     assert main(["run", "--config", f"config/{game_id}.toml", "--rounds", "300", "--seed", "7", "--no-camera",
                  "--log", str(log_file), "--journal", str(tmp_path / "journal.sqlite")]) == 0
     out = capsys.readouterr().out

@@ -17,6 +17,7 @@ import numpy as np
 
 from controller.records.journal import Journal
 from tests.console.tables import CONFIG, SUPERVISOR, logged_in
+from tests.helpers import init_table
 from tests.test_service import listening_sockets
 from vision.calibration import MEASURED_PX_PER_MM
 
@@ -33,9 +34,10 @@ def table_config(tmp_path: Path, *, staff: bool = True) -> Path:
     config = tmp_path / "table.toml"
     text = (CONFIG / "top-card.toml").read_text(encoding="utf-8")
     text = re.sub(r'(?m)^driver = "reference".*$', 'driver = "simulated"', text)
-    text = text.replace('events = "var/log/tablectl-events.jsonl"',
+    text = text.replace('events = "var/log/TC-01.events.jsonl"',
                         f'events = "{tmp_path / "events.jsonl"}"\n\n[journal]\npath = "{tmp_path / "journal.sqlite"}"')
     config.write_text(text + f'\n[console]\nstaff = "{tmp_path / "staff.json"}"\nport = 0\n', encoding="utf-8")
+    init_table(tmp_path / "journal.sqlite", config=config)
     if staff:
         added = tablectl("staff", "add", SUPERVISOR[0], "--role", "supervisor", "--pin-stdin", "--config", str(config),
                          cwd=tmp_path, stdin=SUPERVISOR[1] + "\n")

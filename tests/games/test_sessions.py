@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
-from tests.helpers import check_session_balances
+from tests.helpers import check_session_balances, init_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("top-5-poker", "high-card-flush", "two-cards-high")
@@ -16,6 +16,7 @@ GAMES = ("top-5-poker", "high-card-flush", "two-cards-high")
 def play_and_balance(game: str, rounds: int, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]:
     log_file = tmp_path / "events.jsonl"
     config = ROOT / "config" / f"{game}.toml"
+    init_table(str(tmp_path / "journal.sqlite"), str(log_file), str(config))
     assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log_file),
                  "--journal", str(tmp_path / "journal.sqlite")]) == 0
     return check_session_balances(capsys.readouterr().out, log_file, rounds)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
+from tests.helpers import init_table
 
 CONFIGS = ["config/double-hand-poker.toml", "config/fortune-pai-gow.toml"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_session(tmp_path: Path, config: Path | str, rounds: int = 200, seed: int = 7) -> list[dict]:
     log = tmp_path / "events.jsonl"
+    init_table(str(tmp_path / "journal.sqlite"), str(log), str(config))
     assert main(["run", "--config", str(config), "--rounds", str(rounds), "--seed", str(seed), "--log", str(log),
                  "--journal", str(tmp_path / "journal.sqlite")]) == 0
     return [json.loads(line) for line in log.read_text().splitlines()]

@@ -11,7 +11,7 @@ from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, init_table
 from tests.poker.tables import assert_conserved, balance
 
 CONFIGS = ["config/holdem.toml", "config/omaha-hi-lo.toml", "config/lowball.toml"]
@@ -24,6 +24,7 @@ def cents(text: str) -> int:
 @pytest.mark.parametrize("config", CONFIGS)
 def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
+    init_table(str(tmp_path / "journal.sqlite"), str(log_file), config)
     assert main(["run", "--config", config, "--rounds", "200", "--seed", "7", "--log", str(log_file),
                  "--journal", str(tmp_path / "journal.sqlite")]) == 0
     out = capsys.readouterr().out

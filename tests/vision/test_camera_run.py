@@ -11,12 +11,14 @@ import pytest
 from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.config import DEFAULT_CONFIG
+from tests.helpers import init_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_path: Path, capsys, faces) -> None:
     log = tmp_path / "events.jsonl"
+    init_table(str(tmp_path / "j.sqlite"), str(log))
     assert main(["run", "--rounds", "3", "--seed", "5", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 0
     text = log.read_text()
     assert text.count('"camera_agrees"') == 3
@@ -32,7 +34,7 @@ def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_
 
 def _last_round(events: str) -> str:
     """The round of the last event that belongs to one."""
-    return next(json.loads(line)["round"] for line in reversed(events.splitlines()) if json.loads(line)["round"])
+    return next(r["round"] for r in map(json.loads, reversed(events.splitlines())) if r.get("round"))
 
 
 def tablectl_without_rsvg(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -93,6 +95,7 @@ def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, caps
 
     monkeypatch.setattr(SceneSource, "show", swap_the_home_card)
     log = tmp_path / "events.jsonl"
+    init_table(str(tmp_path / "j.sqlite"), str(log))
     assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 1
     assert "camera:" in capsys.readouterr().err
     events = log.read_text()
@@ -112,8 +115,9 @@ def test_the_demonstration_service_films_its_rounds_too(tmp_path: Path, faces) -
     """``tablectl serve --simulated-players`` (the systemd unit's table, simulated) takes the camera as ``run`` does."""
     config = tmp_path / "table.toml"
     config.write_text(DEFAULT_CONFIG.read_text().replace(
-        '[log]\nevents = "var/log/tablectl-events.jsonl"',
+        '[log]\nevents = "var/log/TC-01.events.jsonl"',
         f'[log]\nevents = "{tmp_path}/events.jsonl"\n\n[journal]\npath = "{tmp_path}/journal.sqlite"'))
+    init_table(tmp_path / "journal.sqlite", config=config)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("NOTIFY_SOCKET", None)
     done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--simulated-players",

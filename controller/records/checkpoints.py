@@ -1,0 +1,74 @@
+"""Signed checkpoints of a table's records, for whoever keeps a copy off the table PC (the floor, a lab).
+
+With every commit the journal stores a checkpoint: the journal's head (last
+sequence number and its chain hash) and the event log's (last line number,
+its hash, the last journaled seq in it), the time, the key's fingerprint and
+an Ed25519 signature by the table's key. The newest one is also the anchor.
+
+A checkpoint kept elsewhere pins the records as they were: a journal or log
+later cut back, rewritten or replaced no longer reaches that head with that
+hash, and the signature shows the checkpoint came from the table.
+
+For a publisher (the floor service, issue #43)::
+
+    from controller.records.checkpoints import published_since
+    for checkpoint in published_since(journal, last_sent_id):
+        send(checkpoint.id, checkpoint.message())   # canonical JSON, verifiable with the table's .pub
+        last_sent_id = checkpoint.id
+
+and a verifier: ``Checkpoint.from_message(data).signed_by(PublicKey.load(path))``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from controller.records.journal import Journal
+from controller.records.keys import PublicKey, canonical, checkpoint_signed_by
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    id: int
+    body: dict[str, Any]
+
+    @property
+    def table(self) -> str:
+        return str(self.body["table"])
+
+    @property
+    def journal_seq(self) -> int:
+        return int(self.body["journal"]["seq"])
+
+    @property
+    def journal_hash(self) -> str:
+        return str(self.body["journal"]["hash"])
+
+    @property
+    def log(self) -> dict[str, Any] | None:
+        log = self.body.get("log")
+        return log if isinstance(log, dict) else None
+
+    def message(self) -> bytes:
+        """The checkpoint as sent: canonical JSON with its id, signature included."""
+        return canonical({"id": self.id, **self.body})
+
+    @classmethod
+    def from_message(cls, data: bytes) -> Checkpoint:
+        body = json.loads(data)
+        return cls(int(body.pop("id")), body)
+
+    def signed_by(self, public: PublicKey) -> bool:
+        return checkpoint_signed_by(self.body, public)
+
+
+def published_since(journal: Journal, after_id: int = 0) -> list[Checkpoint]:
+    """Every checkpoint the journal stored after ``after_id``, oldest first."""
+    return [Checkpoint(i, body) for i, body in journal.checkpoints(after_id)]
+
+
+def latest(journal: Journal) -> Checkpoint | None:
+    found = journal.checkpoints_latest()
+    return Checkpoint(*found) if found else None
