@@ -79,6 +79,9 @@ def outbox_cost(rounds: int = 150, runs: int = 3) -> int:
             for run in range(runs):
                 for name, config in (("without the outbox", plain), ("with the outbox", linked)):
                     journal = Path(folder) / f"{name[:4]}-{run}.sqlite"
+                    subprocess.run([sys.executable, "-m", "controller.commands.cli", "journal", "init", "--config", str(config),
+                                    "--journal", str(journal), "--log", str(journal.with_suffix(".jsonl"))],
+                                   check=True, capture_output=True, cwd=root)
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config),
                                     "--rounds", str(rounds), "--seed", str(run), "--journal", str(journal),

@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.records.suites import DAMAGE, TAMPERS, check, honest_trail, run_damage_case, tamperings  # noqa: E402
+from tests.records.suites import DAMAGE, TAMPERS, check, honest_trail, run_damage_case, tamperings
 
 
 def damage(per_kind: int, seed: int) -> int:

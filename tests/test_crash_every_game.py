@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from controller.engine.config import load_config
-from tests.journal_checks import check_any_game, integrity
 from tests.helpers import init_table
+from tests.journal_checks import check_any_game, integrity
 from tests.test_crash_recovery import ROOT, assert_log_verifies, tablectl
 
 CONFIGS = sorted((ROOT / "config").glob("*.toml"))

@@ -77,6 +77,8 @@ def test_the_wheel_is_what_runs(installed: Path, tmp_path: Path) -> None:
 
 
 def test_the_installed_table_runs_top_card_by_default(installed: Path, tmp_path: Path) -> None:
+    made = tablectl(installed, "journal", "init", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
     done = tablectl(installed, "run", "--rounds", "5", "--seed", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Top Card at table TC-01") and "rounds      5" in done.stdout

@@ -14,7 +14,7 @@ import pytest
 from controller.commands.cli import main
 from controller.errors import WagerRefused
 from controller.rules.registry import make_game
-from tests.helpers import top_card_round
+from tests.helpers import init_table, top_card_round
 from tests.terminal import TABLECTL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_run_json_is_one_document_of_cents_that_adds_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["run", "--rounds", "4", "--seed", "9", "--no-camera", "--json", "--log", str(tmp_path / "e.jsonl"),
             "--journal", str(tmp_path / "j.sqlite")]
+    init_table(tmp_path / "j.sqlite", tmp_path / "e.jsonl")
     assert main(argv) == 0
     session = json.loads(capsys.readouterr().out)
     assert session["table"] == "TC-01" and session["game"] == "top-card" and len(session["rounds"]) == 4
@@ -34,6 +35,7 @@ def test_run_json_is_one_document_of_cents_that_adds_up(tmp_path: Path, capsys: 
 
 def test_rounds_lists_each_round_with_the_time_it_started(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = str(tmp_path / "j.sqlite")
+    init_table(journal, tmp_path / "e.jsonl")
     before = dt.datetime.now().replace(microsecond=0)
     assert main(["run", "--rounds", "2", "--seed", "9", "--no-camera", "--log", str(tmp_path / "e.jsonl"), "--journal", journal]) == 0
     capsys.readouterr()
@@ -59,8 +61,9 @@ def test_a_wager_outside_the_limits_is_refused_in_dollars() -> None:
 def test_serve_prints_a_line_per_round_and_a_summary_and_journals_where_told(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
     config.write_text((ROOT / "config" / "top-card.toml").read_text().replace('driver = "reference"', 'driver = "simulated"')
-                      .replace('events = "var/log/tablectl-events.jsonl"', f'events = "{tmp_path}/events.jsonl"'))
+                      .replace('events = "var/log/TC-01.events.jsonl"', f'events = "{tmp_path}/events.jsonl"'))
     journal = tmp_path / "elsewhere" / "j.sqlite"
+    init_table(journal, config=config)
     done = subprocess.run([TABLECTL, "serve", "--config", str(config), "--simulated-players", "--rounds", "3", "--interval", "0",
                            "--seed", "4", "--no-console", "--journal", str(journal)], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300, env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"})

@@ -13,10 +13,10 @@ from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.log import EventLog
 from controller.engine.recovery import JournalMismatch, rebuild, recover
-from tests.helpers import TOP_CARD_LIMITS, new_journal, top_card_round
 from controller.engine.round import Limits
 from controller.records.journal import Journal
 from controller.rules.top_card.game import TopCard
+from tests.helpers import TOP_CARD_LIMITS, new_journal, top_card_round
 
 
 class ShuffledTopCard(TopCard):

@@ -41,11 +41,11 @@ from controller.console.runner import console_arguments, serve_until_stopped, wi
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
 from controller.engine.config import load_config
-from controller.records.errors import JournalError, RecordsError
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
 from controller.errors import TableError
 from controller.money import format_cents
+from controller.records.errors import JournalError, RecordsError
 from controller.records.staff import SessionAccounts, StaffFile
 
 

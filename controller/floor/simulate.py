@@ -52,6 +52,13 @@ def template_rounds(config_dir: Path, games: Sequence[str] = GAMES, rounds: int 
     with tempfile.TemporaryDirectory() as folder:
         for game in games:
             journal = Path(folder) / f"{game}.sqlite"
+            made = subprocess.run(
+                [sys.executable, "-m", "controller.commands.cli", "journal", "init", "--config", str(config_dir / f"{game}.toml"),
+                 "--journal", str(journal), "--log", str(Path(folder) / f"{game}.jsonl")],
+                capture_output=True, text=True, check=False,
+            )
+            if made.returncode != 0:
+                raise RuntimeError(f"tablectl journal init for {game} failed ({made.returncode}): {made.stderr.strip()[-500:]}")
             played = subprocess.run(
                 [sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config_dir / f"{game}.toml"),
                  "--rounds", str(rounds), "--seed", str(seed), "--journal", str(journal),
@@ -103,7 +110,9 @@ class SimulatedTable:
     def open(self) -> None:
         from controller.records.journal import Journal
 
-        self.journal = Journal(self.journal_path, table_id=self.table_id)
+        exists = self.journal_path.exists() and self.journal_path.stat().st_size > 0
+        self.journal = (Journal(self.journal_path, table_id=self.table_id) if exists
+                        else Journal.create(self.journal_path, table_id=self.table_id))
         self._seq = self.journal.last_seq
 
     def close(self) -> None:

@@ -24,7 +24,7 @@ from controller.records.anchor import Head
 from controller.records.chain import GENESIS, ranges, record_hash
 from controller.records.errors import JournalBehind, JournalCorrupt
 
-RESTORE = "restore it: `tablectl journal restore BACKUP` (docs/operations.md, \"Restoring the journal\")"
+RESTORE = 'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Restoring the journal")'
 
 SEALED: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),

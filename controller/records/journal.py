@@ -40,6 +40,7 @@ Errors: ``controller.records.errors`` (``JournalError`` and its kinds).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import shutil
@@ -301,7 +302,7 @@ class Journal:
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(events)")}
         if "hash" not in columns:
             raise JournalCorrupt(f"journal {self.path} is from before the record chain (schema 1): back it up and run "
-                                 "`tablectl journal migrate` (docs/operations.md, \"Migrating a journal\")")
+                                 '`tablectl journal migrate` (docs/operations.md, "Migrating a journal")')
         owner = self._meta("table")
         if owner != self.table_id:
             raise JournalConflict(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: give this table its own [journal] path")
@@ -366,10 +367,8 @@ class Journal:
     def __del__(self) -> None:
         # A journal dropped without close (a crash in a test, a leak) still lets its lock go.
         if getattr(self, "_db", None) is not None:
-            try:
+            with contextlib.suppress(Exception):  # a finaliser must never raise
                 self.close()
-            except Exception:
-                pass
 
     def __enter__(self) -> Journal:
         return self

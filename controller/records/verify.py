@@ -279,7 +279,7 @@ def _links(lines: list[Line], report: Report) -> None:
             origin = next((p for p in seen.values() if p.hash == line.prev), None)
             report.findings.append(Finding("moved", f"{line.describe()} is out of its place, after {last.where}"
                                                     + (f" (it followed {origin.where})" if origin else "")))
-        elif between == 0 and line.prev != last.hash or (line.n or 0) - (last.n or 0) - 1 > between:
+        elif (between == 0 and line.prev != last.hash) or (line.n or 0) - (last.n or 0) - 1 > between:
             gap_from, gap_to = (last.n or 0) + 1, (line.n or 0) - 1
             if line.prev in seen and seen[line.prev] is not last:
                 report.findings.append(Finding("moved", f"{line.describe()} is out of its place: it followed {seen[line.prev].where}"))

@@ -32,6 +32,7 @@ from tests.console.tables import CONFIG, SUPERVISOR, log_in
 from tests.console.test_browser import enter, expect_text, supervise
 from tests.console.test_browser_holds import FAULTS, VOIDED
 from tests.console.test_serve import tablectl
+from tests.helpers import init_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,14 +73,15 @@ class FrontEnd:
 
 
 def config_on(tmp_path: Path, sim: SimulatorProcess, game: str = "three-card-poker", pace: float = 1.0) -> Path:
-    """The shipped config of ``game`` with its device on ``sim``'s port, its records under ``tmp_path``."""
+    """The shipped config of ``game`` with its device on ``sim``'s port, its records under ``tmp_path`` (made by journal init)."""
     text = (CONFIG / f"{game}.toml").read_text(encoding="utf-8")
     text = re.sub(r'(?m)^driver = "(simulated|reference)"', f'driver = "reference"\nport = "{sim.port}"', text)
     text = text.replace("crosscheck = true", "crosscheck = false")  # devices are the subject here, not the camera
-    text = text.replace('events = "var/log/tablectl-events.jsonl"',
-                        f'events = "{tmp_path / "events.jsonl"}"\n\n[journal]\npath = "{tmp_path / "journal.sqlite"}"')
+    text = re.sub(r'(?m)^events = "var/log/[^"]*"',
+                  f'events = "{tmp_path / "events.jsonl"}"\n\n[journal]\npath = "{tmp_path / "journal.sqlite"}"', text)
     path = tmp_path / "table.toml"
     path.write_text(text + f'\n[console]\nport = 0\npace = {pace}\nstaff = "{tmp_path / "staff.json"}"\n', encoding="utf-8")
+    init_table(tmp_path / "journal.sqlite", config=path)
     return path
 
 

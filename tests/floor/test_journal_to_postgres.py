@@ -18,6 +18,7 @@ from controller.floor.localservers import LocalPostgres, NatsCluster
 from controller.floor.outbox import Outbox, Position, acked_seq
 from controller.floor.reconcile import check_table
 from tests.floor.tables import play
+from tests.helpers import init_table
 
 SITE = "test"
 
@@ -290,6 +291,7 @@ def test_tablectl_run_with_a_floor_section_publishes_its_journal_as_it_plays(
     config = tmp_path / "table.toml"
     config.write_text(Path("config/top-card.toml").read_text() + f'\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(cluster.urls)}\n')
     journal = tmp_path / "tc.sqlite"
+    init_table(journal, tmp_path / "tc.jsonl", config)
     assert main(["run", "--config", str(config), "--rounds", "6", "--seed", "8", "--journal", str(journal),
                  "--log", str(tmp_path / "tc.jsonl"), "--no-camera"]) == 0
     assert acked_seq(journal, wire.stream_name(SITE)) > 100  # published before run ended

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
+from tests.helpers import init_table
 
 
 def _config(tmp_path: Path, shuffle: str) -> Path:
@@ -23,6 +24,7 @@ def _config(tmp_path: Path, shuffle: str) -> Path:
 def held_table(tmp_path: Path) -> tuple[Path, Path]:
     """A table whose shoe came in factory order: held in its second round."""
     config, journal = _config(tmp_path, "factory"), tmp_path / "journal.sqlite"
+    init_table(journal, tmp_path / "events.jsonl", config)
     main(["run", "--config", str(config), "--rounds", "3", "--seed", "1", "--journal", str(journal),
           "--log", str(tmp_path / "events.jsonl"), "--no-camera"])
     return config, journal

@@ -17,7 +17,7 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, init_table
 
 SHOE = "config/top-card.toml"  # an 8-deck shoe, two cards and a burn a round
 SHUFFLER = "config/three-card-poker.toml"  # a one-deck shuffler dispensing stacks of three, a fresh deck a round
@@ -118,6 +118,7 @@ def test_a_device_that_deals_its_orders_again_after_the_table_restarts_is_held(t
     config.write_text(Path(SHUFFLER).read_text())
     args = ["run", "--config", str(config), "--rounds", "2", "--seed", "7", "--journal", str(tmp_path / "j.sqlite"),
             "--log", str(tmp_path / "events.jsonl"), "--no-camera"]
+    init_table(tmp_path / "j.sqlite", tmp_path / "events.jsonl", config)
     assert main(args) == 0
     records = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     dealt = [r for r in records if r["event"] == "shuffle_tested"]
@@ -138,6 +139,7 @@ def test_a_restarted_table_does_not_deal_its_simulated_orders_again(tmp_path: Pa
     config.write_text(Path(SHUFFLER).read_text())
     args = ["run", "--config", str(config), "--rounds", "2", "--seed", "7", "--journal", str(tmp_path / "j.sqlite"),
             "--log", str(tmp_path / "events.jsonl"), "--no-camera"]
+    init_table(tmp_path / "j.sqlite", tmp_path / "events.jsonl", config)
     assert main(args) == 0
     assert main(args) == 0
     records = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
