@@ -14,7 +14,7 @@ import pytest
 
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import open_session
-from tests.helpers import in_process_config
+from tests.helpers import in_process_config, init_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,6 +23,7 @@ def test_a_stopped_game_waits_across_a_restart_until_a_player_takes_the_position
     config = in_process_config(str(ROOT / "config" / "three-card-poker.toml"))
     journal, events = tmp_path / "journal.sqlite", tmp_path / "events.jsonl"
     nobody = SimulatedPlayers(random.Random(1), take_position_probability=0.0)
+    init_table(journal, events, ROOT / "config" / "three-card-poker.toml")
     with open_session(config, random.Random(1), journal=journal, events=events) as session:
         for _ in range(2):
             session.play(nobody)

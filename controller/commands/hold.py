@@ -12,6 +12,7 @@ typed (``--by NAME``, the console's accounts: ``controller.commands.supervisor``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,10 +22,8 @@ from controller.commands.options import config_argument
 from controller.commands.supervisor import confirm_supervisor, supervisor_options
 from controller.engine.config import load_config
 from controller.engine.holds import act_on_journal, held_rounds
-from controller.engine.log import EventLog
-from controller.engine.session import journal_path, log_path
+from controller.engine.session import open_records, record_paths
 from controller.errors import TableError
-from controller.records.audit import ChainedFile
 from controller.records.journal import Journal
 
 
@@ -51,32 +50,27 @@ def register(subparsers: Any) -> None:
 def hold(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
-        path = Path(args.journal) if args.journal else journal_path(config)
-        if not path.exists():
-            raise TableError(f"no journal at {path}: pass --journal FILE or the --config of the table that wrote it")
+        paths = record_paths(config, journal=Path(args.journal) if args.journal else None,
+                             log=Path(args.log) if args.log else None)
         card = _card(getattr(args, "card", None))
-        with Journal(path, table_id=config.table_id) as journal:
-            if args.action == "list":
+        if args.action == "list":
+            with Journal(paths.journal, table_id=config.table_id, readonly=True) as journal:
                 held = held_rounds(journal)
-                for row in held:
-                    print(f"{row.round_id}  {row.reason}")
-                if not held:
-                    print("no round is on hold")
-                return 0
-            trail = ChainedFile(Path(args.log) if args.log else log_path(config), max_bytes=config.log.get("max_bytes"),
-                                backups=config.log.get("backups", 5))
-            try:
-                log = EventLog(config.table_id, json_stream=trail, journal=journal)  # type: ignore[arg-type]
-                acted_on = journal.round(args.round)
-                if acted_on is not None and acted_on.state == "hold":  # anything else is refused below before a PIN is asked
-                    args.by = confirm_supervisor(args, config, log, args.action, args.round)
-                print(act_on_journal(journal, log, config, args.round, args.action, by=args.by, reason=args.reason,
-                                     card=card))
-            finally:
-                trail.close()
+            for row in held:
+                print(f"{row.round_id}  {row.reason}")
+            if not held:
+                print("no round is on hold")
+            return 0
+        with contextlib.ExitStack() as stack:  # the table's records as the table opens them: locked, checked, signed
+            store, log = open_records(config, paths, stack)
+            assert store is not None
+            acted_on = store.round(args.round)
+            if acted_on is not None and acted_on.state == "hold":  # anything else is refused below before a PIN is asked
+                args.by = confirm_supervisor(args, config, log, args.action, args.round)
+            print(act_on_journal(store, log, config, args.round, args.action, by=args.by, reason=args.reason, card=card))
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     return 0
 
 

@@ -117,6 +117,54 @@ def _publish_to_floor(config: TableConfig, journal: Path, floor: Floor, stack: c
     stack.callback(outbox.stop)
 
 
+def open_records(
+    config: TableConfig,
+    paths: RecordPaths,
+    stack: contextlib.ExitStack,
+    *,
+    journaled: bool = True,
+    log_named: bool = False,
+    console: TextIO | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> tuple[Journal | None, EventLog]:
+    """The table's records opened for writing, closed by ``stack``: the journal (checked whole, locked), its key,
+    the event log compared with it and caught up, and the ``EventLog`` that journals first and then logs.
+
+    Without a journal there is an event log only when ``log_named`` (a throwaway simulation never writes into the
+    table's own trail); it is signed if the table's key exists, and ``warn`` is told when it does not.
+    """
+    max_mb = config.sections.get("journal", {}).get("max_size_mb")
+    store = None
+    signer: SigningKey | None = None
+    if journaled:
+        try:
+            store = Journal(paths.journal, table_id=config.table_id, max_bytes=max_mb and max_mb << 20)
+        except JournalBehind as exc:
+            raise name_lost_rounds(exc, paths.log) from None
+        stack.callback(store.close)
+        store.key = signer = SigningKey.load(paths.key)
+        stack.callback(store.checkpoint)  # after the log's chain_closed: the journal holds the log's last line
+        check_key(store, signer)
+        check_log_against_journal(store, paths.log)
+    else:
+        signer = SigningKey.load(paths.key) if log_named and paths.key.exists() else None
+        if log_named and signer is None and warn is not None:
+            warn(f"no signing key at {paths.key}: the event log {paths.log} of this run without a journal is not signed")
+    trail = None
+    if store is not None or log_named:
+        trail = ChainedFile(paths.log, table_id=config.table_id, key=signer, max_bytes=config.log.get("max_bytes"),
+                            backups=config.log.get("backups", 5), journal_seq=store.last_seq if store else None)
+        stack.callback(trail.close)
+    log = EventLog(config.table_id, json_stream=trail, console_stream=console, journal=store)  # type: ignore[arg-type]
+    if store is not None and trail is not None:
+        store.log_head = trail.position
+        for record in store.records(after_seq=trail.last_seq):
+            log.write_outputs(record)
+        trail.sync()
+        store.checkpoint()
+    return store, log
+
+
 @contextlib.contextmanager
 def open_session(
     config: TableConfig,
@@ -134,43 +182,15 @@ def open_session(
 
     With ``simulate_devices``, a reference shoe configured without a port is started as a simulator
     on a pseudo-terminal of its own (``tablectl run``); a real table (``tablectl serve``) never does that.
-    Without a journal there is an event log only when ``events`` names one (a throwaway simulation never writes
-    into the table's own trail); it is signed if the table's key exists, and ``warn`` is told when it does not.
+    Without a journal there is an event log only when ``events`` names one (``open_records``).
     """
-    max_mb = config.sections.get("journal", {}).get("max_size_mb")
     paths = record_paths(config, journal=journal, log=events, key=key)
     with contextlib.ExitStack() as stack:
-        store = None
-        signer: SigningKey | None = None
-        if journaled:
-            try:
-                store = Journal(paths.journal, table_id=config.table_id, max_bytes=max_mb and max_mb << 20)
-            except JournalBehind as exc:
-                raise name_lost_rounds(exc, paths.log) from None
-            stack.callback(store.close)
-            store.key = signer = SigningKey.load(paths.key)
-            stack.callback(store.checkpoint)  # after the log's chain_closed: the journal holds the log's last line
-            check_key(store, signer)
-            check_log_against_journal(store, paths.log)
-        else:
-            signer = SigningKey.load(paths.key) if events is not None and paths.key.exists() else None
-            if events is not None and signer is None and warn is not None:
-                warn(f"no signing key at {paths.key}: the event log {paths.log} of this run without a journal is not signed")
-        trail = None
-        if store is not None or events is not None:  # a run without a journal keeps no log unless one is named
-            trail = ChainedFile(paths.log, table_id=config.table_id, key=signer, max_bytes=config.log.get("max_bytes"),
-                                backups=config.log.get("backups", 5), journal_seq=store.last_seq if store else None)
-            stack.callback(trail.close)
-        log = EventLog(config.table_id, json_stream=trail, console_stream=console, journal=store)  # type: ignore[arg-type]
+        store, log = open_records(config, paths, stack, journaled=journaled, log_named=events is not None,
+                                  console=console, warn=warn)
         floor = config.settings.floor if config.settings is not None else None
         if floor is not None and store is not None:
             _publish_to_floor(config, store.path, floor, stack)
-        if store is not None and trail is not None:
-            store.log_head = trail.position
-            for record in store.records(after_seq=trail.last_seq):
-                log.write_outputs(record)
-            trail.sync()
-            store.checkpoint()
         seed = rng.randrange(2**32)
         if store is not None and store.last_seq:
             # a restarted table's simulated devices shuffle afresh, as a sound device does after a power cycle:

@@ -16,6 +16,7 @@ from controller.engine.config import DEFAULT_CONFIG
 from controller.records.journal import Journal
 from controller.records.staff import StaffFile
 from drivers.sim.process import SimulatorProcess
+from tests.helpers import init_table
 
 
 @pytest.fixture
@@ -30,6 +31,7 @@ def held(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[tuple[S
         StaffFile(tmp_path / "staff.json").add("pat", "supervisor", pin="482913", cost=2**10)
         StaffFile(tmp_path / "staff.json").add("dana", "dealer", pin="2468", cost=2**10)
         files = ["--config", str(config), "--journal", str(tmp_path / "j.sqlite"), "--log", str(tmp_path / "ev.jsonl")]
+        init_table(tmp_path / "j.sqlite", tmp_path / "ev.jsonl", config)
         assert main(["run", "--rounds", "3", "--seed", "1", "--no-camera", *files]) == 1
         err = capsys.readouterr().err
         assert "could not be read: the supervisor identifies it and enters it, or voids the round" in err
@@ -69,7 +71,7 @@ def test_the_supervisor_enters_the_unread_card_and_the_next_run_finishes_the_rou
     assert main([*resume, "--by", "pat", *pin(monkeypatch, "482913")]) == 0
     assert capsys.readouterr().out.strip() == f"round {round_id} resumed"
     assert main(["run", "--rounds", "2", "--seed", "2", "--no-camera", *files]) == 0
-    with Journal(files[3], table_id="TC-01") as journal:
+    with Journal(files[3], table_id="TC-01", readonly=True) as journal:
         records = journal.round_records(round_id)
         assert journal.round(round_id).state == "complete"  # type: ignore[union-attr]
     action = next(r for r in records if r["event"] == "supervisor_action")
@@ -88,7 +90,7 @@ def test_the_supervisor_voids_the_held_round_and_every_wager_is_returned(
     sim, files, round_id = held
     assert main(["hold", "void", round_id, "--by", "pat", *pin(monkeypatch, "482913"), *files]) == 0
     assert "voided: every wager is returned" in capsys.readouterr().out
-    with Journal(files[3], table_id="TC-01") as journal:
+    with Journal(files[3], table_id="TC-01", readonly=True) as journal:
         assert journal.round(round_id).state == "void"  # type: ignore[union-attr]
     assert main(["hold", "resume", round_id, "--by", "pat", *files]) == 2  # said before any PIN is asked
     assert f"round {round_id} is not on hold (it is void)" in capsys.readouterr().err
@@ -98,8 +100,8 @@ def test_the_supervisor_voids_the_held_round_and_every_wager_is_returned(
 
 def test_holding_nothing_is_said_plainly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "j.sqlite"
-    Journal(journal, table_id="TC-01").close()
+    init_table(journal, tmp_path / "ev.jsonl")
     assert main(["hold", "list", "--journal", str(journal)]) == 0
     assert capsys.readouterr().out.strip() == "no round is on hold"
-    assert main(["hold", "void", "TC-01-X-000001", "--by", "pat", "--journal", str(journal)]) == 2
+    assert main(["hold", "void", "TC-01-X-000001", "--by", "pat", "--journal", str(journal), "--log", str(tmp_path / "ev.jsonl")]) == 2
     assert "no round TC-01-X-000001 in the journal" in capsys.readouterr().err
