@@ -153,6 +153,11 @@ class FullTable:
         self._thread = threading.Thread(target=self._play, name=f"full-{table_id}", daemon=True)
 
     def start(self) -> None:
+        made = subprocess.run(  # a table's journal, anchor and key are made once, as on a new table PC
+            [sys.executable, "-m", "controller.commands.cli", "journal", "init", "--config", str(self.config),
+             "--journal", str(self.journal), "--log", str(self.log)], capture_output=True, text=True, check=False, timeout=120)
+        if made.returncode != 0:
+            raise RuntimeError(f"tablectl journal init for {self.table_id} failed ({made.returncode}): {made.stderr.strip()[-300:]}")
         self._thread.start()
 
     def stop(self) -> None:

@@ -91,7 +91,7 @@ def test_serve_runs_the_table_with_its_console_on_loopback_and_tells_systemd(tmp
         assert any("WATCHDOG=1" in m for m in messages)
     assert service.process.returncode == 0, service.err
     # the login and the wrong PIN were journaled by the table loop's own thread, into SQLite, never the PIN itself
-    with Journal(tmp_path / "journal.sqlite", table_id="TC-01") as journal:
+    with Journal(tmp_path / "journal.sqlite", table_id="TC-01", readonly=True) as journal:
         events = [r["event"] for r in journal.records()]
     assert "login_granted" in events and "login_refused" in events
     assert SUPERVISOR[1] not in (tmp_path / "events.jsonl").read_text(encoding="utf-8")

@@ -62,7 +62,7 @@ def jackpot_controller(cluster: NatsCluster, database: str) -> Iterator[JackpotC
 @contextmanager
 def table(path: Path, cluster: NatsCluster) -> Iterator[tuple[Journal, EventLog]]:
     """The table's journal and log, with its outbox publishing to the floor as ``[floor]`` makes it."""
-    journal = Journal(path, table_id=TABLE)
+    journal = Journal(path, table_id=TABLE) if path.exists() else Journal.create(path, table_id=TABLE)  # as journal init makes it
     outbox = OutboxProcess(path, TABLE, Floor(site=SITE, servers=cluster.urls, jackpot="hcf"))
     outbox.start()
     try:
