@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -116,10 +117,24 @@ class RoundRow:
     ended_seq: int | None
 
 
+FULL_BELOW = 1 << 20
+"""Free bytes under which a disk I/O error is put down to a full disk (SQLite says ``disk I/O error``, not
+``database or disk is full``, when it cannot make its ``-wal`` or ``-shm`` file)."""
+
+
+def _nearly_full(path: Path) -> bool:
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < FULL_BELOW
+
+
 def _storage_error(path: Path, exc: sqlite3.Error, doing: str) -> JournalError:
     name = getattr(exc, "sqlite_errorname", "")
     where = f"journal {path}: {doing} failed"
-    if name == "SQLITE_FULL" or "full" in str(exc):
+    io_error = name.startswith("SQLITE_IOERR") or "disk I/O error" in str(exc)
+    if name == "SQLITE_FULL" or "full" in str(exc) or (io_error and _nearly_full(path)):
         return JournalFull(f"{where}: no space left ({exc}); free disk space or raise [journal] max_size_mb, then restart (exit 3)")
     if (name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in str(exc) or "not a database" in str(exc)
             or "decode" in str(exc) or "user-defined function raised" in str(exc)):

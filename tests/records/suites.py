@@ -309,8 +309,10 @@ def _disk_full(case: DamageCase, folder: Path, rng: random.Random) -> DamageCase
         return case
     used = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) // 1024
     mount = "logs" if case.kind == "disk_full_log" else "."
-    size = rng.randint(8, 96) if case.kind == "disk_full_log" else used + rng.randint(24, 320)
     (folder / "logs").mkdir(exist_ok=True)
+    logged = sum(p.stat().st_size for p in (folder / "logs").rglob("*") if p.is_file()) // 1024
+    # room for what the table holds already (a tmpfs smaller than the log would cut it while copying it in), and a little more
+    size = logged + rng.randint(8, 96) if case.kind == "disk_full_log" else used + rng.randint(24, 320)
     py = f"{sys.executable} -m controller.commands.cli"
     target = folder if mount == "." else folder / mount
     script = f"""
