@@ -135,7 +135,8 @@ def _storage_error(path: Path, exc: sqlite3.Error, doing: str) -> JournalError:
     where = f"journal {path}: {doing} failed"
     io_error = name.startswith("SQLITE_IOERR") or "disk I/O error" in str(exc)
     if name == "SQLITE_FULL" or "full" in str(exc) or (io_error and _nearly_full(path)):
-        return JournalFull(f"{where}: no space left ({exc}); free disk space or raise [journal] max_size_mb, then restart (exit 3)")
+        return JournalFull(f"{where}: the disk or [journal] max_size_mb is full ({exc}); free disk space or raise "
+                           "[journal] max_size_mb, then restart (exit 3)")
     if (name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in str(exc) or "not a database" in str(exc)
             or "decode" in str(exc) or "user-defined function raised" in str(exc)):
         return JournalCorrupt(f"{where}: the file is damaged ({exc}); restore it: `tablectl journal restore BACKUP` "
