@@ -92,8 +92,8 @@ def tamper(honest: int, tampers: int, seed: int) -> int:
             trails.append(trail)
         print(f"  {honest} honest trails built ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
         per_trail = -(-tampers // honest)
-        for trail in trails:
-            for name, lines in tamperings(trail, per_trail, rng, other):
+        for index, trail in enumerate(trails):
+            for name, lines in tamperings(trail, per_trail, rng, other, first=index * per_trail):
                 tried[name] += 1
                 detected = not check(trail, lines).ok
                 found[name] += detected

@@ -158,10 +158,12 @@ def test_a_log_rewritten_with_another_key_is_found(table: Table) -> None:
     assert not report.ok and any("no line is signed by the table's key" in f.text for f in report.findings)
 
 
-def test_a_line_torn_by_a_crash_is_declared_on_restart_and_not_a_problem(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cut", [25, 1], ids=["mid-line", "only-its-newline"])
+def test_a_line_torn_by_a_crash_is_declared_on_restart_and_not_a_problem(tmp_path: Path, cut: int) -> None:
+    """A cut that took only the newline leaves a line that parses: it is torn all the same, and its record logged again."""
     t = Table(tmp_path)
     t.session(close=False)
-    t.path.write_bytes(t.path.read_bytes()[:-25])
+    t.path.write_bytes(t.path.read_bytes()[:-cut])
     t.session()
     report = t.verify()
     assert report.ok, report.problems

@@ -140,7 +140,10 @@ def logged_seq(path: Path) -> int:
     """
     for file in reversed(trail_files(path, 2)):
         candidate: int | None = None
-        for raw in reversed(_chunk(file).split(b"\n")):
+        data = _chunk(file)
+        # after the last newline is a line torn by a crash, even one that parses (a cut that took only its newline):
+        # it is declared torn, not logged, so its record is logged again
+        for raw in reversed(data[: data.rfind(b"\n") + 1].split(b"\n")):
             record = _decode(raw)
             if record is None:
                 continue
