@@ -31,6 +31,7 @@ from drivers.registry import open_shoe, open_shuffler
 from drivers.shoe import CardDrawn, DeviceFault, DeviceRecovered
 from drivers.sim.usb_backend import SimulatedUsbBackend, SimulatedUsbDevice
 from tests.drivers.fault_matrix import TIMING, Outcome, Scenario, _journaled, play_all, scenarios, table_of
+from tests.helpers import init_table
 from tests.witness.device import READINGS
 from tests.witness.harness import ROOT, TABLECTL, Witness, conformance
 
@@ -137,8 +138,9 @@ def test_tablectl_run_plays_the_witness_through_faults_with_every_card_journaled
     with Witness(device, name, args=args) as witness:
         for line in TABLE_FAULTS[device]:
             witness.control(line)
-        journal = tmp_path / "journal.db"
-        done = subprocess.run([*TABLECTL, "run", "--config", str(_table_config(device, witness.url, tmp_path)),
+        journal, config = tmp_path / "journal.db", _table_config(device, witness.url, tmp_path)
+        init_table(journal, tmp_path / "log.jsonl", config)
+        done = subprocess.run([*TABLECTL, "run", "--config", str(config),
                                "--rounds", rounds, "--seed", "5", "--journal", str(journal), "--log", str(tmp_path / "log.jsonl")],
                               capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
         sent = witness.sent()

@@ -440,7 +440,12 @@ def _relink(lines: list[bytes], start: int, key: Ed25519PrivateKey | None) -> li
 def _edit(raw: bytes, rng: random.Random) -> bytes:
     """Change one value of a record the way a fraud would (an amount, a card, a round, an event)."""
     body, sig = split_signature(raw.rstrip(b"\n"))
-    record = json.loads(body)
+    try:
+        record = json.loads(body)
+    except ValueError:  # a line torn by a crash, kept in the trail as it was: change one of its bytes
+        line = raw.rstrip(b"\n")
+        at = rng.randrange(len(line))
+        return line[:at] + (b"X" if line[at : at + 1] != b"X" else b"Y") + line[at + 1 :] + b"\n"
     candidates = [k for k, v in record.items() if k not in ("prev", "n") and isinstance(v, (int, str)) and not isinstance(v, bool)]
     name = rng.choice(candidates)
     value = record[name]
