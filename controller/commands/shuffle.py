@@ -1,4 +1,5 @@
-"""``tablectl shuffle report [--table ID] [--shoe N]``: the shuffle tests of every shoe, read from the journal.
+"""``tablectl shuffle report [--table ID] [--shoe N]``: the shuffle tests of every shoe, read from the journal;
+``tablectl shuffle warm``: the tests' kernels compiled into numba's cache ahead of the first table (``warm``).
 
 Per device, each shoe's p-value per test and its alarms, then the device's
 cumulative tests (CUSUMs, and the lab's chi-square of positions); with
@@ -17,7 +18,7 @@ from typing import Any
 
 from controller.commands.rounds import journal_options, open_journal
 from controller.engine.config import load_config
-from controller.engine.shuffle import report
+from controller.engine.shuffle import report, warm
 from controller.errors import TableError
 
 
@@ -32,6 +33,8 @@ def register(subparsers: Any) -> None:
     show.add_argument("--no-picture", action="store_true", help="text only")
     journal_options(show)
     show.set_defaults(func=report_command)
+    warm_up = actions.add_parser("warm", help="compile the shuffle tests' kernels into numba's cache (run at install)")
+    warm_up.set_defaults(func=warm_command)
 
 
 def _shoe_number(text: str) -> int:
@@ -82,4 +85,11 @@ def report_command(args: argparse.Namespace) -> int:
     return 0
 
 
-
+def warm_command(args: argparse.Namespace) -> int:
+    try:
+        seconds = warm.warm()
+    except Exception as exc:  # noqa: BLE001 - numba's errors are many; the table still compiles on use
+        print(f"tablectl: the shuffle kernels did not compile: {exc}", file=sys.stderr)
+        return 1
+    print(f"shuffle kernels ready in {seconds:.1f} s (numba cache: {warm.cache_dir()})")
+    return 0

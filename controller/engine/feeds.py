@@ -106,8 +106,9 @@ class CardFeed(abc.ABC):
         """The faults open now, in a line (``None`` if none): whether a hold the supervisor clears is over."""
         return None
 
-    def doubt(self) -> str | None:
-        """Why the round must be held now (a shuffle test's hold since the last ask), once; ``None`` if nothing."""
+    def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
+        """Why the round must be held now (a shuffle test's hold since the last ask), once; ``None`` if nothing.
+        ``settling``: asked before the round settles (every card dealt must have been tested by then)."""
         return None
 
 
@@ -312,8 +313,8 @@ class ShoeFeed(CardFeed):
             except DeviceTimeout:
                 continue
 
-    def doubt(self) -> str | None:
-        return self.watch.doubt() if self.watch is not None else None
+    def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
+        return self.watch.doubt(round_id, settling=settling) if self.watch is not None else None
 
     def current_fault(self) -> str | None:
         faults = {**self.open_faults, **self.supervisor_faults}
@@ -504,8 +505,8 @@ class ShufflerFeed(CardFeed):
         own = ", ".join(f"shuffler fault ({code})" for code in sorted(self.supervisor_faults))
         return self.shuffler.reported_fault() or own or None
 
-    def doubt(self) -> str | None:
-        return self.watch.doubt() if self.watch is not None else None
+    def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
+        return self.watch.doubt(round_id, settling=settling) if self.watch is not None else None
 
     def prepare_round(self, round_id: str) -> int:
         self._round_id = round_id

@@ -87,8 +87,8 @@ class Table:
         return doubt
 
     def _witness(self, round: Round) -> str | None:
-        """Before settling: the same, with the camera's last look."""
-        doubt = self.feed.doubt()
+        """Before settling: the same (every card dealt tested by now), with the camera's last look."""
+        doubt = self.feed.doubt(round.id, settling=True)
         if doubt is None and self.witness is not None:
             doubt = self.witness(round)
         return doubt

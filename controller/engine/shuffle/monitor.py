@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from controller.cards import Card, Rank, Suit, standard_deck
-from controller.engine.shuffle import forward, kernels as k
+from controller.engine.shuffle import forward, kernels as k, warm
 from controller.engine.shuffle.policy import DEVICE_TESTS, LEVELS, Policy
 
 EPS = np.array([0.9, 0.6, 0.3, 0.12, 0.05])
@@ -147,8 +147,11 @@ class ShuffleMonitor:
     """See module doc. ``deck`` is every card of one shoe (or of one shuffler deck), in factory order."""
 
     def __init__(self, deck: Sequence[Card], policy: Policy | None = None, *, device: str = "shoe",
-                 factory: Sequence[Sequence[Card]] | None = None) -> None:
+                 factory: Sequence[Sequence[Card]] | None = None, defer: bool = False) -> None:
         self.policy = policy or Policy()
+        self.defer = defer
+        """Keep the cards untested while the kernels are still compiling (``warm``), and test them all once they are
+        ready: a table's first card must not wait for numba. ``end_shoe`` waits for them."""
         self.device = device
         self.types: list[Card] = list(dict.fromkeys(deck))
         self.index = {card: i for i, card in enumerate(self.types)}
@@ -209,13 +212,30 @@ class ShuffleMonitor:
         if not self.open:
             self.start_shoe()
         self.dealt.append(self.index.get(card, -1) if card is not None else -1)
-        if not self.policy.enabled:
+        if not self.policy.enabled or (self.defer and not warm.ready()):
             return []
+        return self._test_dealt()
+
+    def untested(self) -> int:
+        """Cards of the open shoe kept untested (dealt while the kernels compiled)."""
+        if not self.open or not self.policy.enabled or not self.dealt:
+            return 0
+        return len(self.dealt) - min(self._checked.get(test, 0) for test in ("pairs", "likelihood"))
+
+    def catch_up(self) -> list[Alarm]:
+        """Wait for the kernels and test every card kept untested; the alarms they raise."""
+        if not self.untested():
+            return []
+        warm.wait()
+        return self._test_dealt()
+
+    def _test_dealt(self) -> list[Alarm]:
         scores = self._shoe_scores(np.array(self.dealt, dtype=np.int64))
         alarms = []
         for test, (trace, _) in scores.items():
             # every value not looked at yet (the likelihood test is brought up to date every few cards)
-            fresh = trace[self._checked.get(test, len(trace) - 1):]
+            # (and every card kept while the kernels compiled)
+            fresh = trace[self._checked.get(test, 0):]
             self._checked[test] = len(trace)
             alarms += self._cross(test, float(fresh.max()), len(self.dealt))
         return alarms
@@ -377,6 +397,8 @@ class ShuffleMonitor:
         The shoe's order becomes the previous order the next shoe is tested
         against (``reference=False`` keeps the old one: a shoe cut short).
         """
+        if self.defer:
+            warm.wait()
         dealt = np.array(self.dealt, dtype=np.int64)
         self.open = False
         results: list[TestResult] = []

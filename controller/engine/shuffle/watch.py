@@ -21,6 +21,7 @@ from typing import Any
 
 from controller.cards import Card
 from controller.engine.log import EventLog
+from controller.engine.shuffle import warm
 from controller.engine.shuffle.inventory import reconcile
 from controller.engine.shuffle.monitor import Alarm, ShuffleMonitor
 from controller.engine.shuffle.policy import Policy
@@ -30,7 +31,8 @@ class ShuffleWatch:
     """See module doc. ``deck``: every card of one shoe or one shuffler deck."""
 
     def __init__(self, deck: Sequence[Card], log: EventLog, *, device: str, policy: Policy | None = None) -> None:
-        self.monitor = ShuffleMonitor(deck, policy, device=device)
+        self.monitor = ShuffleMonitor(deck, policy, device=device, defer=True)
+        warm.start()  # the kernels compile while the table shuffles and takes bets (``warm``)
         self.deck = tuple(deck)
         self.log = log
         self.device = device
@@ -67,14 +69,23 @@ class ShuffleWatch:
         if not self.monitor.open:
             self.monitor.start_shoe()
         self._seen.append(card)
-        for alarm in self.monitor.card(card):
+        self._raised(self.monitor.card(card), round_id)
+
+    def _raised(self, alarms: list[Alarm], round_id: str | None) -> None:
+        for alarm in alarms:
             self._alarm(alarm, round_id)
             if alarm.level == "hold":
                 self._doubt = self._doubt or alarm.reason
                 self.reshuffle_due = True
 
-    def doubt(self) -> str | None:
-        """The reason to hold the round now (a hold alarm since the last ask), once."""
+    def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
+        """The reason to hold the round now (a hold alarm since the last ask), once.
+
+        ``settling``: the round is about to settle, so the cards kept untested while the kernels compiled
+        (``warm``) are tested first, waiting for the kernels if need be: nothing pays on untested cards.
+        """
+        if settling:
+            self._raised(self.monitor.catch_up(), round_id)
         doubt, self._doubt = self._doubt, None
         return doubt
 
