@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.console.commands import Command, Record
 from controller.console.guard import Addresses, BadJSON, Guard, parse_json
-from controller.console.login import COOKIE, CSRF_HEADER, RateLimit, Sessions, StaffSession, csrf_ok
+from controller.console.login import COOKIE, CSRF_HEADER, LoginLimits, Sessions, StaffSession, csrf_ok
 from controller.console.parse import BadRequest, parse_command, parse_supervisor, text_field
 from controller.console.session import TableLoop
 from controller.errors import TableError
@@ -115,7 +115,7 @@ def refuse(status: int, reason: str) -> JSONResponse:
 def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addresses) -> Guard:
     """The console app for ``table``, behind its guard; ``accounts`` are who may log in."""
     sessions = Sessions()
-    limits = RateLimit()
+    limits = LoginLimits()
     refusals = Refusals()
     broadcaster = Broadcaster()
     pending: dict[str, PendingAction] = {}
@@ -168,8 +168,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         """A supervisor's name and PIN from ``body``: the account, or the refusal (journaled either way)."""
         name, pin = text_field(body, "name", 40), body.get("pin")
         client = client_of(request)
-        keys = (f"name:{name}", f"client:{client}")
-        wait = max(limits.wait(k) for k in keys)
+        wait = limits.wait(name, client)
         fields = {"name": name, "step": step, "action": text_field(body, "action", 40), "client": client}
         if wait:
             await journal("supervisor_refused", **fields, reason=f"too many wrong PINs: locked for {wait:.0f} s")
@@ -180,13 +179,11 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             await journal("supervisor_refused", **fields, reason=str(exc))
             return refuse(503, f"the staff accounts cannot be read: {exc}")
         if account is None or not account.supervises:
-            for key in keys:
-                limits.failed(key)
+            limits.failed(name, client)
             why = "wrong name or PIN" if account is None else f"{name} is not a supervisor"
             await journal("supervisor_refused", **fields, reason=why)
             return refuse(403, f"refused: {why}")
-        for key in keys:
-            limits.succeeded(key)
+        limits.succeeded(name, client)
         if not await journal("supervisor_granted", **fields):
             return refuse(503, "the table is not answering: nothing was done")
         return account
@@ -215,9 +212,8 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             return refuse(400, str(exc))
         name, secret, page = text_field(body, "name", 40), body.get("pin"), text_field(body, "page", 10) or "dealer"
         client = client_of(request)
-        keys = (f"name:{name}", f"client:{client}")
         fields = {"name": name, "page": page, "client": client}
-        wait = max(limits.wait(k) for k in keys)
+        wait = limits.wait(name, client)
         if wait:
             await journal("login_refused", **fields, reason=f"too many wrong PINs: locked for {wait:.0f} s")
             return refuse(429, f"too many wrong tries: try again in {wait:.0f} s")
@@ -230,12 +226,10 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             await journal("login_refused", **fields, reason=str(exc))
             return refuse(503, f"the staff accounts cannot be read: {exc}")
         if account is None:
-            for key in keys:
-                limits.failed(key)
+            limits.failed(name, client)
             await journal("login_refused", **fields, reason="wrong name or PIN")
             return refuse(401, "wrong name or PIN")
-        for key in keys:
-            limits.succeeded(key)
+        limits.succeeded(name, client)
         if not await journal("login_granted", **fields, role=account.role):
             return refuse(503, "the table is not answering: try again")
         session = sessions.open(account)

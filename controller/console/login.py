@@ -6,16 +6,25 @@ Its token travels in an ``HttpOnly``, ``SameSite=Strict`` cookie; every
 command must also carry the session's CSRF token in a header, which only a
 page served by the console itself can read (``GET /api/session``).
 
-Wrong PINs are limited per account name and per client address: after
-``FREE_TRIES`` wrong tries in a row each further try waits ``LOCK_SECONDS``,
-doubling up to ``MAX_LOCK_SECONDS``; a granted login clears the count. A try
-made while locked is refused without even being checked.
+Wrong PINs are limited per account name and per client address
+(``LoginLimits``): after ``FREE_TRIES`` wrong tries in a row for one name, or
+``CLIENT_FREE_TRIES`` from one address, each further try waits
+``LOCK_SECONDS``, doubling up to ``MAX_LOCK_SECONDS``; a granted login clears
+the count. A try made while locked is refused without even being checked. The
+address allows more tries than a name because every person at the table's own
+screen comes from the same address (127.0.0.1): a dealer who mistypes their
+PIN three times is locked out, never the supervisor who comes to clear a hold.
 
 >>> limit = RateLimit(clock=lambda: 100.0)
 >>> [limit.wait("ana") for _ in range(1)], [limit.failed("ana") for _ in range(3)][-1]
 ([0.0], 30.0)
 >>> limit.wait("ana")
 30.0
+>>> screen = LoginLimits(clock=lambda: 100.0)
+>>> for _ in range(3):
+...     screen.failed("dana", "127.0.0.1")
+>>> screen.wait("dana", "127.0.0.1"), screen.wait("pat", "127.0.0.1")
+(30.0, 0.0)
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from dataclasses import dataclass, field
 from controller.records.staff import Account
 
 FREE_TRIES = 3
+CLIENT_FREE_TRIES = 10
 LOCK_SECONDS = 30.0
 MAX_LOCK_SECONDS = 900.0
 IDLE_SECONDS = 12 * 3600.0
@@ -52,6 +62,7 @@ class RateLimit:
     """Wrong tries per key (an account name, a client address) and the wait they impose."""
 
     clock: Callable[[], float] = time.monotonic
+    free_tries: int = FREE_TRIES
     _failures: dict[str, int] = field(default_factory=dict)
     _until: dict[str, float] = field(default_factory=dict)
 
@@ -62,13 +73,33 @@ class RateLimit:
     def failed(self, key: str) -> float:
         """Count a wrong try; the wait it imposes now."""
         count = self._failures[key] = self._failures.get(key, 0) + 1
-        if count >= FREE_TRIES:
-            self._until[key] = self.clock() + min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2 ** (count - FREE_TRIES))
+        if count >= self.free_tries:
+            self._until[key] = self.clock() + min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2 ** (count - self.free_tries))
         return self.wait(key)
 
     def succeeded(self, key: str) -> None:
         self._failures.pop(key, None)
         self._until.pop(key, None)
+
+
+class LoginLimits:
+    """Wrong PINs counted per account name and per client address (see the module docstring)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.names = RateLimit(clock)
+        self.clients = RateLimit(clock, CLIENT_FREE_TRIES)
+
+    def wait(self, name: str, client: str) -> float:
+        """Seconds before ``name`` may try again from ``client`` (0: now)."""
+        return max(self.names.wait(name), self.clients.wait(client))
+
+    def failed(self, name: str, client: str) -> None:
+        self.names.failed(name)
+        self.clients.failed(client)
+
+    def succeeded(self, name: str, client: str) -> None:
+        self.names.succeeded(name)
+        self.clients.succeeded(client)
 
 
 class Sessions:

@@ -307,3 +307,38 @@ def test_the_pit_view_shows_meters_last_rounds_and_device_faults(page: Any, shot
         expect_text(page, "#devices", "shoe: fault: communication lost")
         expect_text(page, "#faults", "communication lost")
         shots(page, "pit")
+
+
+def test_a_dealer_who_mistypes_their_pin_is_locked_out_never_the_supervisor_at_the_same_screen(page: Any, shots: Any) -> None:
+    """Everyone at the table's own screen comes from 127.0.0.1: wrong PINs lock the name tried, and the address only
+    after many more, so the supervisor called to the table logs in and clears the hold at that screen."""
+    with served("top-card") as console:
+        page.goto(console.url)
+        for _ in range(3):
+            page.fill("#login-name", DEALER[0])
+            page.fill("#login-pin", "1357")
+            page.click("#login-submit")
+            expect_text(page, "#login-why", "wrong name or PIN")
+            page.evaluate("document.getElementById('login-why').textContent = ''")  # each answer seen anew
+        page.fill("#login-name", DEALER[0])
+        page.fill("#login-pin", DEALER[1])  # the right PIN, too late: the name is locked
+        page.click("#login-submit")
+        expect_text(page, "#login-why", r"too many wrong tries: try again in \d+ s")
+        shots(page, "dealer-locked")
+        log_in(page, SUPERVISOR)  # the same screen, another name
+        page.click("#open-round")
+        enter(page, 2, "home", "25")
+        console.loop.submit(DeviceFault("shoe", "door open"))
+        page.locator("#hold-screen").wait_for(state="visible")
+        for _ in range(3):  # the dealer tries to clear the hold: not a supervisor, and locked
+            supervise(page, "hold-supervisor", "resume", "trying", name=DEALER[0], pin=DEALER[1])
+            expect_text(page, "#message", "too many wrong (tries|PINs)|not a supervisor")
+        supervise(page, "hold-supervisor", "resume", "door closed", again=SUPERVISOR[1])
+        page.locator("#hold-screen").wait_for(state="hidden")
+        expect_text(page, "#state", "betting")
+        shots(page, "supervisor-resumed")
+        refused = [(r["name"], r["reason"]) for r in console.log.named("login_refused")]
+        assert refused[:3] == [(DEALER[0], "wrong name or PIN")] * 3
+        assert refused[3][0] == DEALER[0] and refused[3][1].startswith("too many wrong PINs: locked for") and len(refused) == 4
+        assert [r["name"] for r in console.log.named("supervisor_refused")] == [DEALER[0]] * 3
+        assert console.log.named("supervisor_action")[-1]["by"] == SUPERVISOR[0]
