@@ -39,7 +39,7 @@ from controller.console.guard import (
     Guard,
     parse_json,
 )
-from controller.console.login import COOKIE, CSRF_HEADER, RateLimit, Sessions, csrf_ok
+from controller.console.login import COOKIE, CSRF_HEADER, LoginLimits, Sessions, csrf_ok
 from controller.floor import views
 from controller.floor.config import FloorConfig
 from controller.floor.consumer import FloorConsumer
@@ -129,7 +129,7 @@ def create_app(config: FloorConfig, consumer: FloorConsumer | None = None, *, po
     data = PitData(config)
     pits = sorted(config.pits)
     staff = StaffFile(config.floor.staff) if config.floor.staff else None
-    sessions, limits = Sessions(), RateLimit()
+    sessions, limits = Sessions(), LoginLimits()  # a name locks after 3 wrong PINs, a shared desk's address after 10
     refused: Counter[tuple[str, str]] = Counter()
 
     def refuse(status: int, reason: str) -> JSONResponse:
@@ -166,8 +166,7 @@ def create_app(config: FloorConfig, consumer: FloorConsumer | None = None, *, po
         name = str(body.get("name", ""))[:40].strip()
         secret = body.get("pin")
         client = client_of(request)
-        keys = (f"name:{name}", f"client:{client}")
-        wait = max(limits.wait(k) for k in keys)
+        wait = limits.wait(name, client)
         if wait:
             await audit(name, client, False, f"too many wrong PINs: locked for {wait:.0f} s")
             return refuse(429, f"too many wrong tries: try again in {wait:.0f} s")
@@ -183,13 +182,11 @@ def create_app(config: FloorConfig, consumer: FloorConsumer | None = None, *, po
             await audit(name, client, False, str(exc))
             return refuse(503, f"the staff accounts cannot be read: {exc}")
         if account is None or not account.supervises:
-            for key in keys:
-                limits.failed(key)
+            limits.failed(name, client)
             reason = "wrong name or PIN" if account is None else "the floor's pit page is for supervisors"
             await audit(name, client, False, reason)
             return refuse(401 if account is None else 403, reason)
-        for key in keys:
-            limits.succeeded(key)
+        limits.succeeded(name, client)
         if not await audit(name, client, True, None):
             return refuse(503, "the floor database cannot be reached: try again")
         session = sessions.open(account)

@@ -83,6 +83,8 @@ def test_the_pit_page_answers_only_logged_in_supervisors_and_refuses_every_bad_r
         for _ in range(3):
             _login(client, url, "pit-boss", "1111")
         assert _login(client, url, "pit-boss", SUPERVISOR[1]).status_code == 429  # locked after wrong PINs
+        # the name is locked, not the desk: someone else at the same screen is still answered
+        assert _login(client, url, "dealer-dan", "1357").status_code == 403
     with httpx.Client(timeout=10) as client:
         assert client.get(f"{url}/api/tables").status_code == 401
     with psycopg.connect(floor["dsn"]) as conn:

@@ -26,6 +26,7 @@ positions over all the device's shoes, is reported beside them.
 from __future__ import annotations
 
 import math
+import random
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -585,3 +586,26 @@ def _colour(card: Card) -> int:
 
 def _suit(card: Card) -> int:
     return {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}.get(card.suit, 4)
+
+
+def exercise() -> None:
+    """Call every kernel the monitor calls, with the types it calls them with (compiling or loading each)."""
+    from controller.cards import shoe
+
+    rng = random.Random(0)
+    for decks in (1, 2):  # distinct cards (the whole-deck ratios) and copies of each card
+        deck = shoe(decks)
+        monitor = ShuffleMonitor(deck, device="warm-up")
+        for _shoe in range(2):  # from the factory order, then from the previous shoe's order
+            order = list(deck)
+            rng.shuffle(order)
+            monitor.start_shoe()
+            for card in order[:-3]:
+                monitor.card(card)
+            monitor.card(None)
+            monitor.end_shoe()
+        monitor.restore([list(deck)])
+        monitor.chi_square()
+
+
+warm.register(exercise)

@@ -15,9 +15,9 @@ before then waits for them (``ShuffleWatch.doubt(settling=True)``).
 
 from __future__ import annotations
 
-import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -41,25 +41,19 @@ class _WarmUp:
 
 _WARM_UP = _WarmUp()
 
+_EXERCISES: list[Callable[[], None]] = []
+
+
+def register(exercise: Callable[[], None]) -> None:
+    """The monitor's module hands in what calls every kernel (this module may not import the monitor: it imports this)."""
+    if exercise not in _EXERCISES:
+        _EXERCISES.append(exercise)
+
+
 def exercise() -> None:
     """Call every kernel the monitor calls, with the types it calls them with (compiling or loading each)."""
-    from controller.cards import shoe
-    from controller.engine.shuffle.monitor import ShuffleMonitor
-
-    rng = random.Random(0)
-    for decks in (1, 2):  # distinct cards (the whole-deck ratios) and copies of each card
-        deck = shoe(decks)
-        monitor = ShuffleMonitor(deck, device="warm-up")
-        for _shoe in range(2):  # from the factory order, then from the previous shoe's order
-            order = list(deck)
-            rng.shuffle(order)
-            monitor.start_shoe()
-            for card in order[:-3]:
-                monitor.card(card)
-            monitor.card(None)
-            monitor.end_shoe()
-        monitor.restore([list(deck)])
-        monitor.chi_square()
+    for each in _EXERCISES:
+        each()
 
 
 def start() -> None:
