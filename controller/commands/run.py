@@ -27,11 +27,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from controller.commands.jackpot_awards import award_source
 from controller.commands.options import config_argument
 from controller.commands.progress import progress
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.console.session import TableLoop
+from controller.engine import jackpot
 from controller.engine.config import TableConfig, load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
@@ -129,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with open_session(config, rng, events=events, journal=journal, key=Path(args.key) if args.key else None,
                           journaled=not args.no_journal, console=console, simulate_devices=True,
-                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr)) as session:
+                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr),
+                          awards=award_source(config)) as session:
             playing = True
             table = session.table
             # Both seeds are drawn whether the camera films or not, so a seed fixes the wagers either way.
@@ -157,6 +160,11 @@ def run(args: argparse.Namespace) -> int:
                     rounds = 0
                 for _ in range(rounds):
                     round = session.play(players)
+                    if round.state == "hold" and session.awards is not None and jackpot.pending(round):
+                        tell(f"round {round.id}: {round.hold_reason}")
+                        if session.awards.wait_for(round, jackpot.AWARD_WAIT):
+                            session.pending.insert(0, round)  # settled by its awards: the table's after-round steps
+                            round = session.play(players)
                     played.append(round_json(round))
                     if not args.json:
                         advance.print(round_line(table, round))
@@ -220,5 +228,6 @@ def serve_console(args: argparse.Namespace, session: Session, players: Simulated
     print(f"console login for this session only: name {name}, PIN {pin} (a supervisor; "
           f"staff accounts from {settings.staff} work too)", file=sys.stderr, flush=True)
     loop = TableLoop(session.table, players=None if args.dealer else players, pace=settings.pace,
-                     rounds=0 if args.dealer else args.rounds, journal=session.journal, pending=session.pending)
+                     rounds=0 if args.dealer else args.rounds, journal=session.journal, pending=session.pending,
+                     awards=session.awards)
     serve_until_stopped(loop, settings, accounts, allow_remote=args.allow_remote)

@@ -35,6 +35,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from controller.commands.jackpot_awards import award_source
 from controller.commands.notify import Notifier
 from controller.commands.options import config_argument
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
@@ -112,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     try:
         journal = Path(args.journal) if args.journal else None
-        with open_session(config, rng, journal=journal, simulate_devices=args.simulated_players) as session:
+        with open_session(config, rng, journal=journal, simulate_devices=args.simulated_players,
+                          awards=award_source(config)) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             session.log.subscribe(print_round)
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr))
             loop = TableLoop(session.table, players=players, pace=settings.pace, rounds=args.rounds,
                              journal=session.journal, pending=session.pending,
-                             heartbeat=lambda: heartbeat.beat(loop))
+                             heartbeat=lambda: heartbeat.beat(loop), awards=session.awards)
             heartbeat = Heartbeat(session, notifier, stop, args.rounds)
             up = f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}"
             if args.no_console:

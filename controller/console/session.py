@@ -48,8 +48,9 @@ from controller.console.commands import (
     VoidRound,
 )
 from controller.console.view import AUDIENCES, Fault, table_view
-from controller.engine import holds
+from controller.engine import holds, jackpot
 from controller.engine.feeds import DealerEntryFeed, FeedError, NoCardYet, ShoeFeed
+from controller.engine.jackpot import AwardWatcher
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table, banked
@@ -96,8 +97,11 @@ class TableLoop:
         pending: list[Round] | None = None,
         accepts_position: Callable[[int], bool] | None = None,
         heartbeat: Callable[[], None] | None = None,
+        awards: AwardWatcher | None = None,
     ) -> None:
         self.table = table
+        self.awards = awards
+        """The floor's answers to jackpot claims: a round held for its claims is handed each award as it comes."""
         self.log = table.log
         self.players = players
         self.pace = pace
@@ -226,7 +230,8 @@ class TableLoop:
         except queue.Empty:
             command = None
         answer = self._execute(command) if command is not None else None
-        changed = command is not None or self._poll_device()
+        awarded = self._poll_awards()
+        changed = command is not None or self._poll_device() or awarded
         while self._step():
             changed = True
             if self.pace:
@@ -241,6 +246,17 @@ class TableLoop:
                 future.set_exception(error)
             else:
                 future.set_result(result)
+
+    def _poll_awards(self) -> bool:
+        """While the round holds for its jackpot claims, hand it each award the floor has given (never waits)."""
+        round = self.round
+        if self.awards is None or round is None or round.state != "hold" or not jackpot.pending(round):
+            return False
+        self.awards.want(round)
+        lines = self.awards.take(round)
+        if lines:
+            self.message = lines[-1]
+        return bool(lines)
 
     def _poll_device(self) -> bool:
         """Between rounds (and while betting is open) ask the feed for a fault its device reported on its own,

@@ -24,6 +24,8 @@ saw dealt) keeps the round on hold for a supervisor, with the reason.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from fractions import Fraction
@@ -62,6 +64,10 @@ class Round(Protocol):
 
 AwardSource = Callable[[str, int], Mapping[str, Any] | None]
 """The floor's answer to the claim of round ``id``'s spot, or None while there is none (``JackpotClient.source``)."""
+
+AWARD_WAIT = 60.0
+"""``tablectl run``: how long a round held for its claims waits for the floor before the run stops with it held
+(the next run, or ``serve``, picks the awards up when they come)."""
 
 AWARD_FIELDS = ("jackpot", "verified", "amount", "meter_before", "meter_after", "reason", "stream_seq")
 """What a ``jackpot_awarded`` record keeps of the controller's award, besides the spot."""
@@ -127,14 +133,54 @@ def award(round: Round, answer: Mapping[str, Any]) -> str:
     return f"round {round.id}: jackpot {claim.jackpot} awards spot {spot} {format_cents(int(Fraction(str(record['amount']))))}"
 
 
-def collect(round: Round, source: AwardSource) -> list[str]:
-    """Ask the floor for every claim of ``round`` still unanswered and hand the round each award found.
+class AwardWatcher:
+    """Asks the floor for held rounds' awards on a thread of its own, so a floor that is slow or away never stalls
+    the table's loop; the loop hands the round what it found (``take``) between its other steps."""
 
-    The table's loop calls this while a round holds for its claims; returns a line for the screen per award.
-    """
-    lines = []
-    for claim in pending(round):
-        answer = source(round.id, claim.spot)
-        if answer is not None:
-            lines.append(award(round, answer))
-    return lines
+    def __init__(self, source: AwardSource, interval: float = 1.0) -> None:
+        self.source = source
+        self.interval = interval
+        self._wanted: set[tuple[str, int]] = set()
+        self._found: dict[tuple[str, int], Mapping[str, Any]] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def want(self, round: Round) -> None:
+        """Look for the awards of ``round``'s unanswered claims (the thread starts with the first wanted)."""
+        with self._lock:
+            self._wanted.update((round.id, claim.spot) for claim in pending(round))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name="jackpot-awards", daemon=True)
+            self._thread.start()
+
+    def take(self, round: Round) -> list[str]:
+        """Hand ``round`` every award found for it; a line for the screen each."""
+        with self._lock:
+            found = [self._found.pop(key) for key in sorted(self._found) if key[0] == round.id]
+        return [award(round, answer) for answer in found if int(answer["spot"]) in round.jackpot_claims]
+
+    def wait_for(self, round: Round, seconds: float) -> bool:
+        """``tablectl run``: hand ``round`` its awards as they come, for up to ``seconds``; whether all came."""
+        deadline = time.monotonic() + seconds
+        self.want(round)
+        while pending(round) and time.monotonic() < deadline:
+            if not self.take(round):
+                time.sleep(0.2)
+        return not pending(round)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.interval):
+            with self._lock:
+                wanted = sorted(self._wanted)
+            for key in wanted:
+                answer = self.source(*key)
+                if answer is not None:
+                    with self._lock:
+                        self._wanted.discard(key)
+                        self._found[key] = answer

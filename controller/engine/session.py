@@ -25,6 +25,7 @@ from controller.engine.config import TableConfig
 from controller.engine.config_schema import Floor
 from controller.engine.devices import open_feed
 from controller.engine.floor_link import OutboxProcess
+from controller.engine.jackpot import AwardSource, AwardWatcher
 from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import Recovered, recover
@@ -91,6 +92,8 @@ class Session:
     recovered: list[Recovered]
     pending: list[Round] = field(default_factory=list)
     closing: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    awards: AwardWatcher | None = None
+    """Where a round held for a linked jackpot's claim gets its award (``[floor] jackpot``)."""
     """Closed with the session (its journal, log and devices, and what a command adds, as the camera)."""
 
     def play(self, players: SimulatedPlayers) -> Round:
@@ -177,11 +180,13 @@ def open_session(
     console: TextIO | None = None,
     simulate_devices: bool = False,
     warn: Callable[[str], None] | None = None,
+    awards: AwardSource | None = None,
 ) -> Iterator[Session]:
     """Open the journal (unless ``journaled`` is false), the log, the feed and the table; recover open rounds.
 
     With ``simulate_devices``, a reference shoe configured without a port is started as a simulator
     on a pseudo-terminal of its own (``tablectl run``); a real table (``tablectl serve``) never does that.
+    ``awards``: the floor's answers to the table's jackpot claims (``controller.commands.jackpot_awards``).
     Without a journal there is an event log only when ``events`` names one (``open_records``).
     """
     paths = record_paths(config, journal=journal, log=events, key=key)
@@ -208,4 +213,8 @@ def open_session(
         if table.game.position_offer():  # stopped before the restart for want of a player-dealer: still waiting
             table.stopped = "nobody has taken the player-dealer position since the game stopped"
             table.last_round = store.rounds(1)[0].id if store is not None and store.rounds(1) else None
-        yield Session(config, store, log, table, recovered, pending, closing=stack)
+        watcher = None
+        if awards is not None:
+            watcher = AwardWatcher(awards)
+            stack.callback(watcher.close)
+        yield Session(config, store, log, table, recovered, pending, closing=stack, awards=watcher)

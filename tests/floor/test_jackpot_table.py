@@ -10,6 +10,7 @@ the table's published cards and answers in its bucket, and the table's side
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -87,11 +88,16 @@ def play_to_the_claim(log: EventLog) -> Round:
 
 
 def wait_for_awards(round: Round, cluster: NatsCluster, timeout: float = 60.0) -> None:
-    source = JackpotClient(cluster.urls, SITE, "hcf").source(TABLE)
-    end = time.monotonic() + timeout
-    while jackpot.pending(round) and time.monotonic() < end:
-        jackpot.collect(round, source)
-        time.sleep(0.2)
+    """What the table's loop does while the round holds: the watcher asks the floor, the loop hands in what it found."""
+    watcher = jackpot.AwardWatcher(JackpotClient(cluster.urls, SITE, "hcf").source(TABLE), interval=0.2)
+    try:
+        watcher.want(round)
+        end = time.monotonic() + timeout
+        while jackpot.pending(round) and time.monotonic() < end:
+            watcher.take(round)
+            time.sleep(0.2)
+    finally:
+        watcher.close()
 
 
 def progressive_returns(journal: Journal) -> dict[int, int]:
@@ -144,3 +150,33 @@ def test_a_table_that_loses_the_floor_during_the_round_holds_the_claim_across_a_
     assert events.count("jackpot_claimed") == 2 and events.count("jackpot_awarded") == 2
     assert returns == {1: 100 + RESET, 2: 100 + RESET // 10}
     assert len(award_rows(database)) == 2
+
+
+def test_tablectl_run_at_a_linked_table_claims_waits_for_and_settles_each_hit_with_the_floors_award(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    from controller.commands.cli import main
+
+    config = tmp_path / "hcf.toml"
+    shipped = Path("config/high-card-flush.toml").read_text().replace('driver = "simulated"', 'driver = "simulated"\nshuffle = "factory"')
+    # every deck in factory order: the first seated spot is dealt 2S to 8S, a seven-card straight flush, every round
+    config.write_text(shipped + f'\n[shuffle]\nenabled = false\n\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(cluster.urls)}\n'
+                      'jackpot = "hcf"\n')
+    journal = tmp_path / "hcf.sqlite"
+    assert main(["journal", "init", "--config", str(config), "--journal", str(journal), "--log", str(tmp_path / "hcf.jsonl")]) == 0
+    with jackpot_controller(cluster, database):
+        assert main(["run", "--config", str(config), "--rounds", "6", "--seed", "5", "--journal", str(journal),
+                     "--log", str(tmp_path / "hcf.jsonl"), "--no-camera"]) == 0
+    with Journal(journal, table_id=TABLE) as records:
+        claimed = [r for r in records.records() if r["event"] == "jackpot_claimed"]
+        awarded = {(r["round"], r["spot"]): r for r in records.records() if r["event"] == "jackpot_awarded"}
+        settled = {(r["round"], r["spot"]): r for r in records.records()
+                   if r["event"] == "wager_settled" and r["wager"] == "progressive"}
+    assert claimed, "no round put a Progressive on the spot dealt the straight flush: pick another seed"
+    for claim in claimed:
+        award = awarded[(claim["round"], claim["spot"])]
+        assert award["verified"], award
+        paid = settled[(claim["round"], claim["spot"])]
+        assert Fraction(paid["exact_returned"]) == paid["stake"] + Fraction(award["amount"])
+    rows = award_rows(database)
+    assert sorted(Fraction(amount) for _, _, amount in rows) == sorted(Fraction(a["amount"]) for a in awarded.values())
