@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from controller.engine.config import TableConfig
 from controller.engine.jackpot import AwardSource
-from controller.floor.jackpot import JackpotClient
 
 
 def award_source(config: TableConfig) -> AwardSource | None:
@@ -16,4 +15,6 @@ def award_source(config: TableConfig) -> AwardSource | None:
     floor = config.settings.floor if config.settings is not None else None
     if floor is None or not floor.jackpot:
         return None
+    from controller.floor.jackpot_client import JackpotClient  # NATS only: a table needs no database driver
+
     return JackpotClient(floor.servers, floor.site, floor.jackpot).source(config.table_id)

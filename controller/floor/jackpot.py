@@ -41,7 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -55,6 +55,7 @@ from nats.js.errors import Error as JetStreamError, NotFoundError
 from controller.cards import Card
 from controller.floor import wire
 from controller.floor.config import FloorConfig, Jackpot
+from controller.floor.jackpot_client import JackpotClient, award_key, bucket_name, claim_key, meter_key
 from controller.floor.stream import ensure_stream, stream_settings
 
 log = logging.getLogger("tablectl.floor.jackpot")
@@ -82,23 +83,6 @@ CREATE TABLE IF NOT EXISTS jackpot_dealt (
     name TEXT NOT NULL, table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT NOT NULL, target TEXT NOT NULL,
     card TEXT NOT NULL, PRIMARY KEY (name, table_id, seq));
 """
-
-
-def bucket_name(site: str) -> str:
-    return wire.stream_name(site) + "_JACKPOTS"
-
-
-def claim_key(table: str, round_id: str, spot: int) -> str:
-    """The claim's key: one claim per table, round and spot."""
-    return f"{table}.{round_id}.{spot}"
-
-
-def award_key(jackpot: str, claim: str) -> str:
-    return f"{jackpot}.award.{claim}"
-
-
-def meter_key(jackpot: str) -> str:
-    return f"{jackpot}.meter"
 
 
 @dataclass
@@ -396,40 +380,4 @@ async def _bucket(js: Any, site: str, replicas: int) -> Any:
         return await js.create_key_value(KeyValueConfig(bucket=name, history=1, storage=StorageType.FILE, replicas=replicas))
 
 
-class JackpotClient:
-    """The table's side: read the linked meter, wait for a claim's award (however long the floor is away)."""
-
-    def __init__(self, servers: Sequence[str], site: str, jackpot: str) -> None:
-        self.servers = list(servers)
-        self.site = site
-        self.jackpot = jackpot
-
-    async def _get(self, key: str, timeout: float) -> dict[str, Any] | None:
-        # bounded from outside too: nats-py's connect can wait on a refused server well past connect_timeout
-        client = await nats.connect(servers=self.servers, connect_timeout=min(2, timeout), allow_reconnect=False,
-                                    max_reconnect_attempts=0)
-        try:
-            kv = await client.jetstream(timeout=timeout).key_value(bucket_name(self.site))
-            entry = await kv.get(key)
-            return dict(json.loads(entry.value)) if entry.value else None
-        except (NotFoundError, JetStreamError):
-            return None
-        finally:
-            await client.close()
-
-    def award(self, claim: str, timeout: float = 3.0) -> dict[str, Any] | None:
-        """The award for ``claim`` if the controller has answered it; None if not yet (or the floor cannot be reached)."""
-        try:
-            return asyncio.run(asyncio.wait_for(self._get(award_key(self.jackpot, claim), timeout), 2 * timeout))
-        except (TimeoutError, NatsError, OSError):
-            return None
-
-    def source(self, table: str) -> Callable[[str, int], dict[str, Any] | None]:
-        """The award source of ``table``'s rounds (``controller.engine.jackpot.AwardSource``): by round id and spot."""
-        return lambda round_id, spot: self.award(claim_key(table, round_id, spot))
-
-    def meter(self, timeout: float = 3.0) -> dict[str, Any] | None:
-        try:
-            return asyncio.run(asyncio.wait_for(self._get(meter_key(self.jackpot), timeout), 2 * timeout))
-        except (TimeoutError, NatsError, OSError):
-            return None
+__all__ = ["JackpotClient", "JackpotController", "award_key", "bucket_name", "claim_key", "meter_key"]

@@ -126,3 +126,13 @@ def test_the_floors_jackpot_key_is_refused_on_a_game_without_a_linked_wager() ->
            "limits": {w: [100, 10000] for w in ("ante", "flush_bonus", "straight_flush_bonus", "progressive")},
            "floor": {"site": "s", "servers": ["nats://127.0.0.1:4222"], "jackpot": "hcf-floor"}}
     assert parse_config(hcf).make_game().progressive.jackpot == "hcf-floor"
+
+
+def test_a_table_imports_no_database_driver_linked_or_not() -> None:
+    """The Quick start installs no ``floor`` extra: ``tablectl run`` and the jackpot's table side must not need psycopg."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import controller.commands.cli, controller.commands.run, controller.floor.jackpot_client; "
+            "sys.exit('psycopg' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
