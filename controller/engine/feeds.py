@@ -39,7 +39,7 @@ from drivers.shoe import (
     Shoe,
     ShoeEmpty,
 )
-from drivers.shuffler import Shuffler, ShufflerError, ShufflerRestarted, StackUnknown
+from drivers.shuffler import Shuffler, ShufflerError, ShufflerOffline, ShufflerRestarted, StackUnknown
 
 
 class FeedError(RuntimeError):
@@ -116,6 +116,9 @@ LASTING = frozenset({"jam", "door-open", "duplicate-card", "unrecognised-card", 
 """The device's own faults that last until cleared at the machine (docs/protocol.md 10.1)."""
 SUPERVISOR_CODES = frozenset({"unreadable-card", "events-lost", "shoe-size", "stack-unknown", "deck-size"})
 """Faults no device report ends: the supervisor resumes (entering a card where one is missing) or voids the round."""
+RECONNECT_WAIT = 5.0
+"""How long opening a round waits for a shuffler whose link is being remade (docs/protocol.md 9.1's reply timeout):
+a device unplugged for a moment is asked again once back, not reported as gone to a supervisor."""
 HALF_DECK = 26
 """How far (in cards) the cut card may come out from where ``cut_from_end`` puts it before it is warned about (5.4)."""
 
@@ -522,6 +525,10 @@ class ShufflerFeed(CardFeed):
                 self._journal_notices(round_id)
                 if attempt == 2:
                     raise self._faulted(exc, round_id) from exc
+            except ShufflerOffline as exc:  # its link is being remade (a round voided just after an unplug)
+                if attempt == 2 or not self.shuffler.wait_cleared(RECONNECT_WAIT):
+                    raise self._faulted(exc, round_id) from exc
+                self._journal_notices(round_id)
             except ShufflerError as exc:
                 raise self._faulted(exc, round_id) from exc
         self._journal_notices(round_id)

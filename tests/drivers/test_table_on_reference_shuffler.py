@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.engine import holds
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
@@ -82,3 +83,27 @@ def test_a_shuffler_fault_before_the_shuffle_holds_the_new_round_with_the_dealer
     assert held.state == "hold" and held.wagers == {}
     assert (held.hold_reason or "").startswith("the shuffler is not ready:")
     assert message in (held.hold_reason or "")
+
+
+def test_a_round_voided_for_a_stack_lost_to_an_unplug_is_followed_by_a_round_once_the_shuffler_is_back(
+    tmp_path: Path,
+) -> None:
+    """Unplugged as it dispenses: the stack is unknown and the supervisor voids the round at once, while the link is
+    still being remade. The next round waits for the shuffler to be back and opens, with no fault left for a
+    supervisor (the console's dealer opens it as soon as the void is done)."""
+    with SimulatorProcess("shuffler", "--seed", "5") as sim:
+        path = tmp_path / "table.toml"
+        path.write_text(CONFIG.read_text().replace('driver = "simulated"', f'driver = "reference"\nport = "{sim.port}"'))
+        config = load_config(path)
+        log = MemoryLog(config.table_id)
+        feed = open_feed(config, log, seed=5)
+        table = Table(config, feed, log, session="S", recovery_timeout=1.0)
+        try:
+            held = table.play_round(PlayersThenFault(sim, "on dispense unplug 1"))
+            assert held.state == "hold" and "stack-unknown" in (held.hold_reason or "")
+            holds.void(held, by="supervisor", reason="the stack is in the tray", feed=feed)
+            after = table.new_round()  # refused as "stopped answering" while the link was remade, before
+            assert feed.current_fault() is None
+            assert log.named("shuffler_shuffled")[-1]["round"] == after.id
+        finally:
+            feed.shuffler.close()  # type: ignore[attr-defined]
