@@ -139,7 +139,7 @@ class FullTable:
     """
 
     def __init__(self, table_id: str, game: str, folder: Path, servers: list[str], *, jackpot: str | None, seed: int) -> None:
-        self.table_id, self.seed = table_id, seed
+        self.table_id, self.seed, self.servers = table_id, seed, servers
         self.journal = folder / f"{table_id}.sqlite"
         self.log = folder / f"{table_id}.jsonl"
         self.config = folder / f"{table_id}.toml"
@@ -348,13 +348,9 @@ def _republish(full: list[FullTable]) -> None:
     for table in full:
         if table.journal.exists():
             subprocess.run([sys.executable, "-m", "controller.floor.outbox", "--journal", str(table.journal), "--table",
-                            table.table_id, "--site", SITE, "--linger", "30", *_servers(table.config)],
+                            table.table_id, "--site", SITE, "--linger", "30",
+                            *(a for url in table.servers for a in ("--server", url))],
                            input=b"", capture_output=True, check=False, timeout=120)
-
-
-def _servers(config: Path) -> list[str]:
-    line = next(x for x in config.read_text().splitlines() if x.startswith("servers = "))
-    return [a for url in json.loads(line.split("=", 1)[1]) for a in ("--server", url)]
 
 
 def _sleep_until(moment: float) -> None:
