@@ -7,7 +7,10 @@ checkpoint), in how many chains (one per start of the controller), or exactly
 what was changed, added, removed, moved, repeated or cut off; an empty log is
 reported as *empty*. ``--public-key`` is the table's ``.pub`` (what a lab needs;
 by default the one beside the config's key); ``--journal`` (by default the
-config's, when it exists) anchors the end. ``--legacy`` checks a log from
+config's, when it exists) anchors the end. ``--floor-checkpoints FILE`` (what
+``tablectl floor checkpoints TABLE`` prints on the floor) checks with the key
+the floor enrolled, and finds a journal or log cut back, rewound or rewritten
+behind the checkpoints the floor holds. ``--legacy`` checks a log from
 before signed records. ``audit keygen`` makes a table's key pair;
 ``audit checkpoint`` prints the newest signed checkpoint (for the floor or a lab);
 ``audit new-log`` begins a new log when the old one is lost (its remains kept aside).
@@ -29,7 +32,7 @@ from controller.errors import TableError
 from controller.records import legacy
 from controller.records.audit import GENESIS, trail_files
 from controller.records.backup import stamp
-from controller.records.checkpoints import latest
+from controller.records.checkpoints import FloorCopy, latest
 from controller.records.errors import storage_error
 from controller.records.journal import Journal
 from controller.records.keys import PublicKey, SigningKey, public_path
@@ -45,6 +48,9 @@ def register(subparsers: Any) -> None:
     check.add_argument("--public-key", default=None, help="the table's public key (.pub); default: beside the config's key")
     check.add_argument("--no-journal", action="store_true", help="check the log alone (lines cut off the end go unseen)")
     check.add_argument("--table", default=None, help="table id of the journal (default: the config's)")
+    check.add_argument("--floor-checkpoints", default=None, metavar="FILE",
+                       help="the floor's copy of the table's signed checkpoints and enrolled key (`tablectl floor checkpoints "
+                            "TABLE` on the floor): the records must reach them, checked with the floor's key")
     check.add_argument("--legacy", action="store_true", help="a log from before signed records (plain hash chain)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(func=run)
@@ -75,10 +81,15 @@ def run(args: argparse.Namespace) -> int:
         public = PublicKey.load(Path(args.public_key)) if args.public_key else (
             PublicKey.load(public_path(paths.key)) if public_path(paths.key).exists() else None)
         view = _journal_view(journal_file, table) if use_journal else None
+        floor = FloorCopy.load(Path(args.floor_checkpoints)) if args.floor_checkpoints else None
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
-    report = verify(files, public, view)
+    if floor is not None and floor.table != table:
+        print(f"tablectl: {args.floor_checkpoints} holds the floor's checkpoints of table {floor.table}, not {table} "
+              "(--table names the table)", file=sys.stderr)
+        return 2
+    report = verify(files, public, view, floor)
     _print(report, args.json)
     return 0 if report.ok else 1
 
@@ -86,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
 def _journal_view(path: Path, table: str) -> JournalView:
     with Journal(path, table_id=table, readonly=True) as journal:
         return JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()],
-                           journal.last_seq, journal.first_seq)
+                           journal.last_seq, journal.first_seq, dict(journal.chain_hashes()),
+                           [(first, last) for first, last, _, _ in journal.gaps()])
 
 
 def _print(report: Report, as_json: bool) -> None:

@@ -7,6 +7,12 @@
   what the floor holds, record by record and meter by meter, to the cent.
 - ``floor edges --config FILE [--from EDGES.json]``: load each game's house
   edges (``tablectl edge --json``) for the theoretical hold, and recompute it.
+- ``floor enrol --config FILE TABLE --public-key TABLE.pub [--replace]``: pin
+  the table's public key, with which the floor verifies its signed checkpoints
+  (``controller.floor.checkpoints``).
+- ``floor checkpoints --config FILE TABLE [--out FILE]``: the table's enrolled
+  key and every signed checkpoint the floor holds, for ``tablectl audit verify
+  --floor-checkpoints``.
 
 Exit codes: 0 fine, 1 a check found differences, 2 bad config, 3 a server
 (broker or database) cannot be reached.
@@ -48,6 +54,20 @@ def register(subparsers: Any) -> None:
     edges.add_argument("--from", dest="source", metavar="FILE", help="a saved `tablectl edge GAME --json` output "
                        "(a list, or several concatenated); default: compute them now for the games the floor has seen")
     edges.set_defaults(func=_edges)
+
+    enrol = commands.add_parser("enrol", help="pin a table's public key: the floor verifies its checkpoints with it")
+    enrol.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    enrol.add_argument("table", help="the table's id (as in its config)")
+    enrol.add_argument("--public-key", required=True, metavar="FILE",
+                       help="the table's .pub (made by `tablectl journal init`; compare its fingerprint with the table's screen)")
+    enrol.add_argument("--replace", action="store_true", help="the table has a new key on purpose: retire the old one")
+    enrol.set_defaults(func=_enrol)
+
+    held = commands.add_parser("checkpoints", help="a table's enrolled key and signed checkpoints, for `tablectl audit verify`")
+    held.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    held.add_argument("table", help="the table's id")
+    held.add_argument("--out", default=None, metavar="FILE", help="write them to FILE (default: print them)")
+    held.set_defaults(func=_checkpoints)
 
 
 def _config(path: str) -> Any:
@@ -129,6 +149,54 @@ def _check(args: argparse.Namespace) -> int:
             for problem in r.problems:
                 print(f"    {problem}")
     return 0 if all(r.ok for r in results) else 1
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    import getpass
+
+    from controller.errors import TableError
+    from controller.floor.checkpoints import EnrolError, enrol
+    from controller.records.keys import PublicKey
+
+    config = _config(args.config)
+    try:
+        public = PublicKey.load(Path(args.public_key))
+    except TableError as exc:
+        print(f"tablectl floor enrol: {exc}", file=sys.stderr)
+        return 2
+    with _connect(config.database.dsn) as conn:
+        try:
+            done = enrol(conn, args.table, public, replace=args.replace, by=getpass.getuser())
+        except (EnrolError, ValueError) as exc:
+            print(f"tablectl floor enrol: {exc}", file=sys.stderr)
+            return 1
+    print(f"table {done.table}: key {done.fingerprint} enrolled" + (f" (replacing {done.replaced}, kept retired)" if done.replaced else "")
+          + f"; the floor verifies the table's checkpoints with it ({done.accepted_waiting} waiting checkpoint(s) accepted)")
+    return 0
+
+
+def _checkpoints(args: argparse.Namespace) -> int:
+    from controller.floor.checkpoints import export
+
+    config = _config(args.config)
+    with _connect(config.database.dsn) as conn:
+        document = export(conn, args.table)
+    text = json.dumps(document, indent=1) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.out).write_text(text)
+        except OSError as exc:
+            print(f"tablectl floor checkpoints: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+            return 3
+        print(f"{len(document['checkpoints'])} checkpoint(s) of {args.table} (key {document['fingerprint'] or 'none enrolled'}) "
+              f"written to {args.out}: `tablectl audit verify --floor-checkpoints {args.out}` on the table's records")
+    if document["fingerprint"] is None:
+        print(f"tablectl floor checkpoints: no key is enrolled for {args.table}: "
+              f"`tablectl floor enrol {args.table} --public-key {args.table}.pub`", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _edges(args: argparse.Namespace) -> int:

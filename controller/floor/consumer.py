@@ -11,6 +11,10 @@ up to ``max_backoff``) and tries the same messages again. A message that is
 not a table record is kept in ``rejected`` with its subject and acknowledged,
 so one bad message never stops the floor.
 
+The tables' signed checkpoints come on the same stream; each is verified with
+its table's enrolled key and kept, or refused with its reason
+(``controller.floor.checkpoints``), in the same way: stored, then acknowledged.
+
 A gap that stays open (a record the broker acknowledged to the table and then
 lost: seen with nats-server 2.9 when a node killed and brought back was the
 stream's leader as the whole cluster restarted) is repaired from the table's
@@ -37,7 +41,7 @@ from nats.errors import Error as NatsError, TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
 
-from controller.floor import wire
+from controller.floor import checkpoints, wire
 from controller.floor.shifts import Shifts
 from controller.floor.store import Applied, FloorStore, create_schema
 from controller.floor.stream import StreamSettings, ensure_stream
@@ -62,6 +66,11 @@ class ConsumerStats:
     gaps_closed: int = 0
     batches: int = 0
     resends_asked: int = 0
+    checkpoints_stored: int = 0
+    checkpoints_refused: int = 0
+    checkpoint_duplicates: int = 0
+    refusals: list[str] = field(default_factory=list)
+    """The newest reasons a checkpoint was refused (50 at most)."""
     errors: list[str] = field(default_factory=list)
     last_error: str | None = None
 
@@ -108,6 +117,7 @@ class FloorConsumer:
         if self._conn is None or self._conn.closed:
             self._conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
             create_schema(self._conn)
+            checkpoints.create_schema(self._conn)
             with self._conn.transaction():
                 self._conn.execute(REJECTED)
         return FloorStore(self._conn, site=self.site, shifts=self.shifts, pits=self.pits)
@@ -237,9 +247,14 @@ class FloorConsumer:
     def _store(self, messages: Sequence[Any]) -> Applied:
         store = self._database()
         batch: list[tuple[wire.TableRecord, int | None]] = []
+        signed: list[tuple[str, bytes, int | None]] = []
         rejected = []
         for message in messages:
             stream_seq = int(message.metadata.sequence.stream) if message.metadata else None
+            table = wire.checkpoint_table(message.subject)
+            if table is not None:
+                signed.append((table, bytes(message.data), stream_seq))
+                continue
             try:
                 batch.append((wire.decode(message.data, message.subject), stream_seq))
             except wire.WireError as exc:
@@ -252,6 +267,15 @@ class FloorConsumer:
                 for row in rejected:
                     self._conn.execute("INSERT INTO rejected VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING", row)
         stats = self.stats
+        if signed:
+            assert self._conn is not None
+            kept = checkpoints.apply(self._conn, signed)
+            stats.checkpoints_stored += kept.new
+            stats.checkpoints_refused += len(kept.refused)
+            stats.checkpoint_duplicates += kept.duplicates
+            for reason in kept.refused:
+                log.warning("checkpoint refused: %s", reason)
+            stats.refusals = [*stats.refusals, *kept.refused][-50:]
         stats.stored += applied.new
         stats.duplicates += applied.duplicates
         stats.rejected += len(rejected)

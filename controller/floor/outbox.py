@@ -19,6 +19,15 @@ floor's database (keyed by table and seq). The position belongs to one stream
 (its name and creation time): a stream made anew (a new floor, a stream
 restored from nothing) gets the whole journal again.
 
+The journal's signed checkpoints (one per commit, ``controller.records.checkpoints``)
+go out the same way, each once its records are acknowledged, on the table's
+checkpoint subject (``wire.checkpoint_subject``), so the floor holds the
+table's signed heads and can tell a journal or log later cut back, rewound
+or rewritten (``docs/floor.md``, "Checkpoints off the table"). Their position
+is the last checkpoint acknowledged and its digest: a journal put back from a
+backup (its checkpoint ids then mean other checkpoints) makes the outbox
+publish every checkpoint the journal keeps again, which the floor keeps once.
+
 The round never waits for the outbox: nothing of the table loop calls it, and
 beside a table it runs in a process of its own (:func:`main`).
 """
@@ -45,10 +54,15 @@ from nats.js.errors import Error as JetStreamError
 
 from controller.floor import wire
 from controller.floor.stream import StreamSettings, ensure_stream, leaf_stream_name
+from controller.records.checkpoints import Checkpoint
 
 POSITION_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     stream TEXT PRIMARY KEY, acked_seq INTEGER NOT NULL, stream_seq INTEGER, at TEXT NOT NULL, stream_created TEXT)
+"""
+CHECKPOINT_POSITION_SCHEMA = """
+CREATE TABLE IF NOT EXISTS checkpoint_outbox (
+    stream TEXT PRIMARY KEY, acked_id INTEGER NOT NULL, digest TEXT NOT NULL, at TEXT NOT NULL)
 """
 
 
@@ -71,6 +85,7 @@ class Position:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(POSITION_SCHEMA)
+        self._db.execute(CHECKPOINT_POSITION_SCHEMA)
 
     def get(self, stream: str) -> tuple[int, str | None]:
         row = self._db.execute("SELECT acked_seq, stream_created FROM outbox WHERE stream = ?", (stream,)).fetchone()
@@ -84,8 +99,21 @@ class Position:
             (stream, acked, stream_seq, created),
         )
 
+    def checkpoint(self, stream: str) -> tuple[int, str]:
+        """The last checkpoint ``stream`` acknowledged: (its id in the journal, its digest); (0, "") for none."""
+        row = self._db.execute("SELECT acked_id, digest FROM checkpoint_outbox WHERE stream = ?", (stream,)).fetchone()
+        return (int(row[0]), str(row[1])) if row else (0, "")
+
+    def set_checkpoint(self, stream: str, acked_id: int, digest: str) -> None:
+        self._db.execute(
+            "INSERT INTO checkpoint_outbox VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT (stream) "
+            "DO UPDATE SET acked_id = excluded.acked_id, digest = excluded.digest, at = excluded.at",
+            (stream, acked_id, digest),
+        )
+
     def forget(self, stream: str) -> None:
         self._db.execute("DELETE FROM outbox WHERE stream = ?", (stream,))
+        self._db.execute("DELETE FROM checkpoint_outbox WHERE stream = ?", (stream,))
 
     def close(self) -> None:
         self._db.close()
@@ -101,6 +129,9 @@ class OutboxStatus:
     published: int
     duplicates: int
     last_error: str | None
+    checkpoints_acked: int = 0
+    """The id (in the journal) of the last checkpoint the broker acknowledged."""
+    checkpoints_published: int = 0
 
     @property
     def lag(self) -> int:
@@ -161,6 +192,9 @@ class Outbox:
         self._resend_from: int | None = None
         self._resent_upto = 0
         self._resends = 0
+        self._checkpoint_acked = 0
+        self._checkpoint_digest = ""
+        self._checkpoints_published = 0
 
     # -- the table's side -------------------------------------------------
 
@@ -177,7 +211,8 @@ class Outbox:
     def status(self) -> OutboxStatus:
         with self._lock:
             return OutboxStatus(
-                self._acked, self._journal_seq, self._connected, self._published, self._duplicates, self._error
+                self._acked, self._journal_seq, self._connected, self._published, self._duplicates, self._error,
+                self._checkpoint_acked, self._checkpoints_published,
             )
 
     def wait_caught_up(self, timeout: float) -> bool:
@@ -186,10 +221,12 @@ class Outbox:
         db = read_journal(self.path)
         try:
             target = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+            checkpoint = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM checkpoints").fetchone()[0])
         finally:
             db.close()
         while time.monotonic() < deadline:
-            if self.status().acked_seq >= target:
+            status = self.status()
+            if status.acked_seq >= target and status.checkpoints_acked >= checkpoint:
                 return True
             time.sleep(0.05)
         return False
@@ -203,6 +240,7 @@ class Outbox:
                 self.position = Position(self.path)
                 try:
                     self._acked = self.position.get(self.stream)[0]
+                    self._checkpoint_acked, self._checkpoint_digest = self.position.checkpoint(self.stream)
                     asyncio.run(self._publish_forever(db))
                 finally:
                     db.close()
@@ -281,7 +319,7 @@ class Outbox:
             return
         known = self.position.get(self.stream)[1]
         if known is not None and known != created:
-            self._note(acked=0)  # a stream made anew: it gets the whole journal
+            self._note(acked=0, checkpoint_acked=0, checkpoint_digest="")  # a stream made anew: it gets the whole journal
         control = await client.subscribe(wire.control_subject(self.site, self.table_id, "resend"), cb=self._on_resend)
         try:
             await self._publish_pending(js, db, client, created)
@@ -315,12 +353,16 @@ class Outbox:
             rows = db.execute(
                 "SELECT seq, event, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (self._acked, self.batch)
             ).fetchall()
-            if not rows:
-                await self._sleep(self.poll_interval)
-                continue
             started = time.monotonic()
+            checkpoints: list[tuple[int, bytes]] = []
             try:
-                last_stream_seq = await self._publish(js, rows)
+                if rows:
+                    last_stream_seq = await self._publish(js, rows)
+                    acked = int(rows[-1][0])
+                    self.position.set(self.stream, acked, last_stream_seq, created)
+                    self._note(acked=acked, error=None)
+                checkpoints = self._checkpoints_due(db)
+                await self._publish_checkpoints(js, checkpoints)
             except (TimeoutError, NatsError, JetStreamError, OSError) as exc:
                 self._note(error=f"publishing to {self.stream} failed: {wire.reason(exc)}; retrying")
                 await self._sleep(backoff)
@@ -329,12 +371,39 @@ class Outbox:
                     return
                 continue
             backoff = 0.5
-            acked = int(rows[-1][0])
-            self.position.set(self.stream, acked, last_stream_seq, created)
-            self._note(acked=acked, error=None)
-            if self._journal_seq - acked > self.batch:
-                # catching up: no faster than catch_up_rate records a second
-                await self._sleep(len(rows) / self.catch_up_rate - (time.monotonic() - started))
+            if not rows and not checkpoints:
+                await self._sleep(self.poll_interval)
+            elif self._journal_seq - self._acked > self.batch:
+                # catching up: no faster than catch_up_rate messages a second
+                await self._sleep((len(rows) + len(checkpoints)) / self.catch_up_rate - (time.monotonic() - started))
+
+    def _checkpoints_due(self, db: sqlite3.Connection) -> list[tuple[int, bytes]]:
+        """The next checkpoints to publish (id, message): those after the last acknowledged whose records are.
+
+        The acknowledged one must still be the checkpoint it was (same id, same digest): a journal put back from
+        a backup reuses ids for other checkpoints, and then every checkpoint it keeps goes out again.
+        """
+        if self._checkpoint_acked:
+            row = db.execute("SELECT body FROM checkpoints WHERE id = ?", (self._checkpoint_acked,)).fetchone()
+            if row is None or wire.checkpoint_digest(_checkpoint_message(self._checkpoint_acked, row[0])) != self._checkpoint_digest:
+                self._note(checkpoint_acked=0, checkpoint_digest="")
+        rows = db.execute("SELECT id, body FROM checkpoints WHERE id > ? AND seq <= ? ORDER BY id LIMIT ?",
+                          (self._checkpoint_acked, self._acked, self.batch)).fetchall()
+        return [(int(i), _checkpoint_message(int(i), str(body))) for i, body in rows]
+
+    async def _publish_checkpoints(self, js: Any, checkpoints: list[tuple[int, bytes]]) -> None:
+        """Publish signed checkpoints in order; the position moves after each acknowledged one."""
+        subject = wire.checkpoint_subject(self.site, self.table_id)
+        for checkpoint_id, message in checkpoints:
+            ack = await js.publish(subject, message, headers={"Nats-Msg-Id": wire.checkpoint_msg_id(self.table_id, message)})
+            if ack.stream != self.stream:
+                raise OSError(f"the checkpoint went to stream {ack.stream}, not {self.stream}: check the broker's streams")
+            digest = wire.checkpoint_digest(message)
+            self.position.set_checkpoint(self.stream, checkpoint_id, digest)
+            with self._lock:
+                self._checkpoint_acked, self._checkpoint_digest = checkpoint_id, digest
+                if not ack.duplicate:
+                    self._checkpoints_published += 1
 
     async def _publish(self, js: Any, rows: list[tuple[int, str, str]]) -> int:
         """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order."""
@@ -356,6 +425,11 @@ class Outbox:
                 else:
                     self._published += 1
         return stream_seq
+
+
+def _checkpoint_message(checkpoint_id: int, body: str) -> bytes:
+    """A stored checkpoint as it is sent: the table's canonical JSON with its id (``Checkpoint.message``)."""
+    return Checkpoint(checkpoint_id, json.loads(body)).message()
 
 
 # -- the outbox as a process of its own -----------------------------------------------------------------

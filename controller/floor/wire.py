@@ -8,12 +8,20 @@ re-published record once within its duplicate window, and the floor's database
 keys every record by (table, seq), so a record seen twice is stored once
 whatever the window.
 
+The table's signed checkpoints (``controller.records.checkpoints``) travel on
+the same stream, on ``tablectl.<site>.<table>.checkpoint.signed`` (five
+tokens: never an event's subject), as their canonical JSON, with the message
+id ``<table>:checkpoint:<digest>`` (the first 32 hex digits of the message's
+SHA-256), so a checkpoint published again is dropped by the window and kept
+once by the floor whatever its id in the table's journal.
+
 Names that go into a subject token may hold letters, digits, ``-`` and ``_``
 only (NATS reserves ``.``, ``*``, ``>`` and white space).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -56,6 +64,31 @@ def control_subject(site: str, table: str, command: str) -> str:
 
 def msg_id(table: str, seq: int) -> str:
     return f"{table}:{seq}"
+
+
+CHECKPOINT_SUFFIX = ".checkpoint.signed"
+
+
+def checkpoint_subject(site: str, table: str) -> str:
+    """Where a table's signed checkpoints go (a fifth token: no event's subject ends so)."""
+    return f"tablectl.{token(site, 'site')}.{token(table, 'table id')}{CHECKPOINT_SUFFIX}"
+
+
+def checkpoint_table(subject_name: str) -> str | None:
+    """The table whose checkpoint ``subject_name`` carries, or None when it carries no checkpoint."""
+    parts = subject_name.split(".")
+    if len(parts) == 5 and subject_name.endswith(CHECKPOINT_SUFFIX):
+        return parts[2]
+    return None
+
+
+def checkpoint_digest(message: bytes) -> str:
+    """What names one checkpoint message everywhere (its stream id, its key in the floor's database)."""
+    return hashlib.sha256(message).hexdigest()[:32]
+
+
+def checkpoint_msg_id(table: str, message: bytes) -> str:
+    return f"{table}:checkpoint:{checkpoint_digest(message)}"
 
 
 def encode(record: dict[str, Any]) -> bytes:

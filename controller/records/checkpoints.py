@@ -17,16 +17,24 @@ For a publisher (the floor service, issue #43)::
         last_sent_id = checkpoint.id
 
 and a verifier: ``Checkpoint.from_message(data).signed_by(PublicKey.load(path))``.
+
+The floor keeps every checkpoint it is sent (``controller.floor.checkpoints``),
+verified with the table's key as a person enrolled it there; ``tablectl floor
+checkpoints TABLE`` exports them with that key, and :class:`FloorCopy` reads the
+export for ``tablectl audit verify --floor-checkpoints`` (``controller.records.verify``).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from controller.errors import TableError
+from controller.records.errors import storage_error
 from controller.records.journal import Journal
-from controller.records.keys import PublicKey, canonical, checkpoint_signed_by
+from controller.records.keys import KeyProblem, PublicKey, canonical, checkpoint_signed_by
 
 
 @dataclass(frozen=True)
@@ -72,3 +80,42 @@ def published_since(journal: Journal, after_id: int = 0) -> list[Checkpoint]:
 def latest(journal: Journal) -> Checkpoint | None:
     found = journal.checkpoints_latest()
     return Checkpoint(*found) if found else None
+
+
+class FloorCopyError(TableError, ValueError):
+    """The floor's export of a table's checkpoints cannot be read (not the document ``tablectl floor checkpoints`` writes)."""
+
+    exit_code = 2
+
+
+@dataclass
+class FloorCopy:
+    """The checkpoints the floor holds of one table, and the table's key as the floor enrolled it."""
+
+    table: str
+    key: PublicKey | None
+    checkpoints: list[Checkpoint]
+    source: str
+    retired: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, path: Path) -> FloorCopy:
+        """Read ``tablectl floor checkpoints``'s output (a JSON document) from ``path``."""
+        try:
+            document = json.loads(path.read_bytes())
+        except OSError as exc:
+            raise storage_error(path, exc, "reading the floor's checkpoints") from None
+        except ValueError:
+            raise FloorCopyError(f"{path} is not JSON: expected what `tablectl floor checkpoints TABLE` prints") from None
+        try:
+            table = str(document["table"])
+            pem = document.get("public_key")
+            key = PublicKey.from_pem(pem.encode(), f"the floor's enrolled key of {table} (in {path})") if pem else None
+            checkpoints = [Checkpoint(int(c["id"]), {k: v for k, v in c.items() if k != "id"}) for c in document["checkpoints"]]
+            retired = [str(k["fingerprint"]) for k in document.get("retired_keys", [])]
+        except KeyProblem:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise FloorCopyError(f"{path} is not the floor's checkpoints of a table (a table, its key and checkpoints): "
+                                 "expected what `tablectl floor checkpoints TABLE` prints") from None
+        return cls(table, key, checkpoints, str(path), retired)

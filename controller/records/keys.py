@@ -77,16 +77,21 @@ class PublicKey:
             raise KeyProblem(f"public key {path} does not exist: the table's `.pub` file (made with its key) is needed to verify") from None
         except OSError as exc:
             raise storage_error(path, exc, "reading the public key") from None
+        return cls.from_pem(data, str(path))
+
+    @classmethod
+    def from_pem(cls, data: bytes, source: str) -> PublicKey:
+        """The key in PEM ``data`` (``source`` names where it came from in errors)."""
         try:
             key = serialization.load_pem_public_key(data)
         except ValueError:
             try:
                 key = serialization.load_pem_private_key(data, password=None).public_key()  # a private key file also gives it
             except (ValueError, TypeError):
-                raise KeyProblem(f"{path} is not a PEM public key") from None
+                raise KeyProblem(f"{source} is not a PEM public key") from None
         if not isinstance(key, Ed25519PublicKey):
-            raise KeyProblem(f"{path} holds a {type(key).__name__}, not an Ed25519 key")
-        return cls(key, str(path))
+            raise KeyProblem(f"{source} holds a {type(key).__name__}, not an Ed25519 key")
+        return cls(key, source)
 
     def verify(self, signature: str, label: bytes, message: bytes) -> bool:
         try:

@@ -12,6 +12,15 @@ and reports:
 - **differs from the journal**: a genuine line and the journal disagree (the journal was changed);
 - **damaged**: a line that is not a JSON record (a line torn by a crash and declared by the next start is not).
 
+Given the floor's copy of the table's signed checkpoints (:class:`FloorCopy`,
+``tablectl floor checkpoints``), the table's key is the one the floor enrolled
+(not the ``.pub`` on the table's disk, which whoever holds the disk may have
+replaced along with the key, the log and the journal's own checkpoints), and
+the journal and the log must still reach every head the floor holds: a journal
+or log cut back, or rewound to an older copy with its anchor, ends before the
+floor's newest checkpoint (**cut off**); a journal whose records were rewritten
+no longer has the hashes the table signed (**changed**).
+
 A trail whose lines are all genuine, linked and complete is *intact*, in N
 chains (one per start of a process: a restart is a new chain, never a
 problem). An empty trail is reported as *empty*, not intact.
@@ -33,6 +42,7 @@ from typing import Any
 
 from controller.records.audit import GENESIS, MARKERS, line_hash, split_signature
 from controller.records.chain import ranges
+from controller.records.checkpoints import Checkpoint, FloorCopy
 from controller.records.keys import LINE_LABEL, PublicKey, checkpoint_signed_by
 
 LOG_ONLY = frozenset({"n", "prev", "sig"})
@@ -97,6 +107,10 @@ class JournalView:
     checkpoints: list[dict[str, Any]]
     last_seq: int
     first_seq: int = 1
+    hashes: dict[int, str] = field(default_factory=dict)
+    """Each record's chain hash (what a checkpoint signs): needed to compare with the floor's checkpoints."""
+    gaps: list[tuple[int, int]] = field(default_factory=list)
+    """Sequence numbers declared lost by a person on restoring (first, last)."""
 
 
 @dataclass
@@ -168,14 +182,25 @@ def _declared_torn(lines: list[Line], report: Report) -> list[Line]:
     return kept
 
 
-def verify(paths: Sequence[str | Path], public_key: PublicKey | None = None, journal: JournalView | None = None) -> Report:
-    """Check the trail in ``paths`` (oldest first) against the table's public key and, given it, the journal."""
+def verify(paths: Sequence[str | Path], public_key: PublicKey | None = None, journal: JournalView | None = None,
+           floor: FloorCopy | None = None) -> Report:
+    """Check the trail in ``paths`` (oldest first) against the table's public key and, given them, the journal and
+    the floor's copy of the table's checkpoints (whose enrolled key then is the table's key)."""
     files = [Path(p) for p in paths]
-    report = Report([str(p) for p in files], key=public_key.fingerprint if public_key else None)
+    findings: list[Finding] = []
+    if floor is not None and floor.key is not None:
+        if public_key is not None and public_key.fingerprint != floor.key.fingerprint:
+            findings.append(Finding("key", f"the public key {public_key.source} ({public_key.fingerprint}) is not the key the floor "
+                                           f"enrolled for table {floor.table} ({floor.key.fingerprint}): the table's key was "
+                                           "replaced; the records are checked with the floor's"))
+        public_key = floor.key
+    report = Report([str(p) for p in files], key=public_key.fingerprint if public_key else None, findings=findings)
     lines = _declared_torn(_lines(files, report), report)
     report.lines = len(lines)
     if not lines:
         report.empty = True
+        if floor is not None:
+            _against_floor([], journal, floor, report)
         return report
     for line in lines:
         if line.record is None:
@@ -189,8 +214,10 @@ def verify(paths: Sequence[str | Path], public_key: PublicKey | None = None, jou
         report.notes.append(f"{parsed[-1].where}: the last line has no line end (written just before a stop)")
     if journal is not None:
         _against_journal(parsed, journal, public_key, report)
-    else:
+    elif floor is None:
         report.notes.append("the end is not anchored: give the journal (--journal or --config) to find lines cut off the end")
+    if floor is not None:
+        _against_floor(parsed, journal, floor, report)
     return report
 
 
@@ -373,3 +400,75 @@ def _against_checkpoints(lines: list[Line], journal: JournalView, public_key: Pu
                                                   f"{newest['n']} (seq {newest.get('seq')}): {newest['n'] - last_n} line(s) cut off the end"))
     elif newest["n"] in by_n and by_n[newest["n"]].hash != newest.get("head"):
         report.findings.append(Finding("changed", f"line {newest['n']} is not the line the journal's checkpoint of {at} saw"))
+
+
+def _against_floor(lines: list[Line], journal: JournalView | None, floor: FloorCopy, report: Report) -> None:
+    """The journal and the log must still reach every head the floor holds, with the hashes the table signed."""
+    held = floor.checkpoints
+    if floor.key is None:
+        report.notes.append(f"the floor's copy ({floor.source}) names no enrolled key for {floor.table}: its checkpoints are "
+                            "compared unverified")
+    else:
+        forged = [c for c in held if not c.signed_by(floor.key)]
+        if forged:
+            report.findings.append(Finding("changed", f"{len(forged)} of the floor's checkpoints in {floor.source} are not signed "
+                                                      f"by the key the floor enrolled ({floor.key.fingerprint}): that copy was "
+                                                      "changed after it left the floor; they are left out"))
+            held = [c for c in held if c not in forged]
+    if not held:
+        report.notes.append(f"the floor holds no checkpoint of table {floor.table} ({floor.source})")
+        return
+    newest = max(held, key=_order)
+    report.notes.append(f"compared with {len(held)} checkpoint(s) the floor holds of {floor.table}, the newest of journal seq "
+                        f"{newest.journal_seq} signed at {newest.body.get('at')}")
+    if journal is not None:
+        _journal_against_floor(journal, held, newest, report)
+    _log_against_floor(lines, held, report)
+
+
+def _order(checkpoint: Checkpoint) -> tuple[int, str, int]:
+    """Checkpoints in the order the table signed them: by journal seq (never reused), then time, then id (an id is
+    reused by a journal put back from a backup; a checkpoint of the log alone repeats the journal's seq)."""
+    return checkpoint.journal_seq, str(checkpoint.body.get("at") or ""), checkpoint.id
+
+
+def _declared_lost(journal: JournalView, seq: int) -> bool:
+    return any(first <= seq <= last for first, last in journal.gaps)
+
+
+def _journal_against_floor(journal: JournalView, held: list[Checkpoint], newest: Checkpoint, report: Report) -> None:
+    if newest.journal_seq > journal.last_seq:
+        report.findings.append(Finding("cut off", f"the journal ends at seq {journal.last_seq}; the floor holds the table's "
+                                                  f"checkpoint of seq {newest.journal_seq} signed at {newest.body.get('at')}: "
+                                                  f"records {journal.last_seq + 1}-{newest.journal_seq} were cut off (the "
+                                                  "journal was cut back, or put back to an older copy)"))
+    differ = [c for c in held if c.journal_seq in journal.hashes and journal.hashes[c.journal_seq] != c.journal_hash]
+    if differ:
+        first = min(differ, key=lambda c: c.journal_seq)
+        report.findings.append(Finding("changed", f"{len({c.journal_seq for c in differ})} journal record(s) are not the ones "
+                                                  f"the table signed in the floor's checkpoints, from seq {first.journal_seq} "
+                                                  f"(signed at {first.body.get('at')}): the journal was rewritten"))
+    lost = sorted({c.journal_seq for c in held if c.journal_seq not in journal.hashes and c.journal_seq <= journal.last_seq
+                   and c.journal_seq >= journal.first_seq and _declared_lost(journal, c.journal_seq)})
+    if lost:
+        report.notes.append(f"the floor's checkpoints saw seq {ranges(lost)}, declared lost on the table when it was restored: "
+                            "the floor's copy of those records is the one to keep")
+
+
+def _log_against_floor(lines: list[Line], held: list[Checkpoint], report: Report) -> None:
+    """The log must reach the newest head of it the floor holds (since the log last began anew), with that line."""
+    logged = [c for c in held if c.log is not None and isinstance(c.log.get("n"), int)]
+    if not logged:
+        return
+    newest = max(logged, key=_order)
+    head = newest.log or {}
+    by_n = {line.n: line for line in lines if line.n is not None and line.genuine}
+    last_n = max(by_n) if by_n else 0
+    at = newest.body.get("at")
+    if head["n"] > last_n:
+        report.findings.append(Finding("cut off", f"the log ends at line {last_n}; the floor holds the table's checkpoint of "
+                                                  f"{at}, which saw line {head['n']} (seq {head.get('seq')}): "
+                                                  f"{head['n'] - last_n} line(s) cut off the end"))
+    elif head["n"] in by_n and by_n[head["n"]].hash != head.get("head"):
+        report.findings.append(Finding("changed", f"line {head['n']} of the log is not the line the table signed in the "
+                                                  f"floor's checkpoint of {at}"))

@@ -13,10 +13,13 @@ import psycopg
 import pytest
 
 from controller.floor import wire
+from controller.floor.checkpoints import enrol
 from controller.floor.consumer import FloorConsumer
 from controller.floor.localservers import LocalPostgres, NatsCluster
 from controller.floor.outbox import Outbox, Position, acked_seq
 from controller.floor.reconcile import check_table
+from controller.records.journal import Journal
+from controller.records.keys import PublicKey
 from tests.floor.tables import play
 from tests.helpers import init_table
 
@@ -292,12 +295,22 @@ def test_tablectl_run_with_a_floor_section_publishes_its_journal_as_it_plays(
     config.write_text(Path("config/top-card.toml").read_text() + f'\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(cluster.urls)}\n')
     journal = tmp_path / "tc.sqlite"
     init_table(journal, tmp_path / "tc.jsonl", config)
+    with psycopg.connect(database, autocommit=True) as conn:
+        enrol(conn, "TC-01", PublicKey.load(journal.with_suffix(".pub")))
     assert main(["run", "--config", str(config), "--rounds", "6", "--seed", "8", "--journal", str(journal),
                  "--log", str(tmp_path / "tc.jsonl"), "--no-camera"]) == 0
     assert acked_seq(journal, wire.stream_name(SITE)) > 100  # published before run ended
+    position = Position(journal)
+    checkpoint_acked = position.checkpoint(wire.stream_name(SITE))[0]
+    position.close()
+    with Journal(journal, table_id="TC-01", readonly=True) as kept:
+        signed = len(kept.checkpoints()) - len(kept.checkpoints(checkpoint_acked))
+    assert signed > 20  # the table's signed checkpoints went out too
     consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
     total = acked_seq(journal, wire.stream_name(SITE))
-    asyncio.run(_consume_while(consumer, lambda: _until(lambda: _stored(database, "TC-01") == total)))
+    asyncio.run(_consume_while(consumer, lambda: _until(
+        lambda: _stored(database, "TC-01") == total and consumer.stats.checkpoints_stored == signed)))
+    assert consumer.stats.checkpoints_refused == 0
     with psycopg.connect(database) as conn:
         check = check_table(conn, journal)
     assert check.ok, check.problems
