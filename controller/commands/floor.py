@@ -192,11 +192,18 @@ def _checkpoints(args: argparse.Namespace) -> int:
             return 3
         print(f"{len(document['checkpoints'])} checkpoint(s) of {args.table} (key {document['fingerprint'] or 'none enrolled'}) "
               f"written to {args.out}: `tablectl audit verify --floor-checkpoints {args.out}` on the table's records")
+    if document["refused"]:
+        print(f"tablectl floor checkpoints: {document['refused']} checkpoint(s) of {args.table} were refused "
+              "(the floor's log and its checkpoint_refusals table say why)", file=sys.stderr)
+    if document["conflicts"]:
+        first = document["conflicts"][0]
+        print(f"tablectl floor checkpoints: {args.table} signed the same journal seq twice with different records "
+              f"({len(document['conflicts'])} seq(s), first seq {first['journal_seq']}, signed at {first['held_at']} and at "
+              f"{first['new_at']}): its journal was put back to an older copy or rewritten", file=sys.stderr)
     if document["fingerprint"] is None:
         print(f"tablectl floor checkpoints: no key is enrolled for {args.table}: "
               f"`tablectl floor enrol {args.table} --public-key {args.table}.pub`", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if document["fingerprint"] is None or document["conflicts"] else 0
 
 
 def _edges(args: argparse.Namespace) -> int:

@@ -25,6 +25,12 @@ when one is.
 
 Stored once: keyed by (table, digest of the message), whatever its id in
 the table's journal, so a checkpoint published again is kept once.
+
+**A table that contradicts itself.** Sequence numbers are never reused, so two
+genuine checkpoints of the same journal seq with different hashes mean the
+table's journal was put back to an older copy (or rewritten) and the table
+then signed on from there. Both are kept, and the contradiction goes to
+``checkpoint_conflicts`` and the floor's log the moment the second arrives.
 """
 
 from __future__ import annotations
@@ -53,6 +59,9 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     message TEXT NOT NULL, stream_seq BIGINT, stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (table_id, digest));
 CREATE INDEX IF NOT EXISTS checkpoints_by_seq ON checkpoints (table_id, journal_seq);
+CREATE TABLE IF NOT EXISTS checkpoint_conflicts (
+    table_id TEXT NOT NULL, journal_seq BIGINT NOT NULL, held_hash TEXT NOT NULL, held_at TEXT, new_hash TEXT NOT NULL,
+    new_at TEXT, found_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), PRIMARY KEY (table_id, journal_seq, new_hash));
 CREATE TABLE IF NOT EXISTS checkpoint_refusals (
     table_id TEXT NOT NULL, digest TEXT NOT NULL, reason TEXT NOT NULL, awaiting_key BOOLEAN NOT NULL,
     message BYTEA NOT NULL, stream_seq BIGINT, at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
@@ -153,12 +162,15 @@ class CheckpointsApplied:
     new: int
     duplicates: int
     refused: list[str]
+    conflicts: list[str]
+    """A genuine checkpoint contradicting one the floor holds (same journal seq, another hash), in words."""
 
 
 def apply(conn: psycopg.Connection[Any], batch: Sequence[tuple[str, bytes, int | None]]) -> CheckpointsApplied:
     """Verify and store a batch of (table, message, stream seq) in one transaction; the refused ones' reasons."""
     new = duplicates = 0
     refused: list[str] = []
+    conflicts: list[str] = []
     keys: dict[str, PublicKey | None] = {}
     with conn.transaction():
         for table, message, stream_seq in batch:
@@ -168,6 +180,7 @@ def apply(conn: psycopg.Connection[Any], batch: Sequence[tuple[str, bytes, int |
             if isinstance(verdict, Checkpoint):
                 if _store(conn, table, message, verdict, stream_seq):
                     new += 1
+                    conflicts.extend(_contradicts(conn, table, verdict))
                 else:
                     duplicates += 1
                 continue
@@ -175,7 +188,21 @@ def apply(conn: psycopg.Connection[Any], batch: Sequence[tuple[str, bytes, int |
             conn.execute("INSERT INTO checkpoint_refusals (table_id, digest, reason, awaiting_key, message, stream_seq) "
                          "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                          (table, wire.checkpoint_digest(message), verdict, keys[table] is None, message, stream_seq))
-    return CheckpointsApplied(new, duplicates, refused)
+    return CheckpointsApplied(new, duplicates, refused, conflicts)
+
+
+def _contradicts(conn: psycopg.Connection[Any], table: str, checkpoint: Checkpoint) -> list[str]:
+    """Why ``checkpoint`` contradicts one the floor holds of the same journal seq (recorded), or nothing."""
+    held = conn.execute("SELECT journal_hash, at FROM checkpoints WHERE table_id = %s AND journal_seq = %s AND journal_hash <> %s "
+                        "ORDER BY at LIMIT 1", (table, checkpoint.journal_seq, checkpoint.journal_hash)).fetchone()
+    if held is None:
+        return []
+    at = checkpoint.body.get("at")
+    conn.execute("INSERT INTO checkpoint_conflicts (table_id, journal_seq, held_hash, held_at, new_hash, new_at) "
+                 "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                 (table, checkpoint.journal_seq, held[0], held[1], checkpoint.journal_hash, at))
+    return [(f"table {table} signed journal seq {checkpoint.journal_seq} twice with different records (at {held[1]} and at "
+             f"{at}): its journal was put back to an older copy or rewritten, and it went on from there")]
 
 
 def _store(conn: psycopg.Connection[Any], table: str, message: bytes, checkpoint: Checkpoint, stream_seq: int | None) -> bool:
@@ -202,6 +229,8 @@ def export(conn: psycopg.Connection[Any], table: str) -> dict[str, Any]:
     rows = conn.execute("SELECT message FROM checkpoints WHERE table_id = %s ORDER BY journal_seq, checkpoint_id, stored_at",
                         (table,)).fetchall()
     refused = conn.execute("SELECT COUNT(*) FROM checkpoint_refusals WHERE table_id = %s", (table,)).fetchone()
+    conflicts = conn.execute("SELECT journal_seq, held_at, new_at FROM checkpoint_conflicts WHERE table_id = %s ORDER BY journal_seq",
+                             (table,)).fetchall()
     return {
         "table": table,
         "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -211,6 +240,7 @@ def export(conn: psycopg.Connection[Any], table: str) -> dict[str, Any]:
                          if r is not None],
         "checkpoints": [json.loads(str(m)) for (m,) in rows],
         "refused": int(refused[0]) if refused else 0,
+        "conflicts": [{"journal_seq": int(q), "held_at": h, "new_at": n} for q, h, n in conflicts],
     }
 
 

@@ -69,6 +69,8 @@ class ConsumerStats:
     checkpoints_stored: int = 0
     checkpoints_refused: int = 0
     checkpoint_duplicates: int = 0
+    conflicts: list[str] = field(default_factory=list)
+    """A table that signed the same journal seq twice with different records (rewound): the newest 50, in words."""
     refusals: list[str] = field(default_factory=list)
     """The newest reasons a checkpoint was refused (50 at most)."""
     errors: list[str] = field(default_factory=list)
@@ -276,6 +278,9 @@ class FloorConsumer:
             for reason in kept.refused:
                 log.warning("checkpoint refused: %s", reason)
             stats.refusals = [*stats.refusals, *kept.refused][-50:]
+            for conflict in kept.conflicts:
+                log.error("records contradict the floor's checkpoints: %s", conflict)
+            stats.conflicts = [*stats.conflicts, *kept.conflicts][-50:]
         stats.stored += applied.new
         stats.duplicates += applied.duplicates
         stats.rejected += len(rejected)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import json
+import re
 import shutil
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -215,6 +216,21 @@ def test_records_put_back_or_rewritten_on_the_table_pass_alone_and_are_caught_by
     assert "TAMPERED" in said
     for words in found:
         assert words in said, said
+    if attack != "rewound":
+        return
+
+    play(journal, rounds=1, seed=33)  # the table plays on from the old copy: the floor sees it sign seqs again
+    outbox = Outbox(journal, table_id=TABLE, site=SITE, servers=cluster.urls)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    outbox.start()
+    try:
+        asyncio.run(_consume_while(consumer, lambda: _until(lambda: bool(consumer.stats.conflicts))))
+    finally:
+        outbox.stop()
+    assert re.fullmatch(rf"table {TABLE} signed journal seq \d+ twice with different records \(at .+ and at .+\): its journal was "
+                        "put back to an older copy or rewritten, and it went on from there", consumer.stats.conflicts[0])
+    code, said = _cli("floor", "checkpoints", "--config", str(floor), TABLE, "--out", str(held))
+    assert code == 1 and "signed the same journal seq twice with different records" in said
 
 
 async def _publish_checkpoint(cluster: NatsCluster, table: str, body: dict[str, object], checkpoint_id: int) -> None:
