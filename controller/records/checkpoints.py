@@ -9,14 +9,11 @@ A checkpoint kept elsewhere pins the records as they were: a journal or log
 later cut back, rewritten or replaced no longer reaches that head with that
 hash, and the signature shows the checkpoint came from the table.
 
-For a publisher (the floor service, issue #43)::
-
-    from controller.records.checkpoints import published_since
-    for checkpoint in published_since(journal, last_sent_id):
-        send(checkpoint.id, checkpoint.message())   # canonical JSON, verifiable with the table's .pub
-        last_sent_id = checkpoint.id
-
-and a verifier: ``Checkpoint.from_message(data).signed_by(PublicKey.load(path))``.
+The table's outbox (``controller.floor.outbox``) publishes each one to the floor
+as :meth:`Checkpoint.message` makes it (canonical JSON, verifiable with the
+table's ``.pub``); :func:`published_since` gives them in order to any other
+reader, and a verifier checks one with
+``Checkpoint.from_message(data).signed_by(PublicKey.load(path))``.
 
 The floor keeps every checkpoint it is sent (``controller.floor.checkpoints``),
 verified with the table's key as a person enrolled it there; ``tablectl floor
