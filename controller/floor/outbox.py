@@ -392,18 +392,19 @@ class Outbox:
         return [(int(i), _checkpoint_message(int(i), str(body))) for i, body in rows]
 
     async def _publish_checkpoints(self, js: Any, checkpoints: list[tuple[int, bytes]]) -> None:
-        """Publish signed checkpoints in order; the position moves after each acknowledged one."""
+        """Publish signed checkpoints in order, each acknowledged before the next; then write down how far they got
+        (a failure part way leaves the position behind: those published already go out again, and are dropped)."""
         subject = wire.checkpoint_subject(self.site, self.table_id)
         for checkpoint_id, message in checkpoints:
             ack = await js.publish(subject, message, headers={"Nats-Msg-Id": wire.checkpoint_msg_id(self.table_id, message)})
             if ack.stream != self.stream:
                 raise OSError(f"the checkpoint went to stream {ack.stream}, not {self.stream}: check the broker's streams")
-            digest = wire.checkpoint_digest(message)
-            self.position.set_checkpoint(self.stream, checkpoint_id, digest)
             with self._lock:
-                self._checkpoint_acked, self._checkpoint_digest = checkpoint_id, digest
+                self._checkpoint_acked, self._checkpoint_digest = checkpoint_id, wire.checkpoint_digest(message)
                 if not ack.duplicate:
                     self._checkpoints_published += 1
+        if checkpoints:
+            self.position.set_checkpoint(self.stream, self._checkpoint_acked, self._checkpoint_digest)
 
     async def _publish(self, js: Any, rows: list[tuple[int, str, str]]) -> int:
         """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order."""
