@@ -76,6 +76,7 @@ def tamper(honest: int, tampers: int, seed: int) -> int:
     other = Ed25519PrivateKey.generate()
     rng = random.Random(seed)
     false_alarms = []
+    floor_alarms = []
     found: Counter[str] = Counter()
     alone: Counter[str] = Counter()
     tried: Counter[str] = Counter()
@@ -89,6 +90,9 @@ def tamper(honest: int, tampers: int, seed: int) -> int:
             chains += len(report.chains)
             if not report.ok:
                 false_alarms.append((n, report.problems))
+            with_floor = check(trail, with_floor=True)
+            if not with_floor.ok:
+                floor_alarms.append((n, with_floor.problems))
             trails.append(trail)
         print(f"  {honest} honest trails built ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
         per_trail = -(-tampers // honest)
@@ -102,16 +106,17 @@ def tamper(honest: int, tampers: int, seed: int) -> int:
                     missed.append((name, trail.folder.name))
     total = sum(tried.values())
     print(f"tamper suite: {honest} honest trails ({chains} chains), {total} tamperings, {time.perf_counter() - start:.0f} s")
-    print(f"  false alarms on honest trails: {len(false_alarms)} of {honest}")
+    print(f"  false alarms on honest trails: {len(false_alarms)} of {honest}"
+          f"   (checked against the floor's copy of their checkpoints too: {len(floor_alarms)})")
     print(f"  tamperings found with the public key and the journal: {sum(found.values())} of {total}"
           f"   (with the public key alone, no journal: {sum(alone.values())})")
     for name in sorted(TAMPERS):
         print(f"    {name:<26}{found[name]:>6} of {tried[name]:<6} alone {alone[name]:>5}")
-    for n, problems in false_alarms[:10]:
+    for n, problems in (false_alarms + floor_alarms)[:10]:
         print(f"  ! false alarm on trail {n}: {problems[:2]}")
     for name, where in missed[:10]:
         print(f"  ! missed: {name} on {where}")
-    return len(false_alarms) + (total - sum(found.values()))
+    return len(false_alarms) + len(floor_alarms) + (total - sum(found.values()))
 
 
 def main() -> int:

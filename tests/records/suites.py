@@ -48,6 +48,7 @@ from controller.engine.config import load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import open_session
 from controller.records.audit import split_signature, trail_files
+from controller.records.checkpoints import Checkpoint, FloorCopy
 from controller.records.errors import RecordsError
 from controller.records.journal import Journal
 from controller.records.keys import LINE_LABEL, PublicKey
@@ -368,11 +369,31 @@ class Trail:
     folder: Path
     files: list[Path]
     public: PublicKey
+    sent: dict[str, Checkpoint] = field(default_factory=dict)
+    """Every checkpoint the table's journal held after each session, as its outbox would have sent them to the floor."""
 
     def view(self) -> JournalView:
         with Journal(self.folder / "journal.sqlite", table_id=table_id(self.folder), readonly=True) as journal:
             return JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()],
-                               journal.last_seq, journal.first_seq)
+                               journal.last_seq, journal.first_seq, dict(journal.chain_hashes()),
+                               [(first, last) for first, last, _, _ in journal.gaps()])
+
+    def floor(self) -> FloorCopy:
+        """The floor's copy of the trail's checkpoints, with the table's key as the floor enrolled it."""
+        return FloorCopy(table_id(self.folder), self.public, list(self.sent.values()), "the floor's copy")
+
+    def keep_sent(self) -> None:
+        """What the outbox would have published by now: the journal's checkpoints (read from a copy: a crash image
+        read in place would recover its WAL)."""
+        copy = self.folder.parent / f"{self.folder.name}-sent"
+        copy_files(self.folder, copy)
+        try:
+            with Journal(copy / "journal.sqlite", table_id=table_id(copy), readonly=True) as journal:
+                for i, body in journal.checkpoints():
+                    checkpoint = Checkpoint(i, body)
+                    self.sent.setdefault(checkpoint.message().decode(), checkpoint)
+        finally:
+            shutil.rmtree(copy)
 
     def lines(self) -> list[bytes]:
         return [line for f in self.files for line in f.read_bytes().splitlines(keepends=True)]
@@ -385,6 +406,7 @@ def honest_trail(folder: Path, seed: int) -> Trail:
     rotate = rng.random() < 0.3
     write_config(folder, GAMES[seed % len(GAMES)], max_bytes=rng.randint(20_000, 60_000) if rotate else None)
     assert cli(folder, "journal", "init", "--config", "table.toml").rc == 0
+    trail = Trail(folder, [], PublicKey.load(folder / "journal.pub"))
     for _ in range(rng.randint(2, 4)):
         if rng.random() < 0.25:  # killed: the files as they were while it ran
             snapshot = folder / "snapshot"
@@ -399,19 +421,23 @@ def honest_trail(folder: Path, seed: int) -> Trail:
                 os.truncate(log, log.stat().st_size - rng.randint(1, 40))
         else:
             play(folder, rng.randint(1, 3), rng.randrange(10**6))
+        trail.keep_sent()
     result = cli(folder, "run", "--config", "table.toml", "--rounds", "1", "--seed", str(seed))
     assert result.rc == 0, result.err
-    return Trail(folder, trail_files(folder / "events.jsonl"), PublicKey.load(folder / "journal.pub"))
+    trail.keep_sent()
+    trail.files = trail_files(folder / "events.jsonl")
+    return trail
 
 
-def check(trail: Trail, lines: Sequence[bytes] | None = None, *, with_journal: bool = True) -> Report:
-    """Verify the trail (or ``lines`` written in its place) as a lab would: the table's public key and its journal."""
+def check(trail: Trail, lines: Sequence[bytes] | None = None, *, with_journal: bool = True, with_floor: bool = False) -> Report:
+    """Verify the trail (or ``lines`` written in its place) as a lab would: the table's public key and its journal
+    (and with ``with_floor`` the floor's copy of its checkpoints)."""
     files = trail.files
     if lines is not None:
         tampered = trail.folder / "tampered.jsonl"
         tampered.write_bytes(b"".join(lines))
         files = [tampered]
-    return verify(files, trail.public, trail.view() if with_journal else None)
+    return verify(files, trail.public, trail.view() if with_journal else None, trail.floor() if with_floor else None)
 
 
 def _hash(line: bytes) -> str:

@@ -28,6 +28,13 @@ def test_honest_trails_with_restarts_kills_and_rotation_verify_intact(trails: li
         assert len(report.chains) >= 3, "every session is a chain of its own"
 
 
+def test_honest_trails_verify_intact_against_the_floors_copy_of_every_checkpoint_they_sent(trails: list[Trail]) -> None:
+    for trail in trails:
+        assert len(trail.sent) > 10
+        report = check(trail, with_floor=True)
+        assert report.ok, report.problems
+
+
 def test_every_kind_of_tampering_without_the_key_is_found(trails: list[Trail]) -> None:
     other = Ed25519PrivateKey.generate()
     rng = random.Random(46)
