@@ -152,8 +152,6 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    import getpass
-
     from controller.errors import TableError
     from controller.floor.checkpoints import EnrolError, enrol
     from controller.records.keys import PublicKey
@@ -166,13 +164,24 @@ def _enrol(args: argparse.Namespace) -> int:
         return 2
     with _connect(config.database.dsn) as conn:
         try:
-            done = enrol(conn, args.table, public, replace=args.replace, by=getpass.getuser())
+            done = enrol(conn, args.table, public, replace=args.replace, by=_who())
         except (EnrolError, ValueError) as exc:
             print(f"tablectl floor enrol: {exc}", file=sys.stderr)
             return 1
     print(f"table {done.table}: key {done.fingerprint} enrolled" + (f" (replacing {done.replaced}, kept retired)" if done.replaced else "")
           + f"; the floor verifies the table's checkpoints with it ({done.accepted_waiting} waiting checkpoint(s) accepted)")
     return 0
+
+
+def _who() -> str | None:
+    """Who enrols a key (kept with it): the login that ran the command, when it can be told."""
+    import getpass
+    import os
+
+    try:
+        return os.environ.get("SUDO_USER") or getpass.getuser()
+    except (OSError, KeyError):
+        return None
 
 
 def _checkpoints(args: argparse.Namespace) -> int:
