@@ -209,7 +209,8 @@ def open_session(
             watch.restore(store.records_of("shuffle_tested"))
         table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
-        pending = [r.round for r in recovered if r.round is not None]
+        # re-enacted unwitnessed (a look would be a record the journal does not hold); witnessed from here on
+        pending = [table.witnessed(r.round) for r in recovered if r.round is not None]
         if table.game.position_offer():  # stopped before the restart for want of a player-dealer: still waiting
             table.stopped = "nobody has taken the player-dealer position since the game stopped"
             table.last_round = store.rounds(1)[0].id if store is not None and store.rounds(1) else None

@@ -75,6 +75,11 @@ class Table:
             rounding=self.config.rounding,
             burns=burns,
         )
+        return self.witnessed(round)
+
+    def witnessed(self, round: Round) -> Round:
+        """``round`` with the table's witnesses (the shuffle monitor's doubts, the camera): a new round, or one
+        recovered from the journal after a restart, whose cards from then on are tested and filmed as any round's."""
         round.witness = self._witness
         round.card_witness = self._card_witness
         return round
