@@ -310,17 +310,21 @@ class SceneSource:
     of one zone (split hands) side by side. A hand keeps where its cards lie when cards are added
     to it, so the camera sees cards arrive, not jump. Each ``read()`` renders
     the table again with fresh noise, as successive camera frames would.
+
+    ``seed`` makes the table: its cloth and where each hand is laid. ``noise_seed`` (default: ``seed``)
+    draws the frames' noise, so that a table filmed again (after a restart) is the same table in new frames.
     """
 
     def __init__(
         self, faces: Mapping[Card, np.ndarray], camera: Camera | None = None, zones: Sequence[Zone] = (), seed: int = 0,
-        spread: tuple[float, float] = DEALER_SPREAD,
+        spread: tuple[float, float] = DEALER_SPREAD, noise_seed: int | None = None,
     ) -> None:
         self.renderer = SceneRenderer(faces, camera or Camera.overhead(view_mm=DEALER_VIEW_MM))
         self.layout = self.renderer.camera.layout(zones)
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
-        self.felt = _felt(self.rng)
+        table = np.random.default_rng(seed)
+        self.felt = _felt(table)
+        self.rng = table if noise_seed is None else np.random.default_rng(noise_seed)
         self.spread = spread
         self.placements: list[Placement] = []
 

@@ -12,7 +12,14 @@ stream URL, a folder of images or a video file: ``vision.sources.open_source``),
 and a look waits up to ``settle_frames`` frames for the dealer to lay the card
 where the camera agrees. Without a source, on a simulated table, the cards the
 shoe dealt to each target are drawn into the matching zones of the layout
-(``vision.synthetic.SceneSource``) from the deck's artwork.
+(``vision.synthetic.SceneSource``) from the deck's artwork, on the table's own
+cloth, with each hand where the table's dealer lays it (both drawn from the
+table's id): a restarted table is the same table, only its frames are new.
+
+A round recovered from the journal after a restart is filmed like any other
+(``Table.witnessed``): the camera's first look at it takes in every face-up card
+on the layout, those dealt before the restart too, since nobody watched the
+layout while the table was down.
 
 It is switched on by ``crosscheck = true`` in the config's ``[vision]`` table
 (the default config's and the blackjack tables' have it), whose
@@ -24,6 +31,7 @@ are turned.
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
@@ -69,8 +77,9 @@ class CameraWitness:
     """
 
     def __init__(self, vision: Mapping[str, Any], log: EventLog, *, base: Path | None = None, seed: int = 0,
-                 dealt: Collection[Card] | None = None) -> None:
-        """``dealt``: the cards of the game's shoe or deck, the only cards the camera reads."""
+                 dealt: Collection[Card] | None = None, scene: int | None = None) -> None:
+        """``dealt``: the cards of the game's shoe or deck, the only cards the camera reads. The simulated table's
+        frames: ``scene`` draws the table (its cloth, where each hand lies; default ``seed``), ``seed`` their noise."""
         self.stable_frames = _whole(vision, "stable_frames", 2, least=1)
         self.settle_frames = _whole(vision, "settle_frames", 90, least=1)
         try:
@@ -83,7 +92,8 @@ class CameraWitness:
             if live is None:
                 self.scenes = SceneSource(
                     render_deck(str(vision.get("deck", "aisleriot-anglo"))), Camera(layout.table_to_image),
-                    zones=layout.zones, seed=seed, spread=_fan(vision.get("fan_mm", DEALER_SPREAD)))
+                    zones=layout.zones, seed=seed if scene is None else scene, spread=_fan(vision.get("fan_mm", DEALER_SPREAD)),
+                    noise_seed=None if scene is None else seed)
                 live = self.scenes
         except ArtworkNotInstalled as error:
             raise CameraUnavailable(f"camera: {error}") from error
@@ -241,6 +251,7 @@ def film_session(
     the reason and ``warn`` is told; a config that is wrong raises either way.
     A live camera calibrated to see the cards smaller than the recognizer is
     measured at is logged as ``camera_scale_low`` and ``warn`` is told; it films.
+    ``seed`` draws the simulated table's frames; the table itself is the same at every start (``table_scene``).
     """
     vision = session.config.sections.get("vision", {})
     if asked is False or not (asked or vision.get("crosscheck", False)):
@@ -250,7 +261,7 @@ def film_session(
             raise CameraUnavailable("camera: [vision] crosscheck at a live table needs [vision] source, the camera "
                                     "(a device index, /dev/video*, a stream URL, a folder of images or a video file)")
         camera = CameraWitness(vision, session.log, base=Path(session.config.path).parent, seed=seed,
-                               dealt=session.table.game.deck())
+                               dealt=session.table.game.deck(), scene=table_scene(session.config.table_id))
     except CameraUnavailable as unavailable:
         if asked:
             raise
@@ -264,6 +275,13 @@ def film_session(
     session.table.witness, session.table.card_witness = camera, camera.confirm_card
     session.closing.callback(camera.close)
     return camera
+
+
+def table_scene(table_id: str) -> int:
+    """The simulated table's own scene (its cloth, where its dealer lays each hand), the same at every start of the
+    table, as a real table's cloth does not change when its controller restarts: a round recovered after a restart
+    is filmed on the cloth it was dealt on."""
+    return zlib.crc32(table_id.encode())
 
 
 def _live_source(spec: Any, base: Path | None) -> FrameSource | None:
