@@ -27,7 +27,10 @@ Stages (each in its own module, each tested on small fixed images):
 6. ``vision.index_net``: a group left unreadable whose matches all point to one
    card is read when a small convolutional net, trained once on many brands'
    index corners, names the same card at its outline: two witnesses that know
-   different things agree.
+   different things agree. So is a group all of whose looks lie too far from
+   every card for the deck's looks to decide (glare, a fan's next card over the
+   index's margin, a white balance enrolment never saw), when the net names the
+   card nearest to them.
 """
 
 from __future__ import annotations
@@ -126,6 +129,9 @@ class RecognizerSettings:
     gainsay_far: float = 1500.0
     net_confirm: float | None = 0.995
     """The index net's probability that confirms an unreadable read's guess (``_confirmed``); ``None``: not asked."""
+    net_reach: float | None = 40.0
+    """How far from its nearest card a look of a candidate with no look within ``evidence_distance`` may lie and
+    still be read, when the index net names that card (``_net_reads``); ``None``: such candidates are not read."""
 
 
 _log = logging.getLogger(__name__)
@@ -270,14 +276,18 @@ class Recognizer:
         found: list[_Found] = []
         strips = _FrameStrips(self.deck, frame, small, width_px)
         strips.fitted(quads[poses], fitted)
+        far: list[tuple[bool, np.ndarray]] = []
         for cand in candidates:
-            looks = np.unique(cand.looks)
-            looks = looks[telling[looks]]
+            every = np.unique(cand.looks)
+            looks = every[telling[every]]
             if len(looks):
                 # A card lying alone has a certain outline; one in a fan judges each card at its own pose.
                 judged = distances if cand.alone else each_own
                 found.extend(self._reads(cand.alone, judged[looks], quads[poses[looks]], guessed[looks],
                                          strips.alone if cand.alone else strips))
+            elif self.settings.net_reach is not None:
+                far.append((cand.alone, every[distances[every].min(axis=1) <= self.settings.net_reach]))
+        found.extend(self._net_reads(frame, far, distances, quads[poses]))
         if not found:
             return []
         found.extend(self._fan_reads(frame, small, filled, layout, width_px, found, strips))
@@ -337,6 +347,42 @@ class Recognizer:
         near = CLEAR * width_px
         return [f for f in reads if f.read.card is None or not any(
             guess is not f.read.card and math.dist(centre, quad_center(f.read.polygon)) < near for guess, centre in guesses)]
+
+    def _net_reads(
+        self, frame: np.ndarray, far: list[tuple[bool, np.ndarray]], distances: np.ndarray, outlines: np.ndarray
+    ) -> list[_Found]:
+        """Reads of the candidates none of whose looks lies within ``evidence_distance`` of a card (each given as
+        whether it lies alone and its looks within ``net_reach``), which the deck's looks alone never read: a
+        look is read when the index net (``vision.index_net``) gives the card nearest to it at least
+        ``net_confirm`` of the probability at its outline as found. Two witnesses that know different things
+        agree: the deck's looks, that this card is the likeliest (an index partly in glare, a fan's next
+        card over its margin, a white balance enrolment never saw put it further off than a close match),
+        the net, trained on many brands under many lights, that it is this card. A candidate whose looks
+        the net confirms as two different cards is not read; never a joker."""
+        if self.settings.net_confirm is None or not far:
+            return []
+        rows = [(k, look) for k, (_, looks) in enumerate(far) for look in looks.tolist()
+                if self.deck.cards[int(distances[look].argmin())] in self._net_cards
+                and self.deck.cards[int(distances[look].argmin())] is not JOKER]
+        if not rows:
+            return []
+        looks = np.array([look for _, look in rows])
+        probabilities = shipped_net().probabilities(net_patches(frame, outlines[looks])) * self._net_allowed
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+        confirmed: dict[int, list[tuple[Card, int, float]]] = {}
+        for (k, look), row in zip(rows, probabilities):
+            card = self.deck.cards[int(distances[look].argmin())]
+            net = float(row[CLASSES.index(card)])
+            if net >= self.settings.net_confirm:
+                confirmed.setdefault(k, []).append((card, look, net))
+        out = []
+        for k, named in confirmed.items():
+            if len({card for card, _, _ in named}) != 1:
+                continue
+            card, look, net = max(named, key=lambda entry: entry[2])
+            visible: Visible = "full" if far[k][0] else "corner"
+            out.append(_Found(Read(card, outlines[look], visible, net), float(distances[look].min()), outlines[look][None]))
+        return out
 
     def _suppress(self, decided: list[tuple[np.ndarray, Read, float]]) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.

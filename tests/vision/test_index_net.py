@@ -176,3 +176,27 @@ def test_a_far_look_is_read_when_the_net_names_the_card_it_points_to_and_else_st
     right, wrong = recognizer._confirmed(lone_cards.frame, far)
     assert right.read.card == six.card and right.read.confidence >= 0.995
     assert wrong.read.card is None and wrong.read.guess is None
+
+
+def test_a_candidate_with_every_look_past_the_deck_s_reach_is_read_only_where_the_net_names_its_nearest_card(
+        lone_cards, deck) -> None:
+    """A candidate whose looks all lie beyond ``evidence_distance`` (35 from the six of hearts, the deck's
+    nearest card to it, every other card 50): read as the six when the net names the six at the look's outline;
+    not read when the deck's nearest card is the eight, which the net does not name; and not read when
+    its looks are confirmed as two different cards."""
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer(deck, Camera.overhead().layout())
+    codes = [c.code for c in deck.cards]
+    six = next(t for t in lone_cards.truth if t.card.code == "6H")
+    other = next(t for t in lone_cards.truth if t.card.code not in ("6H", "8H", "JK"))
+    outlines = np.array([six.polygon, six.polygon, other.polygon])
+    distances = np.full((3, len(codes)), 50.0)
+    distances[0, codes.index("6H")] = 35.0
+    distances[1, codes.index("8H")] = 35.0
+    distances[2, codes.index(other.card.code)] = 35.0
+    (read,) = recognizer._net_reads(lone_cards.frame, [(True, np.array([0]))], distances, outlines)
+    assert read.read.card == six.card and read.read.confidence >= 0.995 and read.read.visible == "full"
+    assert recognizer._net_reads(lone_cards.frame, [(True, np.array([1]))], distances, outlines) == []
+    assert recognizer._net_reads(lone_cards.frame, [(True, np.array([0, 2]))], distances, outlines) == []
+
