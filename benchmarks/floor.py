@@ -110,8 +110,11 @@ def _seconds_a_round(journal: Path, rounds: int) -> float:
     import sqlite3
 
     db = sqlite3.connect(journal)
+    from controller.events import RoundCompleted, RoundStarted, RoundVoided
+
+    marks = (RoundStarted.EVENT, RoundCompleted.EVENT, RoundVoided.EVENT)
     stamps = [json.loads(text)["timestamp"] for (text,) in db.execute(
-        "SELECT record FROM events WHERE event IN ('round_started', 'round_complete', 'round_voided') ORDER BY seq")]
+        "SELECT record FROM events WHERE event IN (?, ?, ?) ORDER BY seq", marks)]
     db.close()
     first, last = (dt.datetime.fromisoformat(stamps[i]) for i in (0, -1))
     return (last - first).total_seconds() / rounds

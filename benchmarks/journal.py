@@ -33,8 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.log import EventLog
+from controller.engine.loop import TableLoop
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
+from controller.events import ShoeShuffled
 from controller.records.audit import ChainedFile
 from controller.records.journal import Journal
 from controller.records.keys import SigningKey
@@ -66,11 +68,10 @@ def play(config: Any, folder: Path, rounds: int, key: SigningKey | None) -> tupl
         journal.log_head = trail.position
         log = TimedLog(config.table_id, json_stream=trail, journal=journal)  # type: ignore[arg-type]
         table = Table(config, open_feed(config, log, seed=1), log, session="BENCH")
-        players = SimulatedPlayers(random.Random(1))
+        loop = TableLoop(table, players=SimulatedPlayers(random.Random(1)), views=False)
         start = time.perf_counter()
         for _ in range(rounds):
-            table.rounds_played = journal.rounds_started()
-            table.play_round(players)
+            loop.play_round()
         elapsed = time.perf_counter() - start
         trail.close()
     return log, elapsed
@@ -101,7 +102,7 @@ def time_open(folder: Path, records: int, key: SigningKey) -> None:
         for n in range(0, records, 100):
             with log.atomic():
                 for k in range(min(100, records - n)):
-                    log.emit("shoe_shuffled", None, shuffle=n + k, burn=1, decks=8)
+                    log.emit(ShoeShuffled(shuffle=n + k, burn=1))
         trail.close()
         journal.checkpoint()
         written = time.perf_counter() - start
@@ -109,7 +110,7 @@ def time_open(folder: Path, records: int, key: SigningKey) -> None:
     start = time.perf_counter()
     with Journal(folder / "big.sqlite", table_id="BIG", readonly=True) as journal:
         opened = time.perf_counter() - start
-        view = JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()], journal.last_seq)
+        view = JournalView({r["seq"]: r for r in journal.stored()}, [c for _, c in journal.checkpoints()], journal.last_seq)
     start = time.perf_counter()
     result = verify([folder / "big.jsonl"], key.public, view)
     verified = time.perf_counter() - start

@@ -6,13 +6,18 @@ import dataclasses
 import io
 import json
 import re
+import weakref
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.engine.log import EventLog
+from controller.engine.loop import TableLoop
+from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
+from controller.engine.table import Table
+from controller.events import RoundCompleted, WagerChanged, WagerPlaced, WagerSettled
 from controller.money import Rounding
 from controller.rules.registry import make_game
 
@@ -31,6 +36,18 @@ class MemoryLog(EventLog):
 
     def named(self, event: str) -> list[dict[str, Any]]:
         return [r for r in self.records() if r["event"] == event]
+
+
+_LOOPS: weakref.WeakKeyDictionary[Table, TableLoop] = weakref.WeakKeyDictionary()
+
+
+def play_round(table: Table, players: SimulatedPlayers, round: Round | None = None) -> Round:
+    """The next round (or ``round``, recovered) played through on the table's loop, as ``tablectl run`` plays it."""
+    loop = _LOOPS.get(table)
+    if loop is None:
+        loop = _LOOPS[table] = TableLoop(table, players=players, views=False, recovery_wait=table.recovery_timeout)
+    loop.players, loop.accepts_position = players, players.accepts_position  # a test may bring new players each round
+    return loop.play_round(round)
 
 
 def top_card_round(
@@ -68,13 +85,13 @@ def check_session_balances(out: str, log_file: Path, rounds: int) -> list[dict[s
     returns: dict[str, int] = defaultdict(int)
     placed: dict[str, int] = defaultdict(int)
     for r in records:
-        if r["event"] == "wager_settled":
+        if r["event"] == WagerSettled.EVENT:
             stakes[r["round"]] += r["stake"]
             returns[r["round"]] += r["returned"]
             assert r["stake"] - r["returned"] == r["house_win"]
-        elif r["event"] in ("wager_placed", "wager_changed"):
+        elif r["event"] in (WagerPlaced.EVENT, WagerChanged.EVENT):
             placed[r["round"]] += r["amount"] - r["previous"]
-    completes = {r["round"]: r for r in records if r["event"] == "round_complete"}
+    completes = {r["round"]: r for r in records if r["event"] == RoundCompleted.EVENT}
     assert len(completes) == rounds
     for round_id, done in completes.items():
         assert done["wagered"] == stakes[round_id] == placed[round_id]

@@ -8,13 +8,26 @@ from pathlib import Path
 from typing import Any
 
 from controller.engine.recovery import rebuild
+from controller.events import (
+    CardDealt,
+    DecisionTaken,
+    FeeCollected,
+    RoundCompleted,
+    RoundRecovered,
+    RoundStarted,
+    RoundVoided,
+    WagerChanged,
+    WagerPlaced,
+    WagerSettled,
+    from_record,
+)
 from controller.records.journal import Journal
 
 
 def check_journal(path: Path, table_id: str = "TC-01") -> dict[str, Any]:
     """Assert every invariant the journal must keep; return counts for the caller's own checks."""
     with Journal(path, table_id=table_id, readonly=True) as journal:
-        records = journal.records()
+        records = journal.stored()
         rows = journal.rounds()
         meters = journal.meters()
     assert [r["seq"] for r in records] == list(range(1, len(records) + 1)), "a record is missing or repeated"
@@ -22,8 +35,8 @@ def check_journal(path: Path, table_id: str = "TC-01") -> dict[str, Any]:
     for record in records:
         if record["round"] is not None:
             by_round[record["round"]].append(record)
-    ends = Counter(r["round"] for r in records if r["event"] in ("round_complete", "round_voided"))
-    starts = Counter(r["round"] for r in records if r["event"] == "round_started")
+    ends = Counter(r["round"] for r in records if r["event"] in (RoundCompleted.EVENT, RoundVoided.EVENT))
+    starts = Counter(r["round"] for r in records if r["event"] == RoundStarted.EVENT)
     assert all(n == 1 for n in starts.values()) and all(n == 1 for n in ends.values())
     assert set(ends) == {row.id for row in rows if row.ended_seq is not None}
 
@@ -35,21 +48,21 @@ def check_journal(path: Path, table_id: str = "TC-01") -> dict[str, Any]:
         round_records = by_round[row.id]
         staked: dict[tuple[int, str], int] = {}
         for r in round_records:
-            if r["event"] in ("wager_placed", "wager_changed"):
-                total = r["previous"] + r["amount"] if r.get("by") == "decision" else r["amount"]
+            if r["event"] in (WagerPlaced.EVENT, WagerChanged.EVENT):
+                total = r["previous"] + r["amount"] if r.get("by") == DecisionTaken.EVENT else r["amount"]
                 if total:
                     staked[(r["spot"], r["wager"])] = total
                 else:
                     staked.pop((r["spot"], r["wager"]), None)
-        settled = [r for r in round_records if r["event"] == "wager_settled"]
+        settled = [r for r in round_records if r["event"] == WagerSettled.EVENT]
         keys = Counter((r["spot"], r["wager"]) for r in settled)
         assert all(n == 1 for n in keys.values()), f"round {row.id}: a wager settled twice"
         assert {(r["spot"], r["wager"]): r["stake"] for r in settled} == staked, f"round {row.id}: a wager lost"
-        dealt = [r["target"] for r in round_records if r["event"] == "card_dealt"]
-        end = next(r for r in round_records if r["event"] in ("round_complete", "round_voided"))
-        if end["event"] == "round_complete":
+        dealt = [r["target"] for r in round_records if r["event"] == CardDealt.EVENT]
+        end = next(r for r in round_records if r["event"] in (RoundCompleted.EVENT, RoundVoided.EVENT))
+        if end["event"] == RoundCompleted.EVENT:
             assert dealt == ["home", "away"], f"round {row.id}: cards {dealt}"
-            replayed = rebuild(round_records, None)
+            replayed = rebuild([from_record(r) for r in round_records], None)
             assert [s.as_event() for s in replayed.settlements] == [
                 {k: v for k, v in r.items() if k not in ("event", "table", "round", "seq", "timestamp", "game")}
                 for r in settled
@@ -82,16 +95,16 @@ def check_any_game(path: Path, table_id: str) -> dict[str, int]:
         wagered = paid = between = fees = 0
         for row in ended:
             records = journal.round_records(row.id)
-            settled = [r for r in records if r["event"] == "wager_settled"]
+            settled = [r for r in records if isinstance(r, WagerSettled)]
             assert all(staked == done for _, _, staked, done in journal.stakes(row.id)), f"round {row.id}: a wager unsettled"
-            if not any(r["event"] == "round_recovered" and r.get("cards") is None for r in records):
+            if not any(isinstance(r, RoundRecovered) and r.cards is None for r in records):
                 replayed = rebuild(records, None)
-                assert [s.as_event()["returned"] for s in replayed.settlements] == [r["returned"] for r in settled]
-            house = [r for r in settled if r.get("banker", "house") == "house"]
-            wagered += sum(r["stake"] for r in house)
-            paid += sum(r["returned"] for r in house)
-            between += sum(r["stake"] for r in settled if r.get("banker", "house") != "house")
-            fees += sum(r["amount"] for r in records if r["event"] == "fee_collected")
+                assert [s.returned for s in replayed.settlements] == [r.returned for r in settled]
+            house = [r for r in settled if r.banker == "house"]
+            wagered += sum(r.stake for r in house)
+            paid += sum(r.returned for r in house)
+            between += sum(r.stake for r in settled if r.banker != "house")
+            fees += sum(r.amount for r in records if isinstance(r, FeeCollected))
     assert meters.rounds == len(ended)
     assert meters.total.wagered == wagered and meters.total.paid == paid
     assert meters.between_players.wagered == between and meters.total.fees == fees

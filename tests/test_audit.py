@@ -11,6 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from controller.commands.cli import main
 from controller.engine.log import EventLog
+from controller.events import ShoeShuffled, WagerSettled
 from controller.records import legacy
 from controller.records.audit import ChainedFile, split_signature
 from controller.records.journal import Journal
@@ -34,10 +35,10 @@ class Table:
                             journal_seq=journal.last_seq)
         journal.log_head = trail.position
         log = EventLog("T1", json_stream=trail, journal=journal)  # type: ignore[arg-type]
-        for record in journal.records(after_seq=trail.last_seq):
-            log.write_outputs(record)
+        for record in journal.stored(after_seq=trail.last_seq):
+            log.write_stored(record)
         for n in range(events):
-            log.emit("shoe_shuffled", None, shuffle=n, burn=1)
+            log.emit(ShoeShuffled(shuffle=n, burn=1))
         if close:
             trail.close()
             journal.checkpoint()
@@ -49,7 +50,7 @@ class Table:
 
     def view(self) -> JournalView:
         with Journal(self.dir / "j.sqlite", table_id="T1", readonly=True) as journal:
-            return JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()], journal.last_seq)
+            return JournalView({r["seq"]: r for r in journal.stored()}, [c for _, c in journal.checkpoints()], journal.last_seq)
 
     def verify(self, files: list[Path] | None = None) -> Report:
         return verify(files or [self.path], self.key.public, self.view())
@@ -135,7 +136,7 @@ def test_whole_lines_cut_off_the_end_are_found_by_the_journal(table: Table) -> N
 def test_a_forged_record_appended_without_the_key_is_found(table: Table) -> None:
     lines = table.lines()
     last = json.loads(lines[-1])
-    forged = {"event": "wager_settled", "table": "T1", "round": "T1-R9", "seq": 99, "stake": 100, "returned": 100000,
+    forged = {"event": WagerSettled.EVENT, "table": "T1", "round": "T1-R9", "seq": 99, "stake": 100, "returned": 100000,
               "n": last["n"] + 1, "prev": __import__("hashlib").sha256(lines[-1].rstrip(b"\n")).hexdigest()}
     table.write([*lines, json.dumps(forged).encode() + b"\n"])
     report = table.verify()
@@ -223,7 +224,7 @@ def test_a_legacy_log_still_verifies_with_the_old_chain(tmp_path: Path) -> None:
 
     head, lines = "0" * 64, []
     for n in range(5):
-        line = json.dumps({"event": "shoe_shuffled", "seq": n + 1, "prev": head}).encode()
+        line = json.dumps({"event": ShoeShuffled.EVENT, "seq": n + 1, "prev": head}).encode()
         head = hashlib.sha256(line).hexdigest()
         lines.append(line + b"\n")
     path = tmp_path / "old.jsonl"

@@ -38,7 +38,7 @@ def tablectl(*args: str) -> subprocess.Popen[str]:
 def assert_log_verifies(journal: Path, log: Path, table_id: str) -> None:
     """The signed event log of a table killed over and over is intact: every kill was a new chain, nothing tampered."""
     with Journal(journal, table_id=table_id, readonly=True) as j:
-        view = JournalView({r["seq"]: r for r in j.records()}, [c for _, c in j.checkpoints()], j.last_seq)
+        view = JournalView({r["seq"]: r for r in j.stored()}, [c for _, c in j.checkpoints()], j.last_seq)
     report = verify([log], PublicKey.load(journal.with_suffix(".pub")), view)
     assert report.ok, report.problems
     assert len(report.chains) >= 2

@@ -17,8 +17,9 @@ from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import recover
 from controller.engine.table import Table
+from controller.events import WagerSettled, stamped
 from controller.records.journal import Journal, JournalConflict, JournalCorrupt, JournalFull
-from tests.helpers import MemoryLog, in_process_config, init_table, new_journal, top_card_round
+from tests.helpers import MemoryLog, in_process_config, init_table, new_journal, play_round, top_card_round
 from tests.journal_checks import check_journal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,11 +44,11 @@ def test_every_event_is_journaled_before_it_is_logged(tmp_path: Path) -> None:
     with new_journal(tmp_path / "j.sqlite") as journal:
         log = MemoryLog("T1")
         log.journal = journal
-        log.subscribe(lambda record: seen_in_journal.append(journal.last_seq >= record["seq"]))
+        log.subscribe(lambda event: seen_in_journal.append(journal.last_seq >= event.seq))
         round = top_card_round(log)
         play(round, "KS", "2D")
         assert all(seen_in_journal) and len(seen_in_journal) == len(log.records())
-        assert [r["seq"] for r in journal.records()] == [r["seq"] for r in log.records()]
+        assert [r["seq"] for r in journal.stored()] == [r["seq"] for r in log.records()]
 
 
 def test_meters_are_kept_in_the_journal_and_survive_reopening(tmp_path: Path) -> None:
@@ -69,9 +70,9 @@ def test_a_round_cannot_start_twice_nor_a_wager_settle_twice(tmp_path: Path) -> 
     with new_journal(tmp_path / "j.sqlite") as journal:
         round, log = journaled_round(journal)
         play(round, "KS", "2D")
-        settled = next(r for r in journal.records() if r["event"] == "wager_settled")
+        settled = next(r for r in journal.records() if isinstance(r, WagerSettled))
         with pytest.raises(JournalConflict, match="already ended"):
-            journal.append([{**settled, "seq": journal.last_seq + 1}])
+            journal.append([stamped(settled, seq=journal.last_seq + 1)])
         with pytest.raises(JournalConflict, match="already started"):
             round2, _ = journaled_round(journal)
             round2.start()
@@ -95,16 +96,16 @@ def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_
         with pytest.raises(JournalFull, match="is full"):
             for _ in range(500):
                 table.rounds_played = journal.rounds_started()
-                table.play_round(players)
+                play_round(table, players)
         last = journal.last_seq
-        assert log.last_seq == last and [r["seq"] for r in journal.records()][-1] == last
+        assert log.last_seq == last and [r["seq"] for r in journal.stored()][-1] == last
         assert len(journal.open_rounds()) == 1
     with Journal(path, table_id=config.table_id) as journal:
         log = EventLog(config.table_id, journal=journal)
         table = Table(config, open_feed(config, log, seed=4), log, session="S")
         [recovered] = recover(journal, log, table.game, table.limits)
         if recovered.action == "resumed":
-            table.play_round(players, recovered.round)
+            play_round(table, players, recovered.round)
         assert recovered.round.state == "complete"
     counts = check_journal(path)
     assert counts["open"] == 0 and counts["rounds"] >= 2

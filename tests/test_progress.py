@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.progress import progress
+from controller.events import RoundStarted, WagerSettled
 from tests.terminal import TABLECTL, run_on_terminal
 
 ETA = re.compile(r"\d+/\d+ \[\d\d:\d\d<\d\d:\d\d")
@@ -76,5 +77,5 @@ def test_verbose_shows_every_event_on_stderr_when_it_is_a_pipe(tmp_path: Path) -
     done = subprocess.run([TABLECTL, "run", "--rounds", "2", "--seed", "3", "--no-journal", "--no-camera", "-v",
                            "--log", str(tmp_path / "e.jsonl")], capture_output=True, text=True, check=False)
     assert done.returncode == 0
-    assert "round_started" in done.stderr and "wager_settled" in done.stderr
+    assert RoundStarted.EVENT in done.stderr and WagerSettled.EVENT in done.stderr
     assert "\x1b[" not in done.stderr  # no colours off a terminal

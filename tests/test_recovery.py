@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,6 +13,7 @@ from controller.commands.cli import main
 from controller.engine.log import EventLog
 from controller.engine.recovery import JournalMismatch, rebuild, recover
 from controller.engine.round import Limits
+from controller.events import Event, RoundRecovered, StateChanged, WagerSettled, from_record
 from controller.records.journal import Journal
 from controller.rules.top_card.game import TopCard
 from tests.helpers import TOP_CARD_LIMITS, new_journal, top_card_round
@@ -54,7 +54,7 @@ def test_a_shoe_round_cut_off_mid_deal_resumes_where_it_stopped(tmp_path: Path) 
     assert recovered.round.state == "complete"
     assert {s.wager: s.returned for s in recovered.round.settlements} == {"home": 2000, "tie": 0}
     assert journal.meters().rounds == 1 and journal.meters().total.paid == 2000
-    assert [r["action"] for r in journal.records() if r["event"] == "round_recovered"] == ["resumed"]
+    assert [r["action"] for r in journal.stored() if r["event"] == RoundRecovered.EVENT] == ["resumed"]
 
 
 def test_a_shuffler_round_cut_off_after_cards_is_void_by_the_misdeal_rule_with_every_wager_returned(tmp_path: Path) -> None:
@@ -84,10 +84,10 @@ def test_a_round_whose_last_card_was_journaled_settles_on_restart_exactly_once(t
     with new_journal(path) as journal:
         commit = journal.append
 
-        def killed_before_settling(records: list[dict[str, Any]]) -> None:
+        def killed_before_settling(events: list[Event]) -> None:
             """The last card commits; the kill lands before what it sets off (the reveal, the settlement) does."""
-            settling = next((i for i, r in enumerate(records) if r.get("state") == "reveal"), None)
-            commit(records[:settling])
+            settling = next((i for i, e in enumerate(events) if isinstance(e, StateChanged) and e.state == "reveal"), None)
+            commit(events[:settling])
             if settling is not None:
                 raise KeyboardInterrupt("the kill came after the last card, before the settlement committed")
 
@@ -97,7 +97,7 @@ def test_a_round_whose_last_card_was_journaled_settles_on_restart_exactly_once(t
     journal, _, [recovered] = reopen(path)
     assert recovered.action == "completed"
     assert journal.meters().rounds == 1
-    assert sum(r["event"] == "wager_settled" for r in journal.records()) == 2
+    assert sum(r["event"] == WagerSettled.EVENT for r in journal.stored()) == 2
     journal.close()
     _, _, again = reopen(path)
     assert again == []
@@ -108,11 +108,11 @@ def test_replay_reproduces_the_settlement_and_finds_an_altered_journal(tmp_path:
     with new_journal(path) as journal:
         cut_off_round(journal, "KH", "KD")
         records = journal.round_records("T1-R1")
+        [settled] = [r for r in journal.stored() if r["event"] == WagerSettled.EVENT and r["wager"] == "tie"]
     assert {s.wager: s.returned for s in rebuild(records, None).settlements} == {"home": 500, "tie": 250 * 12}
     assert main(["replay", "T1-R1", "--journal", str(path), "--config", str(_config(tmp_path))]) == 0
     assert "reproduced to the cent" in capsys.readouterr().out
-    [settled] = [r for r in records if r["event"] == "wager_settled" and r["wager"] == "tie"]
-    forged = [{**r, "returned": r["returned"] + 100} if r is settled else r for r in records]
+    forged = [from_record({**settled, "returned": settled["returned"] + 100}) if e.seq == settled["seq"] else e for e in records]
     with pytest.raises(JournalMismatch):
         rebuild(forged, None)
     with sqlite3.connect(path) as db:  # the same forgery in the file: the record chain finds it before any replay

@@ -11,6 +11,7 @@ from hypothesis import given, strategies as st
 
 from controller.engine.log import EventLog
 from controller.engine.redact import REDACTED, redact, redact_secrets
+from controller.events import PositionPassed, to_record
 from tests.helpers import new_journal
 
 
@@ -20,9 +21,9 @@ def test_an_event_with_a_secret_is_redacted_in_the_log_the_journal_and_the_sinks
     with new_journal(tmp_path / "j.sqlite") as journal:
         log = EventLog("T1", json_stream=stream, journal=journal)
         log.subscribe(seen.append)
-        log.emit("console_login", None, user="pit-boss", token="s3cr3t-token", settings={"db_password": "hunter2"})
-        stored = journal.records()[0]
-    text = stream.getvalue() + json.dumps(stored) + json.dumps(seen)
+        log.emit(PositionPassed(details={"user": "pit-boss", "token": "s3cr3t-token", "settings": {"db_password": "hunter2"}}))
+        stored = journal.stored()[0]
+    text = stream.getvalue() + json.dumps(stored) + json.dumps([to_record(e) for e in seen])
     assert "s3cr3t-token" not in text and "hunter2" not in text
     assert json.loads(stream.getvalue())["token"] == REDACTED and stored["settings"]["db_password"] == REDACTED
     assert stored["user"] == "pit-boss"

@@ -11,6 +11,7 @@ from controller.engine.log import EventLog
 from controller.engine.recovery import rebuild, recover
 from controller.engine.round import Limits
 from controller.errors import IllegalAction
+from controller.events import CardCorrected, Revealed
 from controller.records.journal import Journal
 from controller.rules.top_card.game import TopCard
 from tests.games.rounds import deal, decide, new_round
@@ -33,7 +34,7 @@ def test_a_misread_card_is_replaced_and_the_round_settles_on_the_card_really_dea
     round = top_card(log, "9H")
     round.correct_card(0, Card.parse("KD"), "camera saw KD")
     assert round.cards[0] == ("home", Card.parse("KD"), "supervisor")
-    corrected = log.named("card_corrected")[-1]
+    corrected = log.named(CardCorrected.EVENT)[-1]
     assert (corrected["index"], corrected["target"], corrected["card"], corrected["previous"]) == (0, "home", "KD", "9H")
     round.card(Card.parse("KH"))
     # Top Card § 651b.1(g): equal ranks are a tie: the Tie pays 11 to 1, Home loses half
@@ -51,7 +52,7 @@ def test_a_round_held_at_the_reveal_is_corrected_and_revealed_again() -> None:
     round.card(Card.parse("7S"))
     assert round.state == "hold"
     round.correct_card(1, Card.parse("2S"), "camera was right")
-    assert [(r["away"], r["result"]) for r in log.named("reveal")] == [("7S", "away"), ("2S", "home")]
+    assert [(r["away"], r["result"]) for r in log.named(Revealed.EVENT)] == [("7S", "away"), ("2S", "home")]
     round.release(by="supervisor")
     assert round.state == "complete"
     assert {s.wager: s.returned for s in round.settlements} == {"home": 2000}  # 5 beats 2: Home wins 1 to 1

@@ -10,6 +10,7 @@ from controller.cards import Card
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
 from controller.errors import IllegalAction
+from controller.events import CardDealt, DecisionTaken, IrregularityRefusal, RoundHeld
 from controller.rules.base import Irregularity
 from controller.rules.registry import make_game
 from tests.helpers import MemoryLog, top_card_round
@@ -23,7 +24,7 @@ def test_a_game_without_rules_for_reports_refuses_them_and_logs_it() -> None:
     round.close_betting()
     with pytest.raises(ValueError, match="has no rule for a boxed report"):
         round.report(Irregularity("boxed", Card.parse("AS")))
-    assert round.log.named("irregularity_refused")[0]["kind"] == "boxed"
+    assert round.log.named(IrregularityRefusal.EVENT)[0]["kind"] == "boxed"
 
 
 def test_reports_are_refused_when_nothing_is_being_dealt() -> None:
@@ -40,7 +41,7 @@ def test_the_simulated_dice_and_pile_come_from_the_shuffle_and_are_logged() -> N
     players = SimulatedPlayers(random.Random(4))
     players.decide(round)
     players.decide(round)
-    chance = round.log.named("decision")
+    chance = round.log.named(DecisionTaken.EVENT)
     assert [d["action"] for d in chance] == ["first-pile", "dice"]
     assert 1 <= chance[0]["values"][0] <= 7 and len(chance[1]["values"]) == 3
     again = new_round()
@@ -77,5 +78,5 @@ def test_a_card_witness_doubt_holds_the_round_with_the_card_placed_and_release_c
     round.release(by="supervisor")
     round.card(Card.parse("3C"))
     assert round.state == "complete" and looked == [1, 2]
-    held = round.log.named("round_held")[0]
-    assert held["seq"] > round.log.named("card_dealt")[0]["seq"]
+    held = round.log.named(RoundHeld.EVENT)[0]
+    assert held["seq"] > round.log.named(CardDealt.EVENT)[0]["seq"]

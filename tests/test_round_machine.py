@@ -4,6 +4,7 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import IllegalAction, WagerRefused
+from controller.events import CardFaulted, RoundHeld, RoundVoided, StateChanged, WagerChanged, WagerPlaced, WagerRefusal
 from tests.helpers import MemoryLog, top_card_round
 
 
@@ -20,7 +21,7 @@ def test_a_round_walks_every_state_in_order() -> None:
     round.close_betting()
     cards(round, "2C", "KH", "3D")
     assert round.state == "complete"
-    states = [r["state"] for r in log.named("state_changed")]
+    states = [r["state"] for r in log.named(StateChanged.EVENT)]
     assert states == ["betting", "no_more_bets", "dealing", "reveal", "settling", "complete"]
 
 
@@ -45,7 +46,7 @@ def test_wager_after_no_more_bets_is_refused_and_logged() -> None:
     round.close_betting()
     with pytest.raises(WagerRefused, match="no more bets"):
         round.place_wager(2, "away", 1000)
-    assert log.named("wager_refused")[-1]["reason"] == "no more bets"
+    assert log.named(WagerRefusal.EVENT)[-1]["reason"] == "no more bets"
     assert round.wagers == {(1, "home"): 1000}
 
 
@@ -73,7 +74,7 @@ def test_a_wager_can_be_corrected_or_taken_back_while_betting_is_open() -> None:
     round.place_wager(1, "away", 0)
     assert round.wagers == {(1, "home"): 2000}
     assert [r["event"] for r in log.records() if r["event"].startswith("wager")] == [
-        "wager_placed", "wager_changed", "wager_placed", "wager_changed"]
+        WagerPlaced.EVENT, WagerChanged.EVENT, WagerPlaced.EVENT, WagerChanged.EVENT]
 
 
 def test_invalid_triggers_raise() -> None:
@@ -95,8 +96,8 @@ def test_a_card_in_the_wrong_state_is_kept_logged_and_holds_the_round() -> None:
     assert round.card(Card.parse("9S")) == "stray"
     assert round.state == "hold"
     assert round.stray_cards[0][0] == Card.parse("9S")
-    assert log.named("card_fault")[0]["card"] == "9S"
-    assert log.named("round_held")[0]["held_from"] == "betting"
+    assert log.named(CardFaulted.EVENT)[0]["card"] == "9S"
+    assert log.named(RoundHeld.EVENT)[0]["held_from"] == "betting"
 
 
 def test_a_held_round_resumes_where_it_stopped() -> None:
@@ -126,7 +127,7 @@ def test_a_void_round_returns_every_wager_whole() -> None:
     assert round.state == "void"
     assert {(s.spot, s.wager): s.returned for s in round.settlements} == {(1, "home"): 1000, (3, "tie"): 125}
     assert round.totals()["house_win"] == 0
-    assert log.named("round_voided")[0]["reason"] == "card exposed"
+    assert log.named(RoundVoided.EVENT)[0]["reason"] == "card exposed"
     with pytest.raises(IllegalAction):
         round.card(Card.parse("4D")) if round.card_target() else round.release()
 

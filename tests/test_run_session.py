@@ -12,7 +12,8 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import shoe_simulator
 from controller.engine.table import Table
-from tests.helpers import MemoryLog, check_session_balances, init_table
+from controller.events import CardBurned, CardDealt, WagerSettled
+from tests.helpers import MemoryLog, check_session_balances, init_table, play_round
 
 
 def test_a_thousand_rounds_balance_to_the_cent(tmp_path, capsys) -> None:
@@ -42,14 +43,14 @@ def test_money_is_conserved_over_random_rounds(seed: int, rounds: int) -> None:
         table = Table(config, feed, log, session="S")
         players = SimulatedPlayers(random.Random(seed))
         for _ in range(rounds):
-            round = table.play_round(players)
+            round = play_round(table, players)
             assert round.state == "complete"
             assert sum(s.stake for s in round.settlements) == sum(round.wagers.values())
             assert round.totals()["house_win"] == sum(s.house_win for s in round.settlements)
     meter = table.meters.total
-    settled = log.named("wager_settled")
+    settled = log.named(WagerSettled.EVENT)
     assert meter.wagered == sum(r["stake"] for r in settled)
     assert meter.paid == sum(r["returned"] for r in settled)
     assert meter.wagered - meter.paid == meter.house_win
-    cards_dealt = [r for r in log.records() if r["event"] in ("card_dealt", "card_burned")]
-    assert len([c for c in cards_dealt if c["event"] == "card_dealt"]) == 2 * rounds
+    cards_dealt = [r for r in log.records() if r["event"] in (CardDealt.EVENT, CardBurned.EVENT)]
+    assert len([c for c in cards_dealt if c["event"] == CardDealt.EVENT]) == 2 * rounds

@@ -7,6 +7,7 @@ import pytest
 from controller.cards import Card
 from controller.engine.feeds import ShoeFeed
 from controller.engine.log import EventLog
+from controller.events import BettingClosed, CardBurned, CardDealt, RoundStarted, WagerSettled
 from controller.money import Rounding
 from controller.rules.top_card.game import TopCard
 from drivers.shoe import InProcessShoe
@@ -70,9 +71,9 @@ def test_g4_an_odd_cent_goes_by_the_tables_rounding_rule(rounding, expected) -> 
     log = MemoryLog()
     round = play("QD", "QS", {(1, "home"): 525}, rounding=rounding, log=log)
     assert returned(round) == {(1, "home"): expected}
-    settled = log.named("wager_settled")[0]
+    settled = log.named(WagerSettled.EVENT)[0]
     assert settled["exact_returned"] == "525/2" and settled["rounded"] is True
-    assert log.named("round_started")[0]["rounding"] == rounding.value
+    assert log.named(RoundStarted.EVENT)[0]["rounding"] == rounding.value
 
 
 def test_e2ii_iii_first_non_discarded_card_to_home_second_to_away() -> None:
@@ -81,7 +82,7 @@ def test_e2ii_iii_first_non_discarded_card_to_home_second_to_away() -> None:
     round = play("9C", "4D", {(1, "home"): 1000}, burns=1, log=log)
     assert [(t, c.code) for t, c, _ in round.cards] == [("burn", "2S"), ("home", "9C"), ("away", "4D")]
     assert returned(round) == {(1, "home"): 2000}
-    assert log.named("card_burned")[0]["card"] == "2S"
+    assert log.named(CardBurned.EVENT)[0]["card"] == "2S"
 
 
 def test_e2i_no_more_bets_is_announced_before_any_card() -> None:
@@ -89,7 +90,7 @@ def test_e2i_no_more_bets_is_announced_before_any_card() -> None:
     log = MemoryLog()
     play("9C", "4D", {(1, "home"): 1000}, log=log)
     events = [r["event"] for r in log.records()]
-    assert events.index("no_more_bets") < events.index("card_dealt")
+    assert events.index(BettingClosed.EVENT) < events.index(CardDealt.EVENT)
 
 
 def test_f_settlement_starts_at_the_dealers_right_going_counter_clockwise() -> None:

@@ -9,6 +9,7 @@ import random
 from controller.engine.log import EventLog
 from controller.engine.round import Limits, Round
 from controller.engine.visibility import Audience, blank, hands, sight
+from controller.events import CardDealt, DecisionTaken, StackDispensed
 from controller.rules.base import Decision, Face
 from controller.rules.evaluators.three_card import describe3, evaluate3
 from controller.rules.registry import make_game
@@ -30,7 +31,7 @@ def test_the_terminal_and_the_screens_get_no_face_down_card_and_the_record_gets_
     round = three_card_poker_round(log)
     deck = list(round.game.deck())
     random.Random(3).shuffle(deck)
-    log.emit("stack_dispensed", round.id, cards=[c.code for c in deck[:3]])
+    log.emit(StackDispensed(round=round.id, cards=[c.code for c in deck[:3]]))
     for card in deck[:9]:
         round.card(card, "shuffler")
     # Dealing procedures 3: the player-dealer's bottom card is turned up; every other card lies face down
@@ -44,8 +45,8 @@ def test_the_terminal_and_the_screens_get_no_face_down_card_and_the_record_gets_
     assert not any(code in written.split() or f"card={code}" in written for code in hidden)
     assert "cards=None count=3" in written  # the stack is counted, never named
     recorded = [json.loads(line) for line in record.getvalue().splitlines()]
-    assert {r["card"] for r in recorded if r["event"] == "card_dealt"} == {c.code for c in deck[:9]}
-    assert next(r for r in recorded if r["event"] == "stack_dispensed")["cards"] == [c.code for c in deck[:3]]
+    assert {r["card"] for r in recorded if r["event"] == CardDealt.EVENT} == {c.code for c in deck[:9]}
+    assert next(r for r in recorded if r["event"] == StackDispensed.EVENT)["cards"] == [c.code for c in deck[:3]]
     # seat 2 folds: its cards are never shown; seat 3 plays: its hand is turned at the reveal with the player-dealer's
     round.decide(Decision(2, "fold"))
     round.decide(Decision(3, "play"))
@@ -71,8 +72,8 @@ def test_before_the_reveal_a_hand_label_reads_only_the_face_up_card() -> None:
 
 
 def test_an_event_of_a_round_no_longer_known_is_blanked_never_guessed_open() -> None:
-    event = {"event": "card_dealt", "round": "gone", "card": "AS", "target": "seat3"}
+    event = {"event": CardDealt.EVENT, "round": "gone", "card": "AS", "target": "seat3"}
     assert blank(event, None)["card"] is None
-    decision = {"event": "decision", "round": "gone", "cards": ["AS", "KD"], "action": "set"}
+    decision = {"event": DecisionTaken.EVENT, "round": "gone", "cards": ["AS", "KD"], "action": "set"}
     assert blank(decision, None) | {"cards": None} == blank(decision, None)
     assert blank(decision, None)["cards_count"] == 2

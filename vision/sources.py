@@ -74,7 +74,7 @@ class CameraSource:
         self._newest: np.ndarray | None = None
         self._stopped = False  # not giving frames now (opened again every reopen_s)
         self._ended = False  # the thread is done: closed
-        self._changes: list[tuple[str, str]] = []
+        self._changes: list[tuple[bool, str]] = []
         self._closing = threading.Event()
         self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._take_frames, args=(capture,), name=f"camera {self.name}", daemon=True)
@@ -101,7 +101,7 @@ class CameraSource:
             with self._changed:
                 giving = ok and frame is not None
                 if giving == self._stopped:
-                    self._changes.append(("camera_back" if giving else "camera_lost", _utc_now()))
+                    self._changes.append((giving, _utc_now()))
                 if giving:
                     self._newest = frame
                 self._stopped = not giving
@@ -128,8 +128,9 @@ class CameraSource:
             frame, self._newest = self._newest, None
             return frame
 
-    def changes(self) -> list[tuple[str, str]]:
-        """What happened since the last call: ``("camera_lost" | "camera_back", UTC time)`` in order."""
+    def changes(self) -> list[tuple[bool, str]]:
+        """What happened since the last call, in order: ``(giving, UTC time)``, ``giving`` false when the camera
+        stopped giving frames and true when it gave them again."""
         with self._changed:
             changes, self._changes = self._changes, []
             return changes

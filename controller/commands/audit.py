@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _journal_view(path: Path, table: str) -> JournalView:
     with Journal(path, table_id=table, readonly=True) as journal:
-        return JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()],
+        return JournalView({r["seq"]: r for r in journal.stored()}, [c for _, c in journal.checkpoints()],
                            journal.last_seq, journal.first_seq, dict(journal.chain_hashes()),
                            [(first, last) for first, last, _, _ in journal.gaps()])
 
@@ -121,7 +121,7 @@ def _legacy(files: list[Path], journal_file: Path | None, table: str, as_json: b
     records = None
     if journal_file is not None:
         with Journal(journal_file, table_id=table, readonly=True) as journal:
-            records = journal.records()
+            records = journal.stored()
     report = legacy.verify(files, records)
     if as_json:
         print(json.dumps({"ok": report.ok, "records": report.records, "problems": report.problems, "notes": report.notes}, indent=2))

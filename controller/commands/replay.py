@@ -15,6 +15,7 @@ from typing import Any
 from controller.commands.rounds import journal_options, open_journal
 from controller.engine.recovery import JournalMismatch, rebuild
 from controller.errors import TableError
+from controller.events import RoundCompleted, RoundEvent, RoundVoided, to_record
 from controller.money import format_cents
 
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
-    end = next(r for r in records if r["event"] in ("round_complete", "round_voided"))
+    end = to_record(next(r for r in records if isinstance(r, RoundCompleted | RoundVoided)))
     try:
         round = rebuild(records, None)
         totals = round.totals()
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     except JournalMismatch as exc:
         print(f"tablectl: replay of {args.id} does NOT match the journal: {exc}", file=sys.stderr)
         return 1
-    result = {"round": args.id, "state": round.state, "events": sum(1 for r in records if "game" in r), "matches": True,
+    result = {"round": args.id, "state": round.state, "events": sum(1 for r in records if isinstance(r, RoundEvent)), "matches": True,
               "settlements": [s.as_event() for s in round.settlements], "totals": totals}
     if args.json:
         print(json.dumps(result, indent=2))

@@ -20,6 +20,7 @@ from controller.commands.options import config_argument
 from controller.engine.config import load_config
 from controller.engine.session import journal_path
 from controller.errors import TableError
+from controller.events import CameraLost
 from controller.money import format_cents
 from controller.records.journal import Journal
 from controller.records.recall import recall
@@ -67,7 +68,7 @@ def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
              + (f", the last before settling with {settled} cards seen" if settled is not None else "")]
     lines += [f"  camera   {d['kind']} in {d['zone']}: dealt {d['dealt'] or '-'}, seen {d['seen'] or '-'}" for d in camera["discrepancies"]]
     lines += [f"  camera   failed: {reason}" for reason in camera["failures"]]
-    lines += [f"  camera   {o['device']} {'lost' if o['event'] == 'camera_lost' else 'back'} at {o['at']}" for o in camera["outages"]]
+    lines += [f"  camera   {o['device']} {'lost' if o['event'] == CameraLost.EVENT else 'back'} at {o['at']}" for o in camera["outages"]]
     return lines
 
 

@@ -32,8 +32,6 @@ from controller.commands.options import config_argument
 from controller.commands.progress import progress
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
-from controller.console.session import TableLoop
-from controller.engine import jackpot
 from controller.engine.config import TableConfig, load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
@@ -156,15 +154,11 @@ def run(args: argparse.Namespace) -> int:
             # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
             with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
                 tell: Callable[..., None] = (lambda *_, **__: None) if args.json else advance.print
-                if rounds and table.stopped and not wait_for_player_dealer(table, players, None, say=tell):
+                loop = session.table_loop(players=players, views=False, recovery_wait=table.recovery_timeout)
+                if rounds and table.stopped and not loop.wait_for_player_dealer(say=tell):
                     rounds = 0
                 for _ in range(rounds):
-                    round = session.play(players)
-                    if round.state == "hold" and session.awards is not None and jackpot.pending(round):
-                        tell(f"round {round.id}: {round.hold_reason}")
-                        if session.awards.wait_for(round, jackpot.AWARD_WAIT):
-                            session.pending.insert(0, round)  # settled by its awards: the table's after-round steps
-                            round = session.play(players)
+                    round = loop.play_round()
                     played.append(round_json(round))
                     if not args.json:
                         advance.print(round_line(table, round))
@@ -176,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                         if args.json:
                             print(json.dumps(session_json(config, table, played, None, camera, held=round.hold_reason), indent=2))
                         return 1
-                    if table.stopped and not wait_for_player_dealer(table, players, round.id, say=tell):
+                    if table.stopped and not loop.wait_for_player_dealer(say=tell):
                         break
             journal_meters = session.journal.meters() if session.journal else None
     except RecordsError as exc:
@@ -199,23 +193,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-OFFERS = 100
-"""How many times a stopped game's player-dealer position is offered round the table before a run gives up."""
-
-
-def wait_for_player_dealer(table: Table, players: SimulatedPlayers, round_id: str | None, *, say: Callable[..., None] = print) -> bool:
-    """A player-dealer game stopped: say why, and offer the position round the table again until a simulated
-    player takes it (False, and the run ends, if none does after ``OFFERS`` times round)."""
-    say(f"the game stopped: {table.stopped}; waiting for a player to take the player-dealer position")
-    for _ in range(OFFERS):
-        facts = table.offer_position(players.accepts_position, round_id)
-        if facts is not None:
-            say(f"seat {facts['player_dealer']} takes the player-dealer position")
-            return True
-    say(f"nobody took the player-dealer position in {OFFERS} offers round the table: the run ends")
-    return False
-
-
 def serve_console(args: argparse.Namespace, session: Session, players: SimulatedPlayers) -> None:
     """The session on the dealer console until interrupted: simulated players for ``--rounds``, or ``--dealer``.
 
@@ -227,7 +204,6 @@ def serve_console(args: argparse.Namespace, session: Session, players: Simulated
     accounts = SessionAccounts(StaffFile(settings.staff), {name: ("supervisor", pin)})
     print(f"console login for this session only: name {name}, PIN {pin} (a supervisor; "
           f"staff accounts from {settings.staff} work too)", file=sys.stderr, flush=True)
-    loop = TableLoop(session.table, players=None if args.dealer else players, pace=settings.pace,
-                     rounds=0 if args.dealer else args.rounds, journal=session.journal, pending=session.pending,
-                     awards=session.awards)
+    loop = session.table_loop(players=None if args.dealer else players, pace=settings.pace,
+                              rounds=0 if args.dealer else args.rounds)
     serve_until_stopped(loop, settings, accounts, allow_remote=args.allow_remote)

@@ -40,11 +40,11 @@ from controller.commands.notify import Notifier
 from controller.commands.options import config_argument
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
-from controller.console.session import TableLoop
 from controller.engine.config import load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
 from controller.errors import TableError
+from controller.events import Event, RoundCompleted, RoundHeld, RoundVoided
 from controller.money import format_cents
 from controller.records.errors import JournalError, RecordsError
 from controller.records.staff import SessionAccounts, StaffFile
@@ -123,10 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
             film_session(session, rng.randrange(2**32), asked=None, simulated=args.simulated_players,
                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr))
-            loop = TableLoop(session.table, players=players, pace=settings.pace, rounds=args.rounds,
-                             journal=session.journal, pending=session.pending,
-                             heartbeat=lambda: heartbeat.beat(loop), awards=session.awards)
             heartbeat = Heartbeat(session, notifier, stop, args.rounds)
+            loop = session.table_loop(players=players, pace=settings.pace, rounds=args.rounds, heartbeat=heartbeat.beat)
             up = f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}"
             if args.no_console:
                 notifier.ready(up)
@@ -147,17 +145,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_round(record: dict[str, Any]) -> None:
+def print_round(event: Event) -> None:
     """A line on standard output as each round ends (the journal has already taken it): what ``run`` prints."""
-    event = record["event"]
-    if event in ("round_complete", "round_voided"):
-        state = "complete" if event == "round_complete" else "void"
-        money = (f"wagered {format_cents(record['wagered']):>10}  paid {format_cents(record['paid']):>10}  "
-                 f"house {format_cents(record['house_win']):>10}")
-        print(f"{record['round']}  {state:<8} {money}" + (f"  ({record['reason']})" if event == "round_voided" else ""),
-              flush=True)
-    elif event == "round_held":
-        print(f"{record['round']}  hold     {record['reason']}", flush=True)
+    match event:
+        case RoundCompleted() | RoundVoided():
+            state = "complete" if isinstance(event, RoundCompleted) else "void"
+            money = (f"wagered {format_cents(event.wagered):>10}  paid {format_cents(event.paid):>10}  "
+                     f"house {format_cents(event.house_win):>10}")
+            print(f"{event.round}  {state:<8} {money}" + (f"  ({event.reason})" if isinstance(event, RoundVoided) else ""),
+                  flush=True)
+        case RoundHeld():
+            print(f"{event.round}  hold     {event.reason}", flush=True)
 
 
 class Heartbeat:
@@ -167,7 +165,9 @@ class Heartbeat:
         self.session, self.notifier, self.stop, self.rounds = session, notifier, stop, rounds
         self.status = ""
 
-    def beat(self, loop: TableLoop) -> None:
+    def beat(self) -> None:
+        loop = self.session.loop
+        assert loop is not None
         problem = unhealthy(self.session)
         if problem:
             raise JournalError(f"health check failed: {problem}")

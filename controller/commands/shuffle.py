@@ -20,6 +20,7 @@ from controller.commands.rounds import journal_options, open_journal
 from controller.engine.config import load_config
 from controller.engine.shuffle import report, warm
 from controller.errors import TableError
+from controller.events import DeckReconciled, ShuffleAlarm, ShuffleTested
 
 
 def register(subparsers: Any) -> None:
@@ -53,8 +54,8 @@ def report_command(args: argparse.Namespace) -> int:
         if args.table and not args.journal:
             args.journal = str(Path("var/journal") / f"{args.table}.sqlite")
         with open_journal(args) as journal:
-            records = journal.records_of("shuffle_tested", "shuffle_alarm", "deck_reconciled")
-            shoes = report.shoes(r for r in records if r.get("table", table) == table)
+            records = journal.records_of(ShuffleTested, ShuffleAlarm, DeckReconciled)
+            shoes = report.shoes(r for r in records if r.table == table)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2

@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from typing import Any
 
 from controller.console.server import console_settings
 from controller.engine.config import TableConfig
 from controller.engine.log import EventLog
 from controller.errors import TableError
+from controller.events import SupervisorGranted, SupervisorRefusal
 from controller.records.staff import StaffError, StaffFile
 
 TRIES = 3
@@ -37,20 +37,24 @@ def supervisor_options(parser: argparse.ArgumentParser) -> None:
 def confirm_supervisor(args: argparse.Namespace, config: TableConfig, log: EventLog, action: str, round_id: str | None) -> str:
     """The supervisor's name once their PIN is right; ``SupervisorRefused`` after ``TRIES`` wrong ones (one from stdin)."""
     store = StaffFile(console_settings(config).staff)
-    fields: dict[str, Any] = {"name": str(args.by)[:40], "step": "command line", "action": action}
+    name = str(args.by)[:40]
+
+    def refused(reason: str) -> SupervisorRefusal:
+        return SupervisorRefusal(round=round_id, name=name, step="command line", action=action, reason=reason)
+
     tries = 1 if args.pin_stdin else TRIES
     for attempt in range(1, tries + 1):
         pin = sys.stdin.readline().strip() if args.pin_stdin else getpass.getpass(f"PIN for {args.by}: ")
         try:
             account = store.verify(args.by, pin)
         except StaffError as exc:
-            log.emit("supervisor_refused", round_id, **fields, reason=str(exc))
+            log.emit(refused(str(exc)))
             raise SupervisorRefused(str(exc)) from None
         if account is not None and account.supervises:
-            log.emit("supervisor_granted", round_id, **fields)
+            log.emit(SupervisorGranted(round=round_id, name=name, step="command line", action=action))
             return account.name
         why = "wrong name or PIN" if account is None else f"{args.by} is not a supervisor"
-        log.emit("supervisor_refused", round_id, **fields, reason=why)
+        log.emit(refused(why))
         if attempt < tries:
             print(f"tablectl: {why}: try again", file=sys.stderr)
     raise SupervisorRefused(f"refused: {why}; nothing was done")

@@ -10,7 +10,9 @@
                                          v
                                        pages (WebSocket pushes the whole view)
 
-``session`` runs the table on one thread, so the round engine never sees two
-callers; ``view`` turns the round into what the pages show; ``app`` serves the
-pages and checks the session and supervisor tokens; ``server`` starts it all.
+The table loop (``controller.engine.loop``) runs the table on one thread, so
+the round engine never sees two callers, and decides what each page may show
+(``controller.engine.view``); the console is an adapter on it: ``app`` turns
+taps into the loop's commands, serves the pages and checks the logins and the
+supervisor's PIN; ``server`` and ``runner`` start it all.
 """

@@ -14,7 +14,7 @@ Origin, body size). Then:
   action (resume, void, correct a card) needs a supervisor's name and PIN,
   typed twice: once to ask, once to confirm what the console asked back.
 - ``GET /api/state`` and ``/ws`` (``/ws/pit`` for the pit view) give the view
-  of the table that page's audience may see (``controller.console.view``).
+  of the table that page's audience may see (``controller.engine.view``).
 
 Every login and every PIN check, granted or refused, is journaled by the
 table loop's own thread (a ``Record`` command); refused requests are counted
@@ -42,12 +42,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.console.commands import Command, Record
 from controller.console.guard import Addresses, BadJSON, Guard, parse_json
 from controller.console.login import COOKIE, CSRF_HEADER, LoginLimits, Sessions, StaffSession, csrf_ok
 from controller.console.parse import BadRequest, parse_command, parse_supervisor, text_field
-from controller.console.session import TableLoop
+from controller.engine.commands import Command, Record
+from controller.engine.loop import TableLoop
 from controller.errors import TableError
+from controller.events import Event, LoggedOut, LoginGranted, LoginRefused, RequestsRefused, SupervisorGranted, SupervisorRefusal
 from controller.records.staff import Account, SessionAccounts, StaffError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -121,10 +122,10 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
     pending: dict[str, PendingAction] = {}
     table.subscribe(broadcaster.publish)
 
-    async def journal(event: str, **fields: Any) -> bool:
+    async def journal(event: Event) -> bool:
         """Have the table loop journal ``event``; False when it did not answer."""
         try:
-            await asyncio.wait_for(asyncio.wrap_future(table.submit(Record(event, fields))), JOURNAL_WAIT)
+            await asyncio.wait_for(asyncio.wrap_future(table.submit(Record(event))), JOURNAL_WAIT)
         except (TimeoutError, TableError, ValueError):
             return False
         return True
@@ -169,22 +170,26 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         name, pin = text_field(body, "name", 40), body.get("pin")
         client = client_of(request)
         wait = limits.wait(name, client)
-        fields = {"name": name, "step": step, "action": text_field(body, "action", 40), "client": client}
+        action = text_field(body, "action", 40)
+
+        def refusal(reason: str) -> SupervisorRefusal:
+            return SupervisorRefusal(name=name, step=step, action=action, client=client, reason=reason)
+
         if wait:
-            await journal("supervisor_refused", **fields, reason=f"too many wrong PINs: locked for {wait:.0f} s")
+            await journal(refusal(f"too many wrong PINs: locked for {wait:.0f} s"))
             return refuse(429, f"too many wrong PINs: try again in {wait:.0f} s")
         try:
             account = await run_in_threadpool(accounts.verify, name, pin) if isinstance(pin, str) and name else None
         except StaffError as exc:
-            await journal("supervisor_refused", **fields, reason=str(exc))
+            await journal(refusal(str(exc)))
             return refuse(503, f"the staff accounts cannot be read: {exc}")
         if account is None or not account.supervises:
             limits.failed(name, client)
             why = "wrong name or PIN" if account is None else f"{name} is not a supervisor"
-            await journal("supervisor_refused", **fields, reason=why)
+            await journal(refusal(why))
             return refuse(403, f"refused: {why}")
         limits.succeeded(name, client)
-        if not await journal("supervisor_granted", **fields):
+        if not await journal(SupervisorGranted(name=name, step=step, action=action, client=client)):
             return refuse(503, "the table is not answering: nothing was done")
         return account
 
@@ -212,25 +217,28 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             return refuse(400, str(exc))
         name, secret, page = text_field(body, "name", 40), body.get("pin"), text_field(body, "page", 10) or "dealer"
         client = client_of(request)
-        fields = {"name": name, "page": page, "client": client}
+
+        def refused(reason: str) -> LoginRefused:
+            return LoginRefused(name=name, page=page, client=client, reason=reason)
+
         wait = limits.wait(name, client)
         if wait:
-            await journal("login_refused", **fields, reason=f"too many wrong PINs: locked for {wait:.0f} s")
+            await journal(refused(f"too many wrong PINs: locked for {wait:.0f} s"))
             return refuse(429, f"too many wrong tries: try again in {wait:.0f} s")
         if not name or not isinstance(secret, str) or not secret or len(secret) > 64:
-            await journal("login_refused", **fields, reason="name or PIN missing")
+            await journal(refused("name or PIN missing"))
             return refuse(400, "enter your name and your PIN (or swipe your card)")
         try:
             account = await run_in_threadpool(accounts.verify, name, secret)
         except StaffError as exc:
-            await journal("login_refused", **fields, reason=str(exc))
+            await journal(refused(str(exc)))
             return refuse(503, f"the staff accounts cannot be read: {exc}")
         if account is None:
             limits.failed(name, client)
-            await journal("login_refused", **fields, reason="wrong name or PIN")
+            await journal(refused("wrong name or PIN"))
             return refuse(401, "wrong name or PIN")
         limits.succeeded(name, client)
-        if not await journal("login_granted", **fields, role=account.role):
+        if not await journal(LoginGranted(name=name, page=page, client=client, role=account.role)):
             return refuse(503, "the table is not answering: try again")
         session = sessions.open(account)
         response = JSONResponse({"ok": True, "name": account.name, "role": account.role, "csrf": session.csrf},
@@ -240,7 +248,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
 
     async def logout(request: Request, session: StaffSession, body: dict[str, Any]) -> Response:
         sessions.close(session.token)
-        await journal("logout", name=session.account.name, client=client_of(request))
+        await journal(LoggedOut(name=session.account.name, client=client_of(request)))
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -316,7 +324,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             await asyncio.sleep(1.0)
             counts = refusals.take()
             if counts:
-                await journal("requests_refused", counts=counts, total=sum(counts.values()))
+                await journal(RequestsRefused(counts=counts, total=sum(counts.values())))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -326,7 +334,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         flusher.cancel()
         counts = refusals.take()
         if counts and table.running:
-            await journal("requests_refused", counts=counts, total=sum(counts.values()))
+            await journal(RequestsRefused(counts=counts, total=sum(counts.values())))
         broadcaster.loop = None
 
     app = Starlette(

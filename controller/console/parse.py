@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from controller.console.commands import (
+from controller.engine.commands import (
     CloseBetting,
     Command,
     CorrectCard,
@@ -21,7 +21,7 @@ from controller.console.commands import (
 from controller.money import parse_money
 
 if TYPE_CHECKING:
-    from controller.console.session import TableLoop
+    from controller.engine.loop import TableLoop
 
 
 class BadRequest(ValueError):

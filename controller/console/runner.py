@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 
 from controller.console.server import ConsoleServer, ConsoleSettings
-from controller.console.session import TableLoop
+from controller.engine.loop import TableLoop
 from controller.records.staff import SessionAccounts
 
 

@@ -18,9 +18,9 @@ import uvicorn
 
 from controller.console.app import create_app
 from controller.console.guard import LOOPBACK_NAMES, Addresses
-from controller.console.session import TableLoop
 from controller.engine.config import TableConfig, checked_section
 from controller.engine.config_schema import Console
+from controller.engine.loop import TableLoop
 from controller.errors import ConfigError
 from controller.records.staff import DEFAULT_STAFF_FILE, SessionAccounts
 

@@ -43,6 +43,17 @@ from controller.engine.log import EventLog
 from controller.engine.round import Round
 from controller.engine.session import Session
 from controller.errors import TableError
+from controller.events import (
+    CameraAgreed,
+    CameraBack,
+    CameraConfirmed,
+    CameraDisagreed,
+    CameraFailed,
+    CameraLost,
+    CameraOff,
+    CameraScaleLow,
+    Event,
+)
 from vision.artwork import ArtworkMissing, ArtworkNotInstalled, render_deck
 from vision.calibration import CalibrationError, scale_warning
 from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zone
@@ -103,7 +114,7 @@ class CameraWitness:
         self.layout = layout
         self.zones = {zone.name for zone in layout.zones}
         self.log = log
-        self.tally: Counter[str] = Counter()
+        self.tally: Counter[type[Event]] = Counter()
         """Looks by outcome (``camera_confirms``, ``camera_agrees``, ``camera_failed``) and discrepancies found."""
         self._confirmed: tuple[str, dict[str, Counter[Card]]] = ("", {})
         """The round and, zone by zone, the cards the camera has confirmed in it so far."""
@@ -120,11 +131,11 @@ class CameraWitness:
 
     def confirm_card(self, round: Round) -> str | None:
         """After a card is placed: the camera must see every face-up card where the shoe put it."""
-        return self._look(round, "camera_confirms", first_frames=1)
+        return self._look(round, CameraConfirmed, first_frames=1)
 
     def __call__(self, round: Round) -> str | None:
         """Before settling: the last look at the whole layout."""
-        return self._look(round, "camera_agrees", first_frames=self.stable_frames)
+        return self._look(round, CameraAgreed, first_frames=self.stable_frames)
 
     def close(self) -> None:
         self.source.close()
@@ -133,19 +144,20 @@ class CameraWitness:
     def summary(self) -> str:
         """One line for a session's summary: what the camera confirmed and what it disputed."""
         t = self.tally
-        return (f"camera      {t['camera_confirms']} looks agreed with the shoe as cards landed, {t['camera_agrees']} before settling, "
-                f"{t['camera_discrepancy']} discrepancies" + (f", {t['camera_failed']} looks failed" if t["camera_failed"] else "")
-                + (f", lost {t['camera_lost']} time(s)" if t["camera_lost"] else ""))
+        return (f"camera      {t[CameraConfirmed]} looks agreed with the shoe as cards landed, {t[CameraAgreed]} before settling, "
+                f"{t[CameraDisagreed]} discrepancies" + (f", {t[CameraFailed]} looks failed" if t[CameraFailed] else "")
+                + (f", lost {t[CameraLost]} time(s)" if t[CameraLost] else ""))
 
     def _log_outages(self, round_id: str | None) -> None:
         """A live camera's outages since the last look, each when it happened: it may have stopped
         giving frames and come back between two looks, which no look would otherwise show."""
         if isinstance(self.source, CameraSource):
-            for event, at in self.source.changes():
-                self.tally[event] += 1
-                self.log.emit(event, round_id, device=str(self.source.name), at=at)
+            for giving, at in self.source.changes():
+                change = CameraBack if giving else CameraLost
+                self.tally[change] += 1
+                self.log.emit(change(round=round_id, device=str(self.source.name), at=at))
 
-    def _look(self, round: Round, agreed: str, first_frames: int) -> str | None:
+    def _look(self, round: Round, agreed: type[CameraConfirmed | CameraAgreed], first_frames: int) -> str | None:
         hands = self._face_up(round)
         if self.scenes is not None:
             self.scenes.show(hands, self.zone_of)
@@ -158,19 +170,20 @@ class CameraWitness:
                         else self._filmed(round.id, dealt, first_frames))
         except (CameraError, EndOfFrames) as error:
             self._log_outages(round.id)
-            self.tally["camera_failed"] += 1
-            self.log.emit("camera_failed", round.id, reason=str(error))
+            self.tally[CameraFailed] += 1
+            self.log.emit(CameraFailed(round=round.id, reason=str(error)))
             return f"camera: {error}"
         self._log_outages(round.id)
-        self.tally[agreed if not problems else "camera_discrepancy"] += max(1, len(problems))
+        self.tally[agreed if not problems else CameraDisagreed] += max(1, len(problems))
         if not problems:
             self._confirmed = (round.id, {zone: Counter(cards) for zone, cards in dealt.items()})
         for problem in problems:
-            self.log.emit("camera_discrepancy", round.id, kind=problem.kind, zone=problem.zone,
-                          dealt=problem.dealt.code if problem.dealt else None, seen=problem.seen.code if problem.seen else None)
+            self.log.emit(CameraDisagreed(round=round.id, kind=problem.kind, zone=problem.zone,
+                                          dealt=problem.dealt.code if problem.dealt else None,
+                                          seen=problem.seen.code if problem.seen else None))
         if problems:
             return "camera: " + "; ".join(str(p) for p in problems)
-        self.log.emit(agreed, round.id, cards=sum(len(c) for c in dealt.values()))
+        self.log.emit(agreed(round=round.id, cards=sum(len(c) for c in dealt.values())))
         return None
 
     def _drawn(self, round_id: str, dealt: dict[str, list[Any]], first_frames: int) -> list[Discrepancy]:
@@ -265,12 +278,12 @@ def film_session(
     except CameraUnavailable as unavailable:
         if asked:
             raise
-        session.log.emit("camera_off", None, reason=str(unavailable))
+        session.log.emit(CameraOff(reason=str(unavailable)))
         warn(f"{unavailable}; playing without the camera")
         return None
     small = scale_warning(camera.layout) if camera.scenes is None else None
     if small:
-        session.log.emit("camera_scale_low", None, px_per_mm=round(camera.layout.centre_px_per_mm, 3), reason=small)
+        session.log.emit(CameraScaleLow(px_per_mm=round(camera.layout.centre_px_per_mm, 3), reason=small))
         warn(f"camera: {small}")
     session.table.witness, session.table.card_witness = camera, camera.confirm_card
     session.closing.callback(camera.close)

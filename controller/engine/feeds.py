@@ -23,10 +23,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from controller import events as ev
 from controller.cards import Card
 from controller.engine.log import EventLog
 from controller.engine.round import Round
 from controller.engine.shuffle.watch import ShuffleWatch
+from controller.events import UNSET
 from drivers.errors import DeviceError, DeviceLost, DeviceTimeout
 from drivers.shoe import (
     CardBurned,
@@ -179,10 +181,10 @@ class ShoeFeed(CardFeed):
         except FeedError:
             pass
         for how, card, count in self._held_back:
-            self.log.emit("card_unplaced", self._round_id, device="shoe", how=how, count=count,
-                          card=card.code if card else "--",
-                          message=f"card {count} of the shoe came out while no round could take it: it is on the "
-                                  "table; the supervisor decides where it goes")
+            self.log.emit(ev.CardUnplaced(
+                round=self._round_id, device="shoe", how=how, count=count, card=card.code if card else "--",
+                message=f"card {count} of the shoe came out while no round could take it: it is on the table; the "
+                        "supervisor decides where it goes"))
         self._held_back.clear()
         self.shoe.close()
 
@@ -219,7 +221,7 @@ class ShoeFeed(CardFeed):
         self.shuffles += 1
         self.shuffle_due, self._cut_seen, self._empty = False, False, False
         size = self.shoe.counted()
-        self.log.emit("shoe_shuffled", round_id, shuffle=self.shuffles, burn=self.burn_after_shuffle, cards=size)
+        self.log.emit(ev.ShoeShuffled(round=round_id, shuffle=self.shuffles, burn=self.burn_after_shuffle, cards=size))
         if self.shoe_cards is not None and size is not None and size != self.shoe_cards:
             decks = self.decks or 1
             per_deck = self.shoe_cards / decks
@@ -228,7 +230,7 @@ class ShoeFeed(CardFeed):
                        "configuration; then the supervisor resumes")
             self.supervisor_faults["shoe-size"] = message
             self.shuffle_due = True
-            self.log.emit("shoe_fault", round_id, code="shoe-size", message=message)
+            self.log.emit(ev.ShoeFaulted(round=round_id, code="shoe-size", message=message))
             raise DeviceFaulted("shoe-size", f"shoe fault (shoe-size): {message}", supervisor=True)
 
     def next_card(self, round_id: str) -> Card:
@@ -240,7 +242,7 @@ class ShoeFeed(CardFeed):
             how, card = self._next(round_id)
             if how == "drawn" and card is not None:
                 return card
-            self.log.emit("shoe_card_burned", round_id, card=card.code if card else "--")
+            self.log.emit(ev.ShoeCardBurned(round=round_id, card=card.code if card else "--"))
 
     def deal(self, round: Round) -> str:
         if self._reshuffle_now:  # 8.4: resumed after a restart: a new shoe before any card, burned as after any shuffle
@@ -287,7 +289,7 @@ class ShoeFeed(CardFeed):
         self._drain(round_id)
         if code in LASTING and code not in self._cleared[cleared:]:
             self.open_faults[code] = message
-        self.log.emit("shoe_fault", round_id, code=code, message=message)
+        self.log.emit(ev.ShoeFaulted(round=round_id, code=code, message=message))
         return DeviceFaulted(code, f"shoe fault ({code}): {message}")
 
     def _fault_of(self, faults: dict[str, str]) -> DeviceFaulted:
@@ -369,18 +371,17 @@ class ShoeFeed(CardFeed):
             self._held_back.append(("unreadable", None, event.count))
             if self.watch is not None:
                 self.watch.card(None, round_id)
-            self.log.emit("card_unreadable", round_id, device="shoe", count=event.count,
-                          **({"why": event.why} if event.why else {}))
+            self.log.emit(ev.CardUnreadable(round=round_id, device="shoe", count=event.count, why=event.why or UNSET))
         elif isinstance(event, CutCardReached):
             self.shuffle_due, self._cut_seen = True, True
-            self.log.emit("cut_card_reached", round_id, count=event.count)
+            self.log.emit(ev.CutCardReached(round=round_id, count=event.count))
             self._check_cut(event.count, round_id)
         elif isinstance(event, ShoeEmpty):
             self.shuffle_due, self._empty, self._empty_count = True, True, event.count
-            self.log.emit("shoe_empty", round_id, count=event.count)
+            self.log.emit(ev.ShoeEmpty(round=round_id, count=event.count))
         elif isinstance(event, DeviceFault):
             if event.code not in self.open_faults:
-                self.log.emit("shoe_fault", round_id, code=event.code, message=event.message)
+                self.log.emit(ev.ShoeFaulted(round=round_id, code=event.code, message=event.message))
             self.open_faults[event.code] = event.message
             if event.code == "device-restarted":
                 self.shuffle_due = True
@@ -389,9 +390,9 @@ class ShoeFeed(CardFeed):
         elif isinstance(event, DeviceRecovered):
             self.open_faults.pop(event.code, None)
             self._cleared.append(event.code)
-            self.log.emit("shoe_recovered", round_id, code=event.code, message=event.message)
+            self.log.emit(ev.ShoeRecovered(round=round_id, code=event.code, message=event.message))
         elif isinstance(event, DeviceWarning):
-            self.log.emit("device_warning", round_id, device="shoe", code=event.code, message=event.message)
+            self.log.emit(ev.DeviceWarning(round=round_id, device="shoe", code=event.code, message=event.message))
         else:
             raise FeedError(f"unexpected shoe event {event!r}")
 
@@ -404,10 +405,11 @@ class ShoeFeed(CardFeed):
     def _check_cut(self, count: int, round_id: str | None) -> None:
         expected = self._expected_cut()
         if expected is not None and count < expected - HALF_DECK:
-            self.log.emit("device_warning", round_id, device="shoe", code="cut-card-early",
-                          message=f"the cut card came out after {count} cards, {expected - count} cards before where "
-                                  f"the table places it ({self.cut_from_end} from the end, [shoe] cut_from_end): "
-                                  "the shoe is reshuffled after this round; check where the dealer places the cut card")
+            self.log.emit(ev.DeviceWarning(
+                round=round_id, device="shoe", code="cut-card-early",
+                message=f"the cut card came out after {count} cards, {expected - count} cards before where the table "
+                        f"places it ({self.cut_from_end} from the end, [shoe] cut_from_end): the shoe is reshuffled "
+                        "after this round; check where the dealer places the cut card"))
 
     def _check_own_cut(self, count: int, round_id: str | None) -> None:
         """5.4: a shoe that reports no cut card is cut at the table's own count, half a deck past its place."""
@@ -417,9 +419,10 @@ class ShoeFeed(CardFeed):
         self.shuffle_due = True
         if not self._own_cut_warned:
             self._own_cut_warned = True
-            self.log.emit("device_warning", round_id, device="shoe", code="cut-card-not-reported",
-                          message=f"the shoe reported no cut card by card {count}: the table reshuffles after this "
-                                  "round, at its own count ([shoe] cut_from_end)")
+            self.log.emit(ev.DeviceWarning(
+                round=round_id, device="shoe", code="cut-card-not-reported",
+                message=f"the shoe reported no cut card by card {count}: the table reshuffles after this round, at "
+                        "its own count ([shoe] cut_from_end)"))
 
 
 class DealerEntryFeed(CardFeed):
@@ -440,7 +443,7 @@ class DealerEntryFeed(CardFeed):
     def prepare_round(self, round_id: str) -> int:
         self._order = list(self.pieces)
         self.rng.shuffle(self._order)
-        self.log.emit("pieces_washed", round_id, count=len(self._order))
+        self.log.emit(ev.PiecesWashed(round=round_id, count=len(self._order)))
         return 0
 
     def next_card(self, round_id: str) -> Any:
@@ -495,9 +498,9 @@ class ShufflerFeed(CardFeed):
             self.watch.shoe_ended(None)
         self._journal_notices(self._round_id)
         if self._stack:
-            self.log.emit("card_unplaced", self._round_id, device="shuffler", how="stack",
-                          cards=[c.code if c else "--" for c in self._stack],
-                          message="cards of the last stack dispensed went to no player: they are in the tray")
+            self.log.emit(ev.CardUnplaced(round=self._round_id, device="shuffler", how="stack",
+                                          cards=[c.code if c else "--" for c in self._stack],
+                                          message="cards of the last stack dispensed went to no player: they are in the tray"))
         self.shuffler.close()
 
     def poll(self, round_id: str | None) -> str | None:
@@ -534,7 +537,7 @@ class ShufflerFeed(CardFeed):
         self._journal_notices(round_id)
         self._stack = []
         self.open_faults.clear()
-        self.log.emit("shuffler_shuffled", round_id, count=count)
+        self.log.emit(ev.ShufflerShuffled(round=round_id, count=count))
         if self.watch is not None:
             held += self.watch.shoe_started(round_id, count)
         if held:
@@ -554,7 +557,7 @@ class ShufflerFeed(CardFeed):
             message = ("a card of the stack could not be read: the supervisor identifies it and enters it, "
                        "or voids the round")
             self.supervisor_faults["unreadable-card"] = message
-            self.log.emit("card_unreadable", round_id, device="shuffler", left_in_stack=len(self._stack))
+            self.log.emit(ev.CardUnreadable(round=round_id, device="shuffler", left_in_stack=len(self._stack)))
             raise DeviceFaulted("unreadable-card", f"shuffler: {message}", supervisor=True)
         return card
 
@@ -563,19 +566,19 @@ class ShufflerFeed(CardFeed):
             stack = self.shuffler.dispense(self.stack_size)
         except StackUnknown as exc:
             self.supervisor_faults[exc.code] = str(exc)
-            self.log.emit("stack_unknown", round_id, cards=[c.code if c else "--" for c in exc.cards],
-                          asked=self.stack_size, message=str(exc))
-            self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+            self.log.emit(ev.StackUnknown(round=round_id, cards=[c.code if c else "--" for c in exc.cards],
+                                         asked=self.stack_size, message=str(exc)))
+            self.log.emit(ev.ShufflerFaulted(round=round_id, code=exc.code, message=str(exc)))
             raise DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {exc}", supervisor=True) from exc
         except ShufflerRestarted as exc:  # 8.4: mid-round the round's deck is gone; a fresh one could repeat its cards
             message = f"{exc}; the deck of this round is gone: void the round"
             self.supervisor_faults[exc.code] = message
-            self.log.emit("shuffler_fault", round_id, code=exc.code, message=message)
+            self.log.emit(ev.ShufflerFaulted(round=round_id, code=exc.code, message=message))
             raise DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {message}", supervisor=True) from exc
         except ShufflerError as exc:
             raise self._faulted(exc, round_id) from exc
         self._stack = list(stack)
-        self.log.emit("stack_dispensed", round_id, cards=[c.code if c else "--" for c in self._stack])
+        self.log.emit(ev.StackDispensed(round=round_id, cards=[c.code if c else "--" for c in self._stack]))
         if self.watch is not None:
             for card in self._stack:
                 self.watch.card(card, round_id)
@@ -584,7 +587,7 @@ class ShufflerFeed(CardFeed):
         """The fault a refusal means: one the machine reports (it ends it, 10.1) or one only the supervisor ends."""
         self._journal_notices(round_id)
         lasting = exc.code == "communication-lost" or exc.reported or self._machine_faulted()
-        self.log.emit("shuffler_fault", round_id, code=exc.code, message=str(exc))
+        self.log.emit(ev.ShufflerFaulted(round=round_id, code=exc.code, message=str(exc)))
         (self.open_faults if lasting else self.supervisor_faults)[exc.code] = str(exc)
         return DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {exc}", supervisor=not lasting)
 
@@ -617,8 +620,8 @@ class ShufflerFeed(CardFeed):
     def _journal_notices(self, round_id: str | None) -> None:
         for notice in self.shuffler.notices():
             if isinstance(notice, DeviceFault):
-                self.log.emit("shuffler_fault", round_id, code=notice.code, message=notice.message)
+                self.log.emit(ev.ShufflerFaulted(round=round_id, code=notice.code, message=notice.message))
             elif isinstance(notice, DeviceRecovered):
-                self.log.emit("shuffler_recovered", round_id, code=notice.code, message=notice.message)
+                self.log.emit(ev.ShufflerRecovered(round=round_id, code=notice.code, message=notice.message))
             else:
-                self.log.emit("device_warning", round_id, device="shuffler", code=notice.code, message=notice.message)
+                self.log.emit(ev.DeviceWarning(round=round_id, device="shuffler", code=notice.code, message=notice.message))

@@ -3,9 +3,8 @@
 One place for the action, whoever asks: the dealer console on a live table,
 and ``tablectl hold resume|void ROUND`` on the journal of a table that is not
 running (a ``tablectl run`` that stopped at a held round, a service that was
-stopped). Both journal a ``supervisor_action`` record before the round moves,
-so the audit trail says who did what and why. (The console's supervisor login,
-when it comes, calls these same functions.)
+stopped). Both journal a ``SupervisorActed`` record before the round moves,
+so the audit trail says who did what and why.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from controller.engine.log import EventLog
 from controller.engine.recovery import JournalMismatch, rebuild
 from controller.engine.round import Limits, Round
 from controller.errors import TableError
+from controller.events import UNSET, HoldReasonAdded, RoundHeld, SupervisorActed
 from controller.records.journal import Journal
 
 
@@ -65,7 +65,7 @@ def held_rounds(journal: Journal) -> list[Held]:
     for row in journal.open_rounds():
         if row.state != "hold":
             continue
-        reasons = [r["reason"] for r in journal.round_records(row.id) if r["event"] in ("round_held", "hold_reason_added")]
+        reasons = [r.reason for r in journal.round_records(row.id) if isinstance(r, RoundHeld | HoldReasonAdded)]
         out.append(Held(row.id, "; ".join(reasons) or "on hold"))
     return out
 
@@ -89,8 +89,7 @@ def act_on_journal(
     except JournalMismatch as exc:
         raise HoldRefused(f"round {round_id} cannot be re-enacted from the journal ({exc}): it is voided when the "
                           "table next starts") from None
-    extra = {"card": card.code} if card else {}
-    log.emit("supervisor_action", round_id, action=action, reason=reason, by=by, **extra)
+    log.emit(SupervisorActed(round=round_id, action=action, reason=reason, by=by, card=card.code if card else UNSET))
     if action == "void":
         return void(round, by=by, reason=reason)
     return resume(round, by="supervisor", card=card)  # the round's records name the role; who is in the action

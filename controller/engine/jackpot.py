@@ -4,7 +4,7 @@ A game that pays a wager from a jackpot on the floor (``ClaimsJackpots``:
 High Card Flush's Progressive with ``[floor] jackpot``) names, at the reveal,
 the hands that win a share of it. The round then
 
-1. journals each claim (``jackpot_claimed``: the jackpot, the spot, the cards
+1. journals each claim (``JackpotClaimed``: the jackpot, the spot, the cards
    the table dealt there, the hand and the share); the table's outbox
    publishes it like every record, and the floor's jackpot controller verifies
    it against the table's own published records and answers with an award;
@@ -12,7 +12,7 @@ the hands that win a share of it. The round then
    meanwhile, however long the floor is away: a restart recovers the round
    still held, and the claim (keyed by table, round and spot on the floor) is
    answered once whatever number of times it reaches the floor;
-3. journals each award as it comes (``jackpot_awarded``, an input: a round
+3. journals each award as it comes (``JackpotAwarded``, an input: a round
    re-enacted from the journal is given the same award, so it settles the same
    without the floor), and when the last one is in and nothing else holds the
    round, resumes by itself (``by = "floor"``) and settles, the Progressive
@@ -25,13 +25,13 @@ saw dealt) keeps the round on hold for a supervisor, with the reason.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import Any, Protocol
 
 from controller.errors import IllegalAction
+from controller.events import Event, JackpotAwarded, JackpotClaimed
 from controller.money import format_cents
 from controller.rules.base import ClaimsJackpots, JackpotClaim, Wagers
 
@@ -58,7 +58,7 @@ class Round(Protocol):
     @property
     def log(self) -> _Log: ...
 
-    def emit(self, event: str, **fields: Any) -> dict[str, Any]: ...
+    def emit(self, event: Event) -> Event: ...
 
     def release(self, by: str = "dealer") -> None: ...
 
@@ -70,7 +70,7 @@ AWARD_WAIT = 60.0
 (the next run, or ``serve``, picks the awards up when they come)."""
 
 AWARD_FIELDS = ("jackpot", "verified", "amount", "meter_before", "meter_after", "reason", "stream_seq")
-"""What a ``jackpot_awarded`` record keeps of the controller's award, besides the spot."""
+"""What a ``JackpotAwarded`` record keeps of the controller's award, besides the spot."""
 
 
 def claims(round: Round) -> tuple[JackpotClaim, ...]:
@@ -93,7 +93,7 @@ def hold_reason(round: Round) -> str | None:
     for claim in made:
         if claim.spot not in round.jackpot_claims:
             round.jackpot_claims[claim.spot] = claim
-            round.emit("jackpot_claimed", **claim.as_event())
+            round.emit(JackpotClaimed(**claim.as_event()))
     waiting = [c for c in made if c.spot not in round.jackpot_awards]
     if waiting:
         spots = ", ".join(f"spot {c.spot} ({c.length}-card straight flush, {float(c.share):.0%} of the meter)" for c in waiting)
@@ -120,11 +120,13 @@ def award(round: Round, answer: Mapping[str, Any]) -> str:
         raise IllegalAction(f"round {round.id}: no jackpot claim at spot {spot}")
     if spot in round.jackpot_awards:
         return f"round {round.id}: the award for spot {spot} is in already"
-    record = {"spot": spot, **{k: answer.get(k) for k in AWARD_FIELDS}}
+    record: dict[str, Any] = {"spot": spot, **{k: answer.get(k) for k in AWARD_FIELDS}}
     record["verified"] = bool(record["verified"])
     with round.log.atomic():
         round.jackpot_awards[spot] = record
-        round.emit("jackpot_awarded", **record)
+        round.emit(JackpotAwarded(spot=spot, jackpot=record["jackpot"], verified=record["verified"], amount=record["amount"],
+                                  meter_before=record["meter_before"], meter_after=record["meter_after"],
+                                  reason=record["reason"], stream_seq=record["stream_seq"]))
         if round.state == "hold" and not pending(round) and all(r.startswith(f"jackpot {claim.jackpot}:")
                                                                 for r in round.hold_reasons):
             round.release(by="floor")
@@ -159,15 +161,6 @@ class AwardWatcher:
         with self._lock:
             found = [self._found.pop(key) for key in sorted(self._found) if key[0] == round.id]
         return [award(round, answer) for answer in found if int(answer["spot"]) in round.jackpot_claims]
-
-    def wait_for(self, round: Round, seconds: float) -> bool:
-        """``tablectl run``: hand ``round`` its awards as they come, for up to ``seconds``; whether all came."""
-        deadline = time.monotonic() + seconds
-        self.want(round)
-        while pending(round) and time.monotonic() < deadline:
-            if not self.take(round):
-                time.sleep(0.2)
-        return not pending(round)
 
     def close(self) -> None:
         self._stop.set()

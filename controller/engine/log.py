@@ -14,25 +14,31 @@ them or none.
 Secret-looking fields are redacted before anything is written
 (``controller.engine.redact``). The table's JSON stream is its audit trail
 (``controller.records.audit.ChainedFile``), which numbers, chains and signs each line.
+
+Events are the typed records of ``controller.events``: a writer constructs one
+and ``emit`` stamps its envelope (table, sequence number, time); the journal,
+the sinks and the log outputs all get the stamped event as it reads back from
+its stored form.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, TypeVar
 
 import structlog
 
 from controller.engine.redact import redact, redact_secrets
 from controller.engine.visibility import Audience, Screens
+from controller.events import Event, from_record, stamped, to_record
 from controller.records.audit import LogOutputError
 
-Sink = Callable[[dict[str, Any]], None]
+Sink = Callable[[Event], None]
+E = TypeVar("E", bound=Event)
 
 
 class WriteAhead(Protocol):
@@ -40,7 +46,7 @@ class WriteAhead(Protocol):
 
     last_seq: int
 
-    def append(self, records: Sequence[dict[str, Any]]) -> None: ...
+    def append(self, events: Sequence[Event]) -> None: ...
 
 
 def _json_logger(stream: TextIO) -> Any:
@@ -61,10 +67,11 @@ def _console_logger(stream: TextIO) -> Any:
     )
 
 
-def jsonable(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` as it reads back from JSON, secrets redacted: what the journal, the sinks and the log all get."""
-    result: dict[str, Any] = json.loads(json.dumps(redact(record), default=str))
-    return result
+def as_written(event: E) -> E:
+    """``event`` as it reads back from its stored form, secrets redacted: what the journal, the sinks and the log get."""
+    written = from_record(redact(to_record(event)))
+    assert isinstance(written, type(event))
+    return written
 
 
 class EventLog:
@@ -91,20 +98,21 @@ class EventLog:
         self.screens = Screens()
         """The rounds in play, to decide what of each event a screen (the terminal, the console) may get."""
         self._sinks: list[Sink] = []
-        self._batch: list[dict[str, Any]] | None = None
+        self._batch: list[Event] | None = None
 
     def subscribe(self, sink: Sink) -> None:
         self._sinks.append(sink)
 
-    def emit(self, event: str, round_id: str | None, **fields: Any) -> dict[str, Any]:
+    def emit(self, event: E) -> E:
+        """Stamp ``event`` with the table, the next sequence number and the time; journal it, then publish it."""
         seq = self.last_seq + 1 + len(self._batch or ())
         stamp = dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
-        record = jsonable({"event": event, "table": self.table_id, "round": round_id, "seq": seq, "timestamp": stamp, **fields})
+        written = as_written(stamped(event, table=self.table_id, seq=seq, timestamp=stamp))
         if self._batch is not None:
-            self._batch.append(record)
-            return record
-        self._commit([record])
-        return record
+            self._batch.append(written)
+            return written
+        self._commit([written])
+        return written
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
@@ -124,19 +132,24 @@ class EventLog:
             batch, self._batch = self._batch, None
             self._commit(batch)
 
-    def _commit(self, records: list[dict[str, Any]]) -> None:
-        if not records:
+    def _commit(self, events: list[Event]) -> None:
+        if not events:
             return
         if self.journal is not None:
-            self.journal.append(records)
-        self.last_seq = records[-1]["seq"]
-        for record in records:
+            self.journal.append(events)
+        self.last_seq = events[-1].seq
+        for event in events:
             for sink in self._sinks:
-                sink(record)
-            self.write_outputs(record)
+                sink(event)
+            self.write_outputs(event)
 
-    def write_outputs(self, record: dict[str, Any]) -> None:
-        """Write a record to the log outputs only (also used to catch the log up with the journal)."""
+    def write_outputs(self, event: Event) -> None:
+        """Write an event to the log outputs only."""
+        self.write_stored(to_record(event))
+
+    def write_stored(self, record: dict[str, Any]) -> None:
+        """Write a record as the journal stores it to the log outputs only: catching the log up with the journal
+        writes exactly what the journal holds (a record from before the typed events included), never a re-encoding."""
         try:
             for logger, audience in self._loggers:
                 seen = self.screens.event(record, audience)

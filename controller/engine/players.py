@@ -1,18 +1,20 @@
 """Simulated players: random legal wagers, decisions by the game's strategy.
 
-They enter their wagers and decisions through the same calls a dealer's
-console uses, so a simulated session exercises every refusal path the real
-table has.
+They give their wagers and decisions as the same commands the dealer's
+console sends (``controller.engine.commands``), and the table loop carries
+them out the same way, so a simulated session exercises every refusal path
+the real table has.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from controller.engine.commands import Decide, PlaceWager, Sit
 from controller.engine.round import Round
 from controller.errors import WagerRefused
 from controller.money import Cents
+from controller.rules.base import Decision
 
 CHIP = 25
 """The smallest chip, in cents: amounts are multiples of it, so odd cents arise from half returns and 3 to 2."""
@@ -62,26 +64,44 @@ class SimulatedPlayers:
             return wagers
         return {}
 
-    def place_wagers(self, round: Round) -> None:
-        """Wager on the spots that have none yet (a round resumed in betting keeps what was placed)."""
+    def wagers(self, round: Round) -> list[PlaceWager | Sit]:
+        """Wagers on the spots that have none yet (a round resumed in betting keeps what was placed), as commands."""
         taken = {spot for spot, _ in round.wagers}
+        commands: list[PlaceWager | Sit] = []
         for spot in range(1, round.spots + 1):
             if spot in taken:
                 continue
             if self.rng.random() >= self.sit_probability and game_needs_no_one(round, spot):
                 continue
             if not round.game.wagers:
-                round.sit(spot)
+                commands.append(Sit(spot))
                 continue
-            for name, amount in self.spot_wagers(round, spot).items():
-                round.place_wager(spot, name, amount)
+            commands += [PlaceWager(spot, name, amount) for name, amount in self.spot_wagers(round, spot).items()]
+        return commands
 
-    def decide(self, round: Round) -> None:
+    def decision(self, round: Round) -> Decide:
+        """The pending decision as the game's strategy takes it, as the command the dealer's page would send."""
         pending = round.pending_decision()
         if pending is None:
             raise RuntimeError(f"round {round.id}: no decision is pending")
-        decision: Any = round.game.strategy(round.hand, pending, round.wagers)
-        round.decide(decision)
+        decision: Decision = round.game.strategy(round.hand, pending, round.wagers)
+        return Decide(decision.spot, decision.action, decision.hand, decision.amount, tuple(c.code for c in decision.cards),
+                      decision.values)
+
+    def place_wagers(self, round: Round) -> None:
+        """``wagers`` placed on ``round`` directly (a round driven without a table loop, in tests)."""
+        for command in self.wagers(round):
+            if isinstance(command, Sit):
+                round.sit(command.spot)
+            else:
+                round.place_wager(command.spot, command.wager, command.amount)
+
+    def decide(self, round: Round) -> None:
+        """The pending decision taken on ``round`` directly (a round driven without a table loop, in tests)."""
+        pending = round.pending_decision()
+        if pending is None:
+            raise RuntimeError(f"round {round.id}: no decision is pending")
+        round.decide(round.game.strategy(round.hand, pending, round.wagers))
 
 
 def game_needs_no_one(round: Round, spot: int) -> bool:

@@ -24,18 +24,48 @@ whatever the table logs for the round after its end.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import deque
-from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.cards import Card
 from controller.engine import jackpot
-from controller.engine.log import EventLog, jsonable
+from controller.engine.log import EventLog, as_written
 from controller.engine.round import Limits, Round
 from controller.errors import CardRefused, TableError
+from controller.events import (
+    CardBurned,
+    CardCorrected,
+    CardDealt,
+    CardFaulted,
+    DecisionRefusal,
+    DecisionTaken,
+    Event,
+    FeeCollected,
+    HoldReasonAdded,
+    IrregularityRefusal,
+    IrregularityReported,
+    JackpotAwarded,
+    PlayerSeated,
+    PositionPassed,
+    PositionTaken,
+    RoundCompleted,
+    RoundEvent,
+    RoundHeld,
+    RoundRecovered,
+    RoundResumed,
+    RoundStarted,
+    RoundVoided,
+    StateChanged,
+    TableStateNotRestored,
+    WagerChanged,
+    WagerPlaced,
+    WagerRefusal,
+    WagerSettled,
+    stamped,
+    to_record,
+)
 from controller.money import Rounding
 from controller.odds import PUSH
 from controller.records.errors import JournalError
@@ -45,11 +75,14 @@ from controller.rules.registry import make_game
 from controller.settlement import settle
 from controller.tiles import Piece, Tile
 
+E = TypeVar("E", bound=Event)
+F = TypeVar("F", bound=Event)
+
 IGNORED = frozenset({"table", "seq", "timestamp", "prev"})
 """Fields that differ between a journaled record and the same event emitted again."""
-INFORMATIONAL = frozenset({"wager_refused", "decision_refused", "irregularity_refused"})
+INFORMATIONAL = (WagerRefusal, DecisionRefusal, IrregularityRefusal)
 """Round records that change nothing: skipped when re-enacting."""
-ENDS = frozenset({"round_complete", "round_voided"})
+ENDS = (RoundCompleted, RoundVoided)
 """A round's last record of its own: what the table logs for it afterwards (a position passed) is not re-enacted."""
 
 
@@ -60,24 +93,23 @@ class JournalMismatch(JournalError):
 class ReplayLog(EventLog):
     """An event log that answers the round's events from the journal, then hands over to ``live``."""
 
-    def __init__(self, table_id: str, records: list[dict[str, Any]], live: EventLog | None) -> None:
+    def __init__(self, table_id: str, records: list[Event], live: EventLog | None) -> None:
         super().__init__(table_id)
-        own = [r for r in records if "game" in r]
-        end = next((i for i, r in enumerate(own) if r["event"] in ENDS), len(own) - 1)
-        self.expected = deque(own[: end + 1])
+        own = [r for r in records if isinstance(r, RoundEvent)]
+        end = next((i for i, r in enumerate(own) if isinstance(r, ENDS)), len(own) - 1)
+        self.expected: deque[Event] = deque(own[: end + 1])
         self.live = live
 
-    def emit(self, event: str, round_id: str | None, **fields: Any) -> dict[str, Any]:
+    def emit(self, event: E) -> E:
         if not self.expected:
             if self.live is None:
-                raise JournalMismatch(f"round {round_id}: the engine emits {event} where the journal ends")
-            return self.live.emit(event, round_id, **fields)
+                raise JournalMismatch(f"round {event.round}: the engine emits {event.EVENT} where the journal ends")
+            return self.live.emit(event)
         journaled = self.expected.popleft()
-        emitted = jsonable({"event": event, "round": round_id, **fields})
-        want = {k: v for k, v in journaled.items() if k not in IGNORED}
-        got = {k: v for k, v in emitted.items() if k not in IGNORED}
-        if want != got:
-            raise JournalMismatch(f"round {round_id} seq {journaled['seq']}: the journal has {want}, the engine gives {got}")
+        want = {k: v for k, v in to_record(journaled).items() if k not in IGNORED}
+        got = {k: v for k, v in to_record(as_written(event)).items() if k not in IGNORED}
+        if want != got or not isinstance(journaled, type(event)):
+            raise JournalMismatch(f"round {event.round} seq {journaled.seq}: the journal has {want}, the engine gives {got}")
         return journaled
 
     def atomic(self) -> Any:
@@ -91,121 +123,115 @@ def piece(code: str) -> Piece:
     return Tile.parse(code) if "-" in code else Card.parse(code)
 
 
-def _card(round: Round, record: dict[str, Any]) -> None:
-    if record["event"] == "card_burned":
+def _card(round: Round, record: CardBurned | CardDealt | CardFaulted) -> None:
+    if isinstance(record, CardBurned):
         round.burns_due = max(round.burns_due, 1)
     try:
-        round.card(piece(record["card"]), record["source"])
+        round.card(piece(record.card), record.source)
     except CardRefused:
-        if record["event"] != "card_fault":
+        if not isinstance(record, CardFaulted):
             raise
 
 
-def _following(round: Round, log: ReplayLog, event: str) -> dict[str, Any]:
-    """The journaled ``event`` that completes the input at the head (its reason, who released a hold)."""
-    record = next((r for r in log.expected if r["event"] == event), None)
+def _following(round: Round, log: ReplayLog, kind: type[F]) -> F:
+    """The journaled record of ``kind`` that completes the input at the head (its reason, who released a hold)."""
+    record = next((r for r in log.expected if isinstance(r, kind)), None)
     if record is None:
-        raise JournalMismatch(f"round {round.id}: the journal changes state without its {event} record")
+        raise JournalMismatch(f"round {round.id}: the journal changes state without its {kind.EVENT} record")
     return record
 
 
-def _state(round: Round, record: dict[str, Any], log: ReplayLog) -> None:
+def _state(round: Round, record: StateChanged, log: ReplayLog) -> None:
     """The state changes the engine makes on a call from outside, not by itself."""
-    if record["state"] == "no_more_bets":
+    if record.state == "no_more_bets":
         round.close_betting()
-    elif record["state"] == "void":
-        round.void_round(_following(round, log, "round_voided")["reason"])
-    elif record["state"] == "hold":
-        round.put_on_hold(_following(round, log, "round_held")["reason"])
+    elif record.state == "void":
+        round.void_round(_following(round, log, RoundVoided).reason)
+    elif record.state == "hold":
+        round.put_on_hold(_following(round, log, RoundHeld).reason)
     elif round.state == "hold":
-        round.release(_following(round, log, "round_resumed")["by"])
+        round.release(_following(round, log, RoundResumed).by)
     else:
-        raise JournalMismatch(f"round {round.id} seq {record['seq']}: the engine did not reach {record['state']} by itself")
+        raise JournalMismatch(f"round {round.id} seq {record.seq}: the engine did not reach {record.state} by itself")
 
 
-def _wager(round: Round, record: dict[str, Any]) -> None:
-    if record.get("by") == "decision":
-        raise JournalMismatch(f"round {round.id} seq {record['seq']}: a wager added by a decision the engine did not make")
-    round.place_wager(record["spot"], record["wager"], record["amount"])
+def _wager(round: Round, record: WagerPlaced | WagerChanged) -> None:
+    if isinstance(record, WagerPlaced) and record.by == "decision":
+        raise JournalMismatch(f"round {round.id} seq {record.seq}: a wager added by a decision the engine did not make")
+    round.place_wager(record.spot, record.wager, record.amount)
 
 
-def _decision(round: Round, record: dict[str, Any]) -> None:
-    """The ``Decision`` whose ``as_event()`` the record holds (lists back to tuples, codes back to pieces)."""
-    values: dict[str, Any] = {}
-    for f in dataclasses.fields(Decision):
-        if f.name in record:
-            value = record[f.name]
-            if f.name == "cards":
-                value = tuple(piece(c) for c in value or ())
-            elif isinstance(value, list):
-                value = tuple(value)
-            values[f.name] = value
-    round.decide(Decision(**values))
+def _decision(record: DecisionTaken) -> Decision:
+    """The ``Decision`` the record holds (codes back to pieces)."""
+    return Decision(record.spot, record.action, record.amount, tuple(piece(c) for c in record.cards), record.hand,
+                    tuple(record.values))
 
 
-def _irregularity(round: Round, record: dict[str, Any]) -> None:
-    card = record.get("card")
-    round.report(Irregularity(record["kind"], piece(card) if card else None, record.get("target"), record.get("count")))
+def _irregularity(record: IrregularityReported) -> Irregularity:
+    return Irregularity(record.kind, piece(record.card) if record.card else None, record.target, record.count)
 
 
-def _award(round: Round, record: dict[str, Any]) -> None:
-    jackpot.award(round, record)
-
-
-INPUTS: dict[str, Callable[[Round, dict[str, Any], ReplayLog], None]] = {
-    "round_started": lambda round, r, log: round.start(),
-    "state_changed": _state,
-    "wager_placed": lambda round, r, log: _wager(round, r),
-    "wager_changed": lambda round, r, log: _wager(round, r),
-    "card_burned": lambda round, r, log: _card(round, r),
-    "card_dealt": lambda round, r, log: _card(round, r),
-    "card_fault": lambda round, r, log: _card(round, r),
-    "decision": lambda round, r, log: _decision(round, r),
-    "hold_reason_added": lambda round, r, log: round.put_on_hold(r["reason"]),
-    "player_seated": lambda round, r, log: round.sit(r["spot"]),
-    "irregularity": lambda round, r, log: _irregularity(round, r),
-    "card_corrected": lambda round, r, log: round.correct_card(r["index"], piece(r["card"]), r["reason"]),
-    "jackpot_awarded": lambda round, r, log: _award(round, r),
-}
+def _step(round: Round, record: Event, log: ReplayLog) -> None:
+    """Give ``round`` the input ``record`` holds: what a dealer, a device or a player did."""
+    match record:
+        case RoundStarted():
+            round.start()
+        case StateChanged():
+            _state(round, record, log)
+        case WagerPlaced() | WagerChanged():
+            _wager(round, record)
+        case CardBurned() | CardDealt() | CardFaulted():
+            _card(round, record)
+        case DecisionTaken():
+            round.decide(_decision(record))
+        case HoldReasonAdded(reason=reason):
+            round.put_on_hold(reason)
+        case PlayerSeated(spot=spot):
+            round.sit(spot)
+        case IrregularityReported():
+            round.report(_irregularity(record))
+        case CardCorrected(index=index, card=card, reason=reason):
+            round.correct_card(index, piece(card), reason)
+        case JackpotAwarded():
+            jackpot.award(round, to_record(record))
+        case _:
+            raise JournalMismatch(f"round {round.id} seq {record.seq}: {record.EVENT} is not an input this engine knows")
 
 
 def reenact(round: Round, log: ReplayLog) -> None:
     """Feed the journaled inputs to ``round`` until the journaled records are used up."""
     while log.expected:
         head = log.expected[0]
-        if head["event"] in INFORMATIONAL:
+        if isinstance(head, INFORMATIONAL):
             log.expected.popleft()
             continue
-        step = INPUTS.get(head["event"])
-        if step is None:
-            raise JournalMismatch(f"round {round.id} seq {head['seq']}: {head['event']} is not an input this engine knows")
         try:
-            step(round, head, log)
+            _step(round, head, log)
         except JournalMismatch:
             raise
         except (TableError, ValueError) as exc:
-            raise JournalMismatch(f"round {round.id} seq {head['seq']}: re-enacting {head['event']} failed: {exc}") from exc
+            raise JournalMismatch(f"round {round.id} seq {head.seq}: re-enacting {head.EVENT} failed: {exc}") from exc
         if log.expected and log.expected[0] is head:
-            raise JournalMismatch(f"round {round.id} seq {head['seq']}: re-enacting {head['event']} emitted nothing")
+            raise JournalMismatch(f"round {round.id} seq {head.seq}: re-enacting {head.EVENT} emitted nothing")
 
 
-def rebuild(records: list[dict[str, Any]], live: EventLog | None, *, game: Game[Any] | None = None,
+def rebuild(records: list[Event], live: EventLog | None, *, game: Game[Any] | None = None,
             limits: Limits | None = None) -> Round:
     """A round re-enacted from its journaled ``records``; with ``live`` it carries on past them."""
-    started = next((r for r in records if r["event"] == "round_started"), None)
+    started = next((r for r in records if isinstance(r, RoundStarted)), None)
     if started is None:
-        raise JournalMismatch("the journal holds no round_started record for this round")
-    log = ReplayLog(started["table"], records, live)
-    game = game or make_game(started["game"], started.get("options"))
-    if started.get("roles"):
-        game.restore_roles(started["roles"])
+        raise JournalMismatch(f"the journal holds no {RoundStarted.EVENT} record for this round")
+    log = ReplayLog(started.table, records, live)
+    game = game or make_game(started.game, started.options)
+    if started.roles:
+        game.restore_roles(started.roles)
     round = Round(
-        started["round"],
+        started.round or "",
         game,
         log,
-        spots=started["spots"],
+        spots=started.spots,
         limits=limits or Limits({}),
-        rounding=Rounding.parse(started.get("rounding", "player")),
+        rounding=Rounding.parse(started.rounding),
     )
     reenact(round, log)
     return round
@@ -236,15 +262,15 @@ def restore_table(journal: Journal, game: Game[Any]) -> None:
     if not last:
         return
     records = journal.round_records(last[0].id)
-    started = next((r for r in records if r["event"] == "round_started"), None)
+    started = next((r for r in records if isinstance(r, RoundStarted)), None)
     if started is None:
         return
     if last[0].ended_seq is not None:
         rebuild(records, None, game=game)
-    elif started.get("roles"):
-        game.restore_roles(started["roles"])
-    moves = [r for r in records if r["event"] in ("position_passed", "position_taken")]
-    passed = [r for r in moves if "player_dealer" in r]
+    elif started.roles:
+        game.restore_roles(started.roles)
+    moves = [r.details for r in records if isinstance(r, PositionPassed | PositionTaken)]
+    passed = [facts for facts in moves if "player_dealer" in facts]
     if passed:
         game.restore_roles({"player_dealer": passed[-1]["player_dealer"], "bank_button": passed[-1].get("bank_button")})
     if moves and "stopped" in moves[-1]:  # the game stopped for want of a player-dealer, and nobody has taken it since
@@ -262,14 +288,14 @@ def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) ->
     try:
         restore_table(journal, game)
     except JournalMismatch as exc:
-        log.emit("table_state_not_restored", None, reason=str(exc))
+        log.emit(TableStateNotRestored(reason=str(exc)))
     results = []
     for row in journal.open_rounds():
         try:
             round = rebuild(journal.round_records(row.id), log, game=game, limits=limits)
         except JournalMismatch as exc:
             message = f"round {row.id} is void: it could not be re-enacted ({exc}); every wager is returned"
-            log.emit("round_recovered", row.id, action="voided", state=row.state, cards=None, message=message)
+            log.emit(RoundRecovered(round=row.id, action="voided", state=row.state, cards=None, message=message))
             void_from_journal(journal, log, row.id, row.game, str(exc))
             results.append(Recovered(row.id, None, "voided", message))
             continue
@@ -283,7 +309,7 @@ def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) ->
             action, message = "resumed", f"round {round.id} resumes where it stopped ({round.state}, {dealt} cards out)"
         else:
             action, message = "voided", f"round {round.id} is void: {reason}; every wager is returned"
-        log.emit("round_recovered", round.id, action=action, state=round.state, cards=dealt, message=message)
+        log.emit(RoundRecovered(round=round.id, action=action, state=round.state, cards=dealt, message=message))
         if reason is not None:
             round.void_round(reason)
         results.append(Recovered(round.id, round, action, message))
@@ -295,10 +321,11 @@ def void_from_journal(journal: Journal, log: EventLog, round_id: str, game_id: s
     rounding = Rounding.PLAYER
     records = [settle(spot, wager, staked - settled, PUSH, rounding, reason=f"void: {reason}")
                for spot, wager, staked, settled in journal.stakes(round_id) if staked > settled]
-    fees = sum(r["amount"] for r in journal.round_records(round_id) if r["event"] == "fee_collected")
+    fees = sum(r.amount for r in journal.round_records(round_id) if isinstance(r, FeeCollected))
     wagered = sum(r.stake for r in records)
+    envelope = {"round": round_id, "game": game_id}
     with log.atomic():
-        log.emit("state_changed", round_id, state="void", game=game_id)
+        log.emit(stamped(StateChanged(state="void"), **envelope))
         for record in records:
-            log.emit("wager_settled", round_id, game=game_id, **record.as_event())
-        log.emit("round_voided", round_id, game=game_id, reason=reason, wagered=wagered, paid=wagered, fees=fees, house_win=fees)
+            log.emit(stamped(WagerSettled.of(record), **envelope))
+        log.emit(stamped(RoundVoided(reason=reason, wagered=wagered, paid=wagered, fees=fees, house_win=fees), **envelope))

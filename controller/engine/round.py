@@ -24,13 +24,41 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from transitions import Machine, MachineError
 
 from controller.engine import jackpot
 from controller.engine.log import EventLog
 from controller.errors import CardRefused, IllegalAction, WagerRefused
+from controller.events import (
+    BettingClosed,
+    CardBurned,
+    CardCorrected,
+    CardDealt,
+    CardFaulted,
+    DecisionRefusal,
+    DecisionTaken,
+    Event,
+    FeeCollected,
+    HoldReasonAdded,
+    IrregularityRefusal,
+    IrregularityReported,
+    PlayerSeated,
+    Revealed,
+    RoundCompleted,
+    RoundHeld,
+    RoundResumed,
+    RoundStarted,
+    RoundVoided,
+    SettlementSummarized,
+    StateChanged,
+    WagerChanged,
+    WagerPlaced,
+    WagerRefusal,
+    WagerSettled,
+    stamped,
+)
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import PUSH
 from controller.rules.base import Decision, Face, Fee, Game, Irregularity, JackpotClaim, PendingDecision
@@ -58,6 +86,17 @@ TRANSITIONS: list[dict[str, Any]] = [
 
 
 Method = TypeVar("Method", bound=Callable[..., Any])
+E = TypeVar("E", bound=Event)
+
+
+class _Totals(TypedDict):
+    """A round's totals as ``RoundCompleted`` and ``RoundVoided`` carry them."""
+
+    wagered: Cents
+    paid: Cents
+    fees: Cents
+    house_win: Cents
+    between_players: Cents
 
 
 def _journaled_together(method: Method) -> Method:
@@ -168,18 +207,19 @@ class Round:
         self._held_from = self.state
 
     def _log_state(self) -> None:
-        self.log.emit("state_changed", self.id, state=self.state, game=self.game.id)
+        self.emit(StateChanged(state=self.state))
 
-    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
-        return self.log.emit(event, self.id, game=self.game.id, **fields)
+    def emit(self, event: E) -> E:
+        """Log one of the round's own events, stamped with the round and the game."""
+        return self.log.emit(stamped(event, round=self.id, game=self.game.id))
 
     # -- betting --------------------------------------------------------
 
     @_journaled_together
     def start(self) -> None:
         """Open betting."""
-        self.emit("round_started", spots=self.spots, rounding=self.rounding.value, options=self.game.options,
-                  roles=self.game.table_roles())
+        self.emit(RoundStarted(spots=self.spots, rounding=self.rounding.value, options=dict(self.game.options),
+                               roles=self.game.table_roles()))
         self._fire("open_betting")
 
     @_journaled_together
@@ -187,18 +227,18 @@ class Round:
         """Place or correct a wager while betting is open; an amount of 0 takes it back."""
         if self.state != "betting":
             reason = "no more bets" if self.state in (*ACTIVE, "hold") else f"round is {self.state}"
-            self.emit("wager_refused", spot=spot, wager=wager, amount=amount, reason=reason)
+            self.emit(WagerRefusal(spot=spot, wager=wager, amount=amount, reason=reason))
             raise WagerRefused(spot, wager, reason)
         try:
             self._check_wager(spot, wager, amount)
         except WagerRefused as exc:
-            self.emit("wager_refused", spot=spot, wager=wager, amount=amount, reason=exc.reason)
+            self.emit(WagerRefusal(spot=spot, wager=wager, amount=amount, reason=exc.reason))
             raise
         previous = self.wagers.pop((spot, wager), 0)
         if amount:
             self.wagers[(spot, wager)] = amount
-        event = "wager_placed" if not previous else "wager_changed"
-        self.emit(event, spot=spot, wager=wager, amount=amount, previous=previous)
+        placed = WagerPlaced if not previous else WagerChanged
+        self.emit(placed(spot=spot, wager=wager, amount=amount, previous=previous))
 
     def sit(self, spot: int) -> None:
         """Deal a spot in without a wager on the layout: games whose stakes all come from decisions (poker's blinds)."""
@@ -207,7 +247,7 @@ class Round:
         if not 1 <= spot <= self.spots:
             raise WagerRefused(spot, "seat", f"no such spot: this table has spots 1 to {self.spots}")
         self.seated.add(spot)
-        self.emit("player_seated", spot=spot)
+        self.emit(PlayerSeated(spot=spot))
 
     def _check_wager(self, spot: int, wager: str, amount: Cents) -> None:
         if not 1 <= spot <= self.spots:
@@ -232,19 +272,19 @@ class Round:
             try:
                 self.game.check_spot(spot, spot_wagers)
             except WagerRefused as exc:
-                self.emit("wager_refused", spot=spot, wager=exc.wager, amount=spot_wagers.get(exc.wager), reason=exc.reason)
+                self.emit(WagerRefusal(spot=spot, wager=exc.wager, amount=spot_wagers.get(exc.wager), reason=exc.reason))
                 raise
         try:
             self.game.check_table(self.wagers)
         except WagerRefused as exc:
-            self.emit("wager_refused", spot=exc.spot, wager=exc.wager, amount=None, reason=exc.reason)
+            self.emit(WagerRefusal(spot=exc.spot, wager=exc.wager, amount=None, reason=exc.reason))
             raise
         self._fire("no_more_bets")
-        self.emit("no_more_bets", wagers=len(self.wagers), total=sum(self.wagers.values()))
+        self.emit(BettingClosed(wagers=len(self.wagers), total=sum(self.wagers.values())))
         spots = sorted({s for s, _ in self.wagers} | self.seated)
         for fee in self.game.fees(spots, self.wagers):
             self.fees.append(fee)
-            self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason)
+            self.emit(FeeCollected(spot=fee.spot, amount=fee.amount, reason=fee.reason))
         self.hand = self.game.new_hand(spots, self.wagers)
         self._fire("begin_dealing")
         self._advance()
@@ -280,24 +320,24 @@ class Round:
         if target is None:
             reason = f"no card is due while {self.state}"
             self.stray_cards.append((card, source, reason))
-            self.emit("card_fault", card=card.code, source=source, reason=reason)
+            self.emit(CardFaulted(card=card.code, source=source, reason=reason))
             if self.state in ACTIVE:
                 self.put_on_hold(f"unexpected card {card.code} from {source}")
             return "stray"
         if target == "burn":
             self.burns_due -= 1
             self.cards.append((target, card, source))
-            self.emit("card_burned", card=card.code, source=source)
+            self.emit(CardBurned(card=card.code, source=source))
         else:
             try:
                 self.game.place(self.hand, target, card)
             except ValueError as exc:
                 self.stray_cards.append((card, source, str(exc)))
-                self.emit("card_fault", card=card.code, source=source, reason=str(exc))
+                self.emit(CardFaulted(card=card.code, source=source, reason=str(exc)))
                 self.put_on_hold(f"card {card.code} cannot be placed: {exc}")
                 raise CardRefused(str(exc)) from exc
             self.cards.append((target, card, source))
-            self.emit("card_dealt", card=card.code, target=target, source=source)
+            self.emit(CardDealt(card=card.code, target=target, source=source))
             doubt = self.card_witness(self) if self.card_witness is not None else None
             if doubt is not None:
                 self.put_on_hold(doubt)
@@ -328,9 +368,9 @@ class Round:
         hand = self._dealt_again(cards) if target != "burn" else self.hand
         self.hand = hand
         self.cards[index] = (target, card, "supervisor")
-        self.emit("card_corrected", index=index, target=target, card=card.code, previous=previous.code, reason=reason)
+        self.emit(CardCorrected(index=index, target=target, card=card.code, previous=previous.code, reason=reason))
         if where == "reveal":
-            self.emit("reveal", **self.game.reveal(self.hand))
+            self.emit(Revealed(details=self.game.reveal(self.hand)))
 
     def _dealt_again(self, cards: list[tuple[str, Piece]]) -> Any:
         """A fresh hand with ``cards`` placed where they went; refused (the round unchanged) if the deal differs."""
@@ -366,15 +406,15 @@ class Round:
         try:
             changes = self.game.decide(self.hand, decision, self.wagers)
         except ValueError as exc:
-            self.emit("decision_refused", **decision.as_event(), reason=str(exc))
+            self.emit(DecisionRefusal(**decision.as_event(), reason=str(exc)))
             raise
         self.decisions.append(decision)
-        self.emit("decision", **decision.as_event())
+        self.emit(DecisionTaken(**decision.as_event()))
         for change in changes:
             previous = self.wagers.get((change.spot, change.wager), 0)
             self.wagers[(change.spot, change.wager)] = previous + change.amount
-            self.emit("wager_placed", spot=change.spot, wager=change.wager, amount=change.amount,
-                      previous=previous, by="decision")
+            self.emit(WagerPlaced(spot=change.spot, wager=change.wager, amount=change.amount, previous=previous,
+                                  by="decision"))
         self._advance()
 
     # -- moving on ------------------------------------------------------
@@ -387,9 +427,9 @@ class Round:
         try:
             self.game.irregularity(self.hand, irregularity)
         except ValueError as exc:
-            self.emit("irregularity_refused", **irregularity.as_event(), reason=str(exc))
+            self.emit(IrregularityRefusal(**irregularity.as_event(), reason=str(exc)))
             raise
-        self.emit("irregularity", **irregularity.as_event())
+        self.emit(IrregularityReported(**irregularity.as_event()))
         self.reports.append(irregularity)
         if irregularity.card is not None:
             self.stray_cards = [s for s in self.stray_cards if s[0] is not irregularity.card]
@@ -434,7 +474,7 @@ class Round:
     def _enter_reveal(self) -> None:
         self._fire("begin_reveal")
         self.revealed = True
-        self.emit("reveal", **self.game.reveal(self.hand))
+        self.emit(Revealed(details=self.game.reveal(self.hand)))
 
     @_journaled_together
     def _settle(self) -> None:
@@ -445,15 +485,15 @@ class Round:
         self._check_pot_balances(records, drop)
         for fee in drop:
             self.fees.append(fee)
-            self.emit("fee_collected", spot=fee.spot, amount=fee.amount, reason=fee.reason, from_pot=True)
+            self.emit(FeeCollected(spot=fee.spot, amount=fee.amount, reason=fee.reason, from_pot=True))
         for record in records:
             self.settlements.append(record)
-            self.emit("wager_settled", **record.as_event())
+            self.emit(WagerSettled.of(record))
         summary = self.game.settlement_summary(self.hand)
         if summary:
-            self.emit("settlement_summary", **summary)
+            self.emit(SettlementSummarized(details=summary))
         self._fire("finish")
-        self.emit("round_complete", **self.totals())
+        self.emit(RoundCompleted(**self._totals()))
 
     def _check_every_wager_settled(self, records: list[Settlement]) -> None:
         settled: dict[tuple[int, str], Cents] = {}
@@ -476,12 +516,12 @@ class Round:
     def put_on_hold(self, reason: str) -> None:
         if self.state == "hold":
             self.hold_reasons.append(reason)
-            self.emit("hold_reason_added", reason=reason)
+            self.emit(HoldReasonAdded(reason=reason))
             return
         self.hold_reason = reason
         self.hold_reasons = [reason]
         self._fire("hold")
-        self.emit("round_held", reason=reason, held_from=self._held_from)
+        self.emit(RoundHeld(reason=reason, held_from=self._held_from))
 
     @_journaled_together
     def release(self, by: str = "dealer") -> None:
@@ -489,7 +529,7 @@ class Round:
         if self.state != "hold":
             raise IllegalAction(f"round {self.id}: cannot resume while {self.state}")
         self._fire("resume")
-        self.emit("round_resumed", by=by, reason=self.hold_reason)
+        self.emit(RoundResumed(by=by, reason=self.hold_reason))
         self.hold_reason = None
         self.hold_reasons = []
         self._advance()
@@ -502,10 +542,15 @@ class Round:
                    for (s, w), a in self.wagers.items()]
         for record in records:
             self.settlements.append(record)
-            self.emit("wager_settled", **record.as_event())
-        self.emit("round_voided", reason=reason, **self.totals())
+            self.emit(WagerSettled.of(record))
+        self.emit(RoundVoided(reason=reason, **self._totals()))
 
     # -- money ----------------------------------------------------------
+
+    def _totals(self) -> _Totals:
+        t = self.totals()
+        return {"wagered": t["wagered"], "paid": t["paid"], "fees": t["fees"], "house_win": t["house_win"],
+                "between_players": t["between_players"]}
 
     def totals(self) -> dict[str, Cents]:
         house = [s for s in self.settlements if s.banker == "house"]

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from controller.engine.config import TableConfig
 from controller.engine.config_schema import Floor
@@ -27,10 +27,12 @@ from controller.engine.devices import open_feed
 from controller.engine.floor_link import OutboxProcess
 from controller.engine.jackpot import AwardSource, AwardWatcher
 from controller.engine.log import EventLog
+from controller.engine.loop import TableLoop
 from controller.engine.players import SimulatedPlayers
 from controller.engine.recovery import Recovered, recover
 from controller.engine.round import Round
 from controller.engine.table import Table
+from controller.events import ShuffleTested
 from controller.records.anchor import anchor_path
 from controller.records.audit import ChainedFile
 from controller.records.errors import JournalBehind
@@ -92,25 +94,33 @@ class Session:
     recovered: list[Recovered]
     pending: list[Round] = field(default_factory=list)
     closing: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    """Closed with the session (its journal, log and devices, and what a command adds, as the camera)."""
     awards: AwardWatcher | None = None
     """Where a round held for a linked jackpot's claim gets its award (``[floor] jackpot``)."""
-    """Closed with the session (its journal, log and devices, and what a command adds, as the camera)."""
+
+    loop: TableLoop | None = None
+    """The table's loop, made by the first ``table_loop`` call."""
+
+    def table_loop(self, **options: Any) -> TableLoop:
+        """The one loop that plays this table (``tablectl run``, ``serve``, the console): made on the first call
+        with ``options`` (``TableLoop``'s: players, pace, rounds, heartbeat, views), given the journal and the
+        rounds recovered on opening."""
+        if self.loop is None:
+            self.loop = TableLoop(self.table, journal=self.journal, pending=self.pending, awards=self.awards, **options)
+            self.pending = []
+        return self.loop
 
     def play(self, players: SimulatedPlayers) -> Round:
-        """Finish the next recovered round, or play a new one.
+        """Finish the next recovered round, or play a new one, through the table loop (``tablectl run``).
 
-        A recovered round goes through the table's loop even when recovery
-        already settled or voided it, so the table's own after-round steps
-        (meters, passing the player-dealer position) happen for it too.
-
-        A new round is numbered after every round the journal has seen, so its id is unique even
-        when two sessions start within the same second.
+        A recovered round goes through the loop even when recovery already
+        settled or voided it, so the table's own after-round steps (meters,
+        passing the player-dealer position) happen for it too. A new round is
+        numbered after every round the journal has seen, so its id is unique
+        even when two sessions start within the same second.
         """
-        if self.pending:
-            return self.table.play_round(players, self.pending.pop(0))
-        if self.journal is not None:
-            self.table.rounds_played = self.journal.rounds_started()
-        return self.table.play_round(players)
+        loop = self.table_loop(players=players, views=False, recovery_wait=self.table.recovery_timeout)
+        return loop.play_round()
 
 
 def _publish_to_floor(config: TableConfig, journal: Path, floor: Floor, stack: contextlib.ExitStack) -> None:
@@ -161,8 +171,8 @@ def open_records(
     log = EventLog(config.table_id, json_stream=trail, console_stream=console, journal=store)  # type: ignore[arg-type]
     if store is not None and trail is not None:
         store.log_head = trail.position
-        for record in store.records(after_seq=trail.last_seq):
-            log.write_outputs(record)
+        for record in store.stored(after_seq=trail.last_seq):
+            log.write_stored(record)
         trail.sync()
         store.checkpoint()
     return store, log
@@ -206,7 +216,7 @@ def open_session(
         stack.callback(feed.close)
         watch = getattr(feed, "watch", None)
         if watch is not None and store is not None:
-            watch.restore(store.records_of("shuffle_tested"))
+            watch.restore([r for r in store.records_of(ShuffleTested) if isinstance(r, ShuffleTested)])
         table = Table(config, feed, log)
         recovered = recover(store, log, table.game, table.limits) if store is not None else []
         # re-enacted unwitnessed (a look would be a record the journal does not hold); witnessed from here on

@@ -1,9 +1,8 @@
-"""A table: one game, its devices and its players, playing rounds one after another.
+"""A table: one game, its devices, its limits and meters, and the rounds it opens one after another.
 
-The table is the loop that feeds a round: it opens betting, lets the players
-wager, calls "no more bets", takes cards from the feed while the round wants
-them and decisions from the players while one is pending. The round decides
-everything else.
+The table holds what lasts from round to round; the table loop
+(``controller.engine.loop``) plays each round on it, and the round
+(``controller.engine.round``) decides everything within a round.
 """
 
 from __future__ import annotations
@@ -16,9 +15,8 @@ from typing import Any
 from controller.engine.config import TableConfig
 from controller.engine.feeds import CardFeed, DeviceFaulted, FeedError
 from controller.engine.log import EventLog
-from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
-from controller.errors import CardRefused
+from controller.events import PositionTaken
 from controller.records.meters import Meters
 from controller.rules.base import Game
 
@@ -98,10 +96,18 @@ class Table:
             doubt = self.witness(round)
         return doubt
 
-    def _ready(self, round: Round) -> bool:
+    def open_round(self) -> Round:
+        """The next round, opened for betting before its device is made ready (``ready``)."""
+        round = self._round(self.next_round_id(), 0)
+        self.last_round = round.id
+        round.start()
+        return round
+
+    def ready(self, round: Round, wait: float) -> bool:
         """Get the feed ready for ``round`` (a shuffle, a fresh deck), holding the round while its device cannot be
-        made ready and going on once the device reports it can; False if the round stays held."""
-        deadline = time.monotonic() + self.recovery_timeout
+        made ready and going on once the device reports it can, for up to ``wait`` seconds; False if the round
+        stays held (only the supervisor can end the fault, or the device did not report it over in time)."""
+        deadline = time.monotonic() + wait
         while True:
             try:
                 round.burns_due += self.feed.prepare_round(round.id)
@@ -115,54 +121,10 @@ class Table:
                 round.release(by="device recovered")
             return True
 
-    def play_round(self, players: SimulatedPlayers, round: Round | None = None) -> Round:
-        """Play a new round, or finish ``round`` (one recovered from the journal) from where it stands.
-
-        A recovered round already complete or void only gets the after-round steps. A device fault holds
-        the round; it resumes once the device reports the fault over, or stays held for the supervisor
-        (``controller.engine.holds``) when only the supervisor can end it.
-        """
-        if round is None:
-            round = self._round(self.next_round_id(), 0)
-            round.start()
-            self._ready(round)
-        elif round.state not in ("complete", "void", "hold"):
-            self._ready(round)
-            for spot, wager in list(round.wagers) if round.state == "betting" else ():
-                round.place_wager(spot, wager, 0)  # the simulated players bet again from scratch
-        if round.state == "betting":
-            players.place_wagers(round)
-            round.close_betting()
-        while round.state not in ("complete", "void", "hold"):
-            if round.card_target() is not None:
-                try:
-                    self.feed.deal(round)
-                except DeviceFaulted as exc:
-                    round.put_on_hold(str(exc))
-                    if exc.supervisor or not self.feed.wait_recovered(round.id, self.recovery_timeout):
-                        break
-                    round.release(by="device recovered")
-                    continue
-                except FeedError as exc:
-                    round.put_on_hold(str(exc))
-                    break
-                except CardRefused:
-                    break  # the round logged the card it could not place and holds
-            elif round.pending_decision() is not None:
-                players.decide(round)
-            else:
-                raise RuntimeError(f"round {round.id} is stuck in {round.state}: no card due and no decision pending")
-        self.feed.end_round(round.id)
-        self.rounds_played += 1
-        if round.state != "hold":
-            self.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
-            self._pass_position(round, players)
-        return round
-
     def take_position(self, seat: int, round_id: str | None) -> dict[str, Any]:
         """A stopped game goes on: ``seat`` takes the player-dealer position (``ValueError`` if it may not)."""
         facts = self.game.take_position(seat)
-        self.log.emit("position_taken", round_id or self.last_round, game=self.game.id, **facts)
+        self.log.emit(PositionTaken(round=round_id or self.last_round, game=self.game.id, details=facts))
         self.stopped = None
         return facts
 
@@ -172,12 +134,3 @@ class Table:
             if accepts(seat):
                 return self.take_position(seat, round_id)
         return None
-
-    def _pass_position(self, round: Round, players: SimulatedPlayers) -> None:
-        if not banked(round):
-            return
-        facts = self.game.pass_position(players.accepts_position)
-        if facts:
-            self.log.emit("position_passed", round.id, game=self.game.id, **facts)
-        if "stopped" in facts:
-            self.stopped = str(facts["stopped"])

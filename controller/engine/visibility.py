@@ -31,6 +31,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from controller.events import CardBurned, CardCorrected, CardDealt, DecisionRefusal, DecisionTaken, ShoeCardBurned, StackDispensed
 from controller.rules.base import Game
 from controller.tiles import Piece
 
@@ -62,19 +63,19 @@ CODE = re.compile(r"(?<![A-Za-z0-9-])(?:[2-9TJQKA][SHDCB]|JK|[1-6]-[1-6])(?![A-Z
 """A card code (``QS``, ``TB``, ``JK``) or a tile code (``6-6``) standing alone in text."""
 
 ALWAYS_HIDDEN: dict[str, tuple[str, ...]] = {
-    "stack_dispensed": ("cards",),  # a stack out of the shuffler: its cards are dealt face down or up one by one
-    "shoe_card_burned": ("card",),
-    "card_burned": ("card",),
+    StackDispensed.EVENT: ("cards",),  # a stack out of the shuffler: its cards are dealt face down or up one by one
+    ShoeCardBurned.EVENT: ("card",),
+    CardBurned.EVENT: ("card",),
 }
 """Event fields no screen ever gets: each card in them reaches the screens only as it is placed, if it is face up."""
 PLACED: dict[str, tuple[str, ...]] = {
-    "card_dealt": ("card",),
-    "card_corrected": ("card", "previous"),
+    CardDealt.EVENT: ("card",),
+    CardCorrected.EVENT: ("card", "previous"),
 }
 """Event fields naming a card placed at the event's ``target``: shown when that card lies face up."""
 NAMED: dict[str, tuple[str, ...]] = {
-    "decision": ("cards",),
-    "decision_refused": ("cards",),
+    DecisionTaken.EVENT: ("cards",),
+    DecisionRefusal.EVENT: ("cards",),
 }
 """Event fields naming cards of a hand (a set hand, a discard): shown when every card named lies face up."""
 

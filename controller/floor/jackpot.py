@@ -52,6 +52,7 @@ from nats.errors import Error as NatsError, TimeoutError as NatsTimeout
 from nats.js.api import ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
 from nats.js.errors import Error as JetStreamError, NotFoundError
 
+from controller import events as ev
 from controller.cards import Card
 from controller.floor import wire
 from controller.floor.config import FloorConfig, Jackpot
@@ -60,11 +61,11 @@ from controller.floor.stream import ensure_stream, stream_settings
 
 log = logging.getLogger("tablectl.floor.jackpot")
 
-JACKPOT_CLAIMED = "jackpot_claimed"
-WAGER_SETTLED = "wager_settled"
-CARD_DEALT = "card_dealt"
-ROUND_COMPLETE = "round_complete"
-ROUND_VOIDED = "round_voided"
+JACKPOT_CLAIMED = ev.JackpotClaimed.EVENT
+WAGER_SETTLED = ev.WagerSettled.EVENT
+CARD_DEALT = ev.CardDealt.EVENT
+ROUND_COMPLETE = ev.RoundCompleted.EVENT
+ROUND_VOIDED = ev.RoundVoided.EVENT
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jackpots (

@@ -9,26 +9,28 @@ from __future__ import annotations
 
 from typing import Any
 
-ROUND_STARTED = "round_started"
-CARD_DEALT = "card_dealt"
-STATE_CHANGED = "state_changed"
-WAGER_SETTLED = "wager_settled"
-FEE_COLLECTED = "fee_collected"
-ROUND_COMPLETE = "round_complete"
-ROUND_VOIDED = "round_voided"
-ROUND_HELD = "round_held"
-HOLD_REASON_ADDED = "hold_reason_added"
+from controller import events as ev
+
+ROUND_STARTED = ev.RoundStarted.EVENT
+CARD_DEALT = ev.CardDealt.EVENT
+STATE_CHANGED = ev.StateChanged.EVENT
+WAGER_SETTLED = ev.WagerSettled.EVENT
+FEE_COLLECTED = ev.FeeCollected.EVENT
+ROUND_COMPLETE = ev.RoundCompleted.EVENT
+ROUND_VOIDED = ev.RoundVoided.EVENT
+ROUND_HELD = ev.RoundHeld.EVENT
+HOLD_REASON_ADDED = ev.HoldReasonAdded.EVENT
 
 ALERTS: dict[str, str | None] = {
     ROUND_HELD: None,
     HOLD_REASON_ADDED: None,
-    "shoe_fault": "device_faults",
-    "shuffler_fault": "device_faults",
-    "device_fault": "device_faults",
-    "card_fault": "device_faults",
-    "camera_discrepancy": "camera_discrepancies",
-    "camera_failed": "camera_failures",
-    "shuffle_alarm": "shuffle_alarms",
+    ev.ShoeFaulted.EVENT: "device_faults",
+    ev.ShufflerFaulted.EVENT: "device_faults",
+    ev.DeviceFaultReported.EVENT: "device_faults",
+    ev.CardFaulted.EVENT: "device_faults",
+    ev.CameraDisagreed.EVENT: "camera_discrepancies",
+    ev.CameraFailed.EVENT: "camera_failures",
+    ev.ShuffleAlarm.EVENT: "shuffle_alarms",
 }
 """Kinds that raise a live alert on the pit page, and the shift counter each adds to (None: holds count elsewhere)."""
 

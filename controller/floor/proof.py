@@ -39,6 +39,7 @@ from typing import Any
 
 import psycopg
 
+from controller import events as ev
 from controller.floor.localservers import (
     LocalPostgres,
     NatsCluster,
@@ -460,12 +461,12 @@ def _reconcile_jackpot(result: Result, dsn: str, journals: list[Path]) -> None:
     claims = 0
     for journal in journals:
         db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
-        events = "('wager_settled', 'jackpot_claimed', 'jackpot_awarded')"
-        for (text,) in db.execute(f"SELECT record FROM events WHERE event IN {events}"):  # noqa: S608 - a constant
+        kinds = (ev.WagerSettled.EVENT, ev.JackpotClaimed.EVENT, ev.JackpotAwarded.EVENT)
+        for (text,) in db.execute("SELECT record FROM events WHERE event IN (?, ?, ?)", kinds):
             record = json.loads(text)
-            if record["event"] == "jackpot_claimed":
+            if record["event"] == ev.JackpotClaimed.EVENT:
                 claims += 1
-            elif record["event"] == "jackpot_awarded":
+            elif record["event"] == ev.JackpotAwarded.EVENT:
                 paid += Fraction(str(record["amount"])) if record["verified"] else 0
             elif record.get("wager") == "progressive" and not str(record.get("reason", "")).startswith("void"):
                 contributed += RATE * int(record["stake"])

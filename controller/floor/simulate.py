@@ -39,6 +39,7 @@ from typing import Any
 
 import nats
 
+from controller import events as ev
 from controller.floor.jackpot import award_key, bucket_name, claim_key
 from controller.floor.outbox import Outbox, Position, read_journal
 
@@ -81,7 +82,7 @@ def _rounds_of(journal: Path) -> list[list[dict[str, Any]]]:
         if record.get("round") is not None:
             by_round.setdefault(record["round"], []).append(record)
     return [rows for rows in by_round.values()
-            if {r["event"] for r in rows} >= {"round_started"} and {r["event"] for r in rows} & {"round_complete", "round_voided"}]
+            if {r["event"] for r in rows} >= {ev.RoundStarted.EVENT} and {r["event"] for r in rows} & {ev.RoundCompleted.EVENT, ev.RoundVoided.EVENT}]
 
 
 def _now() -> str:
@@ -122,7 +123,7 @@ class SimulatedTable:
         stamped = []
         for record in records:
             self._seq += 1
-            stamped.append({**record, "table": self.table_id, "seq": self._seq, "timestamp": _now()})
+            stamped.append(ev.from_record({**record, "table": self.table_id, "seq": self._seq, "timestamp": _now()}))
         self.journal.append(stamped)
 
     async def _write(self, records: list[dict[str, Any]]) -> None:
@@ -158,12 +159,12 @@ class SimulatedTable:
         assert self.jackpot is not None
         spot, stake = 1, 100
         claim = claim_key(self.table_id, round_id, spot)
-        opened = {**next(r for r in template if r["event"] == "round_started"), "round": round_id}
-        head = [opened, {"event": "wager_placed", "round": round_id, "game": self.game, "spot": spot, "wager": "progressive",
+        opened = {**next(r for r in template if r["event"] == ev.RoundStarted.EVENT), "round": round_id}
+        head = [opened, {"event": ev.WagerPlaced.EVENT, "round": round_id, "game": self.game, "spot": spot, "wager": "progressive",
                          "amount": stake, "previous": 0}]
-        head += [{"event": "card_dealt", "round": round_id, "game": self.game, "card": card, "target": f"spot {spot}",
+        head += [{"event": ev.CardDealt.EVENT, "round": round_id, "game": self.game, "card": card, "target": f"spot {spot}",
                   "source": "shuffler"} for card in ROYAL]
-        head.append({"event": "jackpot_claimed", "round": round_id, "game": self.game, "jackpot": self.jackpot, "spot": spot,
+        head.append({"event": ev.JackpotClaimed.EVENT, "round": round_id, "game": self.game, "jackpot": self.jackpot, "spot": spot,
                      "target": f"spot {spot}", "cards": ROYAL, "length": 7, "share": "1"})
         await self._write(head)
         self.claims.append(claim)
@@ -177,13 +178,13 @@ class SimulatedTable:
         exact = Fraction(stake) + (Fraction(award["amount"]) if award["verified"] else 0)
         returned = -(-exact.numerator // exact.denominator)  # the player's rounding: a fraction of a cent goes up
         return [
-            {"event": "jackpot_awarded", "round": round_id, "game": self.game, "spot": spot,
+            {"event": ev.JackpotAwarded.EVENT, "round": round_id, "game": self.game, "spot": spot,
              **{k: award.get(k) for k in ("jackpot", "verified", "amount", "meter_before", "meter_after", "reason", "stream_seq")}},
-            {"event": "wager_settled", "round": round_id, "game": self.game, "spot": spot, "wager": "progressive",
+            {"event": ev.WagerSettled.EVENT, "round": round_id, "game": self.game, "spot": spot, "wager": "progressive",
              "stake": stake, "outcome": "win", "payout": "100% of the meter", "returned": returned,
              "exact_returned": str(exact), "house_win": stake - returned, "reason": "7-card straight flush: from the floor's meter",
              "banker": "house", "rounded": exact.denominator > 1},
-            {"event": "round_complete", "round": round_id, "game": self.game, "wagered": stake, "paid": returned, "fees": 0,
+            {"event": ev.RoundCompleted.EVENT, "round": round_id, "game": self.game, "wagered": stake, "paid": returned, "fees": 0,
              "house_win": stake - returned, "between_players": 0},
         ]
 
@@ -202,8 +203,8 @@ def _split(records: list[dict[str, Any]], rng: random.Random) -> list[list[dict[
     """The round's records in the transactions a table would write: each input with what it sets off."""
     chunks: list[list[dict[str, Any]]] = []
     for record in records:
-        starts = record["event"] in ("round_started", "wager_placed", "card_dealt", "decision", "stack_dispensed")
-        if not chunks or (starts and chunks[-1][-1]["event"] != "round_started"):
+        starts = record["event"] in (ev.RoundStarted.EVENT, ev.WagerPlaced.EVENT, ev.CardDealt.EVENT, ev.DecisionTaken.EVENT, ev.StackDispensed.EVENT)
+        if not chunks or (starts and chunks[-1][-1]["event"] != ev.RoundStarted.EVENT):
             chunks.append([record])
         else:
             chunks[-1].append(record)

@@ -201,7 +201,7 @@ def _replay(staging: Path, table_id: str, key: SigningKey, log: Path, target: in
             record = found.get(seq)
             if record is None or not _genuine(record, raws.get(seq), key.public):
                 break
-            work.append([{k: v for k, v in record.items() if k not in LOG_ONLY}])
+            work.append_stored([{k: v for k, v in record.items() if k not in LOG_ONLY}])
             result.from_log.append(seq)
         if work.last_seq < target:
             lost = (work.last_seq + 1, target)

@@ -8,10 +8,10 @@ chain where it happened. Every other row of the journal (rounds, wagers,
 meters, counters, metadata, checkpoints) carries ``sum``, a checksum of its
 values, so a flipped byte anywhere is found on opening.
 
->>> h = record_hash(1, GENESIS, "R1", "round_started", '{"seq":1}')
->>> len(h), h == record_hash(1, GENESIS, "R1", "round_started", '{"seq":1}')
+>>> h = record_hash(1, GENESIS, "R1", "an_event", '{"seq":1}')
+>>> len(h), h == record_hash(1, GENESIS, "R1", "an_event", '{"seq":1}')
 (64, True)
->>> h == record_hash(1, GENESIS, "R1", "round_started", '{"seq":2}')
+>>> h == record_hash(1, GENESIS, "R1", "an_event", '{"seq":2}')
 False
 >>> row_sum("home", 3, 3000, 2500) == row_sum("home", 3, 3000, 2501)
 False

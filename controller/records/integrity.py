@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.events import RoundStarted
 from controller.records.anchor import Head
 from controller.records.chain import GENESIS, ranges, record_hash
 from controller.records.errors import JournalBehind, JournalCorrupt
@@ -126,7 +127,7 @@ def check_rows(db: sqlite3.Connection, path: Path) -> None:
         if rows:
             keys = ", ".join(str(r[0]) for r in rows[:5]) + (" ..." if len(rows) > 5 else "")
             bad.append(f"{len(rows)} row(s) of {table} ({keys})")
-    started = db.execute("SELECT COUNT(*) FROM events WHERE event = 'round_started'").fetchone()[0]
+    started = db.execute("SELECT COUNT(*) FROM events WHERE event = ?", (RoundStarted.EVENT,)).fetchone()[0]
     rounds, ended = db.execute("SELECT COUNT(*), COUNT(ended_seq) FROM rounds").fetchone()
     counted = db.execute("SELECT COALESCE(MAX(value), 0) FROM counters WHERE name = 'rounds'").fetchone()[0]
     if rounds > started:

@@ -35,6 +35,13 @@ record, what a regulator asks of a table:
   the floor is sent each one);
 - ``gaps``: sequence numbers lost and acknowledged by a person on restoring.
 
+Each event is stored as its record (``controller.events.to_record``: one flat
+JSON object, the form tables have always written), read back as the typed
+event (``records``, ``round_records``, ``records_of``) or as stored
+(``stored``, for the audit trail's comparison, restores and the floor's outbox).
+The typed events did not change the stored form; a journal from before the
+record chain is chained by ``tablectl journal migrate``.
+
 Errors: ``controller.records.errors`` (``JournalError`` and its kinds).
 """
 
@@ -53,6 +60,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.events import (
+    CardBurned,
+    CardDealt,
+    DecisionTaken,
+    Event,
+    FeeCollected,
+    RoundCompleted,
+    RoundEvent,
+    RoundStarted,
+    RoundVoided,
+    StateChanged,
+    UnknownEvent,
+    WagerChanged,
+    WagerPlaced,
+    WagerSettled,
+    from_record,
+    staked_after,
+    to_record,
+)
 from controller.money import format_cents
 from controller.records.anchor import Anchor, Head, anchor_path, read_anchor
 from controller.records.chain import GENESIS, record_hash, row_sum
@@ -93,10 +119,8 @@ CREATE TABLE IF NOT EXISTS gaps (from_seq INTEGER PRIMARY KEY, to_seq INTEGER NO
 """
 
 
-AFTER_THE_END_REFUSED = frozenset({
-    "state_changed", "wager_placed", "wager_changed", "wager_settled", "fee_collected", "card_dealt", "card_burned",
-    "decision", "round_complete", "round_voided",
-})
+AFTER_THE_END_REFUSED = (StateChanged, WagerPlaced, WagerChanged, WagerSettled, FeeCollected, CardDealt, CardBurned,
+                         DecisionTaken, RoundCompleted, RoundVoided)
 """What can no longer happen to a round once it is complete or void (other records, e.g. a position passed, may follow)."""
 
 CHECKPOINTS_KEPT = 10_000
@@ -417,18 +441,29 @@ class Journal:
 
     # -- writing ----------------------------------------------------------
 
-    def append(self, records: Sequence[dict[str, Any]]) -> None:
-        """Write ``records`` (with consecutive ``seq`` after ``last_seq``) in one durable transaction, chained,
+    def append(self, events: Sequence[Event]) -> None:
+        """Write ``events`` (with consecutive ``seq`` after ``last_seq``) in one durable transaction, chained,
         with a checkpoint of the new head; then the anchor."""
-        if not records:
+        self._append([(to_record(event), event) for event in events])
+
+    def append_stored(self, records: Sequence[dict[str, Any]]) -> None:
+        """``append`` for records in their stored form, kept byte for byte (a restore from the event log)."""
+        try:
+            pairs = [(record, from_record(record)) for record in records]
+        except (UnknownEvent, ValueError) as exc:
+            raise JournalConflict(f"journal {self.path}: {exc}") from None
+        self._append(pairs)
+
+    def _append(self, pairs: Sequence[tuple[dict[str, Any], Event]]) -> None:
+        if not pairs:
             return
         seq, prev = self.last_seq, self.last_hash
-        with self._transaction(f"writing {records[0]['event']} (seq {records[0]['seq']})"):
-            for record in records:
-                if record["seq"] != seq + 1:
-                    raise JournalConflict(f"journal {self.path}: record seq {record['seq']} given where seq {seq + 1} is next")
-                prev = self._write(record, prev)
-                seq = record["seq"]
+        with self._transaction(f"writing {pairs[0][1].EVENT} (seq {pairs[0][1].seq})"):
+            for record, event in pairs:
+                if event.seq != seq + 1:
+                    raise JournalConflict(f"journal {self.path}: record seq {event.seq} given where seq {seq + 1} is next")
+                prev = self._write(record, event, prev)
+                seq = event.seq
             self._reseal()
             checkpoint = self._store_checkpoint(seq, prev)
         self.last_seq, self.last_hash = seq, prev
@@ -484,34 +519,35 @@ class Journal:
         if self._anchor is not None:
             self._anchor.write(checkpoint)
 
-    def _write(self, record: dict[str, Any], prev: str) -> str:
+    def _write(self, record: dict[str, Any], event: Event, prev: str) -> str:
         """Insert one record linked to ``prev`` and update what it changes; its hash."""
-        seq, event, round_id = record["seq"], record["event"], record.get("round")
+        seq, round_id = event.seq, event.round
         text = encode(record)
-        digest = record_hash(seq, prev, round_id, event, text)
-        self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (seq, round_id, event, text, prev, digest))
-        if round_id is None or "game" not in record:
+        digest = record_hash(seq, prev, round_id, event.EVENT, text)
+        self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (seq, round_id, event.EVENT, text, prev, digest))
+        if round_id is None or not isinstance(event, RoundEvent):
             return digest
         self._touched.add(round_id)
-        if event == "round_started":
+        if isinstance(event, RoundStarted):
             if self._round(round_id) is not None:
                 raise JournalConflict(f"journal {self.path}: round {round_id} was already started")
-            self._db.execute("INSERT INTO rounds VALUES (?, ?, ?, 'idle', NULL, NULL)", (round_id, record["game"], seq))
+            self._db.execute("INSERT INTO rounds VALUES (?, ?, ?, 'idle', NULL, NULL)", (round_id, event.game, seq))
             return digest
         row = self._round(round_id)
         if row is None:
-            raise JournalConflict(f"journal {self.path}: {event} for round {round_id}, which never started")
-        if row.ended_seq is not None and event in AFTER_THE_END_REFUSED:
-            raise JournalConflict(f"journal {self.path}: {event} for round {round_id}, which already ended at seq {row.ended_seq}")
-        if event == "state_changed":
-            self._db.execute("UPDATE rounds SET state = ? WHERE id = ?", (record["state"], round_id))
-        elif event in ("wager_placed", "wager_changed"):
-            self._stake(round_id, record)
-        elif event == "wager_settled":
-            self._settle(round_id, record)
-        elif event in ("round_complete", "round_voided"):
-            self._end(round_id, seq, voided=event == "round_voided")
-            self._meters_touched = True
+            raise JournalConflict(f"journal {self.path}: {event.EVENT} for round {round_id}, which never started")
+        if row.ended_seq is not None and isinstance(event, AFTER_THE_END_REFUSED):
+            raise JournalConflict(f"journal {self.path}: {event.EVENT} for round {round_id}, which already ended at seq {row.ended_seq}")
+        match event:
+            case StateChanged(state=state):
+                self._db.execute("UPDATE rounds SET state = ? WHERE id = ?", (state, round_id))
+            case WagerPlaced() | WagerChanged():
+                self._stake(round_id, event)
+            case WagerSettled():
+                self._settle(round_id, event)
+            case RoundCompleted() | RoundVoided():
+                self._end(round_id, seq, voided=isinstance(event, RoundVoided))
+                self._meters_touched = True
         return digest
 
     def _reseal(self) -> None:
@@ -527,24 +563,23 @@ class Journal:
         row = self._db.execute("SELECT id, game, state, started_seq, ended_seq FROM rounds WHERE id = ?", (round_id,)).fetchone()
         return None if row is None else RoundRow(*row)
 
-    def _stake(self, round_id: str, record: dict[str, Any]) -> None:
-        total = record["previous"] + record["amount"] if record.get("by") == "decision" else record["amount"]
+    def _stake(self, round_id: str, event: WagerPlaced | WagerChanged) -> None:
         self._db.execute(
             "INSERT INTO wagers (round, spot, wager, staked) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (round, spot, wager) DO UPDATE SET staked = excluded.staked",
-            (round_id, record["spot"], record["wager"], total),
+            (round_id, event.spot, event.wager, staked_after(event)),
         )
 
-    def _settle(self, round_id: str, record: dict[str, Any]) -> None:
-        key = (round_id, record["spot"], record["wager"])
+    def _settle(self, round_id: str, event: WagerSettled) -> None:
+        key = (round_id, event.spot, event.wager)
         row = self._db.execute("SELECT staked, settled FROM wagers WHERE round = ? AND spot = ? AND wager = ?", key).fetchone()
         staked, settled = row or (0, 0)
-        if settled + record["stake"] > staked:
+        if settled + event.stake > staked:
             raise JournalConflict(
-                f"journal {self.path}: round {round_id} spot {record['spot']} {record['wager']}: settling "
-                f"{format_cents(record['stake'])} more would settle {format_cents(settled + record['stake'])} of {format_cents(staked)} staked (applied twice?)"
+                f"journal {self.path}: round {round_id} spot {event.spot} {event.wager}: settling "
+                f"{format_cents(event.stake)} more would settle {format_cents(settled + event.stake)} of {format_cents(staked)} staked (applied twice?)"
             )
-        self._db.execute("UPDATE wagers SET settled = settled + ? WHERE round = ? AND spot = ? AND wager = ?", (record["stake"], *key))
+        self._db.execute("UPDATE wagers SET settled = settled + ? WHERE round = ? AND spot = ? AND wager = ?", (event.stake, *key))
 
     def _end(self, round_id: str, seq: int, *, voided: bool) -> None:
         open_wagers = self._db.execute(
@@ -556,19 +591,19 @@ class Journal:
                                   f"{format_cents(settled)} of {format_cents(staked)} settled")
         self._db.execute("UPDATE rounds SET ended_seq = ? WHERE id = ?", (seq, round_id))
         counts = {"rounds": 1, "voided": int(voided), "fees": 0, "between_count": 0, "between_wagered": 0, "between_paid": 0}
-        for record in self.round_records(round_id):
-            if record["event"] == "fee_collected":
-                counts["fees"] += record["amount"]
-            elif record["event"] == "wager_settled" and record.get("banker", "house") != "house":
+        for event in self.round_records(round_id):
+            if isinstance(event, FeeCollected):
+                counts["fees"] += event.amount
+            elif isinstance(event, WagerSettled) and event.banker != "house":
                 counts["between_count"] += 1
-                counts["between_wagered"] += record["stake"]
-                counts["between_paid"] += record["returned"]
-            elif record["event"] == "wager_settled":
-                for name in ("", record["wager"]):
+                counts["between_wagered"] += event.stake
+                counts["between_paid"] += event.returned
+            elif isinstance(event, WagerSettled):
+                for name in ("", event.wager):
                     self._db.execute(
                         "INSERT INTO meters (wager, count, wagered, paid) VALUES (?, 1, ?, ?) ON CONFLICT (wager) DO UPDATE SET "
                         "count = count + 1, wagered = wagered + excluded.wagered, paid = paid + excluded.paid",
-                        (name, record["stake"], record["returned"]),
+                        (name, event.stake, event.returned),
                     )
         for name, amount in counts.items():
             self._db.execute(
@@ -584,7 +619,7 @@ class Journal:
         except sqlite3.Error as exc:
             raise _storage_error(self.path, exc, "reading") from None
 
-    def _decode(self, rows: list[Any]) -> list[dict[str, Any]]:
+    def _stored(self, rows: list[Any]) -> list[dict[str, Any]]:
         """Records from their stored text; a record damaged since the journal was opened is reported, never a traceback."""
         out = []
         for seq, text in rows:
@@ -598,16 +633,28 @@ class Journal:
             out.append(record)
         return out
 
-    def records(self, after_seq: int = 0) -> list[dict[str, Any]]:
+    def _decode(self, rows: list[Any]) -> list[Event]:
+        """Stored records as typed events; one this schema cannot read is named (the file is from elsewhere, or altered)."""
+        try:
+            return [from_record(record) for record in self._stored(rows)]
+        except (UnknownEvent, ValueError) as exc:
+            raise JournalCorrupt(f"journal {self.path}: {exc}") from None
+
+    def records(self, after_seq: int = 0) -> list[Event]:
         """Every record after ``after_seq``, in order."""
         return self._decode(self._read("SELECT seq, record FROM events WHERE seq > ? ORDER BY seq", (after_seq,)))
 
-    def records_of(self, *events: str) -> list[dict[str, Any]]:
-        """Every record of the named events, in order."""
-        marks = ", ".join("?" * len(events))
-        return [json.loads(r[0]) for r in self._read(f"SELECT record FROM events WHERE event IN ({marks}) ORDER BY seq", events)]
+    def stored(self, after_seq: int = 0) -> list[dict[str, Any]]:
+        """Every record after ``after_seq`` as it is stored (one JSON object each), for checks of the stored form."""
+        return self._stored(self._read("SELECT seq, record FROM events WHERE seq > ? ORDER BY seq", (after_seq,)))
 
-    def round_records(self, round_id: str) -> list[dict[str, Any]]:
+    def records_of(self, *kinds: type[Event]) -> list[Event]:
+        """Every record of the given kinds of event, in order."""
+        names = tuple(kind.EVENT for kind in kinds)
+        marks = ", ".join("?" * len(names))
+        return self._decode(self._read(f"SELECT seq, record FROM events WHERE event IN ({marks}) ORDER BY seq", names))
+
+    def round_records(self, round_id: str) -> list[Event]:
         """Every record of one round (the round's own and the devices' for it), in order."""
         return self._decode(self._read("SELECT seq, record FROM events WHERE round = ? ORDER BY seq", (round_id,)))
 

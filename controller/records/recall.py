@@ -10,57 +10,84 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.events import (
+    CameraAgreed,
+    CameraBack,
+    CameraConfirmed,
+    CameraDisagreed,
+    CameraFailed,
+    CameraLost,
+    CardBurned,
+    CardDealt,
+    CardFaulted,
+    DecisionTaken,
+    Event,
+    HoldReasonAdded,
+    RoundCompleted,
+    RoundHeld,
+    RoundRecovered,
+    RoundStarted,
+    RoundVoided,
+    StateChanged,
+    WagerChanged,
+    WagerPlaced,
+    WagerSettled,
+    staked_after,
+)
 
-def recall(records: list[dict[str, Any]]) -> dict[str, Any]:
+
+def recall(records: list[Event]) -> dict[str, Any]:
     """One round's journal records, gathered for a person or a program."""
     summary: dict[str, Any] = {"id": None, "game": None, "state": None, "wagers": {}, "cards": [], "decisions": [],
                                "settlements": [], "holds": [], "faults": [], "recovery": [], "camera": None, "totals": None}
     for r in records:
-        event = r["event"]
-        if event == "round_started":
-            summary.update(id=r["round"], game=r["game"], started=r["timestamp"], options=r.get("options", {}))
-        elif event == "state_changed":
-            summary["state"] = r["state"]
-        elif event in ("wager_placed", "wager_changed"):
-            key = f"{r['spot']}:{r['wager']}"
-            total = r["previous"] + r["amount"] if r.get("by") == "decision" else r["amount"]
-            summary["wagers"][key] = {"spot": r["spot"], "wager": r["wager"], "amount": total}
-        elif event in ("card_dealt", "card_burned"):
-            summary["cards"].append({"card": r["card"], "target": r.get("target", "burn"), "source": r["source"], "seq": r["seq"]})
-        elif event == "decision":
-            summary["decisions"].append({k: r[k] for k in ("spot", "action", "amount", "cards", "hand")})
-        elif event == "wager_settled":
-            summary["settlements"].append({k: r[k] for k in ("spot", "wager", "stake", "outcome", "payout", "returned", "house_win")})
-        elif event in ("round_held", "hold_reason_added"):
-            summary["holds"].append(r["reason"])
-        elif event == "card_fault":
-            summary["faults"].append({"card": r["card"], "source": r["source"], "reason": r["reason"]})
-        elif event.startswith("camera_") and event != "camera_off":
-            _camera_look(summary, r)
-        elif event == "round_recovered":
-            summary["recovery"].append(r["message"])
-        elif event in ("round_complete", "round_voided"):
-            summary["totals"] = {k: r[k] for k in ("wagered", "paid", "fees", "house_win")}
-            summary["ended"] = r["timestamp"]
-            if event == "round_voided":
-                summary["void_reason"] = r["reason"]
+        match r:
+            case RoundStarted():
+                summary.update(id=r.round, game=r.game, started=r.timestamp, options=r.options)
+            case StateChanged():
+                summary["state"] = r.state
+            case WagerPlaced() | WagerChanged():
+                summary["wagers"][f"{r.spot}:{r.wager}"] = {"spot": r.spot, "wager": r.wager, "amount": staked_after(r)}
+            case CardDealt() | CardBurned():
+                target = r.target if isinstance(r, CardDealt) else "burn"
+                summary["cards"].append({"card": r.card, "target": target, "source": r.source, "seq": r.seq})
+            case DecisionTaken():
+                summary["decisions"].append({"spot": r.spot, "action": r.action, "amount": r.amount, "cards": r.cards, "hand": r.hand})
+            case WagerSettled():
+                summary["settlements"].append({"spot": r.spot, "wager": r.wager, "stake": r.stake, "outcome": r.outcome.value,
+                                               "payout": r.payout, "returned": r.returned, "house_win": r.house_win})
+            case RoundHeld() | HoldReasonAdded():
+                summary["holds"].append(r.reason)
+            case CardFaulted():
+                summary["faults"].append({"card": r.card, "source": r.source, "reason": r.reason})
+            case CameraConfirmed() | CameraAgreed() | CameraDisagreed() | CameraFailed() | CameraLost() | CameraBack():
+                _camera_look(summary, r)
+            case RoundRecovered():
+                summary["recovery"].append(r.message)
+            case RoundCompleted() | RoundVoided():
+                summary["totals"] = {"wagered": r.wagered, "paid": r.paid, "fees": r.fees, "house_win": r.house_win}
+                summary["ended"] = r.timestamp
+                if isinstance(r, RoundVoided):
+                    summary["void_reason"] = r.reason
     summary["wagers"] = [w for w in summary["wagers"].values() if w["amount"]]
     return summary
 
 
-def _camera_look(summary: dict[str, Any], r: dict[str, Any]) -> None:
+def _camera_look(summary: dict[str, Any],
+                 r: CameraConfirmed | CameraAgreed | CameraDisagreed | CameraFailed | CameraLost | CameraBack) -> None:
     """The camera's word on the round (``controller.engine.camera``): a look after each card landed, one
     before settling, what disagreed or failed, and when a live camera was lost and came back."""
     camera = summary["camera"] = summary["camera"] or {"looks_agreed": 0, "cards_before_settling": None,
                                                        "discrepancies": [], "failures": [], "outages": []}
-    if r["event"] == "camera_confirms":
-        camera["looks_agreed"] += 1
-    elif r["event"] == "camera_agrees":
-        camera["looks_agreed"] += 1
-        camera["cards_before_settling"] = r["cards"]
-    elif r["event"] == "camera_discrepancy":
-        camera["discrepancies"].append({k: r.get(k) for k in ("kind", "zone", "dealt", "seen")})
-    elif r["event"] == "camera_failed":
-        camera["failures"].append(r["reason"])
-    elif r["event"] in ("camera_lost", "camera_back"):
-        camera["outages"].append({"event": r["event"], "device": r["device"], "at": r["at"]})
+    match r:
+        case CameraConfirmed():
+            camera["looks_agreed"] += 1
+        case CameraAgreed():
+            camera["looks_agreed"] += 1
+            camera["cards_before_settling"] = r.cards
+        case CameraDisagreed():
+            camera["discrepancies"].append({"kind": r.kind, "zone": r.zone, "dealt": r.dealt, "seen": r.seen})
+        case CameraFailed():
+            camera["failures"].append(r.reason)
+        case CameraLost() | CameraBack():
+            camera["outages"].append({"event": r.EVENT, "device": r.device, "at": r.at})

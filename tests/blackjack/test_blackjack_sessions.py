@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from controller.commands.cli import main
+from controller.events import DecisionTaken, FeeCollected, RoundCompleted, SettlementSummarized, WagerChanged, WagerPlaced, WagerSettled
 from tests.helpers import init_table
 
 
@@ -27,20 +28,20 @@ def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, 
     fees: dict[str, int] = defaultdict(int)
     wagers: Counter[str] = Counter()
     for r in records:
-        if r["event"] in ("wager_placed", "wager_changed"):
-            added_by_decision = r.get("by") == "decision"  # a double, split or insurance: ``amount`` is the addition
+        if r["event"] in (WagerPlaced.EVENT, WagerChanged.EVENT):
+            added_by_decision = r.get("by") == DecisionTaken.EVENT  # a double, split or insurance: ``amount`` is the addition
             placed[r["round"]] += r["amount"] if added_by_decision else r["amount"] - r["previous"]
-        elif r["event"] == "wager_settled":
+        elif r["event"] == WagerSettled.EVENT:
             placed[r["round"]] -= r["stake"]
             if r["wager"] == "bank":
                 continue
             players[r["round"]] += r["returned"] - r["stake"]
             assert r["banker"] == "player-dealer"
             wagers[f"{r['wager']} {r['outcome']}"] += 1
-        elif r["event"] == "fee_collected":
+        elif r["event"] == FeeCollected.EVENT:
             fees[r["round"]] += r["amount"]
-    summaries = {r["round"]: r for r in records if r["event"] == "settlement_summary"}
-    completes = {r["round"]: r for r in records if r["event"] == "round_complete"}
+    summaries = {r["round"]: r for r in records if r["event"] == SettlementSummarized.EVENT}
+    completes = {r["round"]: r for r in records if r["event"] == RoundCompleted.EVENT}
     assert len(summaries) == len(completes) == 300
     for round_id, summary in summaries.items():
         assert placed[round_id] == 0, "every wager, added by a decision or not, settled exactly once"
@@ -52,6 +53,6 @@ def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, 
     for outcome in ("base win", "base lose", "base push", "base partial", "bonus win", "bonus lose",
                     "buster win", "buster lose"):
         assert wagers[outcome], outcome
-    actions = Counter(r["action"] for r in records if r["event"] == "decision")
+    actions = Counter(r["action"] for r in records if r["event"] == DecisionTaken.EVENT)
     assert {"hit", "stand", "double", "split", "surrender"} <= set(actions)
     assert len({s["player_dealer_seat"] for s in summaries.values()}) == 8

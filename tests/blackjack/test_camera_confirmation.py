@@ -17,6 +17,7 @@ from controller.commands.cli import main
 from controller.engine.camera import CameraWitness
 from controller.engine.config import load_config
 from controller.errors import TableError
+from controller.events import CameraAgreed, CameraConfirmed, CameraDisagreed, CardDealt, FeeCollected, RoundHeld, WagerSettled
 from tests.helpers import MemoryLog, init_table
 from vision.artwork import ArtworkMissing, render_deck
 
@@ -42,14 +43,14 @@ def test_every_card_of_full_rounds_is_confirmed_by_the_camera_and_the_rounds_bal
     assert main(["run", "--config", str(ROOT / "config" / f"{game_id}.toml"), "--rounds", "3", "--seed", "21",
                  "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 0
     events = _events(log)
-    dealt = [e for e in events if e["event"] == "card_dealt"]
+    dealt = [e for e in events if e["event"] == CardDealt.EVENT]
     assert len(dealt) > 20
-    assert sum(e["event"] == "camera_confirms" for e in events) == len(dealt)  # one look after every card
-    assert sum(e["event"] == "camera_agrees" for e in events) == 3  # and one before each settlement
+    assert sum(e["event"] == CameraConfirmed.EVENT for e in events) == len(dealt)  # one look after every card
+    assert sum(e["event"] == CameraAgreed.EVENT for e in events) == 3  # and one before each settlement
     for round_id in {e["round"] for e in dealt}:
-        settled = [e for e in events if e["event"] == "wager_settled" and e["round"] == round_id]
+        settled = [e for e in events if e["event"] == WagerSettled.EVENT and e["round"] == round_id]
         staked, returned = sum(e["stake"] for e in settled), sum(e["returned"] for e in settled)
-        fees = sum(e["amount"] for e in events if e["event"] == "fee_collected" and e["round"] == round_id)
+        fees = sum(e["amount"] for e in events if e["event"] == FeeCollected.EVENT and e["round"] == round_id)
         assert staked == returned  # between players: what one side wins the other loses, to the cent
         assert fees > 0
 
@@ -70,13 +71,13 @@ def test_a_card_the_camera_reads_differently_holds_the_round_with_the_card_kept(
     assert main(["run", "--config", str(ROOT / "config" / "no-bust-21.toml"), "--rounds", "2", "--seed", "21",
                  "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 1
     events = _events(log)
-    held = next(e for e in events if e["event"] == "round_held")
+    held = next(e for e in events if e["event"] == RoundHeld.EVENT)
     assert held["reason"].startswith("camera: ")
-    discrepancy = next(e for e in events if e["event"] == "camera_discrepancy")
+    discrepancy = next(e for e in events if e["event"] == CameraDisagreed.EVENT)
     assert discrepancy["zone"] != "player-dealer"
-    last_dealt = [e for e in events if e["event"] == "card_dealt"][-1]
+    last_dealt = [e for e in events if e["event"] == CardDealt.EVENT][-1]
     assert last_dealt["seq"] < held["seq"]  # the card was placed, then the round held: nothing is lost
-    assert not any(e["event"] == "wager_settled" for e in events if e.get("round") == held["round"])
+    assert not any(e["event"] == WagerSettled.EVENT for e in events if e.get("round") == held["round"])
     assert "is on hold: camera:" in capsys.readouterr().err
 
 

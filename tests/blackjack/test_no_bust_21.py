@@ -6,6 +6,7 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import DecisionRefused, WagerRefused
+from controller.events import CardDealt, DecisionTaken, FeeCollected, RoundStarted, SettlementSummarized, WagerPlaced
 from controller.rules.base import Decision, OptionError
 from controller.rules.blackjack.play import PLAYER_DEALER, action_button
 from controller.rules.blackjack.totals import Kind, Total
@@ -35,9 +36,9 @@ def test_round_of_play_7_to_10_dealing_order_and_the_second_dealer_card_after_th
         ("1.0", "TS"), ("3.0", "9H"), (PLAYER_DEALER, "5D"), ("1.0", "7H"), ("3.0", "9C"),
         (PLAYER_DEALER, "8S"), (PLAYER_DEALER, "6C")]
     events = [r["event"] for r in log.records()]
-    last_decision = max(i for i, e in enumerate(events) if e == "decision")
+    last_decision = max(i for i, e in enumerate(events) if e == DecisionTaken.EVENT)
     second_dealer_card = [i for i, r in enumerate(log.records())
-                          if r["event"] == "card_dealt" and r["target"] == PLAYER_DEALER][1]
+                          if r["event"] == CardDealt.EVENT and r["target"] == PLAYER_DEALER][1]
     assert second_dealer_card > last_decision
     assert returned(round) == {(1, "base"): 0, (3, "base"): 0}  # 17 and 18 against 19 (game rule 4)
 
@@ -141,7 +142,7 @@ def test_rules_notes_a_plain_22_is_over_by_default_and_under_when_configured() -
     assert make_game(GAME, {"over_above": 22}).compare(t(21), t(22), [])[0].text == "lose"
     log = MemoryLog()
     play(GAME, {(1, "base"): 1000}, "TS 5D 9H 8S 6C", [(1, "stand")], log=log, over_above=22)
-    assert log.named("round_started")[0]["options"]["over_above"] == 22
+    assert log.named(RoundStarted.EVENT)[0]["options"]["over_above"] == 22
 
 
 @pytest.mark.parametrize(("card", "seat"), [
@@ -186,7 +187,7 @@ def test_double_down_one_card_for_a_second_equal_wager() -> None:
     round = play(GAME, {(1, "base"): 1000}, "5S 6D 6H 2C 9C 8S", [(1, "double")], log=log)
     assert len(round.hand.seats[1].hands[0].cards) == 3
     assert round.wagers[(1, "base")] == 2000 and returned(round) == {(1, "base"): 4000}  # 13 v 6+9+8=23 over
-    assert [r for r in log.named("wager_placed") if r.get("by") == "decision"][0]["amount"] == 1000
+    assert [r for r in log.named(WagerPlaced.EVENT) if r.get("by") == DecisionTaken.EVENT][0]["amount"] == 1000
 
 
 def test_double_down_for_less_is_refused_in_no_bust() -> None:
@@ -236,7 +237,7 @@ def test_bank_exhausted_mid_settlement_returns_the_uncovered_wagers() -> None:
     # player-dealer 6 9 9 = hard 24, over: every player wins; button from the 9: seat 2
     assert order(round) == [(2, "base"), (3, "base"), (1, "base"), (1, "bonus")]
     assert returned(round) == {(2, "base"): 2000, (3, "base"): 1500, (1, "base"): 1000, (1, "bonus"): 500}
-    summary = log.named("settlement_summary")[0]
+    summary = log.named(SettlementSummarized.EVENT)[0]
     assert summary["exhausted"] is True and summary["net"] == -1500 and summary["action_button"] == 2
     assert "bank exhausted" in round.settlements[1].reason
 
@@ -246,7 +247,7 @@ def test_collection_fee_of_the_player_dealer_by_the_posted_schedule() -> None:
     log = MemoryLog()
     play(GAME, {(1, "base"): 20000, (2, "base"): 5000}, "TS TH 5D 9C 9D 8S 6C", [(1, "stand"), (2, "stand")],
          log=log)
-    assert [(f["spot"], f["amount"]) for f in log.named("fee_collected")] == [(8, 300)]
+    assert [(f["spot"], f["amount"]) for f in log.named(FeeCollected.EVENT)] == [(8, 300)]
 
 
 def test_side_wagers_need_a_base_wager_and_buster_at_most_the_base() -> None:

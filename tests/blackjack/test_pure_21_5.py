@@ -6,6 +6,7 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.errors import DecisionRefused
+from controller.events import Revealed, RoundStarted, SettlementSummarized
 from controller.rules.base import Decision, OptionError
 from controller.rules.blackjack.play import PLAYER_DEALER
 from controller.rules.blackjack.totals import Kind, Total
@@ -34,7 +35,7 @@ def test_round_of_play_7_the_player_dealer_second_card_is_dealt_down_with_the_pl
         (PLAYER_DEALER, "2H"), (PLAYER_DEALER, "TB")]
     assert returned(round) == {(1, "base"): 2000, (2, "base"): 2000}  # player-dealer 23 is over (game rule 4)
     assert round.hand.button == 6  # round of play 11: the down card places the action button
-    assert log.named("reveal")[0]["player_dealer"] == ["5D", "6S"]
+    assert log.named(Revealed.EVENT)[0]["player_dealer"] == ["5D", "6S"]
 
 
 def decision_round(hand: str, up: str = "5D", down: str = "7C"):
@@ -123,8 +124,8 @@ def test_888_option_players_over_21_5_win_against_the_player_dealers_888() -> No
     default = play(GAME, {(1, "base"): 1000}, "TB 8S 6H 8H TB 8D", [(1, "hit")], log=log)
     option = play(GAME, {(1, "base"): 1000}, "TB 8S 6H 8H TB 8D", [(1, "hit")], rule_888="win")
     assert returned(default) == {(1, "base"): 1000} and returned(option) == {(1, "base"): 2000}
-    assert log.named("round_started")[0]["options"]["rule_888"] == "push"
-    assert log.named("settlement_summary")[0]["promotions"] == ["player-dealer 888"]
+    assert log.named(RoundStarted.EVENT)[0]["options"]["rule_888"] == "push"
+    assert log.named(SettlementSummarized.EVENT)[0]["promotions"] == ["player-dealer 888"]
 
 
 def test_game_rule_2_the_down_card_is_checked_under_a_bonus_card_and_nobody_acts() -> None:
@@ -188,5 +189,5 @@ def test_player_bonus_hands_are_announced_for_the_card_rooms_promotions() -> Non
     log = MemoryLog()
     play(GAME, {(1, "base"): 1000, (2, "base"): 1000}, "7S 2C 2D 7S AC 9C 7S AD AH 2H 3S TB 8D",
          [(1, "hit"), (2, "hit"), (2, "hit"), (2, "hit"), (2, "hit"), (2, "hit")], log=log)
-    assert log.named("settlement_summary")[0]["promotions"] == [
+    assert log.named(SettlementSummarized.EVENT)[0]["promotions"] == [
         "spot 1 hand 0: 777 (suited)", "spot 2 hand 0: seven card charlie"]

@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 
 from controller.console.server import ConsoleServer, ConsoleSettings
-from controller.console.session import TableLoop
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShoeFeed
+from controller.engine.loop import TableLoop
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
 from controller.records.staff import SessionAccounts

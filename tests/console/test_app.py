@@ -12,9 +12,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from controller.console.server import ConsoleServer, ConsoleSettings, console_settings
-from controller.console.session import TableLoop
 from controller.engine.config import load_config
+from controller.engine.loop import TableLoop
 from controller.errors import ConfigError
+from controller.events import BettingClosed, LoggedOut, LoginGranted, SupervisorActed, SupervisorGranted, SupervisorRefusal
 from tests.console.tables import CONFIG, DEALER, SUPERVISOR, accounts, logged_in, served, table_loop
 from tests.helpers import MemoryLog
 
@@ -42,7 +43,7 @@ def test_a_page_load_opens_no_session_and_nothing_is_taken_without_a_login(app: 
 def test_a_logged_in_dealer_opens_betting_and_a_refusal_comes_back_with_its_reason(app: tuple[Client, TableLoop, MemoryLog]) -> None:
     client, _, log = app
     headers = logged_in(client)
-    assert log.named("login_granted")[-1] | {"seq": 0, "timestamp": ""} == log.named("login_granted")[-1] | {
+    assert log.named(LoginGranted.EVENT)[-1] | {"seq": 0, "timestamp": ""} == log.named(LoginGranted.EVENT)[-1] | {
         "seq": 0, "timestamp": "", "name": "dana", "role": "dealer", "page": "dealer", "client": "127.0.0.1"}
     who = client.get("/api/session").json()
     assert (who["name"], who["role"], who["csrf"]) == ("dana", "dealer", headers["X-CSRF-Token"])
@@ -56,10 +57,10 @@ def test_a_logged_in_dealer_opens_betting_and_a_refusal_comes_back_with_its_reas
     assert bad.status_code == 400 and "not an amount of money" in bad.json()["reason"]
     assert client.get("/api/state").json()["round"]["layout"][0]["wagers"][0]["amount"] == 1250
     # the session cookie alone is not enough: every command also carries the page's CSRF token
-    assert client.post("/api/command", json={"command": "no_more_bets"}).status_code == 403
+    assert client.post("/api/command", json={"command": BettingClosed.EVENT}).status_code == 403
     client.post("/api/logout", json={}, headers=headers)
-    assert client.post("/api/command", json={"command": "no_more_bets"}, headers=headers).status_code == 401
-    assert log.named("logout")[-1]["name"] == "dana"
+    assert client.post("/api/command", json={"command": BettingClosed.EVENT}, headers=headers).status_code == 401
+    assert log.named(LoggedOut.EVENT)[-1]["name"] == "dana"
 
 
 def test_the_websocket_needs_a_logged_in_session_then_sends_the_pages_view(app: tuple[Client, TableLoop, MemoryLog]) -> None:
@@ -89,7 +90,7 @@ def test_a_supervisor_action_needs_a_supervisors_pin_twice_and_every_try_is_jour
     assert wrong.status_code == 403 and wrong.json()["reason"] == "refused: wrong name or PIN"
     dealer = client.post("/api/supervisor", json={"action": "void", "name": DEALER[0], "pin": DEALER[1], "reason": "x"}, headers=headers)
     assert dealer.status_code == 403 and "not a supervisor" in dealer.json()["reason"]
-    refused = log.named("supervisor_refused")
+    refused = log.named(SupervisorRefusal.EVENT)
     assert [(r["name"], r["reason"]) for r in refused] == [("pat", "wrong name or PIN"), ("dana", "dana is not a supervisor")]
     ask = {"action": "void", "name": SUPERVISOR[0], "pin": SUPERVISOR[1]}
     assert client.post("/api/supervisor", json=ask, headers=headers).status_code == 400  # a reason is required
@@ -101,9 +102,9 @@ def test_a_supervisor_action_needs_a_supervisors_pin_twice_and_every_try_is_jour
     assert client.post("/api/supervisor/confirm", json=confirm, headers=headers).json()["ok"]
     assert client.post("/api/supervisor/confirm", json=confirm, headers=headers).status_code == 409  # used once
     assert loop.snapshot()["round"]["state"] == "void"
-    action = log.named("supervisor_action")[-1]
+    action = log.named(SupervisorActed.EVENT)[-1]
     assert (action["action"], action["by"]) == ("void", "pat")
-    assert [r["step"] for r in log.named("supervisor_granted")] == ["ask", "confirm"]
+    assert [r["step"] for r in log.named(SupervisorGranted.EVENT)] == ["ask", "confirm"]
     assert SUPERVISOR[1] not in log.stream.getvalue() and DEALER[1] not in log.stream.getvalue()
     # a confirmation for a round that has since ended is refused, never applied to the next round
     stale = client.post("/api/supervisor", json={**ask, "reason": "late"}, headers=headers)

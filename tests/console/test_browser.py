@@ -12,7 +12,8 @@ import re
 import time
 from typing import Any
 
-from controller.console.commands import DeviceFault
+from controller.engine.commands import DeviceFault
+from controller.events import LoginRefused, SupervisorActed, SupervisorRefusal, WagerRefusal
 from controller.money import format_cents
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import DEALER, SUPERVISOR, log_in, served
@@ -110,7 +111,7 @@ def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shot
         enter(page, 2, "home", "2")
         expect_text(page, "#message", r"outside the table limits \$5\.00 to \$1,000\.00")
         shots(page, "refused")
-        assert console.log.named("wager_refused")[-1]["reason"] == "$2.00 is outside the table limits $5.00 to $1,000.00"
+        assert console.log.named(WagerRefusal.EVENT)[-1]["reason"] == "$2.00 is outside the table limits $5.00 to $1,000.00"
         # keyboard only: focus the wager, Enter selects it, type the amount, Enter places it
         wager(page, 2, "home").focus()
         page.keyboard.press("Enter")
@@ -229,7 +230,7 @@ def test_a_device_fault_puts_the_page_on_the_hold_screen_within_a_second(page: A
         page.click("#hold-supervisor button.confirm")
         expect_text(page, "#state", "betting")
         assert page.locator("#hold-screen").is_hidden()
-        action = console.log.named("supervisor_action")[-1]
+        action = console.log.named(SupervisorActed.EVENT)[-1]
         assert (action["action"], action["reason"], action["by"]) == ("resume", "door closed, shoe checked", SUPERVISOR[0])
         assert SUPERVISOR[1] not in console.log.stream.getvalue()
 
@@ -337,8 +338,8 @@ def test_a_dealer_who_mistypes_their_pin_is_locked_out_never_the_supervisor_at_t
         page.locator("#hold-screen").wait_for(state="hidden")
         expect_text(page, "#state", "betting")
         shots(page, "supervisor-resumed")
-        refused = [(r["name"], r["reason"]) for r in console.log.named("login_refused")]
+        refused = [(r["name"], r["reason"]) for r in console.log.named(LoginRefused.EVENT)]
         assert refused[:3] == [(DEALER[0], "wrong name or PIN")] * 3
         assert refused[3][0] == DEALER[0] and refused[3][1].startswith("too many wrong PINs: locked for") and len(refused) == 4
-        assert [r["name"] for r in console.log.named("supervisor_refused")] == [DEALER[0]] * 3
-        assert console.log.named("supervisor_action")[-1]["by"] == SUPERVISOR[0]
+        assert [r["name"] for r in console.log.named(SupervisorRefusal.EVENT)] == [DEALER[0]] * 3
+        assert console.log.named(SupervisorActed.EVENT)[-1]["by"] == SUPERVISOR[0]

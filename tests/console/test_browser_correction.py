@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.events import CardCorrected
 from tests.console.tables import SUPERVISOR, served
 from tests.console.test_browser import enter, expect_text, open_console, supervise
 
@@ -37,7 +38,7 @@ def test_a_placed_card_is_corrected_from_the_pit_view_and_the_dealer_page_shows_
         assert page.locator('#layout section[data-spot="3"] .card').first.get_attribute("data-card") is None  # still down
         assert round.cards[0][1] is spare
         shots(page, "corrected")
-        assert console.log.named("card_corrected")[-1]["previous"] == first.code
+        assert console.log.named(CardCorrected.EVENT)[-1]["previous"] == first.code
         assert SUPERVISOR[1] not in console.log.stream.getvalue()
         page.click('#decision-actions button[data-action="fold"]')
         expect_text(page, "#state", "complete")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from controller.events import DecisionRefusal, DecisionTaken
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.rules.pai_gow_tiles.ranking import hand_value
 from controller.tiles import TILE_SET, Tile
@@ -46,7 +47,7 @@ def test_a_high_card_flush_raise_is_picked_from_the_allowed_multiples(page: Any,
         page.click('#decision-actions button[data-amount="other"]')
         expect_text(page, "#message", r"a 5-card flush may raise \$10\.00 to \$20\.00 \(1x to 2x the Ante\), not \$30\.00")
         shots(page, "raise-refused")
-        assert console.log.named("decision_refused")[-1]["amount"] == 3000
+        assert console.log.named(DecisionRefusal.EVENT)[-1]["amount"] == 3000
         page.click('#decision-actions button[data-amount="20.00"]')
         expect_text(page, "#state", "complete")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="raise"]', r"\$20\.00")
@@ -183,7 +184,7 @@ def test_a_lowball_hand_is_dealt_in_raised_by_button_and_drawn_by_tapping_the_di
         largest = raises.nth(1).get_attribute("data-amount")
         shots(page, "raise-offered")
         pending = tap(page, console, f'#decision-actions button[data-action="raise"][data-amount="{largest}"]')
-        assert console.log.named("decision")[-1]["amount"] == round(float(largest) * 100)  # type: ignore[arg-type]
+        assert console.log.named(DecisionTaken.EVENT)[-1]["amount"] == round(float(largest) * 100)  # type: ignore[arg-type]
         while pending is not None and "draw" not in pending["actions"]:
             action = "call" if "call" in pending["actions"] else "check"
             pending = tap(page, console, f'#decision-actions button[data-action="{action}"]')

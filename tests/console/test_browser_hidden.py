@@ -23,9 +23,10 @@ from typing import Any
 
 import pytest
 
-from controller.console.session import TableLoop
 from controller.engine.feeds import DealerEntryFeed
+from controller.engine.loop import TableLoop
 from controller.engine.players import SimulatedPlayers
+from controller.events import BettingClosed
 from controller.money import format_cents
 from tests.console.conftest import ARTIFACTS
 from tests.console.hidden_cards import CODE, NEVER, public_from
@@ -132,7 +133,7 @@ def play_round(game: str, loop: TableLoop, dealer: Any, pit: Any) -> None:
             send({"command": "place_wager", "spot": spot, "wager": name, "amount": f"{amount / 100:.2f}"})
     dealer.wait_for_function("() => document.querySelectorAll('#layout .wager.staked, #layout .badge').length > 0")
     look(game, dealer, "1-betting")
-    assert send({"command": "no_more_bets"})["ok"], round.wagers
+    assert send({"command": BettingClosed.EVENT})["ok"], round.wagers
     looked = False
     keyed = loop.table.feed if isinstance(loop.table.feed, DealerEntryFeed) else None
     tiles = list(keyed._order) if keyed is not None else []

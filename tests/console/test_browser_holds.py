@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from controller.events import DeviceFaultReported, PositionTaken, SupervisorActed
 from drivers.protocol.messages import Code
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR, served
@@ -52,9 +53,9 @@ def test_a_device_fault_holds_the_round_and_a_supervisor_clears_it_from_the_page
             page.click("#void-next")
         page.locator("#hold-screen").wait_for(state="hidden")
         expect_text(page, "#state", "betting")
-        done = console.log.named("supervisor_action")[-1]
+        done = console.log.named(SupervisorActed.EVENT)[-1]
         assert (done["action"], done["by"]) == (action, SUPERVISOR[0])
-        assert console.log.named("device_fault")[0]["device"] == "shoe"
+        assert console.log.named(DeviceFaultReported.EVENT)[0]["device"] == "shoe"
 
 
 def test_a_stopped_player_dealer_game_shows_why_and_waits_until_a_player_takes_the_position(page: Any, shots: Any) -> None:
@@ -80,6 +81,6 @@ def test_a_stopped_player_dealer_game_shows_why_and_waits_until_a_player_takes_t
         page.locator("#stop-screen").wait_for(state="hidden")
         page.click("#open-round")
         expect_text(page, '#layout section[data-spot="4"] .badge', "player-dealer")
-        taken = console.log.named("position_taken")[-1]
+        taken = console.log.named(PositionTaken.EVENT)[-1]
         assert (taken["player_dealer"], taken["round"]) == (4, "TCP-01-TEST-000002")
         shots(page, "new-player-dealer")

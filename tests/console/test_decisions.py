@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.cards import Card
-from controller.console.commands import (
+from controller.engine.commands import (
     CloseBetting,
     CommandRefused,
     CorrectPlacedCard,
@@ -18,9 +18,10 @@ from controller.console.commands import (
     PlaceWager,
     Sit,
 )
-from controller.console.session import TableLoop
 from controller.engine.feeds import PieceRefused
+from controller.engine.loop import TableLoop
 from controller.errors import DecisionRefused, IllegalAction
+from controller.events import PieceRefusal, SupervisorActed
 from controller.money import format_cents
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.rules.pai_gow_tiles.ranking import hand_value
@@ -105,7 +106,7 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
         do(running, EnterPiece("2-4"))
     # the page's copy of the refusal names no tile lying face down
     assert running.snapshot()["message"] == "?? is already dealt this round: the set holds 1 and it is out"
-    refused = running.log.named("piece_refused")  # type: ignore[attr-defined]
+    refused = running.log.named(PieceRefusal.EVENT)  # type: ignore[attr-defined]
     assert [(r["code"], r["target"]) for r in refused] == [("7-7", "stack1"), ("2-4", "stack1")]
     do(running, EnterPiece("6-6"))
     do(running, EnterPiece("6-6"))
@@ -150,7 +151,7 @@ def test_the_supervisor_corrects_a_placed_card_before_the_first_decision(running
     cards = running.snapshot()["round"]["cards"]
     assert (cards[0]["card"], cards[0]["face_down"], cards[0]["source"]) == (None, True, "supervisor")  # still face down
     assert round.cards[0][1] is spare and round.hand.cards[2][0] is spare
-    action = running.log.named("supervisor_action")[-1]  # type: ignore[attr-defined]
+    action = running.log.named(SupervisorActed.EVENT)[-1]  # type: ignore[attr-defined]
     assert (action["action"], action["index"], action["card"]) == ("correct_placed_card", 0, spare.code)
     with pytest.raises(IllegalAction, match="already dealt this round"):
         do(running, CorrectPlacedCard(1, round.cards[7][1].code, "a card of spot 4"))
@@ -188,7 +189,7 @@ def test_poker_seats_are_dealt_in_and_bets_raises_and_draws_carry_what_the_page_
 @pytest.mark.parametrize("running", ["high-card-flush"], indirect=True)
 def test_the_dealers_cards_stay_face_down_on_the_pages_until_the_reveal(running: TableLoop) -> None:
     # rules-notes (High Card Flush): the players decide against a dealer hand they cannot see
-    from controller.console.view import table_view
+    from controller.engine.view import table_view
 
     start(running, [(2, "ante", 1000), (4, "ante", 1000)])
     view = table_view(running)

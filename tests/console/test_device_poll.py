@@ -13,12 +13,13 @@ from collections.abc import Callable
 
 import pytest
 
-from controller.console.commands import CloseBetting, CommandRefused, OpenRound, PlaceWager, Resume
-from controller.console.session import TableLoop
+from controller.engine.commands import CloseBetting, CommandRefused, OpenRound, PlaceWager, Resume
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShufflerFeed
+from controller.engine.loop import TableLoop
 from controller.engine.table import Table
+from controller.events import ShoeFaulted, ShoeRecovered
 from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, table_loop
@@ -45,18 +46,18 @@ def test_a_shoe_fault_between_rounds_holds_the_table_and_the_next_round_deals_on
             wait_until(lambda: loop.snapshot()["table_fault"] is not None)
             assert loop.snapshot()["table_fault"].startswith("shoe: shoe fault (jam)")
             assert loop.snapshot()["devices"]["shoe"].startswith("fault: shoe fault (jam)")
-            assert log.named("shoe_fault")[-1]["round"] is None
+            assert log.named(ShoeFaulted.EVENT)[-1]["round"] is None
             with pytest.raises(CommandRefused, match="the table is on hold: shoe: shoe fault"):
                 do(loop, OpenRound())
             sim.command("clear")
-            wait_until(lambda: bool(log.named("shoe_recovered")))  # read between rounds too
+            wait_until(lambda: bool(log.named(ShoeRecovered.EVENT)))  # read between rounds too
             assert loop.snapshot()["table_fault"] is not None  # until the supervisor resumes
             do(loop, Resume("jam cleared at the shoe"))
             do(loop, OpenRound())
             do(loop, PlaceWager(1, "home", 1000))
             do(loop, CloseBetting())
             wait_until(lambda: loop.snapshot()["round"]["state"] == "complete")
-            assert log.named("shoe_recovered")[-1]["code"] == "jam" and len(log.named("shoe_fault")) == 1
+            assert log.named(ShoeRecovered.EVENT)[-1]["code"] == "jam" and len(log.named(ShoeFaulted.EVENT)) == 1
         finally:
             loop.stop()
             loop.table.feed.close()

@@ -21,7 +21,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from controller.console.session import TableLoop
+from controller.engine.loop import TableLoop
+from controller.events import BettingClosed, LoginRefused, RequestsRefused, RoundStarted, SupervisorRefusal
 from tests.console.tables import DEALER, SUPERVISOR, logged_in, served
 from tests.helpers import MemoryLog
 
@@ -71,7 +72,7 @@ def journaled_refusals(log: MemoryLog, loop: TableLoop, expected: int) -> int:
     """The refused requests the console journaled (it does so once a second), once they reach ``expected``."""
     deadline = time.monotonic() + 10
     while True:
-        total = sum(r["total"] for r in log.named("requests_refused"))
+        total = sum(r["total"] for r in log.named(RequestsRefused.EVENT))
         if total >= expected or time.monotonic() > deadline:
             return total
         time.sleep(0.2)
@@ -136,7 +137,7 @@ def test_the_probe_suite_gets_only_4xx_answers_every_refusal_is_logged_and_the_t
 
     # fuzzed commands from a logged-in page: every one answered 4xx or done, none 5xx
     rng = random.Random(47)
-    values: list[Any] = [None, True, -1, 0, 10**30, 1.5, "", "x" * 70, "no_more_bets", [], {}, ["AS"] * 3, "NaN", "1e999"]
+    values: list[Any] = [None, True, -1, 0, 10**30, 1.5, "", "x" * 70, BettingClosed.EVENT, [], {}, ["AS"] * 3, "NaN", "1e999"]
     keys = ["command", "spot", "wager", "amount", "action", "cards", "values", "hand", "code", "index", "card", "reason"]
     for _ in range(300):
         body = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 6))}
@@ -147,16 +148,16 @@ def test_the_probe_suite_gets_only_4xx_answers_every_refusal_is_logged_and_the_t
     assert loop.round is None  # no fuzzed command opened a round
 
     # wrong PINs: refused, then locked out; each try journaled; the dealer's session is untouched
-    before = len(log.named("login_refused"))
+    before = len(log.named(LoginRefused.EVENT))
     codes = [probe.send("wrong PIN", "POST", "/api/login", json={"name": "pat", "pin": f"{n:06d}"}, headers=origin,
                         refused=False).status_code for n in range(12)]
     assert codes[:3] == [401] * 3 and set(codes[3:]) == {429}
-    assert len(log.named("login_refused")) - before == 12
+    assert len(log.named(LoginRefused.EVENT)) - before == 12
     for attempt in range(5):
         answer = probe.send("wrong supervisor PIN", "POST", "/api/supervisor", refused=False, headers={**origin, **headers},
                             json={"action": "void", "name": SUPERVISOR[0], "pin": f"11{attempt}111", "reason": "probe"})
         assert answer.status_code in (403, 429)
-    assert len(log.named("supervisor_refused")) == 5
+    assert len(log.named(SupervisorRefusal.EVENT)) == 5
 
     # 1,000 page loads (any web page can cause them) log nobody out
     for _ in range(1000):
@@ -165,10 +166,10 @@ def test_the_probe_suite_gets_only_4xx_answers_every_refusal_is_logged_and_the_t
 
     assert all(400 <= status < 500 for _, status in probe.statuses), [s for s in probe.statuses if not 400 <= s[1] < 500]
     assert journaled_refusals(log, loop, probe.refused) == probe.refused
-    assert not log.named("round_started")  # nothing any probe sent changed the table
+    assert not log.named(RoundStarted.EVENT)  # nothing any probe sent changed the table
     assert probe.send("the dealer", "POST", "/api/command", json=COMMAND, headers={**origin, **headers}, refused=False).json()["ok"]
-    assert [r["round"] for r in log.named("round_started")] == ["TC-01-TEST-000001"]
+    assert [r["round"] for r in log.named(RoundStarted.EVENT)] == ["TC-01-TEST-000001"]
     print(f"\nprobe suite: {len(probe.statuses)} requests, all 4xx; {probe.refused} refused requests journaled; "
-          f"{len(log.named('login_refused'))} wrong logins and {len(log.named('supervisor_refused'))} wrong supervisor PINs "
+          f"{len(log.named(LoginRefused.EVENT))} wrong logins and {len(log.named(SupervisorRefusal.EVENT))} wrong supervisor PINs "
           f"journaled one by one; 1,000 page loads, the dealer still logged in")
     assert json.dumps(log.records()).count(SUPERVISOR[1]) == 0

@@ -15,6 +15,7 @@ import cv2
 import httpx
 import numpy as np
 
+from controller.events import CameraOff, CameraScaleLow, LoginGranted, LoginRefused
 from controller.records.journal import Journal
 from tests.console.tables import CONFIG, SUPERVISOR, logged_in
 from tests.helpers import init_table
@@ -92,8 +93,8 @@ def test_serve_runs_the_table_with_its_console_on_loopback_and_tells_systemd(tmp
     assert service.process.returncode == 0, service.err
     # the login and the wrong PIN were journaled by the table loop's own thread, into SQLite, never the PIN itself
     with Journal(tmp_path / "journal.sqlite", table_id="TC-01", readonly=True) as journal:
-        events = [r["event"] for r in journal.records()]
-    assert "login_granted" in events and "login_refused" in events
+        events = [r.EVENT for r in journal.records()]
+    assert LoginGranted.EVENT in events and LoginRefused.EVENT in events
     assert SUPERVISOR[1] not in (tmp_path / "events.jsonl").read_text(encoding="utf-8")
 
 
@@ -137,8 +138,8 @@ def test_serve_films_from_a_camera_that_sees_the_cards_small_and_says_so(tmp_pat
         assert "READY=1" in service.message().split("\n")
     assert service.process.returncode == 0, service.err
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()]
-    [low] = [e for e in events if e["event"] == "camera_scale_low"]
+    [low] = [e for e in events if e["event"] == CameraScaleLow.EVENT]
     assert low["px_per_mm"] < MEASURED_PX_PER_MM
     assert f"below the {MEASURED_PX_PER_MM} px/mm the recognizer is measured at" in low["reason"]
     assert f"tablectl: camera: {low['reason']}" in service.err
-    assert not any(e["event"] == "camera_off" for e in events)
+    assert not any(e["event"] == CameraOff.EVENT for e in events)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.console.commands import (
+from controller import events as ev
+from controller.engine.commands import (
     CloseBetting,
     CommandRefused,
     CorrectCard,
@@ -20,12 +21,13 @@ from controller.console.commands import (
     Resume,
     VoidRound,
 )
-from controller.console.session import TableLoop
 from controller.engine.config import load_config
 from controller.engine.feeds import ShoeFeed
+from controller.engine.loop import TableLoop
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
 from controller.errors import DecisionRefused, WagerRefused
+from controller.events import CardBurned, CardDealt, FeeCollected, SupervisorActed
 from drivers.shoe import InProcessShoe
 from tests.console.tables import table_loop
 from tests.helpers import MemoryLog
@@ -145,7 +147,7 @@ def test_three_card_poker_decisions_in_turn_and_settlement_against_the_bank() ->
         round = loop.snapshot()["round"]
         assert round["state"] == "complete"
         assert [(s["spot"], s["wager"]) for s in round["settlements"]][-1] == (1, "bank")
-        assert log.named("fee_collected")[0]["spot"] == 1
+        assert log.named(FeeCollected.EVENT)[0]["spot"] == 1
     finally:
         loop.stop()
 
@@ -159,15 +161,15 @@ def test_a_voided_round_is_no_bank_the_player_dealer_position_neither_passes_nor
             do(loop, OpenRound())
             do(loop, PlaceWager(1, "bank", 30000))
             do(loop, VoidRound("the shuffler's deck is in doubt"))
-        assert loop.snapshot()["stopped"] is None and not log.named("position_passed")
+        assert loop.snapshot()["stopped"] is None and not log.named(ev.PositionPassed.EVENT)
         assert loop.table.game.table_roles() == {"player_dealer": 1, "bank_button": "1st bank"}
         do(loop, OpenRound())
         do(loop, PlaceWager(1, "bank", 30000))
         do(loop, PlaceWager(4, "ante", 1000))
         do(loop, CloseBetting())
         do(loop, Decide(4, "fold"))
-        wait_until(lambda: bool(log.named("position_passed")))
-        assert log.named("position_passed")[-1]["bank_button"] == "2nd bank"
+        wait_until(lambda: bool(log.named(ev.PositionPassed.EVENT)))
+        assert log.named(ev.PositionPassed.EVENT)[-1]["bank_button"] == "2nd bank"
     finally:
         loop.stop()
 
@@ -186,8 +188,8 @@ def test_an_empty_shoe_holds_the_round_and_the_supervisor_enters_the_card_really
         due = round["card_due"]
         do(loop, CorrectCard("qh", "last card keyed in from the table"))
         by_hand = [(r["round"], r.get("target", "burn"), r["card"]) for r in log.records()
-                   if r["event"] in ("card_dealt", "card_burned") and r["source"] == "supervisor"]
+                   if r["event"] in (CardDealt.EVENT, CardBurned.EVENT) and r["source"] == "supervisor"]
         assert by_hand == [(round["id"], due, "QH")]
-        assert log.named("supervisor_action")[-1]["card"] == "QH"
+        assert log.named(SupervisorActed.EVENT)[-1]["card"] == "QH"
     finally:
         loop.stop()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 
-from controller.console.commands import CloseBetting, OpenRound, PlaceWager
-from controller.console.session import TableLoop
-from controller.console.view import settlement_view, table_view
+from controller.engine.commands import CloseBetting, OpenRound, PlaceWager
+from controller.engine.loop import TableLoop
+from controller.engine.view import settlement_view, table_view
+from controller.events import CameraAgreed, CameraDisagreed
 from controller.money import Rounding
 from controller.odds import parse_payout
 from controller.settlement import settle
@@ -30,11 +31,11 @@ def test_each_card_names_its_source_and_a_camera_disagreement_is_shown_on_the_ca
         round_id = played_round(loop)
         cards = {c["target"]: c for c in table_view(loop)["round"]["cards"]}
         assert {c["source"] for c in cards.values()} == {"shoe"}
-        log.emit("camera_discrepancy", round_id, kind="misread", zone="away", dealt=cards["away"]["card"], seen="2C")
+        log.emit(CameraDisagreed(round=round_id, kind="misread", zone="away", dealt=cards["away"]["card"], seen="2C"))
         cards = {c["target"]: c for c in table_view(loop)["round"]["cards"]}
         assert cards["away"]["disagreement"] == "camera saw 2C (misread)"
         assert cards["home"]["disagreement"] is None
-        log.emit("camera_agrees", round_id, cards=2)
+        log.emit(CameraAgreed(round=round_id, cards=2))
         assert table_view(loop)["round"]["cards"][1]["source"] == "shoe+camera"
         assert table_view(loop)["round"]["cards"][0]["source"] == "shoe"  # the burn card is not filmed
     finally:

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller import events as ev
 from controller.engine import holds
+from controller.engine.commands import PlaceWager, Sit
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import CardFeed
@@ -41,7 +43,7 @@ from drivers.sim.device import SimDevice
 from drivers.sim.endpoints import PtyEndpoint
 from drivers.sim.shoe import ShoeSim
 from drivers.sim.shuffler import ShufflerSim
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 from tests.witness.device import READINGS as WITNESS_READINGS
 from tests.witness.harness import MatrixWitness, Witness
 
@@ -206,10 +208,11 @@ class FaultAfterWagers(SimulatedPlayers):
         super().__init__(rng)
         self.inject, self.sim = inject, sim
 
-    def place_wagers(self, round: Round) -> None:
-        super().place_wagers(round)
+    def wagers(self, round: Round) -> list[PlaceWager | Sit]:
+        commands = super().wagers(round)
         while self.inject:
             self.sim.control(self.inject.pop(0))
+        return commands
 
 
 def play(s: Scenario, tmp: Path) -> Outcome:
@@ -259,7 +262,7 @@ def _rounds(s: Scenario, sim: SimDevice | MatrixWitness, table: Table, feed: Car
             for action in _actions(s):
                 sim.control(action)
             time.sleep(0.2)
-        round = table.play_round(players)
+        round = play_round(table, players)
         while round.state == "hold" and interventions < 4:
             interventions += 1
             reason = round.hold_reason or ""
@@ -286,7 +289,7 @@ def _supervise(sim: SimDevice | MatrixWitness, table: Table, feed: CardFeed, pla
         holds.void(round, by="supervisor", reason=f"void after: {reason}", feed=feed)
     else:
         holds.resume(round, by="supervisor", feed=feed)
-    return table.play_round(players, round)
+    return play_round(table, players, round)
 
 
 def _count(s: Scenario, sim: SimDevice | MatrixWitness, log: MemoryLog, out: Outcome) -> None:
@@ -304,7 +307,7 @@ def _count(s: Scenario, sim: SimDevice | MatrixWitness, log: MemoryLog, out: Out
     if unreadable < out.unreadable and s.device == "shoe":
         out.problems.append(f"{out.unreadable} unreadable card(s) out of the shoe, {unreadable} journaled as such")
     if s.device == "shuffler":
-        dealt = Counter(r["card"] for r in log.records() if r["event"] in ("card_dealt", "card_burned")
+        dealt = Counter(r["card"] for r in log.records() if r["event"] in (ev.CardDealt.EVENT, ev.CardBurned.EVENT)
                         and r.get("source") == "shuffler")
         over = dealt - journaled
         if over:
@@ -330,18 +333,18 @@ def _journaled(device: str, records: list[dict[str, Any]]) -> tuple[Counter[str]
     unreadable = unknown = 0
     for r in records:
         event = r["event"]
-        if event == "card_unreadable":
+        if event == ev.CardUnreadable.EVENT:
             unreadable += 1
         elif device == "shoe" and (
-            (event in ("card_dealt", "card_burned", "card_fault") and r.get("source") == "shoe")
-            or event == "shoe_card_burned"
-            or (event == "card_unplaced" and r["card"] != "--")  # an unplaced unreadable one is card_unreadable
+            (event in (ev.CardDealt.EVENT, ev.CardBurned.EVENT, ev.CardFaulted.EVENT) and r.get("source") == "shoe")
+            or event == ev.ShoeCardBurned.EVENT
+            or (event == ev.CardUnplaced.EVENT and r["card"] != "--")  # an unplaced unreadable one is card_unreadable
         ):
             journaled[r["card"]] += 1
-        elif device == "shuffler" and event in ("stack_dispensed", "stack_unknown"):
+        elif device == "shuffler" and event in (ev.StackDispensed.EVENT, ev.StackUnknown.EVENT):
             # the stack is what the shuffler sends; the round takes its cards one by one
             journaled.update(c for c in r["cards"] if c != "--")
-            unknown += r["asked"] if event == "stack_unknown" and not r["cards"] else 0
+            unknown += r["asked"] if event == ev.StackUnknown.EVENT and not r["cards"] else 0
     return journaled, unreadable, unknown
 
 

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from controller import events as ev
 from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
 from controller.errors import ConfigError
 from drivers.sim.process import SimulatorProcess
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 
 ROOT = Path(__file__).resolve().parents[2]
 TCP = ROOT / "config" / "three-card-poker.toml"
@@ -36,12 +37,12 @@ def test_a_six_deck_shoe_on_an_eight_deck_table_is_refused_before_any_card_namin
         config = table_config(tmp_path, sim.port)
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=1)
-        held = Table(config, feed, log, session="S", recovery_timeout=1.0).play_round(SimulatedPlayers(random.Random(1)))
+        held = play_round(Table(config, feed, log, session="S", recovery_timeout=1.0), SimulatedPlayers(random.Random(1)))
         feed.close()
     assert held.state == "hold" and held.cards == []
     assert ("the shoe holds 312 cards (6 decks) but the table is set for 8 decks, 416 cards ([shoe] decks)"
             in (held.hold_reason or ""))
-    assert log.named("card_dealt") == []
+    assert log.named(ev.CardDealt.EVENT) == []
 
 
 def test_a_device_speaking_another_protocol_version_is_refused_by_name(tmp_path: Path) -> None:
@@ -59,12 +60,12 @@ def test_a_cut_card_far_before_its_place_is_obeyed_and_warned_about(tmp_path: Pa
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=2)
         table = Table(config, feed, log, session="S")
-        rounds = [table.play_round(SimulatedPlayers(random.Random(2))) for _ in range(7)]
+        rounds = [play_round(table, SimulatedPlayers(random.Random(2))) for _ in range(7)]
         feed.close()
     assert [r.state for r in rounds] == ["complete"] * 7
-    warning = log.named("device_warning")[0]
+    warning = log.named(ev.DeviceWarning.EVENT)[0]
     assert warning["code"] == "cut-card-early" and "the cut card came out after 10 cards" in warning["message"]
-    assert len(log.named("shoe_shuffled")) == 2
+    assert len(log.named(ev.ShoeShuffled.EVENT)) == 2
 
 
 def test_a_shoe_that_burns_its_own_cards_is_burned_once_per_shuffle(tmp_path: Path) -> None:
@@ -75,10 +76,10 @@ def test_a_shoe_that_burns_its_own_cards_is_burned_once_per_shuffle(tmp_path: Pa
             log = MemoryLog(config.table_id)
             feed = open_feed(config, log, seed=3)
             table = Table(config, feed, log, session="S")
-            rounds = [table.play_round(SimulatedPlayers(random.Random(3))) for _ in range(3)]
+            rounds = [play_round(table, SimulatedPlayers(random.Random(3))) for _ in range(3)]
             feed.close()
         assert [r.state for r in rounds] == ["complete"] * 3, name
-        assert len(log.named("card_burned")) == 1 and len(log.named("card_dealt")) == 6, name
+        assert len(log.named(ev.CardBurned.EVENT)) == 1 and len(log.named(ev.CardDealt.EVENT)) == 6, name
 
 
 def test_three_card_poker_deals_from_two_alternating_decks(tmp_path: Path) -> None:
@@ -88,11 +89,11 @@ def test_three_card_poker_deals_from_two_alternating_decks(tmp_path: Path) -> No
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=4)
         table = Table(config, feed, log, session="S")
-        rounds = [table.play_round(SimulatedPlayers(random.Random(4))) for _ in range(3)]
+        rounds = [play_round(table, SimulatedPlayers(random.Random(4))) for _ in range(3)]
         feed.close()
     assert [r.state for r in rounds] == ["complete"] * 3
     assert feed.shuffler.two_decks  # type: ignore[attr-defined]
-    assert [r["count"] for r in log.named("shuffler_shuffled")] == [52, 52, 52]
+    assert [r["count"] for r in log.named(ev.ShufflerShuffled.EVENT)] == [52, 52, 52]
 
 
 def test_a_table_set_for_one_deck_refuses_a_two_deck_shuffler_by_name(tmp_path: Path) -> None:
@@ -101,7 +102,7 @@ def test_a_table_set_for_one_deck_refuses_a_two_deck_shuffler_by_name(tmp_path: 
         config = table_config(tmp_path, sim.port, template=TCP, extra="decks = 1")
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=4)
-        held = Table(config, feed, log, session="S", recovery_timeout=1.0).play_round(SimulatedPlayers(random.Random(4)))
+        held = play_round(Table(config, feed, log, session="S", recovery_timeout=1.0), SimulatedPlayers(random.Random(4)))
         feed.close()
     assert held.state == "hold"
     assert "the shuffler holds two decks but the table is set for 1 ([shuffler] decks = 1)" in (held.hold_reason or "")

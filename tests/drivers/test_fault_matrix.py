@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.events import ShoeFaulted, ShufflerFaulted
 from tests.drivers.fault_matrix import MOMENTS, Outcome, Scenario, play_all, scenarios, table_of
 
 ALL = [s for device in MOMENTS for s in scenarios(device)]
@@ -67,7 +68,7 @@ def test_a_refused_shuffle_that_arrives_after_its_fault_was_cleared_does_not_hol
     from controller.engine.players import SimulatedPlayers
     from controller.engine.table import Table
     from tests.drivers.fault_matrix import SEED, _config, _device
-    from tests.helpers import MemoryLog
+    from tests.helpers import MemoryLog, play_round
 
     s = Scenario(device, "door-open", "start-up", "late")
     with _device(s) as sim:
@@ -76,8 +77,9 @@ def test_a_refused_shuffle_that_arrives_after_its_fault_was_cleared_does_not_hol
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=SEED)
         try:
-            round = Table(config, feed, log, session="L", recovery_timeout=8.0).play_round(SimulatedPlayers(random.Random(SEED)))
+            round = play_round(Table(config, feed, log, session="L", recovery_timeout=8.0), SimulatedPlayers(random.Random(SEED)))
         finally:
             feed.close()
     assert round.state == "complete", round.hold_reason
-    assert any(r["event"] == f"{device}_fault" and r["code"] == "door-open" for r in log.records())
+    fault = {"shoe": ShoeFaulted, "shuffler": ShufflerFaulted}[device].EVENT
+    assert any(r["event"] == fault and r["code"] == "door-open" for r in log.records())

@@ -13,6 +13,7 @@ import pytest
 
 from controller.commands.cli import main
 from controller.engine.config import DEFAULT_CONFIG
+from controller.events import CardDealt, CardUnreadable, SupervisorActed, SupervisorGranted, SupervisorRefusal
 from controller.records.journal import Journal
 from controller.records.staff import StaffFile
 from drivers.sim.process import SimulatorProcess
@@ -74,14 +75,14 @@ def test_the_supervisor_enters_the_unread_card_and_the_next_run_finishes_the_rou
     with Journal(files[3], table_id="TC-01", readonly=True) as journal:
         records = journal.round_records(round_id)
         assert journal.round(round_id).state == "complete"  # type: ignore[union-attr]
-    action = next(r for r in records if r["event"] == "supervisor_action")
-    assert (action["action"], action["card"], action["reason"], action["by"]) == ("resume", "QH", "inspected: queen of hearts", "pat")
-    tries = [(r["event"], r["name"], r.get("reason")) for r in records if r["event"].startswith("supervisor_") and "step" in r]
-    assert tries == [("supervisor_refused", "dana", "dana is not a supervisor"), ("supervisor_refused", "pat", "wrong name or PIN"),
-                     ("supervisor_granted", "pat", None)]
+    action = next(r for r in records if isinstance(r, SupervisorActed))
+    assert (action.action, action.card, action.reason, action.by) == ("resume", "QH", "inspected: queen of hearts", "pat")
+    tries = [(type(r), r.name, getattr(r, "reason", None)) for r in records if isinstance(r, SupervisorRefusal | SupervisorGranted)]
+    assert tries == [(SupervisorRefusal, "dana", "dana is not a supervisor"), (SupervisorRefusal, "pat", "wrong name or PIN"),
+                     (SupervisorGranted, "pat", None)]
     assert "482913" not in Path(files[5]).read_text()
-    assert [r["card"] for r in records if r["event"] == "card_dealt" and r["source"] == "supervisor"] == ["QH"]
-    assert [r["count"] for r in records if r["event"] == "card_unreadable"] == [4]
+    assert [r.card for r in records if isinstance(r, CardDealt) and r.source == "supervisor"] == ["QH"]
+    assert [r.count for r in records if isinstance(r, CardUnreadable)] == [4]
 
 
 def test_the_supervisor_voids_the_held_round_and_every_wager_is_returned(

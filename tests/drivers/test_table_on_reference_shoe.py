@@ -11,9 +11,10 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import shoe_simulator
 from controller.engine.table import Table
+from controller.events import CardBurned, CardDealt, RoundCompleted, RoundHeld, RoundResumed, ShoeFaulted, ShoeRecovered
 from drivers.reference.shoe import ReferenceShoe
 from drivers.sim.process import SimulatorProcess
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 
 
 def test_the_default_table_deals_from_the_shoe_simulator_over_a_pseudo_terminal() -> None:
@@ -26,9 +27,9 @@ def test_the_default_table_deals_from_the_shoe_simulator_over_a_pseudo_terminal(
         assert isinstance(shoe, ReferenceShoe)
         assert os.path.realpath(shoe.session.where).startswith("/dev/pts/")
         table = Table(config, feed, log, session="S")
-        rounds = [table.play_round(SimulatedPlayers(random.Random(5))) for _ in range(3)]
+        rounds = [play_round(table, SimulatedPlayers(random.Random(5))) for _ in range(3)]
     assert [r.state for r in rounds] == ["complete"] * 3
-    assert len(log.named("card_dealt")) == 6
+    assert len(log.named(CardDealt.EVENT)) == 6
 
 
 def test_a_jammed_shoe_puts_the_round_on_hold_with_the_dealers_message() -> None:
@@ -38,15 +39,15 @@ def test_a_jammed_shoe_puts_the_round_on_hold_with_the_dealers_message() -> None
         feed = open_feed(config, log, seed=2, shoe_port=sim.port)
         table = Table(config, feed, log, session="S", recovery_timeout=1.0)
         players = SimulatedPlayers(random.Random(2))
-        assert table.play_round(players).state == "complete"
+        assert play_round(table, players).state == "complete"
         sim.command("fault jam")
-        held = table.play_round(players)
+        held = play_round(table, players)
         feed.shoe.close()  # type: ignore[attr-defined]
     assert held.state == "hold"
     # found before the shuffle ("the shoe is not ready: ...") or at the first card: the same words for the dealer
     assert (held.hold_reason or "").endswith("shoe fault (jam): a card is jammed: open the lid, clear the card path, "
                                              "close the lid")
-    assert log.named("shoe_fault")[0]["code"] == "jam"
+    assert log.named(ShoeFaulted.EVENT)[0]["code"] == "jam"
 
 
 def test_a_jam_cleared_mid_round_holds_then_resumes_the_round_with_nothing_lost() -> None:
@@ -59,19 +60,19 @@ def test_a_jam_cleared_mid_round_holds_then_resumes_the_round_with_nothing_lost(
         feed = open_feed(config, log, seed=4, shoe_port=sim.port)
         table = Table(config, feed, log, session="S")
         players = SimulatedPlayers(random.Random(4))
-        assert table.play_round(players).state == "complete"
+        assert play_round(table, players).state == "complete"
         sim.command("fault jam")
         clearing = threading.Timer(0.5, sim.command, args=("clear",))
         clearing.start()
-        resumed = table.play_round(players)
+        resumed = play_round(table, players)
         clearing.join()
-        after = table.play_round(players)
+        after = play_round(table, players)
         feed.shoe.close()  # type: ignore[attr-defined]
     assert resumed.state == after.state == "complete"
     events = [r["event"] for r in log.records() if r["round"] == resumed.id]
-    assert events.index("shoe_fault") < events.index("round_held") < events.index("shoe_recovered") \
-        < events.index("round_resumed") < events.index("round_complete")
-    dealt = [r["card"] for r in log.named("card_dealt")] + [r["card"] for r in log.named("card_burned")]
+    assert events.index(ShoeFaulted.EVENT) < events.index(RoundHeld.EVENT) < events.index(ShoeRecovered.EVENT) \
+        < events.index(RoundResumed.EVENT) < events.index(RoundCompleted.EVENT)
+    dealt = [r["card"] for r in log.named(CardDealt.EVENT)] + [r["card"] for r in log.named(CardBurned.EVENT)]
     assert len(dealt) == 2 * 3 + 1
 
 
@@ -85,14 +86,14 @@ def test_an_unplugged_shoe_is_waited_for_and_the_round_completes_with_every_card
         feed = open_feed(config, log, seed=6, shoe_port=sim.port)
         table = Table(config, feed, log, session="S")
         players = SimulatedPlayers(random.Random(6))
-        rounds = [table.play_round(players)]
+        rounds = [play_round(table, players)]
         unplug = threading.Thread(target=sim.command, args=("unplug 0.4",))
         unplug.start()
-        rounds += [table.play_round(players) for _ in range(4)]
+        rounds += [play_round(table, players) for _ in range(4)]
         unplug.join()
         feed.shoe.close()  # type: ignore[attr-defined]
     assert [r.state for r in rounds] == ["complete"] * 5
-    cards = [r["card"] for r in log.records() if r["event"] in ("card_dealt", "card_burned")]
+    cards = [r["card"] for r in log.records() if r["event"] in (CardDealt.EVENT, CardBurned.EVENT)]
     assert len(cards) == 2 * 5 + 1
 
 
@@ -107,10 +108,10 @@ def test_a_shoe_slow_to_answer_or_silent_for_a_moment_is_not_taken_for_a_dead_on
         feed = open_feed(config, log, seed=5, shoe_port=sim.port)
         table = Table(config, feed, log, session="S")
         players = SimulatedPlayers(random.Random(5))
-        rounds = [table.play_round(players)]
+        rounds = [play_round(table, players)]
         sim.command("noise drop=1")  # the device starved of the processor: nothing in or out
         threading.Timer(0.8, sim.command, args=("noise",)).start()
-        rounds += [table.play_round(players) for _ in range(2)]
+        rounds += [play_round(table, players) for _ in range(2)]
         feed.close()
     assert [r.state for r in rounds] == ["complete"] * 3
-    assert [(r["code"], r["message"]) for r in log.named("shoe_fault")] == []
+    assert [(r["code"], r["message"]) for r in log.named(ShoeFaulted.EVENT)] == []

@@ -13,14 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from controller import events as ev
 from controller.engine import holds
+from controller.engine.commands import PlaceWager, Sit
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
+from controller.events import ShufflerFaulted
 from drivers.sim.process import SimulatorProcess
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "three-card-poker.toml"
 
@@ -32,9 +35,10 @@ class PlayersThenFault(SimulatedPlayers):
         super().__init__(random.Random(3))
         self.sim, self.fault = sim, fault
 
-    def place_wagers(self, round: Round) -> None:
-        super().place_wagers(round)
+    def wagers(self, round: Round) -> list[PlaceWager | Sit]:
+        commands = super().wagers(round)
         self.sim.command(self.fault)
+        return commands
 
 
 @pytest.mark.parametrize(
@@ -57,11 +61,11 @@ def test_each_shuffler_error_puts_the_round_on_hold_with_the_dealers_message(
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=3)
         # nobody clears the fault: the table waits a moment for the machine, then the round stays held
-        held = Table(config, feed, log, session="S", recovery_timeout=1.0).play_round(PlayersThenFault(sim, fault))
+        held = play_round(Table(config, feed, log, session="S", recovery_timeout=1.0), PlayersThenFault(sim, fault))
         feed.shuffler.close()  # type: ignore[attr-defined]
     assert held.state == "hold"
     assert message in (held.hold_reason or "")
-    assert log.named("shuffler_fault")[0]["code"] == code
+    assert log.named(ShufflerFaulted.EVENT)[0]["code"] == code
 
 
 @pytest.mark.parametrize(("fault", "message"), [
@@ -78,7 +82,7 @@ def test_a_shuffler_fault_before_the_shuffle_holds_the_new_round_with_the_dealer
         log = MemoryLog(config.table_id)
         feed = open_feed(config, log, seed=5)
         sim.command(fault)
-        held = Table(config, feed, log, session="S", recovery_timeout=1.0).play_round(SimulatedPlayers(random.Random(5)))
+        held = play_round(Table(config, feed, log, session="S", recovery_timeout=1.0), SimulatedPlayers(random.Random(5)))
         feed.shuffler.close()  # type: ignore[attr-defined]
     assert held.state == "hold" and held.wagers == {}
     assert (held.hold_reason or "").startswith("the shuffler is not ready:")
@@ -99,11 +103,11 @@ def test_a_round_voided_for_a_stack_lost_to_an_unplug_is_followed_by_a_round_onc
         feed = open_feed(config, log, seed=5)
         table = Table(config, feed, log, session="S", recovery_timeout=1.0)
         try:
-            held = table.play_round(PlayersThenFault(sim, "on dispense unplug 1"))
+            held = play_round(table, PlayersThenFault(sim, "on dispense unplug 1"))
             assert held.state == "hold" and "stack-unknown" in (held.hold_reason or "")
             holds.void(held, by="supervisor", reason="the stack is in the tray", feed=feed)
             after = table.new_round()  # refused as "stopped answering" while the link was remade, before
             assert feed.current_fault() is None
-            assert log.named("shuffler_shuffled")[-1]["round"] == after.id
+            assert log.named(ev.ShufflerShuffled.EVENT)[-1]["round"] == after.id
         finally:
             feed.shuffler.close()  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ import nats
 import psycopg
 import pytest
 
+from controller.events import CardDealt, JackpotClaimed, WagerSettled
 from controller.floor import wire
 from controller.floor.config import parse_floor_config
 from controller.floor.jackpot import JackpotClient, JackpotController, claim_key
@@ -42,14 +43,14 @@ class Table:
                 "timestamp": "2026-11-27T10:00:00Z", **fields}
 
     def progressive(self, round_id: str, spot: int, stake: int = 100, returned: int = 0, reason: str = "lose") -> dict[str, Any]:
-        return self.record("wager_settled", round_id, spot=spot, wager="progressive", stake=stake, returned=returned,
+        return self.record(WagerSettled.EVENT, round_id, spot=spot, wager="progressive", stake=stake, returned=returned,
                            reason=reason, banker="house", outcome="lose" if not returned else "win")
 
     def deal(self, round_id: str, spot: int, cards: list[str]) -> list[dict[str, Any]]:
-        return [self.record("card_dealt", round_id, card=card, target=f"spot {spot}", source="shuffler") for card in cards]
+        return [self.record(CardDealt.EVENT, round_id, card=card, target=f"spot {spot}", source="shuffler") for card in cards]
 
     def claim(self, round_id: str, spot: int, cards: list[str], length: int = 7, share: str = "1") -> dict[str, Any]:
-        return self.record("jackpot_claimed", round_id, jackpot="hcf", spot=spot, target=f"spot {spot}", cards=cards,
+        return self.record(JackpotClaimed.EVENT, round_id, jackpot="hcf", spot=spot, target=f"spot {spot}", cards=cards,
                            length=length, share=share)
 
 
@@ -127,7 +128,7 @@ def test_a_claim_is_answered_once_and_a_false_one_is_refused_with_its_reason(clu
         assert good["verified"] and not bad["verified"]
         assert bad["reason"] == ("the cards claimed (AH KH QH JH TH 9H 8H) are not the cards the table dealt to spot 2 "
                                  "(AH KH QH JH TH 9H 2C)")
-        again = table.record("jackpot_claimed", "r1", jackpot="hcf", spot=1, target="spot 1", cards=ROYAL, length=7, share="1")
+        again = table.record(JackpotClaimed.EVENT, "r1", jackpot="hcf", spot=1, target="spot 1", cards=ROYAL, length=7, share="1")
         await _publish(cluster, [again])  # the table claims again (its outbox re-sent it under a new seq)
         await asyncio.sleep(1)
         assert await asyncio.to_thread(_award, cluster, claim_key("HCF-1", "r1", 1)) == good

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from controller import events as ev
 from controller.engine import jackpot
 from controller.engine.config import ConfigError, parse_config
 from controller.engine.recovery import rebuild
@@ -43,7 +44,7 @@ def test_a_linked_hit_is_claimed_and_the_round_holds_until_the_floor_awards_it()
     log = MemoryLog()
     round = claimed_round(log)
     assert round.state == "hold" and not round.settlements
-    claims = log.named("jackpot_claimed")
+    claims = log.named(ev.JackpotClaimed.EVENT)
     assert [(c["spot"], c["length"], c["share"], c["target"]) for c in claims] == [(1, 7, "1", "spot 1"), (2, 6, "1/10", "spot 2")]
     assert claims[0]["cards"] == SEVEN.split()
     assert "awaiting the floor's award" in round.hold_reason
@@ -57,11 +58,11 @@ def test_the_round_settles_by_itself_with_the_exact_amounts_awarded_once_the_las
     assert round.state == "hold" and [c.spot for c in jackpot.pending(round)] == [1]
     jackpot.award(round, award(1, "900003"))
     assert round.state == "complete"
-    assert log.named("round_resumed")[-1]["by"] == "floor"
+    assert log.named(ev.RoundResumed.EVENT)[-1]["by"] == "floor"
     result = returned(round)
     assert result[(2, "progressive")] == 100 + 100_001   # 100,000.15 rounded in the player's favour
     assert result[(1, "progressive")] == 100 + 900_003
-    assert [r["event"] for r in log.records()].count("jackpot_awarded") == 2
+    assert [r["event"] for r in log.records()].count(ev.JackpotAwarded.EVENT) == 2
 
 
 def test_an_award_handed_twice_is_journaled_once() -> None:
@@ -69,7 +70,7 @@ def test_an_award_handed_twice_is_journaled_once() -> None:
     round = claimed_round(log)
     jackpot.award(round, award(2, "1"))
     assert "already" in jackpot.award(round, award(2, "1"))
-    assert len(log.named("jackpot_awarded")) == 1
+    assert len(log.named(ev.JackpotAwarded.EVENT)) == 1
     with pytest.raises(IllegalAction, match="no jackpot claim at spot 3"):
         jackpot.award(round, award(3, "1"))
 
@@ -90,7 +91,7 @@ def test_the_round_re_enacted_from_its_journal_settles_the_same_without_the_floo
     round = claimed_round(log)
     jackpot.award(round, award(2, "2000003/20"))
     jackpot.award(round, award(1, "900003"))
-    replayed = rebuild(log.records(), None)
+    replayed = rebuild([ev.from_record(r) for r in log.records()], None)
     assert replayed.state == "complete"
     assert returned(replayed) == returned(round)
 
@@ -99,13 +100,13 @@ def test_a_round_held_for_its_claim_is_re_enacted_still_held_and_then_settles_on
     log = MemoryLog()
     claimed_round(log)   # the table stops here: the floor has not answered
     live = MemoryLog()
-    recovered = rebuild(log.records(), live)
+    recovered = rebuild([ev.from_record(r) for r in log.records()], live)
     assert recovered.state == "hold" and [c.spot for c in jackpot.pending(recovered)] == [1, 2]
     jackpot.award(recovered, award(1, "5"))
     jackpot.award(recovered, award(2, "7"))
     assert recovered.state == "complete"
-    assert [r["event"] for r in live.records()].count("jackpot_claimed") == 0  # the claims stand as journaled
-    assert len(live.named("wager_settled")) == 6
+    assert [r["event"] for r in live.records()].count(ev.JackpotClaimed.EVENT) == 0  # the claims stand as journaled
+    assert len(live.named(ev.WagerSettled.EVENT)) == 6
 
 
 def test_an_unlinked_table_pays_its_own_meter_and_claims_nothing() -> None:
@@ -113,7 +114,7 @@ def test_an_unlinked_table_pays_its_own_meter_and_claims_nothing() -> None:
     round = deal(new_round("high-card-flush", log=log), WAGERS, f"{SEVEN} {SIX} {DEALER}")
     decide(round, 1, "raise", amount=1500)
     decide(round, 2, "raise", amount=1500)
-    assert round.state == "complete" and not log.named("jackpot_claimed")
+    assert round.state == "complete" and not log.named(ev.JackpotClaimed.EVENT)
     assert round.game.progressive.cents == 1_000_000
 
 

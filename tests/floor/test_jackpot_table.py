@@ -21,6 +21,7 @@ from typing import Any
 
 import psycopg
 
+from controller import events as ev
 from controller.cards import parse_cards
 from controller.engine import jackpot
 from controller.engine.config_schema import Floor
@@ -101,7 +102,7 @@ def wait_for_awards(round: Round, cluster: NatsCluster, timeout: float = 60.0) -
 
 
 def progressive_returns(journal: Journal) -> dict[int, int]:
-    return {r["spot"]: r["returned"] for r in journal.records() if r["event"] == "wager_settled" and r["wager"] == "progressive"}
+    return {r.spot: r.returned for r in journal.records() if isinstance(r, ev.WagerSettled) and r.wager == "progressive"}
 
 
 def award_rows(database: str) -> list[tuple[Any, ...]]:
@@ -145,9 +146,9 @@ def test_a_table_that_loses_the_floor_during_the_round_holds_the_claim_across_a_
             assert round is not None
             wait_for_awards(round, cluster)
             assert round.state == "complete", round.hold_reason
-            events = [r["event"] for r in journal.records()]
+            events = [r.EVENT for r in journal.records()]
             returns = progressive_returns(journal)
-    assert events.count("jackpot_claimed") == 2 and events.count("jackpot_awarded") == 2
+    assert events.count(ev.JackpotClaimed.EVENT) == 2 and events.count(ev.JackpotAwarded.EVENT) == 2
     assert returns == {1: 100 + RESET, 2: 100 + RESET // 10}
     assert len(award_rows(database)) == 2
 
@@ -167,16 +168,16 @@ def test_tablectl_run_at_a_linked_table_claims_waits_for_and_settles_each_hit_wi
     with jackpot_controller(cluster, database):
         assert main(["run", "--config", str(config), "--rounds", "6", "--seed", "5", "--journal", str(journal),
                      "--log", str(tmp_path / "hcf.jsonl"), "--no-camera"]) == 0
-    with Journal(journal, table_id=TABLE) as records:
-        claimed = [r for r in records.records() if r["event"] == "jackpot_claimed"]
-        awarded = {(r["round"], r["spot"]): r for r in records.records() if r["event"] == "jackpot_awarded"}
-        settled = {(r["round"], r["spot"]): r for r in records.records()
-                   if r["event"] == "wager_settled" and r["wager"] == "progressive"}
+    with Journal(journal, table_id=TABLE, readonly=True) as records:
+        events = records.records()
+    claimed = [r for r in events if isinstance(r, ev.JackpotClaimed)]
+    awarded = {(r.round, r.spot): r for r in events if isinstance(r, ev.JackpotAwarded)}
+    settled = {(r.round, r.spot): r for r in events if isinstance(r, ev.WagerSettled) and r.wager == "progressive"}
     assert claimed, "no round put a Progressive on the spot dealt the straight flush: pick another seed"
     for claim in claimed:
-        award = awarded[(claim["round"], claim["spot"])]
-        assert award["verified"], award
-        paid = settled[(claim["round"], claim["spot"])]
-        assert Fraction(paid["exact_returned"]) == paid["stake"] + Fraction(award["amount"])
+        award = awarded[(claim.round, claim.spot)]
+        assert award.verified and award.amount is not None, award
+        paid = settled[(claim.round, claim.spot)]
+        assert paid.exact_returned == paid.stake + Fraction(award.amount)
     rows = award_rows(database)
-    assert sorted(Fraction(amount) for _, _, amount in rows) == sorted(Fraction(a["amount"]) for a in awarded.values())
+    assert sorted(Fraction(amount) for _, _, amount in rows) == sorted(Fraction(a.amount or 0) for a in awarded.values())

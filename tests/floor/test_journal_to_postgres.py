@@ -12,6 +12,7 @@ import nats
 import psycopg
 import pytest
 
+from controller.events import ShoeShuffled
 from controller.floor import wire
 from controller.floor.checkpoints import enrol
 from controller.floor.consumer import FloorConsumer
@@ -121,7 +122,7 @@ async def _publish_raw(cluster: NatsCluster, records: list[dict[str, object]]) -
 
 
 def _record(seq: int) -> dict[str, object]:
-    return {"event": "shoe_shuffled", "table": "GAP-1", "round": None, "seq": seq, "timestamp": "2026-11-27T10:00:00Z"}
+    return {"event": ShoeShuffled.EVENT, "table": "GAP-1", "round": None, "seq": seq, "timestamp": "2026-11-27T10:00:00Z"}
 
 
 def test_a_gap_in_a_tables_records_is_named_and_closed_when_the_records_arrive(cluster: NatsCluster, database: str) -> None:

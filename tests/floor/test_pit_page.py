@@ -13,6 +13,7 @@ import httpx
 import psycopg
 import pytest
 
+from controller.events import RoundHeld, RoundStarted, StateChanged
 from controller.floor import wire
 from controller.floor.localservers import NatsCluster, free_port
 from controller.floor.outbox import Outbox
@@ -54,9 +55,9 @@ def _publish(cluster: NatsCluster, records: list[dict[str, Any]]) -> None:
 def _held_table() -> list[dict[str, Any]]:
     base = {"table": "HOLD-1", "round": "HOLD-1-R1", "timestamp": "2026-11-27T10:00:00Z", "game": "top-card"}
     return [
-        {**base, "seq": 1, "event": "round_started", "options": {"paytable": "standard"}},
-        {**base, "seq": 2, "event": "state_changed", "state": "hold"},
-        {**base, "seq": 3, "event": "round_held", "reason": "shoe: door open; close the shoe's door, then resume"},
+        {**base, "seq": 1, "event": RoundStarted.EVENT, "options": {"paytable": "standard"}},
+        {**base, "seq": 2, "event": StateChanged.EVENT, "state": "hold"},
+        {**base, "seq": 3, "event": RoundHeld.EVENT, "reason": "shoe: door open; close the shoe's door, then resume"},
     ]
 
 

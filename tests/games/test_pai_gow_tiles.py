@@ -13,12 +13,13 @@ from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
 from controller.engine.table import Table
 from controller.errors import DecisionRefused
+from controller.events import FeeCollected, SettlementSummarized
 from controller.rules.base import Decision
 from controller.rules.pai_gow_tiles.game import PaiGowTiles
 from controller.rules.pai_gow_tiles.house_way import HouseWayError, best_setting, house_way, load_house_way, settings as all_settings
 from controller.rules.pai_gow_tiles.ranking import GONG, PAIR, POINTS, WONG, compare, describe, hand_value
 from controller.tiles import TILE_SET, Tile, UnknownTile, parse_tiles
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 
 
 def test_the_set_has_32_dominoes() -> None:
@@ -213,7 +214,7 @@ def test_win_both_to_win_one_each_pushes_and_the_bank_limits_the_action() -> Non
         wins = (high > dealer[0]) + (low > dealer[1])
         assert record.returned in ({2: (5000, 6000), 1: (5000,), 0: (4000, 5000)}[wins])
     assert sum(s.stake for s in round.settlements) == sum(s.returned for s in round.settlements)
-    summary = log.named("settlement_summary")[0]
+    summary = log.named(SettlementSummarized.EVENT)[0]
     assert abs(summary["net"]) <= 1000
 
 
@@ -223,8 +224,8 @@ def test_a_session_balances_to_the_cent(tmp_path) -> None:
     table = Table(config, open_feed(config, log, seed=9), log, session="S")
     players = SimulatedPlayers(random.Random(9))
     for _ in range(40):
-        round = table.play_round(players)
+        round = play_round(table, players)
         if table.stopped:
             break
         assert sum(s.stake for s in round.settlements) == sum(s.returned for s in round.settlements)
-    assert table.meters.total.house_win == sum(r["amount"] for r in log.named("fee_collected"))
+    assert table.meters.total.house_win == sum(r["amount"] for r in log.named(FeeCollected.EVENT))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
+from controller.events import DecisionTaken, RoundStarted
 from tests.helpers import check_session_balances, init_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,9 +26,9 @@ def play_and_balance(game: str, rounds: int, seed: int, tmp_path: Path, capsys: 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_short_session_balances_to_the_cent(game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records = play_and_balance(game, 60, 3, tmp_path, capsys)
-    started = [r for r in records if r["event"] == "round_started"]
+    started = [r for r in records if r["event"] == RoundStarted.EVENT]
     assert all(r["game"] == game and r["options"] is not None for r in started)  # options logged with every round
-    assert any(r["event"] == "decision" for r in records)
+    assert any(r["event"] == DecisionTaken.EVENT for r in records)
 
 
 @pytest.mark.exhaustive

@@ -12,11 +12,12 @@ from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Limits, Round
 from controller.engine.table import Table
 from controller.errors import DecisionRefused, WagerRefused
+from controller.events import CardDealt, FeeCollected
 from controller.rules.base import Decision
 from controller.rules.edges import compute
 from controller.rules.evaluators.three_card import Category3, category3, evaluate3
 from controller.rules.three_card_poker.game import PLAY_THRESHOLD, ThreeCardPoker
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round as play_round_on
 
 LIMITS = Limits({"ante": (500, 50000), "pair_plus": (500, 50000), "bank": (500, 10**7)})
 
@@ -154,10 +155,10 @@ def test_player_dealer_fee_by_total_table_action_collected_before_the_deal() -> 
     log = MemoryLog("TCP")
     play_round({(4, "bank"): 100000, (5, "ante"): 6000, (6, "ante"): 5000}, ["AS AD 3C", "KS KD 4H", "JH 9C 6D"],
                {5: "play", 6: "play"}, log=log)
-    [fee] = log.named("fee_collected")
+    [fee] = log.named(FeeCollected.EVENT)
     assert fee["spot"] == 4 and fee["amount"] == 200
     events = [r["event"] for r in log.records()]
-    assert events.index("fee_collected") < events.index("card_dealt")
+    assert events.index(FeeCollected.EVENT) < events.index(CardDealt.EVENT)
 
 
 def test_the_position_rotates_every_two_hands_and_the_game_stops_when_nobody_intervenes() -> None:
@@ -190,12 +191,12 @@ def test_a_session_conserves_every_cent_between_players_player_dealer_and_house(
     players = SimulatedPlayers(random.Random(5))
     exhausted = 0
     for _ in range(300):
-        round = table.play_round(players)
+        round = play_round_on(table, players)
         if table.stopped:
             break
         assert round.state == "complete"
         assert sum(s.stake for s in round.settlements) == sum(s.returned for s in round.settlements)
         exhausted += any("bank exhausted" in s.reason for s in round.settlements)
     assert exhausted > 0
-    fees = sum(r["amount"] for r in log.named("fee_collected"))
+    fees = sum(r["amount"] for r in log.named(FeeCollected.EVENT))
     assert table.meters.total.house_win == fees > 0

@@ -6,6 +6,7 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.errors import DecisionRefused, WagerRefused
+from controller.events import DecisionRefusal, Revealed
 from controller.rules.top_5_poker.game import Top5Poker
 from controller.rules.top_5_poker.strategy import always_played, best_decision, best_hand, play_return
 from tests.games.rounds import deal, decide, new_round, returned
@@ -67,9 +68,9 @@ def test_tie_with_a_qualified_dealer_pushes_by_default_or_loses_by_option(option
 def test_rule_9_dealer_plays_his_best_five_of_six_discarding_the_least_favorable() -> None:
     log = MemoryLog()
     round = top5({(1, "ante"): 1000}, "2S 3S 4D 6C 8H AS KS QD 7C 5D KC", log=log)
-    assert round.state == "decisions" and not log.named("reveal")  # rule 9 follows the decisions
+    assert round.state == "decisions" and not log.named(Revealed.EVENT)  # rule 9 follows the decisions
     decide(round, 1, "fold")
-    reveal = log.named("reveal")[0]
+    reveal = log.named(Revealed.EVENT)[0]
     assert reveal["dealer_value"].startswith("pair of kings") and reveal["dealer_qualifies"] is True
     assert reveal["dealer_discard"] == ["5D"]
 
@@ -135,7 +136,7 @@ def test_rule_6_refuses_anything_but_fold_play_or_exactly_one_discard(action, ca
     round = top5({(1, "ante"): 1000}, "2S 3S 4D 6C 8H " + DEALER_NO_PAIR + " 9C", log=log)
     with pytest.raises(DecisionRefused, match=reason):
         decide(round, 1, action, cards)
-    assert log.named("decision_refused")[0]["reason"].find(reason) >= 0
+    assert log.named(DecisionRefusal.EVENT)[0]["reason"].find(reason) >= 0
     assert round.state == "decisions" and (1, "bet") not in round.wagers
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from controller.cards import Rank
 from controller.errors import DecisionRefused, WagerRefused
+from controller.events import DecisionRefusal, Revealed
 from controller.rules.base import OptionError
 from controller.rules.two_cards_high.game import TwoCardsHigh
 from tests.games.rounds import deal, decide, new_round, returned
@@ -53,7 +54,7 @@ def test_rule_4a_a_set_that_does_not_qualify_or_is_not_held_is_refused(cards, re
     round = tch({(1, "main"): 500}, "5H 3H 2H 7D 8C 6S 3C 2D 9D 4S", log=log)
     with pytest.raises(DecisionRefused, match=reason):
         decide(round, 1, "set", cards)
-    assert log.named("decision_refused") and round.state == "decisions"
+    assert log.named(DecisionRefusal.EVENT) and round.state == "decisions"
 
 
 def test_a_player_who_cannot_qualify_is_not_asked_and_loses() -> None:
@@ -107,7 +108,7 @@ def test_the_dealers_hand_is_set_to_its_best_two_card_hand() -> None:
     log = MemoryLog()
     round = tch({(1, "main"): 500}, "7H AD 2H 4D 8C 5S 3H 2D 7C 8S", log=log)
     decide(round, 1, "set", "7H AD 2H")
-    reveal = log.named("reveal")[0]
+    reveal = log.named(Revealed.EVENT)[0]
     assert reveal["dealer_hand"] == "5 points"  # 5-3-2 leaves 7-8, 5-7-8 leaves 3-2: five points either way
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from controller.cards import Card, parse_cards
 from controller.errors import DecisionRefused, WagerRefused
+from controller.events import BettingClosed, DecisionRefusal, FeeCollected, IrregularityRefusal, RoundVoided, SettlementSummarized, StateChanged
 from controller.rules.base import Decision, Irregularity
 from controller.rules.pai_gow_poker.deal import action_seat
 from tests.helpers import MemoryLog
@@ -44,7 +45,7 @@ def test_a_foul_setting_is_refused_with_the_reason_and_the_player_can_set_again(
     round.decide(Decision(1, "dice", values=(2, 3, 3)))
     with pytest.raises(DecisionRefused, match=r"foul hand: the front hand \(pair of kings\) ranks above"):
         round.decide(Decision(2, "set", cards=tuple(parse_cards("KS KH"))))
-    refused = round.log.named("decision_refused")
+    refused = round.log.named(DecisionRefusal.EVENT)
     assert refused and "pair of kings" in refused[0]["reason"]
     round.decide(Decision(2, "set", cards=tuple(parse_cards("AS QH"))))
     assert str(round.hand.set_hands[2]).startswith("AS QH /")
@@ -120,7 +121,7 @@ def test_fees_are_collected_before_the_deal() -> None:
     # general rule 2 "Collections are taken in advance"; $10-$100 pays $1, $101-$200 $2; the bank's fee too
     round = new_round(wagers={(2, "bet"): 10000, (3, "bet"): 15000}, bank=5000)
     events = [r["event"] for r in round.log.records()]
-    assert events.index("fee_collected") < events.index("state_changed", events.index("no_more_bets"))
+    assert events.index(FeeCollected.EVENT) < events.index(StateChanged.EVENT, events.index(BettingClosed.EVENT))
     assert [(f.spot, f.amount) for f in round.fees] == [(1, 100), (2, 100), (3, 200)]
 
 
@@ -140,7 +141,7 @@ def assert_void_with_every_wager_returned(round, reason: str) -> None:
     assert round.state == "void"
     assert all(s.returned == s.stake for s in round.settlements)
     assert sum(s.stake for s in round.settlements) == sum(round.wagers.values())
-    assert reason in round.log.named("round_voided")[0]["reason"]
+    assert reason in round.log.named(RoundVoided.EVENT)[0]["reason"]
 
 
 def test_two_identical_cards_are_a_misdeal() -> None:
@@ -196,7 +197,7 @@ def test_an_unknown_report_is_refused_and_logged() -> None:
     with pytest.raises(ValueError, match="has not been dealt"):
         round.report(Irregularity("exposed", Card.parse("9S") if Card.parse("9S") not in round.hand.deal.seen
                                   else Card.parse("8S")))
-    assert round.log.named("irregularity_refused")
+    assert round.log.named(IrregularityRefusal.EVENT)
 
 
 # -- banking and rotation ----------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def test_settlement_starts_at_the_action_button_and_stops_when_the_bank_is_exhau
     returned = [s.returned for s in round.settlements]
     assert returned == [4000, 3000, 2000, 2000, 0]
     assert "bank exhausted" in round.settlements[1].reason
-    summary = round.log.named("settlement_summary")[0]
+    summary = round.log.named(SettlementSummarized.EVENT)[0]
     assert summary["net"] == -3000 and summary["exhausted"] is True and summary["returned_to_player_dealer"] == 0
 
 

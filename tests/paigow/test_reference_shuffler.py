@@ -10,7 +10,7 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
 from drivers.sim.process import SimulatorProcess
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "double-hand-poker.toml"
 
@@ -24,7 +24,7 @@ def test_rounds_dealt_by_the_reference_shuffler_settle_to_the_cent(tmp_path: Pat
         feed = open_feed(config, log, seed=5)
         table = Table(config, feed, log, session="S")
         players = SimulatedPlayers(random.Random(5))
-        rounds = [table.play_round(players) for _ in range(3)]
+        rounds = [play_round(table, players) for _ in range(3)]
         feed.shuffler.close()  # type: ignore[attr-defined]
     assert [r.state for r in rounds] == ["complete"] * 3
     for round in rounds:

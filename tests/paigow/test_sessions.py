@@ -17,6 +17,18 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
+from controller.events import (
+    DecisionTaken,
+    FeeCollected,
+    PositionPassed,
+    PositionTaken,
+    Revealed,
+    RoundVoided,
+    SettlementSummarized,
+    WagerChanged,
+    WagerPlaced,
+    WagerSettled,
+)
 from tests.helpers import init_table
 
 CONFIGS = ["config/double-hand-poker.toml", "config/fortune-pai-gow.toml"]
@@ -43,26 +55,26 @@ def check_balances(records: list[dict]) -> dict[str, int]:
     """Check every round to the cent; return session totals."""
     totals: dict[str, int] = defaultdict(int)
     for round_id, events in by_round(records).items():
-        placed = sum(e["amount"] - e["previous"] for e in events if e["event"] in ("wager_placed", "wager_changed"))
-        settled = [e for e in events if e["event"] == "wager_settled"]
-        fees = sum(e["amount"] for e in events if e["event"] == "fee_collected")
+        placed = sum(e["amount"] - e["previous"] for e in events if e["event"] in (WagerPlaced.EVENT, WagerChanged.EVENT))
+        settled = [e for e in events if e["event"] == WagerSettled.EVENT]
+        fees = sum(e["amount"] for e in events if e["event"] == FeeCollected.EVENT)
         assert sum(e["stake"] for e in settled) == placed, round_id
         players = [e for e in settled if e["wager"] != "bank"]
         bank = [e for e in settled if e["wager"] == "bank"]
         players_net = sum(e["returned"] - e["stake"] for e in players)
         player_dealer_net = sum(e["returned"] - e["stake"] for e in bank)
-        if any(e["event"] == "round_voided" for e in events):
+        if any(e["event"] == RoundVoided.EVENT for e in events):
             assert players_net == player_dealer_net == 0
         else:
-            (summary,) = [e for e in events if e["event"] == "settlement_summary"]
+            (summary,) = [e for e in events if e["event"] == SettlementSummarized.EVENT]
             assert all(e["banker"] == "player-dealer" for e in settled)
             assert player_dealer_net == summary["net"] and bank[0]["stake"] == summary["bank"]
             assert abs(summary["net"]) <= summary["bank"] and summary["action"] <= summary["bank"]
-            seat = next(e for e in events if e["event"] == "reveal")["player_dealer"]
+            seat = next(e for e in events if e["event"] == Revealed.EVENT)["player_dealer"]
             assert bank[0]["spot"] == seat and all(e["spot"] != seat for e in players)
             totals["exhausted"] += summary["exhausted"]
         assert players_net + player_dealer_net == 0, round_id
-        player_dealer_fee = sum(e["amount"] for e in events if e["event"] == "fee_collected" and e["spot"] == bank[0]["spot"])
+        player_dealer_fee = sum(e["amount"] for e in events if e["event"] == FeeCollected.EVENT and e["spot"] == bank[0]["spot"])
         totals["players"] += players_net - (fees - player_dealer_fee)
         totals["player_dealer"] += player_dealer_net - player_dealer_fee
         totals["fees"] += fees
@@ -80,10 +92,10 @@ def test_two_hundred_rounds_balance_to_the_cent(tmp_path: Path, config: str, cap
     assert played == totals["rounds"] == 200
     # general rule 5: when nobody takes the player-dealer position the game stops, says why, and waits until a
     # player takes it (the simulated players are asked again); the run goes on from there
-    moves = [r for r in records if r["event"] in ("position_passed", "position_taken")]
+    moves = [r for r in records if r["event"] in (PositionPassed.EVENT, PositionTaken.EVENT)]
     for stop, after in zip(moves, moves[1:]):
         if "stopped" in stop:
-            assert after["event"] == "position_taken" and after["player_dealer"] != stop.get("player_dealer")
+            assert after["event"] == PositionTaken.EVENT and after["player_dealer"] != stop.get("player_dealer")
     if any("stopped" in r for r in moves):
         assert "the game stopped: no player intervened" in out and "takes the player-dealer position" in out
     fee_line = re.search(r"^fees\s+\$([\d,]+)\.(\d\d)$", out, re.MULTILINE)
@@ -99,7 +111,7 @@ def test_banks_run_out_mid_settlement_and_the_rest_is_returned(tmp_path: Path, c
     totals = check_balances(records)
     assert totals["exhausted"] > 10
     for events in by_round(records).values():
-        settled = [e for e in events if e["event"] == "wager_settled" and e["wager"] != "bank"]
+        settled = [e for e in events if e["event"] == WagerSettled.EVENT and e["wager"] != "bank"]
         cut = next((i for i, e in enumerate(settled) if "bank exhausted" in e["reason"]), None)
         if cut is not None:
             assert all(e["returned"] == e["stake"] for e in settled[cut + 1:]), "no action is left after the cut"
@@ -116,7 +128,7 @@ def test_the_same_seed_plays_the_same_session(tmp_path: Path, capsys) -> None:
 
 def test_dice_and_the_first_pile_are_logged_with_every_round(tmp_path: Path) -> None:
     records = run_session(tmp_path, ROOT / CONFIGS[0], rounds=10)
-    dice = [r for r in records if r["event"] == "decision" and r["action"] == "dice"]
-    piles = [r for r in records if r["event"] == "decision" and r["action"] == "first-pile"]
+    dice = [r for r in records if r["event"] == DecisionTaken.EVENT and r["action"] == "dice"]
+    piles = [r for r in records if r["event"] == DecisionTaken.EVENT and r["action"] == "first-pile"]
     assert len(dice) == len(piles) == 10
     assert all(len(r["values"]) == 3 and all(1 <= v <= 6 for v in r["values"]) for r in dice)

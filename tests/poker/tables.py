@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.cards import parse_cards
 from controller.engine.round import Limits, Round
+from controller.events import FeeCollected, WagerPlaced, WagerSettled
 from controller.rules.base import Decision
 from controller.rules.registry import make_game
 from tests.helpers import MemoryLog
@@ -56,12 +57,12 @@ def balance(log: MemoryLog) -> dict[str, tuple[int, int, int, int]]:
     returned: dict[str, int] = defaultdict(int)
     dropped: dict[str, int] = defaultdict(int)
     for r in log.records():
-        if r["event"] == "wager_placed":
+        if r["event"] == WagerPlaced.EVENT:
             placed[r["round"]] += r["amount"]
-        elif r["event"] == "wager_settled":
+        elif r["event"] == WagerSettled.EVENT:
             staked[r["round"]] += r["stake"]
             returned[r["round"]] += r["returned"]
-        elif r["event"] == "fee_collected" and r.get("from_pot"):
+        elif r["event"] == FeeCollected.EVENT and r.get("from_pot"):
             dropped[r["round"]] += r["amount"]
     return {k: (placed[k], staked[k], returned[k], dropped[k]) for k in staked}
 

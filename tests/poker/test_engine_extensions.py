@@ -6,6 +6,7 @@ import pytest
 from controller.cards import Card
 from controller.engine.round import Limits, Round
 from controller.errors import IllegalAction, WagerRefused
+from controller.events import PlayerSeated
 from controller.records.meters import Meters
 from controller.rules.base import Fee, Irregularity
 from controller.rules.poker.holdem import Holdem
@@ -20,7 +21,7 @@ def test_a_seat_is_dealt_in_without_a_wager_and_only_while_betting() -> None:
         round.sit(11)
     round.sit(4)
     round.sit(9)
-    assert round.log.named("player_seated")[0]["spot"] == 4
+    assert round.log.named(PlayerSeated.EVENT)[0]["spot"] == 4
     round.close_betting()
     assert round.hand.seats == (9, 4)
     with pytest.raises(IllegalAction, match="cannot seat"):

@@ -4,6 +4,7 @@ import pytest
 
 from controller.cards import Card
 from controller.errors import CardRefused
+from controller.events import IrregularityRefusal
 from controller.odds import Outcome
 from controller.rules.base import Irregularity
 from tests.poker.tables import act, assert_conserved, check_down, deal, poker_round, post_blinds
@@ -145,7 +146,7 @@ def test_an_unknown_irregularity_is_refused_and_logged() -> None:
     round = dealt_hand()
     with pytest.raises(ValueError, match="unknown irregularity 'spilled drink'"):
         round.report(Irregularity("spilled drink"))
-    assert round.log.named("irregularity_refused")[0]["kind"] == "spilled drink"
+    assert round.log.named(IrregularityRefusal.EVENT)[0]["kind"] == "spilled drink"
 
 
 def test_a_report_releases_the_hold_once_every_stray_card_is_accounted_for() -> None:

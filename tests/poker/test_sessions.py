@@ -11,7 +11,8 @@ from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
-from tests.helpers import MemoryLog, init_table
+from controller.events import FeeCollected, RoundCompleted, WagerSettled
+from tests.helpers import MemoryLog, init_table, play_round
 from tests.poker.tables import assert_conserved, balance
 
 CONFIGS = ["config/holdem.toml", "config/omaha-hi-lo.toml", "config/lowball.toml"]
@@ -34,16 +35,16 @@ def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path,
     log.stream.write(log_file.read_text())
     assert_conserved(log)
     records = log.records()
-    completes = [r for r in records if r["event"] == "round_complete"]
+    completes = [r for r in records if r["event"] == RoundCompleted.EVENT]
     assert summary["rounds"] == "200" and len(completes) == 200
-    fees = sum(r["amount"] for r in records if r["event"] == "fee_collected")
+    fees = sum(r["amount"] for r in records if r["event"] == FeeCollected.EVENT)
     assert cents(summary["fees"]) == cents(summary["house win"]) == fees == sum(r["house_win"] for r in completes)
     staked = sum(v[1] for v in balance(log).values())
     returned = sum(v[2] for v in balance(log).values())
     dropped = sum(v[3] for v in balance(log).values())
     assert between is not None and cents(between[1]) == staked > 0 and cents(between[2]) == returned
     assert returned + dropped == staked
-    settled = [r for r in records if r["event"] == "wager_settled"]
+    settled = [r for r in records if r["event"] == WagerSettled.EVENT]
     assert {r["banker"] for r in settled} == {"pot"}
     assert any(r["reason"].startswith("side pot") for r in settled)  # all-ins happened
 
@@ -56,7 +57,7 @@ def test_any_seed_every_hand_balances(config: str, seed: int) -> None:
     table = Table(table_config, open_feed(table_config, log, seed=seed), log)
     players = SimulatedPlayers(random.Random(seed))
     for _ in range(25):
-        round = table.play_round(players)
+        round = play_round(table, players)
         assert round.state == "complete"
     assert_conserved(log)
     assert table.meters.total.house_win == table.meters.total.fees

@@ -5,6 +5,7 @@ import pytest
 
 from controller.cards import Card, deck_with_joker
 from controller.errors import DecisionRefused
+from controller.events import Revealed
 from controller.odds import Outcome
 from controller.rules.base import Decision
 from controller.rules.registry import make_game
@@ -34,7 +35,7 @@ def test_holdem_best_high_hand_takes_the_pot() -> None:  # lines 1173-1175
     deal(round, "AS AD KS KD QS QD")  # seat 2 AS KD, seat 3 AD QS, seat 1 KS QD
     play_out(round, "2C 3H 7D 9C", "4C 5C", "6H TD")
     assert returned(round) == {1: 0, 2: 900, 3: 0}
-    assert round.log.named("reveal")[0]["hands"]["2"]["hand"] == "ace high, A K T 9 7"
+    assert round.log.named(Revealed.EVENT)[0]["hands"]["2"]["hand"] == "ace high, A K T 9 7"
     assert_conserved(round.log)
 
 

@@ -47,6 +47,7 @@ from controller.commands.cli import main
 from controller.engine.config import load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import open_session
+from controller.events import WagerSettled
 from controller.records.audit import split_signature, trail_files
 from controller.records.checkpoints import Checkpoint, FloorCopy
 from controller.records.errors import RecordsError
@@ -374,7 +375,7 @@ class Trail:
 
     def view(self) -> JournalView:
         with Journal(self.folder / "journal.sqlite", table_id=table_id(self.folder), readonly=True) as journal:
-            return JournalView({r["seq"]: r for r in journal.records()}, [c for _, c in journal.checkpoints()],
+            return JournalView({r["seq"]: r for r in journal.stored()}, [c for _, c in journal.checkpoints()],
                                journal.last_seq, journal.first_seq, dict(journal.chain_hashes()),
                                [(first, last) for first, last, _, _ in journal.gaps()])
 
@@ -556,7 +557,7 @@ def _t_truncate_bytes(lines: list[bytes], rng: random.Random, _: Ed25519PrivateK
 @tamper("append a forged record")
 def _t_append(lines: list[bytes], rng: random.Random, other: Ed25519PrivateKey) -> list[bytes]:
     last = json.loads(split_signature(lines[-1].rstrip(b"\n"))[0])
-    forged = {"table": last.get("table"), "round": "forged", "seq": 10**6, "event": "wager_settled", "spot": 1,
+    forged = {"table": last.get("table"), "round": "forged", "seq": 10**6, "event": WagerSettled.EVENT, "spot": 1,
               "wager": "home", "stake": 500, "returned": 500_000, "n": last.get("n", 0) + 1, "prev": _hash(lines[-1])}
     text = json.dumps(forged, separators=(",", ":")).encode()
     style = rng.randrange(3)

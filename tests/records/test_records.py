@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.events import ShoeShuffled, WagerSettled
 from controller.records.anchor import SLOT, Anchor, read_anchor
 from controller.records.checkpoints import Checkpoint, published_since
 from controller.records.errors import JournalCorrupt, NoJournal, RecordsHeld
@@ -123,7 +124,7 @@ def test_records_neither_the_backup_nor_the_log_hold_are_named_and_only_a_person
 
 def test_a_flipped_byte_anywhere_in_a_record_is_found_naming_its_seq_and_round(table: Path) -> None:
     with sqlite3.connect(table / "journal.sqlite") as db:
-        seq, text = db.execute("SELECT seq, record FROM events WHERE event = 'wager_settled' LIMIT 1").fetchone()
+        seq, text = db.execute("SELECT seq, record FROM events WHERE event = ? LIMIT 1", (WagerSettled.EVENT,)).fetchone()
         db.execute("UPDATE events SET record = ? WHERE seq = ?", (text.replace('"returned":', '"returned":1'), seq))
     with pytest.raises(JournalCorrupt, match=f"seq {seq} no longer match their checksum .*rounds TC-01-"):
         Journal(table / "journal.sqlite", table_id="TC-01", readonly=True)
@@ -167,8 +168,9 @@ def test_a_journal_from_before_the_chain_is_sent_to_migrate_and_migrates_whole(t
             INSERT INTO meta VALUES ('table', 'TC-01'), ('schema', '1');
         """)
         for seq in (1, 2):
-            db.execute("INSERT INTO events VALUES (?, NULL, 'shoe_shuffled', ?)",
-                       (seq, json.dumps({"event": "shoe_shuffled", "table": "TC-01", "round": None, "seq": seq})))
+            db.execute("INSERT INTO events VALUES (?, NULL, ?, ?)",
+                       (seq, ShoeShuffled.EVENT, json.dumps({"event": ShoeShuffled.EVENT, "table": "TC-01", "round": None,
+                                                             "seq": seq, "shuffle": seq, "burn": 1})))
     refused = cli(tmp_path, "run", "--config", "table.toml", "--rounds", "1")
     assert refused.rc == 4 and "journal migrate" in refused.err
     migrated = cli(tmp_path, "journal", "migrate", "--config", "table.toml")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from controller import events as ev
 from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.config import load_config
@@ -17,7 +18,8 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
-from tests.helpers import MemoryLog, init_table
+from controller.events import CameraDisagreed, DeckReconciled, ShuffleAlarm, ShuffleTested, from_record
+from tests.helpers import MemoryLog, init_table, play_round
 
 SHOE = "config/top-card.toml"  # an 8-deck shoe, two cards and a burn a round
 SHUFFLER = "config/three-card-poker.toml"  # a one-deck shuffler dispensing stacks of three, a fresh deck a round
@@ -38,7 +40,7 @@ def _table(path: str, fault: str, shuffle: dict[str, Any] | None = None) -> tupl
 def _play_until_held(table: Table, rounds: int) -> Round | None:
     players = SimulatedPlayers(random.Random(5))
     for _ in range(rounds):
-        round = table.play_round(players)
+        round = play_round(table, players)
         if round.state == "hold":
             return round
     return None
@@ -54,7 +56,7 @@ def test_a_bad_shuffle_holds_the_round_before_it_settles(path: str, fault: str, 
     held = _play_until_held(table, 400)
     assert held is not None and held.hold_reason is not None
     assert not held.settlements, "nothing of the held round was paid"
-    alarm = next(a for a in log.named("shuffle_alarm") if a["level"] == "hold")
+    alarm = next(a for a in log.named(ShuffleAlarm.EVENT) if a["level"] == "hold")
     assert alarm["round"] == held.id and f"shuffle test {alarm['test']} (hold)" in held.hold_reason
     if within is not None:  # the first shoe, by this card
         assert alarm["shoe"] == 1 and alarm["card"] <= within
@@ -68,7 +70,7 @@ def test_a_shelf_shuffler_or_three_riffles_of_an_8_deck_shoe_is_held_within_the_
     table, log = _table(SHOE, fault)
     held = _play_until_held(table, 60)
     assert held is not None and not held.settlements
-    alarm = next(a for a in log.named("shuffle_alarm") if a["level"] == "hold")
+    alarm = next(a for a in log.named(ev.ShuffleAlarm.EVENT) if a["level"] == "hold")
     assert alarm["test"] == "likelihood" and alarm["shoe"] == 1 and alarm["card"] <= 120
 
 
@@ -78,7 +80,7 @@ def test_a_deck_with_a_card_too_few_or_too_many_is_held_before_betting(path: str
     table, log = _table(path, fault)
     held = _play_until_held(table, 1)
     assert held is not None and held.state == "hold" and not held.wagers
-    (count,) = log.named("deck_reconciled")
+    (count,) = log.named(DeckReconciled.EVENT)
     assert count["held"] and "the device counted" in count["problems"][0]
     assert "deck count" in (held.hold_reason or "")
 
@@ -88,7 +90,7 @@ def test_a_test_configured_to_warn_tells_the_pit_and_lets_the_round_settle(path:
     no_holds = {"hold_rate": 0.0, "device_hold_rate": 0.0}
     table, log = _table(path, "factory", no_holds)
     assert _play_until_held(table, 3) is None
-    warned = log.named("shuffle_alarm")
+    warned = log.named(ShuffleAlarm.EVENT)
     assert warned and {a["level"] for a in warned} == {"warn"}
     assert all("shuffle test" in a["reason"] for a in warned)
 
@@ -97,18 +99,18 @@ def test_every_shoe_is_journaled_with_its_tests_and_its_inventory() -> None:
     table, log = _table(SHOE, "random")
     players = SimulatedPlayers(random.Random(1))
     while table.feed.shuffles < 2:  # type: ignore[attr-defined]
-        assert table.play_round(players).state == "complete"
-    (tested,) = log.named("shuffle_tested")
+        assert play_round(table, players).state == "complete"
+    (tested,) = log.named(ShuffleTested.EVENT)
     assert tested["shoe"] == 1 and len(tested["order"]) == tested["cards"] >= 364
     assert {r["test"] for r in tested["results"]} >= {"pairs", "rising", "guess", "moved", "repeat", "chi-square"}
     assert all(r["level"] is None for r in tested["results"])
-    (inventory,) = log.named("deck_reconciled")
+    (inventory,) = log.named(DeckReconciled.EVENT)
     assert inventory["seen"] == tested["cards"] and not inventory["held"]
 
 
 def test_shuffle_monitoring_can_be_switched_off() -> None:
     table, log = _table(SHOE, "factory", {"enabled": False})
-    assert _play_until_held(table, 5) is None and not log.named("shuffle_alarm")
+    assert _play_until_held(table, 5) is None and not log.named(ShuffleAlarm.EVENT)
 
 
 def test_a_device_that_deals_its_orders_again_after_the_table_restarts_is_held(tmp_path: Path) -> None:
@@ -121,15 +123,15 @@ def test_a_device_that_deals_its_orders_again_after_the_table_restarts_is_held(t
     init_table(tmp_path / "j.sqlite", tmp_path / "events.jsonl", config)
     assert main(args) == 0
     records = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
-    dealt = [r for r in records if r["event"] == "shuffle_tested"]
+    dealt = [r for r in records if r["event"] == ShuffleTested.EVENT]
     assert len(dealt) == 2
     table, log = _table(SHUFFLER, "random")
     watch = table.feed.watch  # type: ignore[attr-defined]
-    assert watch.restore(dealt) == 2
+    assert watch.restore([from_record(r) for r in dealt]) == 2
     watch.shoe_started(None, 52)
     for code in dealt[0]["order"][:7]:
         watch.card(Card.parse(code), "R")
-    holds = [a for a in log.named("shuffle_alarm") if a["level"] == "hold"]
+    holds = [a for a in log.named(ShuffleAlarm.EVENT) if a["level"] == "hold"]
     assert holds and holds[0]["test"] == "repeat" and holds[0]["shoe"] == 3 and holds[0]["card"] <= 7
 
 
@@ -143,9 +145,9 @@ def test_a_restarted_table_does_not_deal_its_simulated_orders_again(tmp_path: Pa
     assert main(args) == 0
     assert main(args) == 0
     records = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
-    orders = [tuple(r["order"]) for r in records if r["event"] == "shuffle_tested"]
+    orders = [tuple(r["order"]) for r in records if r["event"] == ShuffleTested.EVENT]
     assert len(orders) == 4 and len(set(orders)) == 4
-    assert not [r for r in records if r["event"] == "shuffle_alarm" and r["level"] == "hold"]
+    assert not [r for r in records if r["event"] == ShuffleAlarm.EVENT and r["level"] == "hold"]
 
 
 def test_the_camera_s_second_reading_is_reconciled_with_the_shoe_s() -> None:
@@ -154,6 +156,6 @@ def test_the_camera_s_second_reading_is_reconciled_with_the_shoe_s() -> None:
     watch = table.feed.watch  # type: ignore[attr-defined]
     watch.shoe_started(None, 416)
     watch.card(Card.parse("AS"), "R1")
-    log.emit("camera_discrepancy", "R1", kind="seen-differently", zone="home", dealt="AS", seen="KH")
-    assert watch.shoe_ended("R1") and log.named("deck_reconciled")[-1]["camera_only"] == ["KH"]
-    assert log.named("deck_reconciled")[-1]["camera_disagreed"] == ["seen-differently in home: device AS, camera KH"]
+    log.emit(CameraDisagreed(round="R1", kind="seen-differently", zone="home", dealt="AS", seen="KH"))
+    assert watch.shoe_ended("R1") and log.named(DeckReconciled.EVENT)[-1]["camera_only"] == ["KH"]
+    assert log.named(DeckReconciled.EVENT)[-1]["camera_disagreed"] == ["seen-differently in home: device AS, camera KH"]

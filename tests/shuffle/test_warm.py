@@ -11,12 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from controller import events as ev
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.shuffle import forward, kernels, warm
 from controller.engine.table import Table
-from tests.helpers import MemoryLog
+from tests.helpers import MemoryLog, play_round
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +29,8 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.shuffle import warm
 from controller.engine.table import Table
-from tests.helpers import MemoryLog
+from controller.events import CardBurned, CardDealt, ShuffleAlarm
+from tests.helpers import MemoryLog, play_round
 
 config = load_config("config/top-card.toml")  # an 8-deck shoe: a burn and two cards a round
 config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated", "shuffle": "factory"},
@@ -47,19 +49,19 @@ class Compiles(event.Listener):
 event.register("numba:compile", Compiles())
 log = MemoryLog(config.table_id)
 ready_when_dealt = []
-log.subscribe(lambda r: ready_when_dealt.append(warm.ready()) if r["event"] in ("card_burned", "card_dealt") else None)
+log.subscribe(lambda e: ready_when_dealt.append(warm.ready()) if isinstance(e, CardBurned | CardDealt) else None)
 table = Table(config, open_feed(config, log, seed=5), log, session="S")
 watch = table.feed.watch
 players = SimulatedPlayers(random.Random(5))
 rounds = []
 for _ in range(4):
-    round = table.play_round(players)
+    round = play_round(table, players)
     rounds.append({"state": round.state, "paid": len(round.settlements), "untested": watch.monitor.untested(),
                    "dealt": len(watch.monitor.dealt), "checked": dict(watch.monitor._checked)})
     if round.state == "hold":
         break
 print(json.dumps({"ready_when_dealt": ready_when_dealt, "rounds": rounds, "compiled_in": sorted(set(compiled_in)),
-                  "alarms": [a for a in log.named("shuffle_alarm") if a["level"] == "hold"]}))
+                  "alarms": [a for a in log.named(ShuffleAlarm.EVENT) if a["level"] == "hold"]}))
 """
 
 
@@ -103,7 +105,7 @@ def test_the_warm_up_compiles_every_signature_a_table_calls() -> None:
         table = Table(config, open_feed(config, log, seed=3), log, session="S")
         players = SimulatedPlayers(random.Random(3))
         for _ in range(30):
-            table.play_round(players)
+            play_round(table, players)
         table.feed.close()
-        assert log.named("shuffle_tested")
+        assert log.named(ev.ShuffleTested.EVENT)
     assert _signatures() == before

@@ -11,6 +11,7 @@ import pytest
 from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.config import DEFAULT_CONFIG
+from controller.events import CameraAgreed, CameraConfirmed, CameraDisagreed, CameraOff, CardDealt, RoundCompleted
 from tests.helpers import init_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,10 +22,10 @@ def test_the_default_table_films_every_card_unasked_and_settles_every_round(tmp_
     init_table(str(tmp_path / "j.sqlite"), str(log))
     assert main(["run", "--rounds", "3", "--seed", "5", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 0
     text = log.read_text()
-    assert text.count('"camera_agrees"') == 3
-    assert text.count('"camera_confirms"') == text.count('"card_dealt"') == 6  # every card, as it lands
+    assert text.count(f'"{CameraAgreed.EVENT}"') == 3
+    assert text.count(f'"{CameraConfirmed.EVENT}"') == text.count(f'"{CardDealt.EVENT}"') == 6  # every card, as it lands
     printed = capsys.readouterr()
-    assert '"camera_off"' not in text and printed.err == ""
+    assert f'"{CameraOff.EVENT}"' not in text and printed.err == ""
     assert printed.out.splitlines()[-2] == "camera      6 looks agreed with the shoe as cards landed, 3 before settling, 0 discrepancies"
     # recalled from the journal, as surveillance would (the shoe's own events after it belong to no round)
     last = _last_round(text)
@@ -50,10 +51,10 @@ def test_without_the_artwork_the_default_table_plays_unfilmed_and_says_why(tmp_p
     assert done.returncode == 0, done.stderr
     assert "librsvg2-bin" in done.stderr and "playing without the camera" in done.stderr
     events = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
-    off = [e for e in events if e["event"] == "camera_off"]
+    off = [e for e in events if e["event"] == CameraOff.EVENT]
     assert len(off) == 1 and "rsvg-convert" in off[0]["reason"]
-    assert not [e for e in events if e["event"].startswith("camera_") and e["event"] != "camera_off"]
-    assert sum(e["event"] == "round_complete" for e in events) == 2
+    assert not [e for e in events if e["event"].startswith("camera_") and e["event"] != CameraOff.EVENT]
+    assert sum(e["event"] == RoundCompleted.EVENT for e in events) == 2
     assert "camera " not in done.stdout  # no camera line in the summary of an unfilmed session
 
 
@@ -61,7 +62,7 @@ def test_without_the_artwork_a_camera_asked_for_stops_the_run_naming_the_package
     done = tablectl_without_rsvg(tmp_path, "--rounds", "2", "--seed", "5", "--camera")
     assert done.returncode == 2
     assert "librsvg2-bin" in done.stderr and "playing without" not in done.stderr
-    assert "round_complete" not in (tmp_path / "e.jsonl").read_text()
+    assert RoundCompleted.EVENT not in (tmp_path / "e.jsonl").read_text()
 
 
 def test_an_unknown_deck_stops_the_run_whether_or_not_the_camera_was_asked_for(tmp_path: Path, capsys) -> None:
@@ -99,7 +100,7 @@ def test_a_card_the_camera_sees_differently_holds_the_round(tmp_path: Path, caps
     assert main(["run", "--rounds", "3", "--seed", "5", "--camera", "--log", str(log), "--journal", str(tmp_path / "j.sqlite")]) == 1
     assert "camera:" in capsys.readouterr().err
     events = log.read_text()
-    assert '"camera_discrepancy"' in events and '"zone": "home"' in events and '"zone": "away"' not in events
+    assert f'"{CameraDisagreed.EVENT}"' in events and '"zone": "home"' in events and '"zone": "away"' not in events
     held = _last_round(events)
     assert main(["round", held, "--journal", str(tmp_path / "j.sqlite"), "--json"]) == 0
     [problem] = json.loads(capsys.readouterr().out)["camera"]["discrepancies"]
@@ -125,4 +126,4 @@ def test_the_demonstration_service_films_its_rounds_too(tmp_path: Path, faces) -
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
-    assert sum(e["event"] == "camera_agrees" for e in events) == sum(e["event"] == "round_complete" for e in events) == 2
+    assert sum(e["event"] == CameraAgreed.EVENT for e in events) == sum(e["event"] == RoundCompleted.EVENT for e in events) == 2

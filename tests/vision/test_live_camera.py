@@ -23,6 +23,7 @@ from controller.engine.camera import CameraUnavailable, CameraWitness, film_sess
 from controller.engine.config import load_config
 from controller.engine.session import open_session
 from controller.errors import TableError
+from controller.events import CameraAgreed, CameraBack, CameraConfirmed, CameraDisagreed, CameraFailed, CameraLost, CameraOff, CameraScaleLow, from_record
 from controller.records.recall import recall
 from tests.helpers import MemoryLog, in_process_config, top_card_round
 from tests.vision.mjpeg_stream import serve
@@ -70,7 +71,7 @@ def test_a_look_waits_for_the_dealer_to_lay_each_card_and_the_round_settles(tmp_
     witness = CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog("TC-01"))
     round, log = deal(witness, AS, KD)
     assert round.state == "complete", round.hold_reason
-    assert [e["event"] for e in log.records() if e["event"].startswith("camera_")] == ["camera_confirms", "camera_confirms", "camera_agrees"]
+    assert [e["event"] for e in log.records() if e["event"].startswith("camera_")] == [CameraConfirmed.EVENT, CameraConfirmed.EVENT, CameraAgreed.EVENT]
     assert witness.source.position == 8  # 4 frames to see the ace laid, 2 the king, 2 the last look
 
 
@@ -79,7 +80,7 @@ def test_a_card_laid_other_than_the_shoe_dealt_holds_the_round_once_the_camera_h
     witness = CameraWitness(vision_config(source=str(folder), settle_frames=3), MemoryLog("TC-01"))
     round, log = deal(witness, AS)
     assert round.state == "hold" and round.hold_reason.startswith("camera:")
-    [problem] = log.named("camera_discrepancy")
+    [problem] = log.named(CameraDisagreed.EVENT)
     assert (problem["zone"], problem["dealt"], problem["seen"]) == ("home", "AS", "2S")
     assert witness.source.position == 4 and [c for _, c, _ in round.cards] == [AS]
 
@@ -88,7 +89,7 @@ def test_a_camera_that_stops_giving_frames_holds_the_round_naming_it(tmp_path: P
     folder = film(tmp_path / "frames", faces, [({}, 2)])
     round, log = deal(CameraWitness(vision_config(source=str(folder), settle_frames=5), MemoryLog("TC-01")), AS)
     assert round.state == "hold" and f"no more images in {folder}" in round.hold_reason
-    assert log.named("camera_failed")[0]["reason"] == f"no more images in {folder}"
+    assert log.named(CameraFailed.EVENT)[0]["reason"] == f"no more images in {folder}"
 
 
 def test_a_network_camera_that_drops_its_stream_films_on_and_its_outages_are_logged(faces) -> None:
@@ -107,13 +108,13 @@ def test_a_network_camera_that_drops_its_stream_films_on_and_its_outages_are_log
         round, log = deal(witness, AS)
         witness.close()
     assert round.state != "hold", round.hold_reason
-    assert [e["event"] for e in log.records() if e["event"] in ("camera_confirms", "camera_failed", "camera_discrepancy")] == ["camera_confirms"]
-    lost, back = log.named("camera_lost"), log.named("camera_back")
+    assert [e["event"] for e in log.records() if e["event"] in (CameraConfirmed.EVENT, CameraFailed.EVENT, CameraDisagreed.EVENT)] == [CameraConfirmed.EVENT]
+    lost, back = log.named(CameraLost.EVENT), log.named(CameraBack.EVENT)
     assert lost and len(back) >= len(lost) - 1 and lost[0]["round"] == "TC-01-R1"
     assert lost[0]["device"] == served.url and lost[0]["at"] <= back[0]["at"] <= lost[0]["timestamp"]
     assert f"lost {len(lost)} time(s)" in witness.summary()
-    recalled = recall([r for r in log.records() if r["round"] == "TC-01-R1"])  # as `tablectl round` tells it
-    assert recalled["camera"]["outages"][0] == {"event": "camera_lost", "device": served.url, "at": lost[0]["at"]}
+    recalled = recall([from_record(r) for r in log.records() if r["round"] == "TC-01-R1"])  # as `tablectl round` tells it
+    assert recalled["camera"]["outages"][0] == {"event": CameraLost.EVENT, "device": served.url, "at": lost[0]["at"]}
     assert f"  camera   {served.url} lost at {lost[0]['at']}" in _text(recalled)
 
 
@@ -136,7 +137,7 @@ def test_a_live_table_without_a_source_plays_unfilmed_unless_the_camera_is_asked
         with pytest.raises(CameraUnavailable, match="needs \\[vision\\] source"):
             film_session(session, 0, asked=True, simulated=False, warn=said.append)
         assert film_session(session, 0, asked=False, simulated=False, warn=said.append) is None and len(said) == 1
-    [off] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if '"camera_off"' in line]
+    [off] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if f'"{CameraOff.EVENT}"' in line]
     assert "needs [vision] source" in off["reason"] and off["round"] is None
 
 
@@ -162,7 +163,7 @@ def test_a_live_camera_that_sees_the_cards_smaller_than_measured_films_and_says_
     said: list[str] = []
     with open_session(config, random.Random(1), events=tmp_path / "e.jsonl", journaled=False) as session:
         assert film_session(session, 0, asked=None, simulated=False, warn=said.append) is not None
-    [low] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if '"camera_scale_low"' in line]
+    [low] = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines() if f'"{CameraScaleLow.EVENT}"' in line]
     assert low["round"] is None and low["px_per_mm"] < 1.6 and said == [f"camera: {low['reason']}"]
     assert "below the 1.5 px/mm the recognizer is measured at" in low["reason"]
 

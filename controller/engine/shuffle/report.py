@@ -1,6 +1,6 @@
 """The shuffle report: each shoe's tests and each device's cumulative tests, read back from the journal.
 
-``shoes(records)`` gathers the journal's ``shuffle_tested``, ``shuffle_alarm``
+``shoes(records)`` gathers the journal's ``ShuffleTested``, ``ShuffleAlarm``
 and ``deck_reconciled`` records by device and shoe; ``text`` lays them out for
 a terminal and ``picture`` draws every test's score over the shoes with its
 hold and warning lines (matplotlib, an optional dependency: the table runs
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
+from controller.events import DeckReconciled, Event, ShuffleAlarm, ShuffleTested
 
 
 @dataclass
@@ -34,29 +35,31 @@ class Shoe:
                 "alarms": self.alarms, "inventory": self.inventory, "rounds": self.rounds}
 
 
-def shoes(records: Iterable[dict[str, Any]]) -> list[Shoe]:
+def shoes(records: Iterable[Event]) -> list[Shoe]:
     """Every shoe the journal tells of, in the order journaled (a device's shoe numbers restart with the process)."""
     by_key: dict[tuple[str, int, int], Shoe] = {}
     epoch: dict[str, int] = {}
     last: dict[str, int] = {}
     for r in records:
-        if r["event"] not in ("shuffle_tested", "shuffle_alarm", "deck_reconciled"):
+        if not isinstance(r, ShuffleTested | ShuffleAlarm | DeckReconciled):
             continue
-        device, number = r["device"], int(r["shoe"])
+        device, number = r.device, r.shoe
         if number < last.get(device, 0):  # a new process numbered its shoes from 1 again
             epoch[device] = epoch.get(device, 0) + 1
         last[device] = number
         key = (device, epoch.get(device, 0), number)
         shoe = by_key.setdefault(key, Shoe(device, number))
-        if r.get("round") and r["round"] not in shoe.rounds:
-            shoe.rounds.append(r["round"])
-        if r["event"] == "shuffle_tested":
-            shoe.cards = r["cards"]
-            shoe.results = {res["test"]: res for res in r["results"]}
-        elif r["event"] == "shuffle_alarm":
-            shoe.alarms.append({k: r.get(k) for k in ("test", "level", "card", "score", "limit", "reason", "round")})
-        else:
-            shoe.inventory.append({k: r.get(k) for k in ("at", "seen", "counted", "held", "problems")})
+        if r.round and r.round not in shoe.rounds:
+            shoe.rounds.append(r.round)
+        match r:
+            case ShuffleTested():
+                shoe.cards = r.cards
+                shoe.results = {res["test"]: res for res in r.results}
+            case ShuffleAlarm():
+                shoe.alarms.append({"test": r.test, "level": r.level, "card": r.card, "score": r.score, "limit": r.limit,
+                                    "reason": r.reason, "round": r.round})
+            case DeckReconciled():
+                shoe.inventory.append({"at": r.at, "seen": r.seen, "counted": r.counted, "held": r.held, "problems": r.problems})
     return list(by_key.values())
 
 

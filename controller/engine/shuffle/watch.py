@@ -4,9 +4,9 @@ A feed (``controller.feeds``) tells its ``ShuffleWatch`` each card its device
 deals (``card``), when a shoe or deck starts (``shoe_started``, with the
 device's own count) and ends (``shoe_ended``). The watch journals:
 
-- ``shuffle_alarm``: a test crossed its line (``level`` hold or warn; the pit page shows it);
-- ``shuffle_tested``: at the end of each shoe, every test's statistic, p-value and score, with the shoe's order;
-- ``deck_reconciled``: the deck inventory of the shoe (every missing, extra, foreign or unreadable card named).
+- ``ShuffleAlarm``: a test crossed its line (``level`` hold or warn; the pit page shows it);
+- ``ShuffleTested``: at the end of each shoe, every test's statistic, p-value and score, with the shoe's order;
+- ``DeckReconciled``: the deck inventory of the shoe (every missing, extra, foreign or unreadable card named).
 
 A hold alarm during a shoe becomes the round's doubt (``doubt``, asked by the
 table after each card is placed, before anything settles) and the shoe is
@@ -25,6 +25,7 @@ from controller.engine.shuffle import warm
 from controller.engine.shuffle.inventory import reconcile
 from controller.engine.shuffle.monitor import Alarm, ShuffleMonitor
 from controller.engine.shuffle.policy import Policy
+from controller.events import CameraDisagreed, DeckReconciled, Event, ShuffleAlarm, ShuffleTested
 
 
 class ShuffleWatch:
@@ -59,8 +60,8 @@ class ShuffleWatch:
         self._filmed, self._camera_notes = [], []
         if counted is not None and counted != len(self.deck):
             inventory = reconcile(self.deck, [], counted=counted)
-            self.log.emit("deck_reconciled", round_id, device=self.device, shoe=self.monitor.shoe, at="shuffle",
-                          **inventory.as_fields())
+            self.log.emit(DeckReconciled(round=round_id, device=self.device, shoe=self.monitor.shoe, at="shuffle",
+                                         **inventory.as_fields()))
             return [f"deck count on {self.device} shoe {self.monitor.shoe}: {'; '.join(inventory.problems())}"]
         return []
 
@@ -100,35 +101,33 @@ class ShuffleWatch:
             if alarm.level == "hold":
                 reasons.append(alarm.reason)
         if report.cards:
-            self.log.emit("shuffle_tested", round_id, **report.as_fields())
+            self.log.emit(ShuffleTested(round=round_id, **report.as_fields()))
         inventory = reconcile(self.deck, self._seen, complete=complete, counted=self._counted,
                               camera=self._filmed if self._camera_notes else None)
-        self.log.emit("deck_reconciled", round_id, device=self.device, shoe=report.shoe, at="end of shoe",
-                      **inventory.as_fields(), camera_disagreed=self._camera_notes)
+        self.log.emit(DeckReconciled(round=round_id, device=self.device, shoe=report.shoe, at="end of shoe",
+                                     **inventory.as_fields(), camera_disagreed=self._camera_notes))
         if inventory.held:
             reasons.append(f"deck inventory of {self.device} shoe {report.shoe}: {'; '.join(inventory.problems())}")
         return reasons
 
-    def restore(self, tested: Sequence[dict[str, Any]]) -> int:
-        """Take back this device's shoes from the journal's ``shuffle_tested`` records; how many."""
-        orders = [[None if code == "--" else Card.parse(code) for code in r["order"]]
-                  for r in tested if r.get("device") == self.device]
+    def restore(self, tested: Sequence[ShuffleTested]) -> int:
+        """Take back this device's shoes from the journal's ``ShuffleTested`` records; how many."""
+        orders = [[None if code == "--" else Card.parse(code) for code in r.order] for r in tested if r.device == self.device]
         self.monitor.restore(orders)
         return len(orders)
 
-    def _camera(self, record: dict[str, Any]) -> None:
+    def _camera(self, event: Event) -> None:
         """The camera, second witness: each card it read differently from the device (its discrepancies) is kept
         for the shoe's inventory, which names a card the camera saw more often than the device read it."""
-        if record.get("event") != "camera_discrepancy" or not self.monitor.open:
+        if not isinstance(event, CameraDisagreed) or not self.monitor.open:
             return
-        self._camera_notes.append(f"{record.get('kind')} in {record.get('zone')}: device {record.get('dealt') or '-'}, "
-                                  f"camera {record.get('seen') or '-'}")
+        self._camera_notes.append(f"{event.kind} in {event.zone}: device {event.dealt or '-'}, camera {event.seen or '-'}")
         try:
-            if record.get("seen"):
-                self._filmed.append(Card.parse(str(record["seen"])))
+            if event.seen:
+                self._filmed.append(Card.parse(event.seen))
         except ValueError:
             pass  # not a card of any deck: the discrepancy itself is journaled and held the round
 
     def _alarm(self, alarm: Alarm, round_id: str | None) -> None:
         fields: dict[str, Any] = alarm.as_fields()
-        self.log.emit("shuffle_alarm", round_id, device=self.device, **fields)
+        self.log.emit(ShuffleAlarm(round=round_id, device=self.device, **fields))

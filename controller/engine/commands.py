@@ -7,9 +7,9 @@ order they arrived, and answers each on its ``Future``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from controller.errors import TableError
+from controller.events import Event
 from controller.money import Cents
 
 
@@ -118,10 +118,9 @@ class CorrectPlacedCard:
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """Journal ``event`` with ``fields`` from the table loop's own thread (logins, PIN checks, refused requests)."""
+    """Journal ``event`` from the table loop's own thread (logins, PIN checks, refused requests)."""
 
-    event: str
-    fields: dict[str, Any]
+    event: Event
 
 
 Command = (OpenRound | PlaceWager | Sit | CloseBetting | Decide | EnterPiece | DeviceFault | Resume | VoidRound | CorrectCard

@@ -1,17 +1,25 @@
-"""The table loop behind the console: one thread runs the round engine, fed from one queue.
+"""The table loop: the one place a table is played, from opening a round to its settlement.
 
-Everything that changes the table arrives as a command on one queue: wagers,
-"no more bets" and decisions from the page, faults from the devices, and the
+``tablectl run``, ``tablectl serve`` (the systemd service), the dealer
+console and the simulated players all drive this loop; none of them touches
+a round itself. Everything that changes the table is a command
+(``controller.engine.commands``): wagers, "no more bets" and decisions from
+the page or from the simulated players, faults from the devices, and the
 supervisor's resume, void and card correction. The loop takes them one at a
 time, and between commands it does the table's own steps: the next card from
-the feed when one is due, the simulated players' wagers and decisions when
-they play, and the after-round bookkeeping (meters, the player-dealer
-position). So the round engine is only ever called from this thread.
+the feed when one is due, and the after-round bookkeeping (meters, the
+player-dealer position). So the round engine is only ever called from one
+thread.
 
-After every command or step the loop builds the page's view
-(``controller.console.view``) and hands it to the listeners (the web app).
-A command's outcome comes back on a ``concurrent.futures.Future``: a refusal
-carries the engine's own reason.
+Two ways to drive it: ``run`` (or ``start``) serves a console or a service,
+taking commands from ``submit`` until stopped; ``play_round`` plays the next
+round through on the calling thread, as ``tablectl run`` does with simulated
+players. Both go through the same steps.
+
+With ``views`` the loop builds after every command or step what each screen
+may show (``controller.engine.view``) and hands it to the listeners (the web
+app). A command's outcome comes back on a ``concurrent.futures.Future``: a
+refusal carries the engine's own reason.
 
 A shoe is polled briefly (``IDLE_WAIT``): at a real table the dealer draws at
 a person's pace, so a shoe with no card yet is waited for, not a fault, and
@@ -30,7 +38,8 @@ from concurrent.futures import Future
 from typing import Any
 
 from controller.cards import Card
-from controller.console.commands import (
+from controller.engine import holds, jackpot
+from controller.engine.commands import (
     CloseBetting,
     Command,
     CommandRefused,
@@ -47,21 +56,42 @@ from controller.console.commands import (
     TakePosition,
     VoidRound,
 )
-from controller.console.view import AUDIENCES, Fault, table_view
-from controller.engine import holds, jackpot
-from controller.engine.feeds import DealerEntryFeed, FeedError, NoCardYet, ShoeFeed
+from controller.engine.feeds import DealerEntryFeed, DeviceFaulted, FeedError, NoCardYet, ShoeFeed
 from controller.engine.jackpot import AwardWatcher
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table, banked
+from controller.engine.view import AUDIENCES, Fault, table_view
 from controller.engine.visibility import Audience, sight
 from controller.errors import CardRefused, TableError, WagerRefused
+from controller.events import (
+    UNSET,
+    CameraAgreed,
+    CameraConfirmed,
+    CameraDisagreed,
+    CardBurned,
+    CardDealt,
+    DeviceFaultReported,
+    Event,
+    PieceRefusal,
+    PositionPassed,
+    Revealed,
+    RoundVoided,
+    SupervisorActed,
+    stamped,
+    to_record,
+)
 from controller.money import format_cents
+from controller.records.errors import RecordsError
 from controller.records.journal import Journal
 from controller.records.recall import recall
 from controller.rules.base import Decision
 
 Listener = Callable[[dict[str, Any]], None]
+
+RECORDING_ERRORS = (RecordsError,)
+"""Failures to record what happened (a full disk, a file-size limit, records held or damaged): OSErrors, but never
+taken for a device's fault."""
 
 
 SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard, CorrectPlacedCard)
@@ -70,6 +100,9 @@ IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
 OFFER_AGAIN = 1.0
 """Seconds before a stopped game's player-dealer position is offered to simulated players again."""
+OFFERS = 100
+"""``tablectl run``: how many times a stopped game's player-dealer position is offered round the table before the
+run gives up."""
 POLL_INTERVAL = 0.5
 """How often, between rounds and while betting is open, the device is asked for a fault it reported on its own."""
 
@@ -97,11 +130,17 @@ class TableLoop:
         pending: list[Round] | None = None,
         accepts_position: Callable[[int], bool] | None = None,
         heartbeat: Callable[[], None] | None = None,
+        views: bool = True,
+        recovery_wait: float | None = None,
         awards: AwardWatcher | None = None,
+        award_wait: float = jackpot.AWARD_WAIT,
     ) -> None:
+        """``views``: build what the screens show after every change (off for ``tablectl run`` without a console).
+        ``recovery_wait``: after a device fault holds the round, how long to wait for the device to report the
+        fault cleared and go on by itself; ``None`` (a console) leaves the round to the supervisor.
+        ``awards``: the floor's answers to jackpot claims; a round held for its claims is handed each award as it
+        comes and settles by itself (``play_round`` waits ``award_wait`` seconds for them, then leaves it held)."""
         self.table = table
-        self.awards = awards
-        """The floor's answers to jackpot claims: a round held for its claims is handed each award as it comes."""
         self.log = table.log
         self.players = players
         self.pace = pace
@@ -116,6 +155,8 @@ class TableLoop:
         self.keyed = table.feed if isinstance(table.feed, DealerEntryFeed) and players is None else None
         """The feed whose pieces the dealer keys in from the page (no device deals them)."""
         self.round: Round | None = None
+        self._unprepared: Round | None = None
+        """The round in play, when its device could not be made ready for it (it is held)."""
         self.finalized = True
         self.rounds_finished = 0
         """Rounds this loop saw to their end (``rounds`` limits it when simulated players play)."""
@@ -141,10 +182,17 @@ class TableLoop:
         self._lock = threading.Lock()
         self.running = False
         """True while ``run`` takes commands (a request that needs the loop to journal is refused otherwise)."""
+        self.views = views
+        self.recovery_wait = recovery_wait
+        self.awards = awards
+        self.award_wait = award_wait
+        self.card_wait = table.feed.timeout if isinstance(table.feed, ShoeFeed) else 0.0
+        """How long ``play_round`` waits for the shoe's next card before the round holds (the feed's own timeout)."""
         if isinstance(table.feed, ShoeFeed):
             table.feed.timeout = min(table.feed.timeout, IDLE_WAIT)
-        self.log.subscribe(self._on_event)
-        self._snapshots = {audience.value: table_view(self, audience) for audience in AUDIENCES}
+        if views:
+            self.log.subscribe(self._on_event)
+            self._snapshots = {audience.value: table_view(self, audience) for audience in AUDIENCES}
 
     # -- outside world --------------------------------------------------
 
@@ -175,7 +223,7 @@ class TableLoop:
 
         An error that ends the loop is kept in ``failure`` and raised.
         """
-        if self.journal is not None:
+        if self.journal is not None and self.views:
             self._recall()
         if self.pending and self.round is None:
             self.message = self._take_pending()
@@ -193,6 +241,49 @@ class TableLoop:
             raise
         finally:
             self.running = False
+
+    def play_round(self, round: Round | None = None) -> Round:
+        """Play the next round through on the calling thread (``tablectl run``): ``round``, one recovered from the
+        journal, from where it stands, else the next pending one, else a new one. Returns it complete or void, or
+        on hold when nobody here can resume it (a card refused, the camera or a shuffle test in doubt, a device
+        that stays faulty)."""
+        self._finalize()
+        if round is not None:
+            self.pending.insert(0, round)
+        self.message = self._take_pending() if self.pending else self._new_round()
+        round = self.round
+        assert round is not None
+        waited = 0.0
+        while round.state not in (*FINISHED, "hold"):
+            if round.card_target() is not None:
+                started = time.monotonic()
+                if self.keyed is not None or self._deal(round):
+                    waited = 0.0
+                elif (waited := waited + time.monotonic() - started) > self.card_wait:
+                    self._fault(self.table.feed.source, f"no card came from the {self.table.feed.source} in {self.card_wait:g} s")
+            elif round.state == "betting" and self.players is not None:
+                self._simulated_betting(round)
+            elif round.pending_decision() is not None and self.players is not None:
+                self._simulated_decision(round)
+            else:
+                raise RuntimeError(f"round {round.id} is stuck in {round.state}: no card due and no decision pending")
+        self._await_awards(round)
+        self._finalize()
+        self._publish()
+        return round
+
+    def wait_for_player_dealer(self, say: Callable[..., None]) -> bool:
+        """``tablectl run``: a player-dealer game stopped: say why, and offer the position round the table again
+        until a player takes it (False, and the run ends, if nobody does after ``OFFERS`` times round)."""
+        say(f"the game stopped: {self.table.stopped}; waiting for a player to take the player-dealer position")
+        for _ in range(OFFERS):
+            facts = self.table.offer_position(self.accepts_position, self.round.id if self.round is not None else None)
+            if facts is not None:
+                say(f"seat {facts['player_dealer']} takes the player-dealer position")
+                self._publish()
+                return True
+        say(f"nobody took the player-dealer position in {OFFERS} offers round the table: the run ends")
+        return False
 
     def start(self) -> None:
         """Run the loop on a thread of its own (``tablectl run --console``, the tests)."""
@@ -247,17 +338,6 @@ class TableLoop:
             else:
                 future.set_result(result)
 
-    def _poll_awards(self) -> bool:
-        """While the round holds for its jackpot claims, hand it each award the floor has given (never waits)."""
-        round = self.round
-        if self.awards is None or round is None or round.state != "hold" or not jackpot.pending(round):
-            return False
-        self.awards.want(round)
-        lines = self.awards.take(round)
-        if lines:
-            self.message = lines[-1]
-        return bool(lines)
-
     def _poll_device(self) -> bool:
         """Between rounds (and while betting is open) ask the feed for a fault its device reported on its own,
         so the page shows it at once, not at the next card. During the deal the feed reports faults itself."""
@@ -271,6 +351,8 @@ class TableLoop:
         try:
             reason = feed.poll(round.id if round is not None and round.state in ("betting", "hold") else None)
             now = feed.current_fault()
+        except RECORDING_ERRORS:
+            raise  # the journal or the log failed, not the device: the caller stops the table
         except (RuntimeError, OSError) as exc:
             reason = now = str(exc) or type(exc).__name__
         if held:  # the hold screen shows the device as it is now; a supervisor decides when to resume
@@ -285,6 +367,24 @@ class TableLoop:
             return False
         self._fault(feed.source, reason)
         return True
+
+    def _poll_awards(self) -> bool:
+        """While the round holds for its jackpot claims, hand it each award the floor has given (never waits)."""
+        round = self.round
+        if self.awards is None or round is None or round.state != "hold" or not jackpot.pending(round):
+            return False
+        self.awards.want(round)
+        lines = self.awards.take(round)
+        if lines:
+            self.message = lines[-1]
+        return bool(lines)
+
+    def _await_awards(self, round: Round) -> None:
+        """``tablectl run``: a round held for its jackpot claims waits up to ``award_wait`` s for the floor's awards."""
+        deadline = time.monotonic() + self.award_wait
+        while round.state == "hold" and self.awards is not None and jackpot.pending(round) and time.monotonic() < deadline:
+            if not self._poll_awards():
+                time.sleep(0.2)
 
     def _wait(self) -> float:
         if not self._step_possible():
@@ -314,9 +414,8 @@ class TableLoop:
             return f"seat {facts['player_dealer']} takes the player-dealer position"
         if isinstance(command, Record):
             round = self.round
-            self.log.emit(command.event, round.id if round is not None and round.state not in FINISHED else None,
-                          **command.fields)
-            return command.event
+            self.log.emit(stamped(command.event, round=round.id if round is not None and round.state not in FINISHED else None))
+            return command.event.EVENT
         if isinstance(command, SUPERVISOR_COMMANDS):
             return self._supervise(command)
         round = self._current("no round is in play: open betting first")
@@ -360,7 +459,7 @@ class TableLoop:
         try:
             piece = self.keyed.keyed(code, [p for _, p, _ in round.cards])
         except ValueError as exc:
-            self.log.emit("piece_refused", round.id, code=code, target=target, reason=str(exc))
+            self.log.emit(PieceRefusal(round=round.id, code=code, target=target, reason=str(exc)))
             raise
         round.card(piece, self.keyed.source)
         return f"{'tile' if '-' in piece.code else 'card'} placed at {target}"  # never echoed: it lies face down
@@ -380,27 +479,52 @@ class TableLoop:
         self._finalize()  # the last round's bookkeeping may pass the player-dealer position, or stop the game
         if self.table.stopped:
             raise CommandRefused(f"the game has stopped: {self.table.stopped}")
-        if self.pending:
-            return self._take_pending()
+        return self._take_pending() if self.pending else self._new_round()
+
+    def _new_round(self) -> str:
+        """Open the next round. With ``recovery_wait`` (``tablectl run``) it opens first and holds while its device
+        cannot be made ready (``Table.ready``); at a console a device that is not ready is a table fault and no
+        round opens until the supervisor clears it."""
         if self.journal is not None:
             self.table.rounds_played = self.journal.rounds_started()
+        if self.recovery_wait is not None:
+            round = self.table.open_round()
+            self._begin(round)
+            self._prepare(round)
+            return f"round {round.id}: betting is open" if round.state == "betting" else f"round {round.id} is on hold"
         try:
             round = self.table.new_round()
+        except RECORDING_ERRORS:
+            raise  # the journal or the log failed, not the device: the caller stops the table
         except (RuntimeError, OSError) as exc:
             self._fault(self.table.feed.source, f"cannot prepare the round: {exc}")
-            raise CommandRefused(f"cannot open a round: {exc}") from None
-        self.round = round
-        self.finalized = False
+            raise CommandRefused(f"the {self.table.feed.source} is not ready: {exc}") from None
+        self._begin(round)
         round.start()
         return f"round {round.id}: betting is open"
 
-    def _take_pending(self) -> str:
-        """Carry on with a round recovered from the journal, where it stood (burns due if the shoe was reshuffled)."""
-        round = self.pending.pop(0)
-        if round.state not in (*FINISHED, "hold"):
-            round.burns_due += self.table.feed.prepare_round(round.id)
+    def _begin(self, round: Round) -> None:
         self.round = round
         self.finalized = False
+        self._unprepared = None
+
+    def _prepare(self, round: Round) -> bool:
+        """Get the device ready for ``round``; while it cannot be, the round holds (``Table.ready``) and is made
+        ready again once the supervisor resumes it."""
+        ready = self.table.ready(round, self.recovery_wait or 0.0)
+        self._unprepared = None if ready else round
+        return ready
+
+    def _take_pending(self) -> str:
+        """Carry on with a round recovered from the journal (or resumed from a hold), where it stood: its device
+        made ready again (burns due if the shoe was reshuffled)."""
+        round = self.pending.pop(0)
+        self._begin(round)
+        if round.state not in (*FINISHED, "hold") and not self._prepare(round):
+            return f"round {round.id} recovered and on hold: {round.hold_reason}"
+        if round.state == "betting" and self.players is not None:
+            for spot, wager in list(round.wagers):
+                round.place_wager(spot, wager, 0)  # the simulated players bet again from scratch
         return f"round {round.id} recovered: {round.state}"
 
     def _finalize(self) -> None:
@@ -415,10 +539,11 @@ class TableLoop:
         self.table.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
         facts = self.table.game.pass_position(self.accepts_position) if banked(round) else {}
         if facts:
-            self.log.emit("position_passed", round.id, game=self.table.game.id, **facts)
+            self.log.emit(PositionPassed(round=round.id, game=self.table.game.id, details=facts))
         if "stopped" in facts:
             self.table.stopped = str(facts["stopped"])
-        self._recall()
+        if self.views:
+            self._recall()
 
     def _recall(self) -> None:
         """The last rounds for the pit view: the journal's when there is one, else this process's."""
@@ -492,12 +617,14 @@ class TableLoop:
         if round.state == "betting" and self.players is not None:
             self._simulated_betting(round)
         elif self.players is not None:
-            self.players.decide(round)
+            self._simulated_decision(round)
         return True
 
     def _simulated_betting(self, round: Round) -> None:
-        if not round.wagers:
-            self.players.place_wagers(round)  # type: ignore[union-attr]
+        """The simulated players' wagers, as commands like the page's; once they are down, "no more bets"."""
+        if not round.wagers and self.players is not None:
+            for command in self.players.wagers(round):
+                self._execute(command)  # a refused wager is left off, as the page's would be
             if round.wagers:
                 return
         try:
@@ -506,6 +633,14 @@ class TableLoop:
             self.message = str(exc)
             round.void_round(f"the table cannot start: {exc.reason}")
 
+    def _simulated_decision(self, round: Round) -> None:
+        """The pending decision as a simulated player takes it, carried out as the page's ``Decide`` is."""
+        assert self.players is not None
+        command = self.players.decision(round)
+        _, refused = self._execute(command)
+        if refused is not None:  # the strategy asked for something the rules refuse: a bug, not a table event
+            raise RuntimeError(f"round {round.id}: the simulated player's {command.action} was refused: {refused}")
+
     def _deal(self, round: Round) -> bool:
         """Take the next card from the feed; False while the shoe has none yet (the dealer has not drawn it)."""
         feed = self.table.feed
@@ -513,13 +648,29 @@ class TableLoop:
             feed.deal(round)
         except NoCardYet:
             return False
+        except DeviceFaulted as exc:
+            self._fault(feed.source, str(exc))
+            if not exc.supervisor:
+                self._await_recovery(round)
+            return True
         except FeedError as exc:
             self._fault(feed.source, str(exc))
         except CardRefused:
             pass  # the round logged the fault and is on hold
+        except RECORDING_ERRORS:
+            raise  # the journal or the log failed, not the device: the caller stops the table
         except (RuntimeError, OSError) as exc:
             self._fault(feed.source, str(exc) or type(exc).__name__)
         return True
+
+    def _await_recovery(self, round: Round) -> None:
+        """With ``recovery_wait``: wait for the device to report its fault cleared, then go on with the round (a fault
+        only the supervisor can end, ``DeviceFaulted.supervisor``, is not waited for: the round stays held)."""
+        if self.recovery_wait is None or round.state != "hold":
+            return
+        if self.table.feed.wait_recovered(round.id, self.recovery_wait):
+            round.release(by="device recovered")
+            self._clear_faults()
 
     # -- faults and the supervisor --------------------------------------
 
@@ -528,7 +679,7 @@ class TableLoop:
         round_id = round.id if round is not None and round.state not in FINISHED else None
         self.faults.append(Fault(device, reason, round_id, time.time()))
         self.devices[device] = f"fault: {reason}"
-        self.log.emit("device_fault", round_id, device=device, reason=reason)
+        self.log.emit(DeviceFaultReported(round=round_id, device=device, reason=reason))
         if round_id is not None and round is not None:
             round.put_on_hold(f"{device}: {reason}")
         else:
@@ -541,13 +692,13 @@ class TableLoop:
         action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card",
                   CorrectPlacedCard: "correct_placed_card"}[type(command)]
         if isinstance(command, Resume) and not active and self.table_fault:
-            self.log.emit("supervisor_action", None, action=action, reason=command.reason, by=command.by)
+            self.log.emit(SupervisorActed(action=action, reason=command.reason, by=command.by))
             self._clear_faults()
             return "table fault cleared"
         if not active or round is None:
             raise CommandRefused("no round is in play")
         if isinstance(command, VoidRound):
-            self.log.emit("supervisor_action", round.id, action=action, reason=command.reason, by=command.by)
+            self.log.emit(SupervisorActed(round=round.id, action=action, reason=command.reason, by=command.by))
             holds.void(round, by="supervisor", reason=command.reason, feed=self.table.feed)
             self._clear_faults()
             return f"round {round.id} voided"
@@ -558,13 +709,16 @@ class TableLoop:
         card = None
         if isinstance(command, CorrectCard):
             card = Card.parse(command.card.strip().upper())
-        self.log.emit("supervisor_action", round.id, action=action, reason=command.reason, by=command.by,
-                      **({"card": card.code} if card else {}))
+        self.log.emit(SupervisorActed(round=round.id, action=action, reason=command.reason, by=command.by,
+                                      card=card.code if card else UNSET))
         self._clear_faults()
         try:
-            return holds.resume(round, by="supervisor", feed=self.table.feed, card=card)
+            answer = holds.resume(round, by="supervisor", feed=self.table.feed, card=card)
         except holds.HoldRefused:
             raise CommandRefused("no card is due in this round: resume or void it instead") from None
+        if round is self._unprepared and not self._prepare(round):
+            return f"round {round.id} resumed, and held again: {round.hold_reason}"
+        return answer
 
     def _correct_placed(self, round: Round, command: CorrectPlacedCard) -> str:
         """Replace a card already placed; the round stays where it is (a held round is resumed separately)."""
@@ -574,8 +728,8 @@ class TableLoop:
         target, previous, _ = round.cards[command.index]
         if self.keyed is not None:  # the set's own count: no third copy of a tile
             self.keyed.keyed(card.code, [p for i, (_, p, _) in enumerate(round.cards) if i != command.index])
-        self.log.emit("supervisor_action", round.id, action="correct_placed_card", reason=command.reason, by=command.by,
-                      index=command.index, card=card.code, previous=previous.code)
+        self.log.emit(SupervisorActed(round=round.id, action="correct_placed_card", reason=command.reason, by=command.by,
+                                      index=command.index, card=card.code, previous=previous.code))
         round.correct_card(command.index, card, command.reason)
         return f"{target}: card {command.index + 1} corrected (both cards are in the journal)"
 
@@ -586,25 +740,25 @@ class TableLoop:
 
     # -- what the pages see ---------------------------------------------
 
-    def _on_event(self, record: dict[str, Any]) -> None:
-        event = record["event"]
-        self.events.appendleft(record)
-        round_id = record.get("round")
-        if event == "reveal" and round_id:
-            self.reveals[round_id] = {k: v for k, v in record.items() if k not in ("seq", "event", "round", "table", "timestamp", "game")}
-        elif event == "round_voided" and round_id:
-            self.void_reasons[round_id] = str(record.get("reason"))
-        elif event in ("card_dealt", "card_burned") and round_id:
-            self._camera_of(round_id)["dealt"] += 1
-        elif event in ("camera_discrepancy", "camera_agrees", "camera_confirms") and round_id:
-            camera = self._camera_of(round_id)
-            if event == "camera_agrees":
-                camera["agrees"] = True
-            elif event == "camera_confirms":
+    def _on_event(self, event: Event) -> None:
+        self.events.appendleft(to_record(event))
+        round_id = event.round
+        if round_id is None:
+            return
+        match event:
+            case Revealed(details=details):
+                self.reveals[round_id] = details
+            case RoundVoided(reason=reason):
+                self.void_reasons[round_id] = reason
+            case CardDealt() | CardBurned():
+                self._camera_of(round_id)["dealt"] += 1
+            case CameraAgreed():
+                self._camera_of(round_id)["agrees"] = True
+            case CameraConfirmed():
+                camera = self._camera_of(round_id)
                 camera["confirmed"] = camera["dealt"]  # every card out so far, burns among them
-            else:
-                camera["problems"].append(
-                    {"zone": record.get("zone"), "dealt": record.get("dealt"), "seen": record.get("seen"), "kind": record.get("kind")})
+            case CameraDisagreed(kind=kind, zone=zone, dealt=dealt, seen=seen):
+                self._camera_of(round_id)["problems"].append({"zone": zone, "dealt": dealt, "seen": seen, "kind": kind})
 
     def _camera_of(self, round_id: str) -> dict[str, Any]:
         """What the camera said of a round so far: whether it agreed, how many cards it confirmed, its problems."""
@@ -612,6 +766,8 @@ class TableLoop:
 
     def _publish(self) -> None:
         self.version += 1
+        if not self.views:
+            return
         views = {audience.value: table_view(self, audience) for audience in AUDIENCES}
         with self._lock:
             self._snapshots = views

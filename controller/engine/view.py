@@ -23,6 +23,7 @@ from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.table import Table
 from controller.engine.visibility import Audience, Sight, blank, hands, scrub_all, sight
+from controller.events import DecisionTaken
 from controller.money import format_cents
 from controller.records.journal import Journal
 from controller.records.meters import Meters
@@ -41,7 +42,7 @@ class Fault:
 
 
 class TableLoop(Protocol):
-    """What the view reads of the table loop (``controller.console.session.TableLoop``)."""
+    """What the view reads of the table loop (``controller.engine.loop.TableLoop``)."""
 
     table: Table
     log: EventLog
@@ -122,7 +123,7 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
         "stray_cards": [{"card": c.code, "source": s, "reason": r} for c, s, r in round.stray_cards],
         "pending": None,
         "entry": None,
-        "decisions": [blank({"event": "decision", **d.as_event()}, seen) for d in round.decisions],
+        "decisions": [blank({"event": DecisionTaken.EVENT, **d.as_event()}, seen) for d in round.decisions],
         "reveal": loop.reveals.get(round.id),
         "fees": [{"spot": f.spot, "amount": f.amount, "text": format_cents(f.amount), "reason": f.reason} for f in round.fees],
         "settlements": [settlement_view(s) for s in round.settlements],
