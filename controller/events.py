@@ -762,8 +762,9 @@ class LoggedOut(Event, frozen=True, kw_only=True, tag="logout"):
 class RequestsRefused(Event, frozen=True, kw_only=True, tag="requests_refused"):
     """Requests the console's guard refused since the last such record (a foreign host, a missing token, ...)."""
 
-    counts: dict[str, int]
-    """How many of each kind."""
+    counts: dict[str, int | str]
+    """How many of each kind ("path: reason"); a kind whose words look like a secret's name ("no CSRF token") has
+    its count redacted as every such key is (``controller.engine.redact``), so ``total`` is the sum to read."""
     total: int
 
 

@@ -92,6 +92,11 @@ class Refusals:
         return counts
 
 
+def refused_requests(counts: dict[str, int]) -> RequestsRefused:
+    kinds: dict[str, int | str] = dict(counts)
+    return RequestsRefused(counts=kinds, total=sum(counts.values()))
+
+
 class Broadcaster:
     """Hands each view from the table loop's thread to every open WebSocket."""
 
@@ -324,7 +329,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             await asyncio.sleep(1.0)
             counts = refusals.take()
             if counts:
-                await journal(RequestsRefused(counts=counts, total=sum(counts.values())))
+                await journal(refused_requests(counts))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -334,7 +339,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         flusher.cancel()
         counts = refusals.take()
         if counts and table.running:
-            await journal(RequestsRefused(counts=counts, total=sum(counts.values())))
+            await journal(refused_requests(counts))
         broadcaster.loop = None
 
     app = Starlette(
