@@ -17,6 +17,7 @@ from controller.engine.camera import film_session
 from controller.engine.config import load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import open_session
+from controller.events import CameraAgreed, CameraConfirmed, RoundRecovered
 from controller.records.journal import Journal
 from tests.helpers import init_table
 
@@ -56,6 +57,6 @@ def test_a_round_recovered_after_a_kill_is_filmed_on_the_table_it_was_dealt_on(t
 
     with Journal(journal, table_id=config.table_id, readonly=True) as j:
         records = j.round_records(cut)
-    after = [r["event"] for r in records[next(i for i, r in enumerate(records) if r["event"] == "round_recovered"):]]
-    assert "camera_confirms" in after, "the round recovered after the restart was not filmed"
-    assert [r["cards"] for r in records if r["event"] == "camera_agrees"] == [2]
+    after = records[next(i for i, r in enumerate(records) if isinstance(r, RoundRecovered)):]
+    assert any(isinstance(r, CameraConfirmed) for r in after), "the round recovered after the restart was not filmed"
+    assert [r.cards for r in records if isinstance(r, CameraAgreed)] == [2]
