@@ -92,16 +92,19 @@ class Link:
     def alive(self) -> bool:
         return self._lost is None and not self._closed
 
-    def send(self, kind: int, payload: bytes = b"") -> int:
+    def send(self, kind: int, payload: bytes = b"", *, on_seq: Callable[[int], None] | None = None) -> int:
         """Deliver one frame; returns its sequence number once acknowledged.
 
-        Raises ``DeviceTimeout`` when no ACK came after every retry and
-        ``DeviceLost`` when the transport failed.
+        ``on_seq`` is told that number before the frame is first written: an answer may arrive before ``send``
+        returns. Raises ``DeviceTimeout`` when no ACK came after every retry and ``DeviceLost`` when the
+        transport failed.
         """
         with self._send_lock:
             seq = self._tx_seq
             self._tx_seq = (seq + 1) & 0xFF
             wire = encode(Frame(kind, seq, payload))
+            if on_seq is not None:
+                on_seq(seq)
             with self._acked:
                 self._waiting, self._ack_seen = seq, False
             wait = self._ack_timeout

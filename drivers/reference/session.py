@@ -17,6 +17,14 @@ answered is repeated once when repeating is harmless, then reported as
 ``no-answer`` (9.4), which is over (``on_over``) as soon as the device answers
 again. Replies nobody asked for, and messages that break the protocol, are
 counted and reported (``on_protocol_error``) in words that name the device.
+
+A reply answers a command only if its ``request`` is the ``SEQ`` of a command
+still awaited on this connection and its kind fits that command (4.2): a
+reply that comes after the host stopped waiting (9.2), or one a device on a
+serial line still sends from the host's previous connection (3.6, 3.9: it
+comes before this connection's Identity), is dropped. Sequence numbers wrap
+at 256, so a reply kept for nobody would one day answer a later command that
+happens to carry the same number (a Status taken for a Dispense's stack).
 """
 
 from __future__ import annotations
@@ -96,6 +104,30 @@ class Expected:
                 )
 
 
+ANSWERS = {m.Hello.KIND: m.Identity.KIND, m.GetStatus.KIND: m.Status.KIND, m.Dispense.KIND: m.Stack.KIND}
+"""The reply of another kind than Result that answers a command kind."""
+
+
+def answers(command: m.Command, reply: m.Reply) -> bool:
+    """Whether ``reply`` is of a kind that answers ``command`` (4.2), its ``request`` aside: a Result naming the
+    command's kind answers any command; Hello is answered by an Identity, GetStatus by a Status, Dispense by a
+    Stack."""
+    if isinstance(reply, m.Result):
+        return reply.command == command.KIND
+    return ANSWERS.get(command.KIND) == reply.KIND
+
+
+@dataclass(eq=False)
+class Awaited:
+    """A command sent on ``link`` and not answered yet; ``since`` is the number of stray replies seen before it."""
+
+    command: m.Command
+    link: Link
+    since: int
+    seq: int = -1
+    reply: m.Reply | None = None
+
+
 class StrayReply(ProtocolError):
     """The device answered a command with a reply whose ``request`` byte names no command sent (4.2).
 
@@ -138,8 +170,11 @@ class Session:
         self._connected = False
         self._identified = False
         self._closed = False
-        self._replies: dict[int, m.Message] = {}
-        self._asked: deque[int] = deque(maxlen=64)
+        self._awaited: dict[int, Awaited] = {}
+        self._given_up: deque[int] = deque(maxlen=32)
+        """Requests the host stopped waiting for: an answer to one of them is late (9.2), not a stray."""
+        self._strays: deque[tuple[int, m.Reply]] = deque(maxlen=16)
+        self._stray_count = 0
         self._reply_cond = threading.Condition()
         self._tasks: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._supervisor = threading.Thread(target=self._supervise, name="session-supervisor", daemon=True)
@@ -238,35 +273,50 @@ class Session:
     def _request(self, link: Link, command: m.Command, timeout: float | None) -> m.Message:
         """The reply to ``command``: ``DeviceLost`` if the line is dead, ``DeviceTimeout`` if no answer came,
         ``StrayReply`` if what came answers no command sent."""
-        try:
-            seq = link.send(command.KIND, m.encode(command))
-        except DeviceTimeout as exc:
-            link.close()
-            self._tasks.put(None)
-            raise DeviceLost(f"{self.where}: {exc}") from exc
-        self._asked.append(seq)
-        deadline = time.monotonic() + (self.timing.reply_timeout if timeout is None else timeout)
         with self._reply_cond:
-            while seq not in self._replies:
-                left = deadline - time.monotonic()
-                if not link.alive:
-                    raise DeviceLost(f"{self.where}: lost while waiting for the answer to {type(command).__name__}")
-                if left <= 0:
-                    self._raise_unanswered(command, seq)
-                self._reply_cond.wait(min(left, 0.05))
-            return self._replies.pop(seq)
+            awaited = Awaited(command, link, self._stray_count)
 
-    def _raise_unanswered(self, command: m.Command, seq: int) -> None:
-        """No reply carries ``seq``: a reply to no command sent, if one came, else plain silence."""
-        name = type(command).__name__
-        asked = set(self._asked)
-        for request, reply in list(self._replies.items()):
-            answers = not isinstance(reply, m.Result) or reply.command == command.KIND
-            if request not in asked and answers:
-                del self._replies[request]
-                self._protocol_error(f"answered {name} with a reply to request {request}, but {name} was request "
-                                     f"{seq} (4.2)")
-                raise StrayReply(f"{self.where}: answered {name} with a reply to request {request}, not {seq}", reply)
+        def sending(seq: int) -> None:
+            with self._reply_cond:
+                awaited.seq = seq
+                self._awaited[seq] = awaited
+
+        try:
+            try:
+                link.send(command.KIND, m.encode(command), on_seq=sending)
+            except DeviceTimeout as exc:
+                link.close()
+                self._tasks.put(None)
+                raise DeviceLost(f"{self.where}: {exc}") from exc
+            deadline = time.monotonic() + (self.timing.reply_timeout if timeout is None else timeout)
+            with self._reply_cond:
+                while awaited.reply is None:
+                    left = deadline - time.monotonic()
+                    if not link.alive:
+                        raise DeviceLost(f"{self.where}: lost while waiting for the answer to {type(command).__name__}")
+                    if left <= 0:
+                        self._raise_unanswered(awaited)
+                    self._reply_cond.wait(min(left, 0.05))
+                return awaited.reply
+        finally:
+            with self._reply_cond:
+                if self._awaited.get(awaited.seq) is awaited:
+                    del self._awaited[awaited.seq]
+                    if awaited.reply is None:
+                        self._given_up.append(awaited.seq)
+
+    def _raise_unanswered(self, awaited: Awaited) -> None:
+        """No answer carries the command's ``SEQ``: a reply to no command sent that came meanwhile, if one did
+        (of the command's kind, or carrying its ``SEQ`` but of another kind), else plain silence."""
+        name, seq = type(awaited.command).__name__, awaited.seq
+        came = [(n, reply) for n, reply in self._strays if n > awaited.since]
+        for n, reply in came:
+            if answers(awaited.command, reply) or reply.request == seq:
+                self._strays.remove((n, reply))
+                what = (f"a reply to request {reply.request}" if reply.request != seq
+                        else f"a {type(reply).__name__}, which does not answer it")
+                self._protocol_error(f"answered {name} (request {seq}) with {what} (4.2)")
+                raise StrayReply(f"{self.where}: answered {name} (request {seq}) with {what}", reply)
         raise DeviceTimeout(f"{self.where}: no answer to {name} in time")
 
     def _report_no_answer(self, command: m.Command) -> None:
@@ -292,9 +342,10 @@ class Session:
         self.where = transport.description
         self._identified = False
         link = Link(
-            transport, self._on_frame, self._on_link_lost,
+            transport, lambda frame: self._on_frame(frame, link), self._on_link_lost,
             ack_timeout=self.timing.ack_timeout, retries=self.timing.retries, name=self.where,
-        ).start()
+        )
+        link.start()
         try:
             link.sync()
             reply = self._request(link, m.Hello(), None)
@@ -312,7 +363,7 @@ class Session:
         log.info("%s connected: %s serial %s firmware %s", self.where, ident.model, ident.serial, ident.firmware)
         return ident
 
-    def _on_frame(self, frame: Frame) -> None:
+    def _on_frame(self, frame: Frame, link: Link) -> None:
         try:
             msg, problem = m.decode_cards_leniently(frame.kind, frame.payload)
         except ProtocolError as exc:
@@ -326,17 +377,42 @@ class Session:
                 return
             self._on_event(msg, problem)
         elif isinstance(msg, m.Identity | m.Status | m.Result | m.Stack):
-            if isinstance(msg, m.Identity):
-                self._identified = True
-            elif isinstance(msg, m.Result) and msg.command == m.Replay.KIND:
-                self._on_replay_result(msg)
-            with self._reply_cond:
-                self._replies[msg.request] = msg
-                for stale in list(self._replies)[:-16]:
-                    del self._replies[stale]
-                self._reply_cond.notify_all()
+            self._on_reply(msg, link)
         else:
             self._protocol_error(f"sent a {type(msg).__name__}, which only a host sends")
+
+    def _on_reply(self, reply: m.Reply, link: Link) -> None:
+        """Hand ``reply`` to the command it answers, or keep it aside (see module doc)."""
+        with self._reply_cond:
+            awaited = self._awaited.get(reply.request)
+            if awaited is not None and (awaited.link is not link or not answers(awaited.command, reply)):
+                awaited = None
+        if awaited is None or (not self._identified and not isinstance(awaited.command, m.Hello)):
+            self._keep_aside(reply)
+            return
+        if isinstance(reply, m.Identity):
+            self._identified = True
+        elif isinstance(reply, m.Result) and reply.command == m.Replay.KIND:
+            self._on_replay_result(reply)  # before the replayed events that follow it on this thread
+        with self._reply_cond:
+            awaited.reply = reply
+            self._reply_cond.notify_all()
+
+    def _keep_aside(self, reply: m.Reply) -> None:
+        """A reply that answers no command awaited: late (9.2), from before this connection's Identity (3.9), or
+        a stray that a command left unanswered may name (``_raise_unanswered``)."""
+        name = type(reply).__name__
+        if not self._identified:
+            self.ignored_before_hello += 1
+            log.info("%s: %s to request %d before its Identity: ignored (3.9)", self.where, name, reply.request)
+            return
+        with self._reply_cond:
+            if reply.request in self._given_up:
+                log.info("%s: late %s to request %d, no longer awaited: dropped (9.2)", self.where, name, reply.request)
+                return
+            self._stray_count += 1
+            self._strays.append((self._stray_count, reply))
+        log.info("%s: %s to request %d answers no command awaited", self.where, name, reply.request)
 
     def _on_link_lost(self, exc: DeviceLost) -> None:
         self._tasks.put(None)

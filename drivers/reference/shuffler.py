@@ -306,9 +306,11 @@ class ReferenceShuffler(Shuffler):
             reply = self._dispense_request(n)
         except StrayReply as exc:
             cards = exc.reply.cards if isinstance(exc.reply, m.Stack) else ()
-            raise StackUnknown(f"the shuffler's answer to a Dispense of {n} cards was not understood (a reply to "
-                               "another request): the stack is recorded but the supervisor checks it, or voids the "
-                               "round; call technical support", cards) from exc
+            what = (f"a {type(exc.reply).__name__}" if not isinstance(exc.reply, m.Stack | m.Result)
+                    else f"a {type(exc.reply).__name__} for another request")
+            raise StackUnknown(f"the shuffler's answer to a Dispense of {n} cards was not understood ({what}): the "
+                               "stack is recorded but the supervisor checks it, or voids the round; call technical "
+                               "support", cards) from exc
         except (DeviceLost, DeviceTimeout) as exc:
             raise StackUnknown(lost) from exc
         if isinstance(reply, m.Result):
@@ -318,8 +320,9 @@ class ReferenceShuffler(Shuffler):
             raise self._refusal(reply.code, f"dispense {n} cards")
         if not isinstance(reply, m.Stack) or len(reply.cards) != n:
             cards = reply.cards if isinstance(reply, m.Stack) else ()
-            raise StackUnknown(f"the shuffler answered a Dispense of {n} cards with {len(cards)} cards: the stack is "
-                               "recorded but the supervisor checks it, or voids the round; call technical support", cards)
+            got = f"a stack of {len(cards)} cards" if isinstance(reply, m.Stack) else f"a {type(reply).__name__}"
+            raise StackUnknown(f"the shuffler answered a Dispense of {n} cards with {got}: the stack is recorded but "
+                               "the supervisor checks it, or voids the round; call technical support", cards)
         self._check_duplicates(tuple(c for c in reply.cards if c is not None))
         return reply.cards
 
