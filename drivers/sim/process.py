@@ -8,6 +8,7 @@ sim.command("fault jam")
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -18,9 +19,14 @@ class SimulatorError(RuntimeError):
 
 
 class SimulatorProcess:
-    """``python -m drivers.sim DEVICE ARGS...`` in a child process; ``port`` is where it listens."""
+    """``python -m drivers.sim DEVICE ARGS...`` in a child process; ``port`` is where it listens.
 
-    def __init__(self, device: str, *args: str, start_timeout: float = 10.0) -> None:
+    One thread reads the child's output into a queue, so a line that comes after a wait gave up is not lost to
+    the next command. Starting waits for the ``PORT`` line while the child runs (a busy machine is slow to start
+    Python), up to ``start_timeout`` for a child that hangs; a child that exits is reported at once.
+    """
+
+    def __init__(self, device: str, *args: str, start_timeout: float = 60.0) -> None:
         env = dict(os.environ)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
@@ -29,7 +35,14 @@ class SimulatorProcess:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, bufsize=1,
         )
         self._lock = threading.Lock()
-        first = self._readline(start_timeout)
+        self._lines: queue.Queue[str] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        try:
+            first = self._readline(start_timeout)
+        except SimulatorError:
+            self.close()
+            raise
         if not first.startswith("PORT "):
             self.close()
             raise SimulatorError(f"simulator did not start: {first!r}")
@@ -39,15 +52,22 @@ class SimulatorProcess:
     def pid(self) -> int:
         return self._proc.pid
 
-    def _readline(self, timeout: float) -> str:
+    def _read(self) -> None:
         assert self._proc.stdout is not None
-        result: list[str] = []
-        reader = threading.Thread(target=lambda: result.append(self._proc.stdout.readline()), daemon=True)  # type: ignore[union-attr]
-        reader.start()
-        reader.join(timeout)
-        if not result:
-            raise SimulatorError(f"simulator silent for {timeout} s")
-        return result[0]
+        for line in self._proc.stdout:
+            self._lines.put(line)
+        self._lines.put("")  # end of output: the child exited
+
+    def _readline(self, timeout: float) -> str:
+        """The child's next line; ``SimulatorError`` if it exited first, or said nothing for ``timeout`` s."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise SimulatorError(f"simulator silent for {timeout} s") from None
+        if not line:
+            self._lines.put("")
+            raise SimulatorError(f"simulator exited (status {self._proc.wait()})")
+        return line
 
     def command(self, line: str, timeout: float = 10.0) -> str:
         """Run one control command; returns its text, ``SimulatorError`` if refused."""
@@ -69,7 +89,8 @@ class SimulatorProcess:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
-        if self._proc.stdout is not None:
+        self._reader.join(5)  # the child's end of output comes once it exited
+        if self._proc.stdout is not None and not self._reader.is_alive():
             self._proc.stdout.close()
 
     def __enter__(self) -> SimulatorProcess:
