@@ -179,6 +179,7 @@ class Session:
         self._tasks: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._supervisor = threading.Thread(target=self._supervise, name="session-supervisor", daemon=True)
         self._no_answer = False
+        self._lost_why = "the port closed"
         self.identity: DeviceIdentity | None = None
         self.where = "device"
         self.protocol_errors = 0
@@ -285,6 +286,7 @@ class Session:
             try:
                 link.send(command.KIND, m.encode(command), on_seq=sending)
             except DeviceTimeout as exc:
+                self._lost_why = str(exc)
                 link.close()
                 self._tasks.put(None)
                 raise DeviceLost(f"{self.where}: {exc}") from exc
@@ -415,6 +417,7 @@ class Session:
         log.info("%s: %s to request %d answers no command awaited", self.where, name, reply.request)
 
     def _on_link_lost(self, exc: DeviceLost) -> None:
+        self._lost_why = str(exc)
         self._tasks.put(None)
 
     def _supervise(self) -> None:
@@ -454,7 +457,8 @@ class Session:
         self._connected = False
         if self._link is not None:
             self._link.close()
-        log.warning("%s: device lost, reconnecting", self.where)
+        log.warning("%s: device lost (%s), reconnecting", self.where, self._lost_why)
+        self._lost_why = "the port closed"
         self._on_down("communication-lost",
                       f"{self.noun} stopped answering: check its cable and power (reconnecting)")
         reported = ["communication-lost"]
