@@ -14,3 +14,21 @@ def _no_system_config(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The machine's own /etc/tablectl must not decide which config a test reads: an empty folder stands in
     (``controller.shipped.system_dir``; subprocesses inherit it)."""
     os.environ["TABLECTL_CONFIG_DIR"] = str(tmp_path_factory.mktemp("etc-tablectl"))
+
+
+#: Markers whose tests run only when the command line selects them (``pytest -m exhaustive``, ``-m "long or
+#: exhaustive"``): each takes minutes, and the README's test command (CI's) must finish inside 30 minutes on
+#: 2 cores. A cheaper sibling of each stays in the default run (the README's Tests section).
+ON_REQUEST = {
+    "exhaustive": "a long exact enumeration: run with -m exhaustive",
+    "long": "minutes long: run with -m long",
+    "floor_scale": "the floor's proof at scale, several minutes: run with -m floor_scale",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    asked = config.option.markexpr or ""
+    for item in items:
+        for name, reason in ON_REQUEST.items():
+            if name not in asked and item.get_closest_marker(name):
+                item.add_marker(pytest.mark.skip(reason=reason))

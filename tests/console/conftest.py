@@ -16,8 +16,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
+    """One browser per test module, not per session: while Playwright's sync API is open it leaves its event loop
+    marked as running in the main thread, and every later ``asyncio.run`` (the floor's tests) would refuse to start."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -52,9 +52,7 @@ def test_the_matrix_covers_every_fault_moment_device_and_reading(matrix: dict[Sc
 
 
 @pytest.mark.long
-def test_every_scenario_in_every_reading(request: pytest.FixtureRequest, tmp_path: Path) -> None:
-    if "long" not in (request.config.option.markexpr or ""):
-        pytest.skip("the matrix in every reading runs with -m long")
+def test_every_scenario_in_every_reading(tmp_path: Path) -> None:
     failed = [verdict(o) for o in play_all(EVERY_READING, tmp_path) if not o.ok]
     assert not failed, "\n".join(failed)
 

@@ -72,7 +72,6 @@ def test_eight_or_better_lows_among_all_five_card_hands() -> None:
     assert qualifying == comb(8, 5) * 4**5
 
 
-@pytest.mark.exhaustive
 def test_all_20358520_six_card_hands_by_category_alspach_table_2() -> None:
     counts = category_counts(standard_deck(), 6, lambda h: batch.high_values(h, check=False))
     assert counts[C.ROYAL_FLUSH] + counts[C.STRAIGHT_FLUSH] == 1_844

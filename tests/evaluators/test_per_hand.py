@@ -43,14 +43,12 @@ def test_codes_of_a_wrong_size_are_refused() -> None:
         per_hand.high_value([0, 1, 2, 3])
 
 
-@pytest.mark.exhaustive
 def test_every_five_card_hand_of_the_53_card_deck_matches_the_batch_values() -> None:
     for chunk in iter_combinations(53, 5):
         expected = batch.high_values(chunk, check=False).tolist()
         assert [per_hand.value5(*row) for row in chunk.tolist()] == expected
 
 
-@pytest.mark.exhaustive
 def test_a_million_seven_card_hands_match_the_batch_values() -> None:
     for seed in range(10):
         rows = random_rows(100_000, 7, seed=100 + seed)

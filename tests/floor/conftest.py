@@ -55,12 +55,3 @@ def cluster(tmp_path: Path) -> Iterator[NatsCluster]:
     yield nats
     nats.stop()
 
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The floor's proof at scale runs only when asked for (``-m floor_scale``): it takes minutes."""
-    if "floor_scale" in (config.option.markexpr or ""):
-        return
-    skip = pytest.mark.skip(reason="the floor's proof at scale runs with -m floor_scale (several minutes)")
-    for item in items:
-        if item.get_closest_marker("floor_scale"):
-            item.add_marker(skip)

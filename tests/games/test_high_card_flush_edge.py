@@ -72,7 +72,6 @@ def _brute(player: np.ndarray, qualify_at: int, value: int) -> np.ndarray:
             idx[j] = idx[j - 1] + 1
 
 
-@pytest.mark.exhaustive
 @pytest.mark.parametrize("cards", [(40, 32, 24, 29, 50, 43, 37), (0, 4, 8, 13, 17, 22, 51)])
 def test_dealer_counts_by_suits_equal_the_enumeration_of_all_dealer_hands(cards) -> None:
     player = np.array(cards, np.int64)
@@ -83,7 +82,6 @@ def test_dealer_counts_by_suits_equal_the_enumeration_of_all_dealer_hands(cards)
     assert list(_brute(player, QUALIFY_AT, counts[0])) == list(counts[1:])
 
 
-@pytest.mark.exhaustive
 def test_ante_edge_weighs_every_hand_and_optimal_beats_published() -> None:
     best, folds, raises, published, hands = ante_totals()
     assert hands == comb(52, 7)

@@ -17,8 +17,6 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement
 from math import comb, prod
 
-import pytest
-
 from controller.cards import JOKER, Card, Rank, Suit, deck_with_joker, standard_deck
 from controller.rules.evaluators import batch, describe_low, low_value, qualifies
 from controller.rules.evaluators.combos import iter_combinations
@@ -64,7 +62,6 @@ def test_the_best_low_of_many_hands_is_the_wheel() -> None:
     assert describe_low(max(low_value(h) for h in combinations(standard_deck()[:20], 5))) == "5-4-3-2-A"
 
 
-@pytest.mark.exhaustive
 def test_every_five_card_hand_of_53_by_top_card_and_joker() -> None:
     """All 2,869,685 hands of the 53-card Low-ball deck, dealt exactly, on the batch evaluator."""
     codes = encode(deck_with_joker())

@@ -123,8 +123,10 @@ def test_a_deck_enrolled_with_a_trial_says_how_it_reads_on_frames_of_its_own(tmp
     ran = run_on_terminal(argv)
     assert ran.returncode == 0, ran.terminal
     assert "trial: 3 table frames drawn from these faces (seed 0)" in ran.stdout and "wrong reads 0" in ran.stdout
-    assert "enrolling casino-deck" in ran.terminal and "6/6" in ran.terminal
-    assert "trial frames" in ran.terminal and "3/3" in ran.terminal
+    # The bars with their totals; not the last count: a bar closed within its redraw interval of its last
+    # step is cleared without drawing it, so "6/6" on the terminal depends on the machine's speed.
+    assert "enrolling casino-deck" in ran.terminal and "/6" in ran.terminal
+    assert "trial frames" in ran.terminal and "/3" in ran.terminal
 
 
 def test_a_trial_that_reads_a_card_wrong_fails_and_names_it(capsys) -> None:

@@ -865,14 +865,16 @@ def _benchmark_scene(name: str, deck_index: int, k: int, seed: int = 2024) -> tu
     """Frame ``k`` of deck ``name``, the ``deck_index``-th of its group in ``benchmarks/vision.py`` (run with
     ``--seed seed``), and the recognizer it is read with."""
     from tests.vision.conftest import artwork_or_skip
-    from vision.templates import enrol_faces
+    from vision.enroll import enrol_artwork
 
     faces = artwork_or_skip(name)
     rng = np.random.default_rng([seed, deck_index, k])
     camera = Camera.overhead(rng)
     cards = list(rng.permutation(np.array(sorted(faces), dtype=object))[: int(rng.integers(6, 21))])
     scene = SceneRenderer(faces, camera).render(random_placements(cards, rng), rng)
-    return scene, Recognizer(enrol_faces(name, faces), camera.layout())
+    # enrol_artwork is enrol_faces(name, render_deck(name)) cached on disk: each deck is enrolled once per
+    # run rather than once per test (up to a minute of CPU each).
+    return scene, Recognizer(enrol_artwork(name), camera.layout())
 
 
 def test_a_lone_ace_whose_index_leans_to_its_suit_twin_is_gainsaid_by_the_centre_of_its_face() -> None:
