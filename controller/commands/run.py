@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
                 if rounds and table.stopped and not loop.wait_for_player_dealer(say=tell):
                     rounds = 0
                 for _ in range(rounds):
-                    round = loop.play_round()
+                    round = loop.play_round(say=tell)
                     played.append(round_json(round))
                     if not args.json:
                         advance.print(round_line(table, round))

@@ -242,11 +242,11 @@ class TableLoop:
         finally:
             self.running = False
 
-    def play_round(self, round: Round | None = None) -> Round:
+    def play_round(self, round: Round | None = None, say: Callable[[str], None] | None = None) -> Round:
         """Play the next round through on the calling thread (``tablectl run``): ``round``, one recovered from the
         journal, from where it stands, else the next pending one, else a new one. Returns it complete or void, or
         on hold when nobody here can resume it (a card refused, the camera or a shuffle test in doubt, a device
-        that stays faulty)."""
+        that stays faulty). ``say`` is told why a round waits for the floor's jackpot awards before it waits."""
         self._finalize()
         if round is not None:
             self.pending.insert(0, round)
@@ -267,7 +267,7 @@ class TableLoop:
                 self._simulated_decision(round)
             else:
                 raise RuntimeError(f"round {round.id} is stuck in {round.state}: no card due and no decision pending")
-        self._await_awards(round)
+        self._await_awards(round, say)
         self._finalize()
         self._publish()
         return round
@@ -379,8 +379,11 @@ class TableLoop:
             self.message = lines[-1]
         return bool(lines)
 
-    def _await_awards(self, round: Round) -> None:
-        """``tablectl run``: a round held for its jackpot claims waits up to ``award_wait`` s for the floor's awards."""
+    def _await_awards(self, round: Round, say: Callable[[str], None] | None = None) -> None:
+        """``tablectl run``: a round held for its jackpot claims waits up to ``award_wait`` s for the floor's awards
+        (``say`` is told the hold's reason first: the wait is not silent)."""
+        if say is not None and round.state == "hold" and self.awards is not None and jackpot.pending(round):
+            say(f"round {round.id}: {round.hold_reason}")
         deadline = time.monotonic() + self.award_wait
         while round.state == "hold" and self.awards is not None and jackpot.pending(round) and time.monotonic() < deadline:
             if not self._poll_awards():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 
 from controller import events as ev
 from controller.cards import parse_cards
@@ -154,7 +156,7 @@ def test_a_table_that_loses_the_floor_during_the_round_holds_the_claim_across_a_
 
 
 def test_tablectl_run_at_a_linked_table_claims_waits_for_and_settles_each_hit_with_the_floors_award(
-    tmp_path: Path, cluster: NatsCluster, database: str
+    tmp_path: Path, cluster: NatsCluster, database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from controller.commands.cli import main
 
@@ -168,6 +170,8 @@ def test_tablectl_run_at_a_linked_table_claims_waits_for_and_settles_each_hit_wi
     with jackpot_controller(cluster, database):
         assert main(["run", "--config", str(config), "--rounds", "6", "--seed", "5", "--journal", str(journal),
                      "--log", str(tmp_path / "hcf.jsonl"), "--no-camera"]) == 0
+    # the dealer is told why the run pauses before it waits for the floor's award, not after
+    assert re.search(r"round HCF-\S+: jackpot hcf: ", capsys.readouterr().out)
     with Journal(journal, table_id=TABLE, readonly=True) as records:
         events = records.records()
     claimed = [r for r in events if isinstance(r, ev.JackpotClaimed)]
