@@ -16,6 +16,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _kernels_compiled() -> None:
+    """The shuffle test's kernels compiled before a console plays a round. On a fresh clone their first compile
+    takes a minute or two, and no round settles on a card not yet tested (docs/shuffle.md; a service runs
+    ``tablectl shuffle warm`` before the table): a page step would wait for it past its 30 s. The cold start
+    itself is tests/shuffle/test_warm.py's."""
+    from controller.engine.shuffle import warm
+
+    warm.warm()
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """One browser per test module, not per session: while Playwright's sync API is open it leaves its event loop
