@@ -129,12 +129,16 @@ class Kit:
         self.identity: m.Identity | None = None
         self.deck_size = 0
         self.two_decks = False
+        self.shuffle_mark = 0
 
-    def run(self, report: Callable[[Outcome], None] = lambda outcome: None) -> list[Outcome]:
+    def run(self, report: Callable[[Outcome], None] = lambda outcome: None, only: set[str] | None = None) -> list[Outcome]:
+        """Every clause (or those numbered in ``only``), in the document's order, each reported as it ends."""
         outcomes = []
         self.session()
         try:
             for number, title, check in sorted(CHECKS[self.device], key=lambda c: tuple(int(p) for p in c[0].split("."))):
+                if only is not None and number not in only:
+                    continue
                 outcome = self._one(number, title, check)
                 outcomes.append(outcome)
                 report(outcome)
@@ -228,6 +232,7 @@ class Kit:
     def new_shoe(self) -> m.Result:
         """A shoe shuffled (a shuffler: a deck shuffled and dealt from, 6.3), ready to deal."""
         self.wait_ready()
+        self.shuffle_mark = self.probe.mark()
         if self.kind is m.DeviceKind.SHOE:
             return self.result(m.Shuffle(), m.Code.OK, timeout=30.0)
         shuffled = self.result(m.Shuffle(), m.Code.OK, timeout=60.0)
@@ -238,6 +243,15 @@ class Kit:
         if alternate.code is m.Code.OK:
             self.result(m.Shuffle(), m.Code.OK, timeout=60.0)
         return shuffled
+
+    def shoe_start(self) -> int:
+        """The mark just after the SHUFFLED event of the shoe ``new_shoe`` started (4.7): every card of that shoe comes
+        after it, also the burns a shoe whose burn slot is before its gate makes at once (5.2), whose events may come
+        before the Shuffle's answer."""
+        start = self.probe.mark_after(lambda e: e.type is m.EventType.SHUFFLED, 2.0, self.shuffle_mark)
+        expect(start is not None, "no SHUFFLED event after the Shuffle (4.7)")
+        assert start is not None
+        return start
 
     def card_events(self, since: int, n: int, timeout: float = 5.0) -> list[m.Event]:
         """The next ``n`` events that report a card leaving a shoe (5.3: an unreadable card is one)."""

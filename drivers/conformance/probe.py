@@ -206,6 +206,16 @@ class Probe:
                     return hits
                 self._cond.wait(min(left, 0.05))
 
+    def mark_after(self, match: Callable[[m.Event], bool], timeout: float, since: int = 0) -> int | None:
+        """The mark just after the first event (after ``since``) that ``match``es, waiting up to ``timeout`` for it;
+        ``None`` if none came. What the device did after an event is counted from the event itself, never from when a
+        reply came: events sent after it may arrive before the reply (or before the caller takes a mark)."""
+        hits = self.wait_for(lambda r: isinstance(r.message, m.Event) and match(r.message), timeout, since)
+        if not hits:
+            return None
+        with self._cond:
+            return next(i for i, r in enumerate(self.frames) if r is hits[0]) + 1
+
     def events(self, since: int = 0) -> list[m.Event]:
         return [r.message for r in self.since(since) if isinstance(r.message, m.Event)]
 

@@ -20,12 +20,16 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
+import drivers.conformance.run  # noqa: F401 - importing it registers the checks
+from drivers.conformance.kit import Kit
 from drivers.errors import DeviceLost
 from drivers.registry import open_shoe, open_shuffler
 from drivers.shoe import CardDrawn, DeviceFault, DeviceRecovered
@@ -71,6 +75,42 @@ def test_the_conformance_kit_passes_the_witness_in_every_reading(
     assert " 0 failed" in out, out
     passed = int(out.split(" passed,")[0].rsplit(maxsplit=1)[-1])
     assert passed >= 20, out  # a person at the machine makes every fault: few clauses are left to skip
+
+
+def test_the_kit_counts_a_shoes_own_burn_that_comes_before_the_shuffles_answer() -> None:
+    """4.7, 5.2: a shoe whose burn slot is before the gate may burn at once after the Shuffle, so the burn's event
+    can arrive before the Shuffle's Result (here always: the witness answers 0.5 s late, 9.2). The kit counts the
+    cards of the new shoe from its SHUFFLED event, not from when the answer came."""
+    args = ["--decks", "1", "--cut-from-end", "10", "--set", "reply_delay=0.5"]
+    with Witness("shoe", "burn-slot", args=args) as witness:
+        outcomes = Kit("shoe", witness.url).run(only={"4.7", "4.8", "4.12", "4.13"})
+    assert [(o.clause, o.status) for o in outcomes] == [("4.7", "pass"), ("4.8", "pass"), ("4.12", "pass"),
+                                                        ("4.13", "pass")], [o.line() for o in outcomes]
+
+
+class _PersonAtTheWitness:
+    """A technician at the witness who presses Enter a moment after doing what the kit asked, as people do."""
+
+    LINES: ClassVar[dict[str, str]] = {"unreadable": "unreadable", "clear": "clear", "draw": ""}
+
+    def __init__(self, witness: Witness) -> None:
+        self.witness = witness
+
+    def can(self, action: str) -> bool:
+        return action in self.LINES
+
+    def do(self, action: str) -> None:
+        if self.LINES[action]:
+            self.witness.control(self.LINES[action])
+            time.sleep(0.5)
+
+
+def test_the_kit_counts_the_card_a_cleared_fault_lets_out_before_the_person_says_it_is_cleared() -> None:
+    """4.8: a Deal accepted during a fault lets its card out as soon as the fault is cleared, well before the person
+    who cleared it presses Enter; the kit looks for that card from the FAULT_CLEARED event, not from the Enter."""
+    with Witness("shoe", "no-sensor", args=["--decks", "1"]) as witness:
+        outcomes = Kit("shoe", witness.url, _PersonAtTheWitness(witness)).run(only={"5.3"})
+    assert [(o.clause, o.status) for o in outcomes] == [("5.3", "pass")], [o.line() for o in outcomes]
 
 
 # ---- the README's hardware command -------------------------------------------------------------------
