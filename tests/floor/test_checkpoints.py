@@ -14,7 +14,6 @@ import json
 import re
 import shutil
 import sqlite3
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import nats
@@ -28,32 +27,18 @@ from controller.floor.consumer import FloorConsumer
 from controller.floor.localservers import NatsCluster
 from controller.floor.outbox import Outbox, Position
 from controller.records.keys import PublicKey, SigningKey, sign_checkpoint
+from tests.floor.consuming import consume_while, until
 from tests.floor.tables import play
 
 SITE = "test"
 TABLE = "TC-01"
 
 
-async def _until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-
-
-async def _consume_while(consumer: FloorConsumer, body: Callable[[], Awaitable[None]]) -> None:
-    task = asyncio.create_task(consumer.run())
-    try:
-        await asyncio.wait_for(consumer.ready.wait(), 30)
-        await body()
-    finally:
-        consumer.stop.set()
-        await asyncio.wait_for(task, 30)
 
 
 def _make_stream(cluster: NatsCluster, database: str) -> None:
     making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
-    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))
+    asyncio.run(consume_while(making, lambda: asyncio.sleep(0)))
 
 
 def _enrol(database: str, journal: Path) -> None:
@@ -95,7 +80,7 @@ def _publish_all(journal: Path, cluster: NatsCluster, database: str) -> None:
     try:
         assert outbox.wait_caught_up(60), outbox.status()
         expected = _journal_checkpoints(journal)
-        asyncio.run(_consume_while(consumer, lambda: _until(lambda: _kept(database) == expected)))
+        asyncio.run(consume_while(consumer, lambda: until(lambda: _kept(database) == expected)))
     finally:
         outbox.stop()
 
@@ -137,7 +122,7 @@ def test_checkpoints_written_while_the_floor_is_down_reach_it_when_it_returns_on
 
     total = _journal_checkpoints(journal)
     consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
-    asyncio.run(_consume_while(consumer, lambda: _until(lambda: _kept(database) == total)))
+    asyncio.run(consume_while(consumer, lambda: until(lambda: _kept(database) == total)))
     assert consumer.stats.checkpoints_refused == 0 and consumer.stats.refusals == []
 
     async def replay() -> None:  # the whole stream read again: the floor keeps each checkpoint once
@@ -145,7 +130,7 @@ def test_checkpoints_written_while_the_floor_is_down_reach_it_when_it_returns_on
         await client.jetstream().delete_consumer(wire.stream_name(SITE), "floor-postgres")
         await client.close()
         reread = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
-        await _consume_while(reread, lambda: _until(lambda: reread.stats.checkpoint_duplicates == total))
+        await consume_while(reread, lambda: until(lambda: reread.stats.checkpoint_duplicates == total))
         assert reread.stats.checkpoints_stored == reread.stats.stored == 0
 
     asyncio.run(replay())
@@ -224,7 +209,7 @@ def test_records_put_back_or_rewritten_on_the_table_pass_alone_and_are_caught_by
     consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
     outbox.start()
     try:
-        asyncio.run(_consume_while(consumer, lambda: _until(lambda: bool(consumer.stats.conflicts))))
+        asyncio.run(consume_while(consumer, lambda: until(lambda: bool(consumer.stats.conflicts))))
     finally:
         outbox.stop()
     assert re.fullmatch(rf"table {TABLE} signed journal seq \d+ twice with different records \(at .+ and at .+\): its journal was "
@@ -266,9 +251,9 @@ def test_a_forged_checkpoint_is_refused_by_the_floor_naming_why_and_one_awaiting
         await _publish_checkpoint(cluster, TABLE, changed, 2)
         await _publish_checkpoint(cluster, TABLE, other_table, 3)
         await _publish_checkpoint(cluster, "TC-02", other_table, 3)  # no key enrolled for TC-02 yet
-        await _until(lambda: consumer.stats.checkpoints_refused == 4)
+        await until(lambda: consumer.stats.checkpoints_refused == 4)
 
-    asyncio.run(_consume_while(consumer, body_of_test))
+    asyncio.run(consume_while(consumer, body_of_test))
     assert _kept(database) == 0
     reasons = _refusals(database)
     assert reasons[0] == (TABLE, f"the checkpoint of {TABLE} (journal seq 999) is signed with key {forger.fingerprint}, not the "

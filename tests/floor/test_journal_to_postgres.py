@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import nats
@@ -21,27 +20,13 @@ from controller.floor.outbox import Outbox, Position, acked_seq
 from controller.floor.reconcile import check_table
 from controller.records.journal import Journal
 from controller.records.keys import PublicKey
+from tests.floor.consuming import consume_while, until
 from tests.floor.tables import play
 from tests.helpers import init_table
 
 SITE = "test"
 
 
-async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-
-
-async def _consume_while(consumer: FloorConsumer, body: Callable[[], Awaitable[None]]) -> None:
-    task = asyncio.create_task(consumer.run())
-    try:
-        await asyncio.wait_for(consumer.ready.wait(), 30)
-        await body()
-    finally:
-        consumer.stop.set()
-        await asyncio.wait_for(task, 30)
 
 
 def _stored(dsn: str, table: str) -> int:
@@ -58,10 +43,10 @@ def test_every_record_of_a_table_reaches_postgres_once_and_its_meters_match_the_
 
     async def body() -> None:
         outbox.start()
-        await _until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
-        await _until(lambda: _stored(database, "TC-01") == outbox.status().acked_seq)
+        await until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
+        await until(lambda: _stored(database, "TC-01") == outbox.status().acked_seq)
 
-    asyncio.run(_consume_while(consumer, body))
+    asyncio.run(consume_while(consumer, body))
     outbox.stop()
     with psycopg.connect(database) as conn:
         check = check_table(conn, journal)
@@ -79,21 +64,21 @@ def test_a_republished_journal_and_a_redelivered_stream_are_stored_once(
 
     async def body() -> None:
         first.start()
-        await _until(lambda: first.status().lag == 0 and first.status().acked_seq > 0)
+        await until(lambda: first.status().lag == 0 and first.status().acked_seq > 0)
         first.stop()
         total = first.status().acked_seq
-        await _until(lambda: _stored(database, "TC-01") == total)
+        await until(lambda: _stored(database, "TC-01") == total)
         # the outbox forgets what the broker acknowledged: it publishes the whole journal again
         position = Position(journal)
         position.forget(wire.stream_name(SITE))
         position.close()
         again = Outbox(journal, table_id="TC-01", site=SITE, servers=cluster.urls)
         again.start()
-        await _until(lambda: again.status().acked_seq == total)
+        await until(lambda: again.status().acked_seq == total)
         again.stop()
         assert again.status().duplicates == total  # the stream's duplicate window dropped every one
 
-    asyncio.run(_consume_while(consumer, body))
+    asyncio.run(consume_while(consumer, body))
 
     # a new consumer reads the whole stream again: the database keeps each record once
     async def replay() -> None:
@@ -101,7 +86,7 @@ def test_a_republished_journal_and_a_redelivered_stream_are_stored_once(
         await client.jetstream().delete_consumer(wire.stream_name(SITE), "floor-postgres")
         await client.close()
         again = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
-        await _consume_while(again, lambda: _until(lambda: again.stats.duplicates >= first.status().acked_seq))
+        await consume_while(again, lambda: until(lambda: again.stats.duplicates >= first.status().acked_seq))
         assert again.stats.stored == 0
 
     asyncio.run(replay())
@@ -135,13 +120,13 @@ def test_a_gap_in_a_tables_records_is_named_and_closed_when_the_records_arrive(c
 
     async def body() -> None:
         await _publish_raw(cluster, [_record(1), _record(2), _record(5)])
-        await _until(lambda: _stored(database, "GAP-1") == 3)
+        await until(lambda: _stored(database, "GAP-1") == 3)
         assert gaps() == [(3, 4, False)]
         await _publish_raw(cluster, [_record(3), _record(4)])
-        await _until(lambda: _stored(database, "GAP-1") == 5)
+        await until(lambda: _stored(database, "GAP-1") == 5)
         assert gaps() == [(3, 4, True)]
 
-    asyncio.run(_consume_while(consumer, body))
+    asyncio.run(consume_while(consumer, body))
     assert consumer.stats.gaps_opened == 1 and consumer.stats.gaps_closed == 1
 
 
@@ -155,9 +140,9 @@ def test_a_message_that_is_not_a_table_record_is_kept_aside_and_does_not_stop_th
         await client.jetstream().publish(f"tablectl.{SITE}.X.junk", b"\xff not json", stream=wire.stream_name(SITE))
         await client.close()
         await _publish_raw(cluster, [_record(1)])
-        await _until(lambda: _stored(database, "GAP-1") == 1)
+        await until(lambda: _stored(database, "GAP-1") == 1)
 
-    asyncio.run(_consume_while(consumer, body))
+    asyncio.run(consume_while(consumer, body))
     with psycopg.connect(database) as conn:
         rejected = conn.execute("SELECT subject, reason FROM rejected").fetchall()
     reason = (f"message on tablectl.{SITE}.X.junk is not JSON: "
@@ -188,15 +173,15 @@ def test_the_floor_keeps_every_record_through_a_killed_broker_node_and_a_restart
     async def body() -> None:
         for outbox in outboxes:
             outbox.start()
-        await _until(lambda: consumer.stats.stored > 50)
+        await until(lambda: consumer.stats.stored > 50)
         cluster.nodes[0].kill()
         await asyncio.to_thread(postgres.restart)
-        await _until(lambda: all(o.status().lag == 0 and o.status().acked_seq > 0 for o in outboxes), 60)
+        await until(lambda: all(o.status().lag == 0 and o.status().acked_seq > 0 for o in outboxes), 60)
         cluster.nodes[0].start()
         total = sum(o.status().acked_seq for o in outboxes)
-        await _until(lambda: sum(_stored(database, f"T-{i}") for i in range(3)) == total, 60)
+        await until(lambda: sum(_stored(database, f"T-{i}") for i in range(3)) == total, 60)
 
-    asyncio.run(_consume_while(consumer, body))
+    asyncio.run(consume_while(consumer, body))
     for outbox in outboxes:
         outbox.stop()
     with psycopg.connect(database) as conn:
@@ -225,9 +210,9 @@ def test_a_batch_taken_by_a_consumer_that_died_before_storing_it_is_stored_by_th
         assert len(taken) == 10
         await client.close()  # it dies holding ten records it never stored
 
-    asyncio.run(_consume_while(first, body))
+    asyncio.run(consume_while(first, body))
     second = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, ack_wait=2)
-    asyncio.run(_consume_while(second, lambda: _until(lambda: _stored(database, "GAP-1") == 20)))
+    asyncio.run(consume_while(second, lambda: until(lambda: _stored(database, "GAP-1") == 20)))
 
 
 def test_a_record_the_broker_lost_after_acknowledging_it_is_published_again_from_the_tables_journal(
@@ -236,11 +221,11 @@ def test_a_record_the_broker_lost_after_acknowledging_it_is_published_again_from
     journal = play(tmp_path / "tc.sqlite", rounds=3, seed=5)
     outbox = Outbox(journal, table_id="TC-01", site=SITE, servers=cluster.urls)
     making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
-    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))  # makes the stream
+    asyncio.run(consume_while(making, lambda: asyncio.sleep(0)))  # makes the stream
     outbox.start()
     try:
         async def lose_one() -> None:
-            await _until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
+            await until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
             client = await nats.connect(servers=cluster.urls)
             await client.jetstream().delete_msg(wire.stream_name(SITE), 5)  # the broker loses table seq 5
             await client.close()
@@ -248,7 +233,7 @@ def test_a_record_the_broker_lost_after_acknowledging_it_is_published_again_from
         asyncio.run(lose_one())
         healer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, heal_after=1, resend_every=2)
         total = outbox.status().acked_seq
-        asyncio.run(_consume_while(healer, lambda: _until(lambda: _stored(database, "TC-01") == total, 60)))
+        asyncio.run(consume_while(healer, lambda: until(lambda: _stored(database, "TC-01") == total, 60)))
     finally:
         outbox.stop()
     assert healer.stats.resends_asked >= 1 and healer.stats.gaps_closed == 1
@@ -265,7 +250,7 @@ def test_a_table_behind_a_leaf_node_keeps_publishing_while_the_floor_is_down_and
     leaf = cluster.add_leaf("pit-a", "pit-a")
     settings = StreamSettings(sources=[(leaf_stream_name(SITE, "pit-a"), "pit-a")])
     making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, stream=settings)
-    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))  # the site's stream, gathering the leaf's
+    asyncio.run(consume_while(making, lambda: asyncio.sleep(0)))  # the site's stream, gathering the leaf's
     journal = play(tmp_path / "tc.sqlite", rounds=4, seed=6)
     for node in cluster.nodes:
         node.stop()  # the floor's network is down: only the pit's leaf node answers the table
@@ -277,7 +262,7 @@ def test_a_table_behind_a_leaf_node_keeps_publishing_while_the_floor_is_down_and
         cluster.start()
         consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE, stream=settings)
         total = outbox.status().acked_seq
-        asyncio.run(_consume_while(consumer, lambda: _until(lambda: _stored(database, "TC-01") == total, 90)))
+        asyncio.run(consume_while(consumer, lambda: until(lambda: _stored(database, "TC-01") == total, 90)))
     finally:
         outbox.stop()
     with psycopg.connect(database) as conn:
@@ -291,7 +276,7 @@ def test_tablectl_run_with_a_floor_section_publishes_its_journal_as_it_plays(
     from controller.commands.cli import main
 
     making = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
-    asyncio.run(_consume_while(making, lambda: asyncio.sleep(0)))
+    asyncio.run(consume_while(making, lambda: asyncio.sleep(0)))
     config = tmp_path / "table.toml"
     config.write_text(Path("config/top-card.toml").read_text() + f'\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(cluster.urls)}\n')
     journal = tmp_path / "tc.sqlite"
@@ -309,7 +294,7 @@ def test_tablectl_run_with_a_floor_section_publishes_its_journal_as_it_plays(
     assert signed > 20  # the table's signed checkpoints went out too
     consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
     total = acked_seq(journal, wire.stream_name(SITE))
-    asyncio.run(_consume_while(consumer, lambda: _until(
+    asyncio.run(consume_while(consumer, lambda: until(
         lambda: _stored(database, "TC-01") == total and consumer.stats.checkpoints_stored == signed)))
     assert consumer.stats.checkpoints_refused == 0
     with psycopg.connect(database) as conn:

@@ -1,0 +1,27 @@
+"""Helpers the floor's tests share for driving a real consumer against real NATS and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from controller.floor.consumer import FloorConsumer
+
+
+async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait until ``condition()`` holds; fail the test after ``timeout`` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+async def consume_while(consumer: FloorConsumer, body: Callable[[], Awaitable[None]]) -> None:
+    """Run ``consumer`` while ``body`` runs (from when it is ready), then stop it and wait for it to end."""
+    task = asyncio.create_task(consumer.run())
+    try:
+        await asyncio.wait_for(consumer.ready.wait(), 30)
+        await body()
+    finally:
+        consumer.stop.set()
+        await asyncio.wait_for(task, 30)
