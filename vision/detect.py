@@ -28,6 +28,10 @@ EDGE_OFFSET = 1.5
 #: a light grey felt (150) under the envelope's worst light leaves a card's border 1.29 times whiter.
 WHITER = 1.18
 WHITER_OFFSET = 6.0
+#: A pixel a colour channel this far from the cloth's (0..255), near a card's white, is card too
+#: (``card_mask``'s ``unlike_cloth``): artwork printed out to a card's edges is no whiter than the cloth.
+UNLIKE_CLOTH = 40.0
+UNLIKE_NEAR = 0.15
 #: Bright strokes up to this many card widths across (printed lines, words) are no card.
 THIN = 0.05
 #: The card width (px) the mask assumes when the camera's scale is not known: the narrowest the envelope has.
@@ -91,16 +95,22 @@ def patch_source(
     return small, lambda points: (points - (DOWNSCALE - 1) / 2) / DOWNSCALE, lambda points: points * DOWNSCALE + (DOWNSCALE - 1) / 2
 
 
-def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px: float | None = None) -> np.ndarray:
+def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px: float | None = None,
+              unlike_cloth: float | None = None) -> np.ndarray:
     """Half-resolution mask (255 = card) of what is whiter than the cloth around it (``small``: the
-    frame's ``half_size``; ``card_width_px``: how wide a card shows, when known).
+    frame's ``half_size``; ``card_width_px``: how wide a card shows, when known), and with
+    ``unlike_cloth`` (``UNLIKE_CLOTH``), what near that white differs from the cloth's colour by more.
 
     A card is found by what a card is, not by the felt's colour: its white border is the whitest thing
     on the table. Whiteness is a pixel's least channel (a saturated felt has one channel low, a grey
     or black felt all three), and the cloth's own whiteness is the median over a window about four
     cards wide, which a hand of cards does not fill, worked out at a sixteenth of the frame and spread
     back, so that it follows uneven light and vignetting. A pixel is card where it is ``WHITER`` times
-    whiter than the cloth around it; its holes (dark artwork) are filled, and strokes thinner than
+    whiter than the cloth around it. Artwork printed out to a card's edge (a court card's coat) is no
+    whiter than the cloth and opens the card onto it, and the shadow line one card casts on the next
+    cuts a fan into slivers too small to be cards: with ``unlike_cloth``, pixels within ``UNLIKE_NEAR``
+    card widths of that white whose colour lies that far from the cloth's (each channel's median over
+    the same window) are card too. Its holes (dark artwork) are filled, and strokes thinner than
     ``THIN`` card widths (printed lines and words) are then opened away.
     """
     small = half_size(frame) if small is None else small
@@ -112,6 +122,8 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px:
     window = max(3, window - (1 - window % 2))
     cloth = cv2.resize(cv2.medianBlur(coarse, window), (white.shape[1], white.shape[0]), interpolation=cv2.INTER_LINEAR)
     whiter = cv2.compare(white, cv2.addWeighted(cloth, WHITER, cloth, 0.0, WHITER_OFFSET), cv2.CMP_GT)
+    if unlike_cloth is not None:
+        whiter = cv2.bitwise_or(whiter, _unlike_cloth(small, whiter, unlike_cloth, window, width))
     # The outline lies where the image is half way from the cloth to the card's white (its brightest
     # near by), wherever the cloth: the edges of the mask are the card's own, on any felt.
     reach = max(3, int(round(0.12 * width)) | 1)
@@ -125,6 +137,19 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px:
     size = max(3, 2 * int(round(THIN * width / 2)) + 1)
     opening = cv2.getStructuringElement(cv2.MORPH_RECT if size == 3 else cv2.MORPH_ELLIPSE, (size, size))
     return cv2.morphologyEx(trimmed, cv2.MORPH_OPEN, opening)
+
+
+def _unlike_cloth(small: np.ndarray, whiter: np.ndarray, apart: float, window: int, width: float) -> np.ndarray:
+    """Pixels unlike the cloth around them (a colour channel more than ``apart`` off the cloth's median over
+    ``window``, as for the whiteness) that lie within ``UNLIKE_NEAR`` card widths of a card's white: a
+    court card's picture printed out to its edges, a card's shadowed side."""
+    h, w = small.shape[:2]
+    coarse = cv2.resize(small, (max(3, w // 8), max(3, h // 8)), interpolation=cv2.INTER_AREA)
+    cloth = cv2.resize(cv2.merge([cv2.medianBlur(c, window) for c in cv2.split(coarse)]), (w, h), interpolation=cv2.INTER_LINEAR)
+    off = cv2.absdiff(small, cloth)
+    unlike = (cv2.max(cv2.max(off[:, :, 0], off[:, :, 1]), off[:, :, 2]) > apart).astype(np.uint8) * 255
+    near = int(round(2 * UNLIKE_NEAR * width)) | 1
+    return cv2.bitwise_and(unlike, cv2.dilate(whiter, cv2.getStructuringElement(cv2.MORPH_RECT, (near, near))))
 
 
 def _holes_filled(mask: np.ndarray, strong: np.ndarray, small_hole: float, reach: int) -> np.ndarray:

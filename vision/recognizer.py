@@ -46,7 +46,7 @@ import numpy as np
 
 from controller.cards import JOKER, Card
 from vision.calibration import Layout
-from vision.detect import DOWNSCALE, Blob, Corners, card_mask, find_blobs, half_size
+from vision.detect import DOWNSCALE, UNLIKE_CLOTH, Blob, Corners, card_mask, find_blobs, half_size
 from vision.fans import CLEAR, fan_gaps
 from vision.geometry import STRIPS, CardSize, points_apart, quad_center
 from vision.glyphs import glyph_corners, ink_marks
@@ -54,6 +54,7 @@ from vision.hands import hand_zones
 from vision.hypotheses import BRIDGE, CornerHypotheses, covered, index_corners, inside_share, side
 from vision.index_net import CLASSES, net_patches, shipped_net
 from vision.index_reader import IndexReader
+from vision.seams import seam_corners
 from vision.snap import snap_corners
 from vision.strip_reader import strip_distances
 from vision.templates import DeckTemplates
@@ -251,9 +252,9 @@ class Recognizer:
         layout = self.layout
         if layout is not None:
             scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
-            mask = card_mask(frame, small, self.card_size.width_mm * scale)
+            mask = card_mask(frame, small, self.card_size.width_mm * scale, UNLIKE_CLOTH)
         else:
-            mask = card_mask(frame, small)
+            mask = card_mask(frame, small, unlike_cloth=UNLIKE_CLOTH)
             layout = self._guess_layout(mask)
             if layout is None:
                 return []
@@ -261,7 +262,7 @@ class Recognizer:
         width_px = self.card_size.width_mm * scale
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale, BRIDGE * width_px)
         candidates = self.hypotheses.candidates(frame, blobs, filled, layout, width_px,
-                                                self._glyph_corners(small, blobs, filled, width_px))
+                                                self._index_corners(small, blobs, filled, width_px, scale))
         if not candidates:
             return []
         quads = np.concatenate([c.quads for c in candidates])
@@ -414,6 +415,21 @@ class Recognizer:
                 continue
             kept.append(((x, y), read))
         return [read for _, read in kept]
+
+    def _index_corners(self, small: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
+                       scale: float) -> tuple[Corners, np.ndarray] | None:
+        """Index corners no outline corner gives, and their blob: from the index's glyphs (``_glyph_corners``)
+        and from the seams of piles (``vision.seams``: where one card's edge across the card under it meets
+        the pile's outline, the corners of a tight fan)."""
+        glyphs = self._glyph_corners(small, blobs, filled, width_px)
+        if not blobs:
+            return glyphs
+        seams = seam_corners(small, blobs, filled, width_px, width_px * self.card_size.height_mm * scale)
+        if not len(seams[0]):
+            return glyphs
+        if glyphs is None:
+            return seams
+        return Corners.joined([glyphs[0], seams[0]]), np.concatenate([glyphs[1], seams[1]])
 
     def _glyph_corners(self, small: np.ndarray, blobs: list[Blob], filled: np.ndarray,
                        width_px: float) -> tuple[Corners, np.ndarray] | None:

@@ -4,7 +4,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import _fitted_lines, _vertex_indices, card_mask, corners_of_blobs, find_blobs, find_corners
+from vision.detect import (
+    UNLIKE_CLOTH,
+    _fitted_lines,
+    _vertex_indices,
+    card_mask,
+    corners_of_blobs,
+    find_blobs,
+    find_corners,
+    half_size,
+)
+from vision.seams import seam_corners
 
 
 def _felt(w: int = 400, h: int = 300) -> np.ndarray:
@@ -168,3 +178,53 @@ def test_a_long_staircase_edge_is_fitted_to_a_tenth_of_a_degree() -> None:
         stairs = np.stack([xs, 2.0 * np.round(xs * np.tan(a) / 2.0)], axis=1)
         direction, _ = _fitted_lines(stairs, np.array([0]))
         assert abs(np.degrees(np.arctan2(direction[0, 1], direction[0, 0])) - angle) < 0.1
+
+
+def _grey_felt(w: int = 500, h: int = 360) -> np.ndarray:
+    image = np.zeros((h, w, 3), np.uint8)
+    image[:] = (120, 122, 118)
+    return image
+
+
+def test_a_court_picture_printed_to_the_cards_edge_is_card_when_it_is_unlike_the_cloth() -> None:
+    """A card whose picture crosses it from side to side in a band of colour no whiter than a grey cloth (a
+    court card's sash): by whiteness alone the card falls into two pieces, each too small to be a card;
+    with ``unlike_cloth`` the band, far from the cloth's colour and beside the card's white, is card."""
+    image = _grey_felt()
+    quad = _rect(250, 180, 126, 176, 0)
+    _card(image, quad)
+    image[165:195, 187:313] = (30, 60, 170)  # a red sash, edge to edge across the card
+    whiteness = card_mask(image, card_width_px=126)
+    unlike = card_mask(image, card_width_px=126, unlike_cloth=UNLIKE_CLOTH)
+    whole = 126 * 176 / 4  # a card's area at half size
+    largest = [max((cv2.contourArea(c) for c in cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]),
+                   default=0.0) for m in (whiteness, unlike)]
+    assert largest[0] < 0.5 * whole
+    assert 0.9 * whole < largest[1] < 1.1 * whole
+    assert unlike[5, 5] == 0 and unlike[180 // 2, 250 // 2] == 255
+
+
+def test_a_print_on_the_cloth_far_from_any_card_stays_cloth() -> None:
+    """Colour unlike the cloth is card only beside a card's white: a red logo printed on the felt is not."""
+    image = _grey_felt()
+    image[40:120, 40:200] = (30, 60, 170)
+    assert not card_mask(image, card_width_px=126, unlike_cloth=UNLIKE_CLOTH).any()
+
+
+def test_the_seams_of_a_tight_fan_give_its_cards_corners() -> None:
+    """Five cards each laid 22 px below the last, their sides in line: the pile's outline runs straight past
+    their corners, and no two long edges of it meet there. Each card's top edge, a thin grey rim across the
+    card below, is a seam, and where it meets the pile's outline lies that card's corner."""
+    image = _grey_felt(400, 420)
+    quads = [_rect(200, 120 + 22 * k, 126, 176, 0) for k in range(5)]
+    for quad in quads:
+        _card(image, quad)
+    small = half_size(image)
+    mask = card_mask(image, small, 126, UNLIKE_CLOTH)
+    blobs, filled = find_blobs(mask, 0.35 * 126 * 176)
+    assert len(blobs) == 1
+    corners, owners = seam_corners(small, blobs, filled, 126.0, 126.0 * 176.0)
+    assert set(owners.tolist()) == {0}
+    for quad in quads[1:]:
+        for corner in quad[:2]:  # each card's top corners, on the pile's straight sides
+            assert np.linalg.norm(corners.point - corner, axis=1).min() < 4.0
