@@ -193,6 +193,10 @@ def stake(page: Any, device: Device) -> None:
         expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{name}"]', rf"\${dollars}\.00")
 
 
+#: How long ``unplug 1`` keeps a device unplugged, and how long the table takes at most to open it again.
+UNPLUGGED_S, RECONNECT_S = 1.0, 3.0
+
+
 def clear_hold(page: Any, sim: SimulatorProcess, device: Device, fault: str, who: tuple[str, str], shots: Any, *,
                dealing: bool = False) -> str:
     """The hold on the page for ``fault``; cleared at the device, then resumed or voided by the supervisor.
@@ -209,6 +213,11 @@ def clear_hold(page: Any, sim: SimulatorProcess, device: Device, fault: str, who
     if lost_stack:
         expect_text(page, "#hold-now", r"shuffler now: fault: shuffler fault \(stack-unknown\)")
         shots(page, "stack-unknown-held")
+        # The stack is unknown as soon as the Dispense goes unanswered, while the shuffler is still unplugged
+        # (``unplug 1``: one second). A supervisor who voided then would see the table held again at once
+        # for the shuffler that is not back yet, as it should be; wait, as one would, until it is back.
+        time.sleep(UNPLUGGED_S + RECONNECT_S)
+        expect_text(page, "#hold-now", r"shuffler now: fault: shuffler fault \(stack-unknown\)")
     else:
         expect_text(page, "#hold-now", f"{device.kind} now: ready")  # cleared at the machine: the page says so
     action = "void" if fault in VOIDED or lost_stack else "resume"
