@@ -5,7 +5,8 @@ Stages (each in its own module, each tested on small fixed images):
 1. ``vision.detect``: the card mask, blobs, and card corners on each outline;
    ``vision.snap`` moves each corner onto the edges the image shows near it,
    and a corner that moved is tried both where it was found and where it
-   snapped to;
+   snapped to; ``vision.glyphs`` and ``vision.seams`` add index corners no
+   outline corner gives (an index's glyphs, the seams of a tight fan);
 2. ``vision.hypotheses``: at each corner the card is assumed to have its index
    there; with the layout's homography and the card's size in millimetres the
    corner gives the card's whole outline, even when most of it lies under other
