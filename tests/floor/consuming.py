@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
-from controller.floor.consumer import FloorConsumer
+
+class Service(Protocol):
+    """A floor service that runs until ``stop`` is set and sets ``ready`` once it is serving (the journal
+    consumer, the jackpot controller)."""
+
+    stop: asyncio.Event
+    ready: asyncio.Event
+
+    async def run(self) -> None: ...
 
 
 async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
@@ -16,7 +25,7 @@ async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def consume_while(consumer: FloorConsumer, body: Callable[[], Awaitable[None]]) -> None:
+async def consume_while(consumer: Service, body: Callable[[], Awaitable[None]]) -> None:
     """Run ``consumer`` while ``body`` runs (from when it is ready), then stop it and wait for it to end."""
     task = asyncio.create_task(consumer.run())
     try:

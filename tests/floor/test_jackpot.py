@@ -17,6 +17,7 @@ from controller.floor import wire
 from controller.floor.config import parse_floor_config
 from controller.floor.jackpot import JackpotClient, JackpotController, claim_key
 from controller.floor.localservers import NatsCluster
+from tests.floor.consuming import consume_while
 
 SITE = "test"
 ROYAL = ["AH", "KH", "QH", "JH", "TH", "9H", "8H"]  # a seven-card straight flush
@@ -78,16 +79,6 @@ def _award(cluster: NatsCluster, claim: str, timeout: float = 20.0) -> dict[str,
     raise AssertionError(f"no award for {claim} within {timeout} s")
 
 
-async def _run_until(controller: JackpotController, body: Any) -> None:
-    task = asyncio.create_task(controller.run())
-    try:
-        await asyncio.wait_for(controller.ready.wait(), 30)
-        await body()
-    finally:
-        controller.stop.set()
-        await asyncio.wait_for(task, 30)
-
-
 def test_two_hits_at_once_are_paid_in_stream_order_the_second_from_the_reset_meter(cluster: NatsCluster, database: str) -> None:
     config = _config(cluster, database)
     one, two = Table("HCF-1"), Table("HCF-2")
@@ -104,7 +95,7 @@ def test_two_hits_at_once_are_paid_in_stream_order_the_second_from_the_reset_met
         assert second["verified"] and Fraction(second["amount"]) == 1_000_000  # the meter the first hit left
         assert first["stream_seq"] < second["stream_seq"]
 
-    asyncio.run(_run_until(controller, body))
+    asyncio.run(consume_while(controller, body))
     with psycopg.connect(database) as conn:
         amount, contributed, paid, seeded, locked = conn.execute(
             "SELECT amount, contributed, paid, seeded, locked_by FROM jackpots WHERE name = 'hcf'").fetchone()
@@ -133,7 +124,7 @@ def test_a_claim_is_answered_once_and_a_false_one_is_refused_with_its_reason(clu
         await asyncio.sleep(1)
         assert await asyncio.to_thread(_award, cluster, claim_key("HCF-1", "r1", 1)) == good
 
-    asyncio.run(_run_until(controller, body))
+    asyncio.run(consume_while(controller, body))
     assert controller.claims_answered == 1
 
 
@@ -143,7 +134,7 @@ def test_a_restarted_controller_does_not_count_a_contribution_twice(cluster: Nat
 
     async def twice() -> None:
         first = JackpotController(config, "hcf")
-        await _run_until(first, lambda: _publish(cluster, [table.progressive("r1", 1) for _ in range(10)]))
+        await consume_while(first, lambda: _publish(cluster, [table.progressive("r1", 1) for _ in range(10)]))
         await asyncio.sleep(0)
         second = JackpotController(config, "hcf")
 
@@ -154,7 +145,7 @@ def test_a_restarted_controller_does_not_count_a_contribution_twice(cluster: Nat
                     return
                 await asyncio.sleep(0.1)
 
-        await _run_until(second, more)
+        await consume_while(second, more)
         assert second.meter is not None and second.meter.contributed == 15 * 15
 
     asyncio.run(twice())
