@@ -117,13 +117,10 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px:
     width = (card_width_px or DEFAULT_CARD_WIDTH_PX) / DOWNSCALE
     b, g, r = cv2.split(small)
     white = cv2.min(cv2.min(b, g), r)
-    coarse = cv2.resize(white, (max(3, white.shape[1] // 8), max(3, white.shape[0] // 8)), interpolation=cv2.INTER_AREA)
-    window = min(int(round(4 * width / 8)), min(coarse.shape) - 1)
-    window = max(3, window - (1 - window % 2))
-    cloth = cv2.resize(cv2.medianBlur(coarse, window), (white.shape[1], white.shape[0]), interpolation=cv2.INTER_LINEAR)
+    cloth = _cloth(white, width)
     whiter = cv2.compare(white, cv2.addWeighted(cloth, WHITER, cloth, 0.0, WHITER_OFFSET), cv2.CMP_GT)
     if unlike_cloth is not None:
-        whiter = cv2.bitwise_or(whiter, _unlike_cloth(small, whiter, unlike_cloth, window, width))
+        whiter = cv2.bitwise_or(whiter, _unlike_cloth(small, whiter, unlike_cloth, width))
     # The outline lies where the image is half way from the cloth to the card's white (its brightest
     # near by), wherever the cloth: the edges of the mask are the card's own, on any felt.
     reach = max(3, int(round(0.12 * width)) | 1)
@@ -139,14 +136,22 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px:
     return cv2.morphologyEx(trimmed, cv2.MORPH_OPEN, opening)
 
 
-def _unlike_cloth(small: np.ndarray, whiter: np.ndarray, apart: float, window: int, width: float) -> np.ndarray:
-    """Pixels unlike the cloth around them (a colour channel more than ``apart`` off the cloth's median over
-    ``window``, as for the whiteness) that lie within ``UNLIKE_NEAR`` card widths of a card's white: a
-    court card's picture printed out to its edges, a card's shadowed side."""
-    h, w = small.shape[:2]
-    coarse = cv2.resize(small, (max(3, w // 8), max(3, h // 8)), interpolation=cv2.INTER_AREA)
-    cloth = cv2.resize(cv2.merge([cv2.medianBlur(c, window) for c in cv2.split(coarse)]), (w, h), interpolation=cv2.INTER_LINEAR)
-    off = cv2.absdiff(small, cloth)
+def _cloth(image: np.ndarray, width: float) -> np.ndarray:
+    """The cloth under ``image`` (half size; one channel or three): each channel's median over a window
+    about four cards ``width`` wide, worked out at an eighth of the image and spread back."""
+    h, w = image.shape[:2]
+    coarse = cv2.resize(image, (max(3, w // 8), max(3, h // 8)), interpolation=cv2.INTER_AREA)
+    window = min(int(round(4 * width / 8)), min(coarse.shape[:2]) - 1)
+    window = max(3, window - (1 - window % 2))
+    median = cv2.merge([cv2.medianBlur(c, window) for c in cv2.split(coarse)])
+    return cv2.resize(median, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _unlike_cloth(small: np.ndarray, whiter: np.ndarray, apart: float, width: float) -> np.ndarray:
+    """Pixels unlike the cloth around them (a colour channel more than ``apart`` off the cloth's, ``_cloth``)
+    that lie within ``UNLIKE_NEAR`` card widths of a card's white: a court card's picture printed out to
+    its edges, a card's shadowed side."""
+    off = cv2.absdiff(small, _cloth(small, width))
     unlike = (cv2.max(cv2.max(off[:, :, 0], off[:, :, 1]), off[:, :, 2]) > apart).astype(np.uint8) * 255
     near = int(round(2 * UNLIKE_NEAR * width)) | 1
     return cv2.bitwise_and(unlike, cv2.dilate(whiter, cv2.getStructuringElement(cv2.MORPH_RECT, (near, near))))
