@@ -129,9 +129,10 @@ class RecognizerSettings:
     gainsay_suit: float = 150.0
     gainsay_card: float = 500.0
     gainsay_far: float = 1500.0
-    net_confirm: float | None = 0.995
-    """The index net's probability that confirms an unreadable read's guess (``_confirmed``); ``None``: not asked."""
-    net_reach: float | None = 40.0
+    net_confirm: float | None = 0.95
+    """The index net's probability that confirms an unreadable read's guess (``_confirmed``); ``None``: not asked.
+    Lower than ``min_confidence``: the net is a second witness, and the card must be the deck's looks' choice too."""
+    net_reach: float | None = 100.0
     """How far from its nearest card a look of a candidate with no look within ``evidence_distance`` may lie and
     still be read, when the index net names that card (``_net_reads``); ``None``: such candidates are not read."""
 
