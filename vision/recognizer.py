@@ -225,6 +225,7 @@ class Recognizer:
         # The net's classes this deck has, and "no index" (``_confirmed``).
         self._net_cards = frozenset(deck.cards) & frozenset(CLASSES)
         self._net_allowed = np.array([card in self._net_cards for card in CLASSES] + [True])
+        self._twins = deck.twins()
         # A look alone names its card when its runner-up's squared distance exceeds its own by twice the
         # evidence a read needs (see ``_decide``); looks short of that have their pose fitted further. A
         # look within ``weak_distance`` of a card is a close match, whose evidence the Gaussian model does
@@ -777,7 +778,9 @@ class Recognizer:
         the agreeing looks' indexes (see ``_strip_evidence``), or, when the
         looks leave only its suit twins open, the suit strip alone
         (``_suit_evidence``); for a weak match they must rule out the cards
-        near its closest look themselves.
+        near its closest look themselves, and for a card with twins
+        (``vision.templates.TWIN_SEPARATION``: cards its index hardly tells
+        it from) its twins.
         A candidate whose looks all lie past ``anchor_distance`` (one within
         ``evidence_distance``) is read only as one resting on a guessed
         corner past its anchor is: when the strips beside its agreeing looks
@@ -848,6 +851,10 @@ class Recognizer:
         line = settings.guessed_confidence if guessed_only else settings.min_confidence
         looks_settle = conf >= line
         rivals = self._weak_rivals(looks[agree])
+        if self._twins[best].any():
+            # Its index does not tell the card from its twins (``vision.templates.TWIN_SEPARATION``): the strips
+            # must rule them out, or the index net name it (``_confirmed``).
+            rivals = self._twins[best] if rivals is None else rivals | self._twins[best]
         weak = rivals is not None
         shown = None  # the strips beside the agreeing looks, read when first asked for
         if (conf < line or weak) and strips is not None:

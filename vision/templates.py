@@ -85,6 +85,15 @@ POSE_JITTER = (0.006, 0.025, 0.8)
 #: which print the rank at the top right and the suit at the top left, leave many pairs 1.0 to 4 apart, and
 #: read unrefused they named cards wrong dozens of times in 500 frames.
 MIN_INDEX_SEPARATION = 4.0
+#: A deck more than this many of whose cards have a card alike at the index (``MIN_INDEX_SEPARATION``) is
+#: refused: its index is not where the reader looks (KDE's oxygen decks: 11 to 28 such cards, read wrong
+#: dozens of times). One pair, such as a four-colour deck's 8D and 9D 3.9 apart, is read as twins
+#: (``TWIN_SEPARATION``).
+MAX_ALIKE_CARDS = 2
+#: Two cards closer than this at their index corners are *twins*: the recognizer names one only when a witness
+#: beside the looks tells it from the other (the strips beside the index, or the index net). Closer than any
+#: two cards of a tune deck (6.7 at the nearest), so only a deck unlike every one tuned on has twins.
+TWIN_SEPARATION = 6.0
 
 
 class TemplateError(ValueError):
@@ -224,6 +233,24 @@ class DeckTemplates:
             for row, o, blank in zip(dist, order, flat)
         ]
 
+    def index_separation(self) -> np.ndarray:
+        """(cards, cards): how far apart each two cards' index looks lie (a card's own spread as the unit;
+        infinite from a card to itself)."""
+        centers = self.index_centers.astype(np.float64)
+        apart = _distances(centers, centers)
+        apart[np.diag_indices_from(apart)] = np.inf
+        return apart
+
+    def twins(self) -> np.ndarray:
+        """(cards, cards): which two cards are twins at their index corners (``TWIN_SEPARATION``)."""
+        return np.asarray(self.index_separation() < TWIN_SEPARATION)
+
+    def alike(self) -> list[tuple[Card, Card, float]]:
+        """The pairs of cards alike at their index corners (``MIN_INDEX_SEPARATION``), closest first."""
+        apart = self.index_separation()
+        pairs = np.argwhere(np.triu(apart < MIN_INDEX_SEPARATION))
+        return sorted(((self.cards[i], self.cards[j], float(apart[i, j])) for i, j in pairs), key=lambda p: p[2])
+
     def restricted_to(self, allowed: set[Card]) -> DeckTemplates:
         """The same deck with only ``allowed`` cards (a no-face deck, a shoe without jokers)."""
         keep = [i for i, c in enumerate(self.cards) if c in allowed]
@@ -292,20 +319,18 @@ class DeckTemplates:
 
 
 def _refuse_alike_indexes(deck: DeckTemplates) -> None:
-    """Refuse a deck two of whose cards look alike at their index corners (``MIN_INDEX_SEPARATION``): read,
-    it would name one for the other, and no threshold of the recognizer's is set for such a deck."""
-    centers = deck.index_centers.astype(np.float64)
-    apart = _distances(centers, centers)
-    apart[np.diag_indices_from(apart)] = np.inf
-    alike = np.argwhere(np.triu(apart < MIN_INDEX_SEPARATION))
-    if len(alike):
-        i, j = min(alike, key=lambda pair: apart[pair[0], pair[1]])
+    """Refuse a deck more than ``MAX_ALIKE_CARDS`` of whose cards look alike at their index corners: read, it
+    would name one for another, and no threshold of the recognizer's is set for such a deck."""
+    alike = deck.alike()
+    cards = {card for pair in alike for card in pair[:2]}
+    if len(cards) > MAX_ALIKE_CARDS:
+        first, second, apart = alike[0]
         others = f", and so do {len(alike) - 1} other pairs of its cards" if len(alike) > 1 else ""
         raise TemplateError(
-            f"deck {deck.name!r} cannot be read from its index corners: {deck.cards[i].code} and {deck.cards[j].code} "
-            f"look alike there ({apart[i, j]:.1f} apart, at least {MIN_INDEX_SEPARATION:.0f} needed){others}. The "
-            "camera reads a card's rank and suit in its top-left and bottom-right corners; this deck shows them "
-            "elsewhere, or not in both")
+            f"deck {deck.name!r} cannot be read from its index corners: {first.code} and {second.code} "
+            f"look alike there ({apart:.1f} apart, at least {MIN_INDEX_SEPARATION:.0f} needed){others}: {len(cards)} "
+            f"cards in all, at most {MAX_ALIKE_CARDS} may be. The camera reads a card's rank and suit in its "
+            "top-left and bottom-right corners; this deck shows them elsewhere, or not in both")
 
 
 def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list[np.ndarray]) -> None:

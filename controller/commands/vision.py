@@ -266,6 +266,9 @@ def enroll_command(args: argparse.Namespace) -> int:
     except VISION_ERRORS as error:
         return _fail(error)
     print(f"enrolled {deck.name}: {len(deck.cards)} cards ({' '.join(c.code for c in deck.cards)}) -> {args.out}")
+    for first, second, apart in deck.alike():
+        print(f"note: {first.code} and {second.code} look alike at their index corners ({apart:.1f} apart): the camera "
+              "names either only when the pips beside the index or the index net tell them apart")
     return _trial(faces, deck, args.trial, args.seed) if args.trial else 0
 
 

@@ -1,6 +1,7 @@
 """``tablectl vision read | calibrate | enroll`` as a technician runs them."""
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -168,6 +169,21 @@ def test_enrolment_refuses_a_deck_whose_index_is_not_where_the_camera_reads_it(t
     assert main(["vision", "enroll", "--images", str(folder), "--out", str(out), "--partial"]) == 2
     assert "cannot be read from its index corners" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_deck_two_of_whose_cards_print_the_same_index_is_enrolled_with_a_note_naming_them(tmp_path: Path, faces, capsys) -> None:
+    """Two cards alike at the index (here one image under two names) do not make a deck unreadable: the deck is
+    enrolled, and the enrolment says which two the camera names only with a witness beside the index."""
+    folder = tmp_path / "twins"
+    folder.mkdir()
+    for card in CARDS:
+        cv2.imwrite(str(folder / f"{card.code}.png"), faces[CARDS[0] if card is CARDS[1] else card][:, :, :3])
+    out = tmp_path / "twins.npz"
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(out), "--partial"]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"note: (AS and KD|KD and AS) look alike at their index corners \(\d\.\d apart\)", printed), printed
+    assert printed.count("note:") == 1
+    assert out.exists()
 
 
 def test_a_folder_of_four_cards_is_refused_with_the_cards_it_lacks(tmp_path: Path, faces, capsys) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 import vision.hypotheses as hypotheses_module
 import vision.recognizer as recognizer_module
-from controller.cards import parse_cards
+from controller.cards import Card, parse_cards
 from vision.calibration import Layout, Zone
 from vision.detect import DOWNSCALE, Corners, half_size
 from vision.geometry import INDEX_FX, INDEX_FY, STRIPS, CardSize, quad_center, rotate_quad
@@ -114,6 +114,22 @@ def test_one_look_is_one_witness_and_two_corners_are_two(deck) -> None:
     assert once.card is None and once.guess.code == "6H"
     twice = recognizer._decide(False, _rows(deck, look, look), _outlines((100, 100), (200, 240)))
     assert twice.card is not None and twice.card.code == "6H"
+
+
+def test_a_card_whose_index_has_a_twin_is_read_only_when_a_strip_tells_them_apart(deck) -> None:
+    """A deck whose 6H and 8H look alike at the index (``vision.templates.TWIN_SEPARATION``): two corners
+    that plainly say 6H (4.0 against 12.0) are not enough; the rank strip beside the index is."""
+    six, eight = deck.cards.index(Card.parse("6H")), deck.cards.index(Card.parse("8H"))
+    centers = deck.index_centers.copy()
+    centers[eight] = centers[six] + 3.5 / np.sqrt(centers.shape[1])
+    recognizer = Recognizer(dataclasses.replace(deck, index_centers=centers))
+    looks = _rows(deck, {"6H": 4.0, "8H": 12.0}, {"6H": 4.0, "8H": 12.0})
+    assert Recognizer(deck)._decide(False, looks, _outlines((100, 100), (200, 240))).card == Card.parse("6H")
+    alone = recognizer._decide(False, looks, _outlines((100, 100), (200, 240)))
+    assert alone.card is None and alone.guess == Card.parse("6H")
+    rank = _strips(deck, {"6H": 4.0, "6S": 4.1, "8H": 16.0})
+    read = recognizer._decide(False, looks, _outlines((100, 100), (200, 240)), strips=rank)
+    assert read.card == Card.parse("6H")
 
 
 def _strips(deck, *strips: dict[str, float], others: float = 30.0):

@@ -9,7 +9,15 @@ import pytest
 from controller.cards import Card, no_face_deck
 from tests.vision.conftest import DECK, artwork_or_skip
 from vision.geometry import rotate_quad, sample_patch
-from vision.templates import INDEX_SIZE, MIN_INDEX_SEPARATION, DeckTemplates, TemplateError, enrol_faces, features
+from vision.templates import (
+    INDEX_SIZE,
+    MIN_INDEX_SEPARATION,
+    TWIN_SEPARATION,
+    DeckTemplates,
+    TemplateError,
+    enrol_faces,
+    features,
+)
 
 
 def _index_patch(face: np.ndarray, corner: int) -> np.ndarray:
@@ -67,20 +75,42 @@ def test_kde_oxygen_decks_rank_and_suit_in_two_corners_are_refused_at_enrolment(
         enrol_faces("kde-oxygen-white", oxygen)
 
 
-def test_a_deck_file_whose_indexes_look_alike_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
+def _moved_beside(centers: np.ndarray, deck: DeckTemplates, pairs: list[tuple[str, str]], apart: float) -> np.ndarray:
+    """Index centres with the second card of each pair moved ``apart`` from the first."""
+    moved = centers.copy()
+    for first, second in pairs:
+        i, j = deck.cards.index(Card.parse(first)), deck.cards.index(Card.parse(second))
+        moved[j] = moved[i] + apart / np.sqrt(centers.shape[1])
+    return moved
+
+
+def test_a_deck_file_many_of_whose_cards_look_alike_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
     deck.save(tmp_path / "deck.npz")
     with np.load(tmp_path / "deck.npz") as data:
         arrays = dict(data)
-    centers = arrays["index_centers"].copy()
-    six, eight = deck.cards.index(Card.parse("6H")), deck.cards.index(Card.parse("8H"))
-    centers[eight] = centers[six] + (MIN_INDEX_SEPARATION - 0.5) / np.sqrt(centers.shape[1])
-    arrays["index_centers"] = centers
+    centers = arrays["index_centers"]
+    arrays["index_centers"] = _moved_beside(centers, deck, [("6H", "8H"), ("6S", "8S"), ("3C", "5C")], MIN_INDEX_SEPARATION - 0.5)
     np.savez(tmp_path / "alike.npz", **arrays)
-    with pytest.raises(TemplateError, match="6H and 8H look alike there"):
+    with pytest.raises(TemplateError, match=r"look alike there \(3.5 apart, at least 4 needed\), and so do 2 other pairs of "
+                                            r"its cards: 6 cards in all, at most 2 may be"):
         DeckTemplates.load(tmp_path / "alike.npz")
-    arrays["index_centers"][eight] = arrays["index_centers"][six] + (MIN_INDEX_SEPARATION + 0.5) / np.sqrt(centers.shape[1])
-    np.savez(tmp_path / "apart.npz", **arrays)
-    assert DeckTemplates.load(tmp_path / "apart.npz").cards == deck.cards
+
+
+def test_a_deck_two_of_whose_cards_look_alike_is_read_with_those_two_as_twins(deck: DeckTemplates, tmp_path: Path) -> None:
+    """A four-colour deck whose 8D and 9D lie 3.9 apart at the index is read: those two only when a witness
+    beside the index tells them apart (``TWIN_SEPARATION``, ``Recognizer._named``)."""
+    deck.save(tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as data:
+        arrays = dict(data)
+    arrays["index_centers"] = _moved_beside(arrays["index_centers"], deck, [("6H", "8H")], MIN_INDEX_SEPARATION - 0.5)
+    np.savez(tmp_path / "pair.npz", **arrays)
+    loaded = DeckTemplates.load(tmp_path / "pair.npz")
+    assert [(a.code, b.code, round(d, 1)) for a, b, d in loaded.alike()] == [("6H", "8H", 3.5)]
+    twins = loaded.twins()
+    six, eight = deck.cards.index(Card.parse("6H")), deck.cards.index(Card.parse("8H"))
+    assert twins[six, eight] and twins[eight, six] and twins.sum() == 2
+    assert not deck.twins().any() and not deck.alike()
+    assert TWIN_SEPARATION > MIN_INDEX_SEPARATION
 
 
 @pytest.mark.parametrize("old", [6, 7])  # 7: enrolled before decks printing the bottom-right index upright were refused
