@@ -8,7 +8,10 @@ zones hold as many, the zone that holds most of the hand's cards' faces.
 
 ``dealt_zones`` goes one step further for a witness that knows where the
 shoe sent each card: a card read in a zone it was not dealt to, whose outline
-still reaches into the zone it was dealt to, is in that zone.
+still reaches into the zone it was dealt to, is in that zone; and so is one
+that lies on such a card, or on another card of its hand in that zone (a
+long hand's last cards laid past the line: the ninth card of a No Bust 21
+hand lay wholly in the next seat, on the eighth, which reached back).
 
 >>> from vision.calibration import Layout, Zone
 >>> layout = Layout.scale(1.0, [Zone("1", ((0, 0), (250, 0), (250, 200), (0, 200))),
@@ -99,4 +102,12 @@ def dealt_zones(cards: Sequence[Card | None], polygons: Sequence[np.ndarray], zo
         reached = [z for z in sorted(dealt_to.get(seen, set())) if any(layout.zone(z).contains((x, y)) for x, y in table)]
         if reached:
             out[k] = reached[0]
+    for group in hands(polygons):
+        for k in group:
+            seen = cards[k]
+            if seen is None or out[k] in dealt_to.get(seen, {out[k]}):
+                continue
+            beside = sorted({z for z in (out[j] for j in group if j != k) if z is not None} & dealt_to.get(seen, set()))
+            if beside:
+                out[k] = beside[0]
     return out

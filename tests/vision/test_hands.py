@@ -54,3 +54,19 @@ def test_a_card_read_in_the_next_zone_is_where_the_shoe_dealt_it_while_it_reache
                         {"1": [two, nine]}, layout)
     assert zones == ["1", "2"]
     assert hand_zones([layout.to_image(over_the_line)], layout) == ["2"]
+
+
+def test_a_long_hands_last_card_laid_wholly_past_the_line_is_in_its_hand_s_zone() -> None:
+    """``tablectl``'s simulated No Bust 21, seed 11, round 29: seat 2's hand of nine cards, its eighth card
+    reaching back over the line and its ninth lying wholly in seat 3 on the eighth. Both are seat 2's."""
+    from vision.calibration import Layout
+
+    layout = Layout.scale(1.0, ZONES + [Zone("3", ((500, 200), (750, 200), (750, 400), (500, 400)))])
+    jack, ace, four = parse_cards("JS AH 4C")
+    eighth, ninth = _card(475, 210), _card(503, 232)  # eighth: x 475 to 538 (in 2 and 3); ninth: 503 to 566
+    others = _card(640, 300)  # seat 3's own card, away from seat 2's hand
+    outlines = [layout.to_image(c) for c in (eighth, ninth, others)]
+    zones = dealt_zones([jack, ace, four], outlines, ["3", "3", "3"], {"2": [jack, ace], "3": [four]}, layout)
+    assert zones == ["2", "2", "3"]
+    alone = dealt_zones([ace], [layout.to_image(ninth)], ["3"], {"2": [ace]}, layout)
+    assert alone == ["3"]  # laid in seat 3 on nothing of seat 2's: the camera says so
