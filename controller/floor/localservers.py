@@ -12,6 +12,17 @@ the real thing and stops it afterwards. Nothing here listens beyond 127.0.0.1.
   floor network is down).
 - :class:`LocalPostgres`: a cluster made with ``initdb``, run as the
   ``postgres`` user when we are root (PostgreSQL refuses to run as root).
+
+A port picked free may be taken by another program before our server binds
+it (pytest-xdist workers start these servers side by side on a busy machine).
+So each port is held until the server listens on it (:mod:`controller.floor.localports`),
+and a first start whose port was taken anyway (the server's log says
+``address already in use``) picks fresh ports and starts again, a few times;
+a NATS cluster starts all its nodes again, since every node's routes name
+every node's route port. Whatever fails, every process a start launched is
+stopped and waited for before :class:`ServerError` is raised. A restart (after
+:meth:`NatsNode.stop`, :meth:`NatsCluster.restart`, :meth:`LocalPostgres.restart`)
+keeps its ports, which clients already know.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -31,17 +43,50 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.floor.localports import reserve_port
+
 
 class ServerError(RuntimeError):
     """A local server could not be started or stopped; the message names it and its log."""
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+class PortTaken(ServerError):
+    """A server could not listen on a port it was given: another program took the port first."""
+
+
+START_ATTEMPTS = 5
+"""How many sets of ports a first start tries before it gives up (each retry follows a port taken)."""
+
+def _port_of(sock: socket.socket) -> int:
+    port: int = sock.getsockname()[1]
+    return port
+
+
+def _release(held: list[socket.socket]) -> None:
+    while held:
+        held.pop().close()
+
+
+def _log_since(log: Path, offset: int) -> str:
+    """What ``log`` gained after ``offset`` bytes (this start's part of a log that restarts append to)."""
+    try:
+        with log.open("rb") as file:
+            file.seek(offset)
+            return file.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _log_size(log: Path) -> int:
+    return log.stat().st_size if log.exists() else 0
+
+
+def _bind_failure(text: str) -> str | None:
+    """The log line that says a port was taken, if any."""
+    for line in text.splitlines():
+        if "address already in use" in line.lower():
+            return line.strip()
+    return None
 
 
 def _wait_listening(port: int, timeout: float, what: str, log: Path) -> None:
@@ -69,7 +114,12 @@ def _stop(process: subprocess.Popen[bytes] | None, how: int = signal.SIGTERM, ti
 
 @dataclass
 class NatsNode:
-    """One ``nats-server`` process: its client port, its store and its config file."""
+    """One ``nats-server`` process: its ports, its store and its config file.
+
+    ``ports`` names every port the node listens on (client, monitor, and route and
+    leafnode where it has them); ``held`` are their reservations, closed once the
+    node listens on them.
+    """
 
     name: str
     client_port: int
@@ -77,6 +127,11 @@ class NatsNode:
     folder: Path
     config: str
     process: subprocess.Popen[bytes] | None = None
+    ports: dict[str, int] = field(default_factory=dict)
+    held: list[socket.socket] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self.ports = {"client": self.client_port, "monitor": self.monitor_port, **self.ports}
 
     @property
     def url(self) -> str:
@@ -87,16 +142,55 @@ class NatsNode:
         return self.folder / "server.log"
 
     def start(self, timeout: float = 20.0) -> None:
-        if self.process is not None and self.process.poll() is None:
+        """Start the node and wait until it listens on every port of ``ports``.
+
+        Raises :class:`PortTaken` when another program holds one of them, and
+        :class:`ServerError` when the node exits or does not listen in time; either
+        way the process is stopped and waited for first.
+        """
+        if self.running:
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        conf = self.folder / "server.conf"
-        conf.write_text(self.config)
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                ["nats-server", "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        _wait_listening(self.client_port, timeout, f"nats-server {self.name}", self.log)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            conf = self.folder / "server.conf"
+            conf.write_text(self.config)
+            offset = _log_size(self.log)
+            with self.log.open("ab") as log:
+                self.process = subprocess.Popen(
+                    ["nats-server", "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            self._wait_listening(offset, timeout)
+        except BaseException:
+            self.kill()
+            raise
+        finally:
+            _release(self.held)
+
+    def _wait_listening(self, offset: int, timeout: float) -> None:
+        """Wait for the log lines that say the node listens on each of its ports (``Server is ready`` comes before the route port)."""
+        assert self.process is not None
+        wanted = {what: re.compile(rf"(Listening for \w+ connections|Starting http monitor) on 127\.0\.0\.1:{port}\b")
+                  for what, port in self.ports.items()}
+        deadline = time.monotonic() + timeout
+        while True:
+            text = _log_since(self.log, offset)
+            taken = _bind_failure(text)
+            if taken is not None:
+                raise PortTaken(f"nats-server {self.name} could not listen on a port it was given, "
+                                f"{self._ports_text()}: {taken} (log {self.log})")
+            if self.process.poll() is not None:
+                raise ServerError(f"nats-server {self.name} exited ({self.process.returncode}) while starting; "
+                                  f"its log {self.log} ends:\n{text[-2000:]}")
+            missing = [what for what, line in wanted.items() if not line.search(text)]
+            if not missing:
+                return
+            if time.monotonic() > deadline:
+                raise ServerError(f"nats-server {self.name} did not listen on its {', '.join(missing)} port within "
+                                  f"{timeout:.0f} s ({self._ports_text()}); its log {self.log} ends:\n{text[-2000:]}")
+            time.sleep(0.05)
+
+    def _ports_text(self) -> str:
+        return ", ".join(f"{what} 127.0.0.1:{port}" for what, port in self.ports.items())
 
     def healthy(self) -> bool:
         """Whether the node says it is healthy, JetStream included (its ``/healthz`` monitoring endpoint)."""
@@ -121,7 +215,12 @@ class NatsNode:
 
 @dataclass
 class NatsCluster:
-    """A JetStream cluster of ``size`` nodes on loopback, and any leaf nodes attached to it."""
+    """A JetStream cluster of ``size`` nodes on loopback, and any leaf nodes attached to it.
+
+    Its ports are reserved when it is made and fixed by its first successful
+    :meth:`start`; until then a port taken by another program makes the start
+    try again on fresh ones (see the module's docstring).
+    """
 
     folder: Path
     size: int = 3
@@ -130,41 +229,93 @@ class NatsCluster:
     nodes: list[NatsNode] = field(default_factory=list)
     leaves: list[NatsNode] = field(default_factory=list)
     leaf_port: int = 0
+    started: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         if shutil.which("nats-server") is None:
             raise ServerError("nats-server is not installed (Debian: apt-get install nats-server)")
-        route_ports = [free_port() for _ in range(self.size)]
-        self.leaf_port = free_port()
+        self._plan()
+
+    def _plan(self) -> None:
+        """Reserve a fresh set of ports and write each node's config with them (before the first start only)."""
+        for node in self.nodes:
+            _release(node.held)
+            shutil.rmtree(node.folder / "js", ignore_errors=True)  # a store from a start that failed: nothing in it yet
+        self.nodes = []
+        route_held = [reserve_port() for _ in range(self.size)]
+        route_ports = [_port_of(sock) for sock in route_held]
+        leaf_held = reserve_port()
+        self.leaf_port = _port_of(leaf_held)
         routes = ", ".join(f"nats-route://127.0.0.1:{port}" for port in route_ports)
         for index in range(self.size):
             name = f"{self.name}-{index + 1}"
-            client, monitor = free_port(), free_port()
+            held = [reserve_port(), reserve_port()]
+            client, monitor = (_port_of(sock) for sock in held)
             store = self.folder / name
-            leaf_listen = f"leafnodes {{ listen: 127.0.0.1:{self.leaf_port} }}\n" if index == 0 else ""
-            cluster = (
-                f"cluster {{ name: {self.name}, listen: 127.0.0.1:{route_ports[index]}, routes: [{routes}], no_advertise: true }}\n"
-                if self.size > 1
-                else ""
-            )
+            ports: dict[str, int] = {}
+            leaf_listen = cluster = ""
+            if index == 0:
+                leaf_listen = f"leafnodes {{ listen: 127.0.0.1:{self.leaf_port} }}\n"
+                ports["leafnode"] = self.leaf_port
+                held.append(leaf_held)
+            if self.size > 1:
+                cluster = (f"cluster {{ name: {self.name}, listen: 127.0.0.1:{route_ports[index]}, routes: [{routes}], "
+                           "no_advertise: true }\n")
+                ports["route"] = route_ports[index]
+                held.append(route_held[index])
+            else:
+                route_held[index].close()
             config = (
                 f"server_name: {name}\nlisten: 127.0.0.1:{client}\nhttp: 127.0.0.1:{monitor}\n"
                 f"jetstream {{ store_dir: {store / 'js'}, domain: {self.domain} }}\n"
                 f"{cluster}{leaf_listen}"
             )
-            self.nodes.append(NatsNode(name, client, monitor, store, config))
+            self.nodes.append(NatsNode(name, client, monitor, store, config, ports=ports, held=held))
 
     @property
     def urls(self) -> list[str]:
         return [node.url for node in self.nodes]
 
     def start(self, timeout: float = 60.0) -> None:
-        """Start every node that is not running and wait until each reports JetStream healthy."""
-        for node in self.nodes:
-            node.start()
-        self.wait_healthy(timeout)
+        """Start every node that is not running and wait until each reports JetStream healthy.
+
+        If it fails, every node and leaf is stopped and waited for before the
+        error is raised; a first start tries fresh ports where one was taken.
+        """
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                for node in self.nodes:
+                    node.start()
+                self._wait_all_healthy(timeout)
+            except PortTaken as exc:
+                self.stop()
+                if self.started:
+                    raise
+                if attempt == START_ATTEMPTS:
+                    raise ServerError(f"the NATS cluster {self.name} could not start: another program took one of its "
+                                      f"ports before it listened, {START_ATTEMPTS} times running; the last: {exc}") from exc
+                self._plan()
+            except BaseException:
+                self.stop()
+                raise
+            else:
+                self.started = True
+                return
+
+    def _wait_all_healthy(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not all(node.healthy() for node in self.nodes):
+            for node in self.nodes:
+                if not node.running:
+                    tail = node.log.read_text(errors="replace")[-2000:] if node.log.exists() else "(no log)"
+                    raise ServerError(f"nats-server {node.name} of the cluster {self.name} exited while the cluster was "
+                                      f"starting; its log {node.log} ends:\n{tail}")
+            if time.monotonic() > deadline:
+                raise ServerError(f"the NATS cluster {self.name} did not become healthy within {timeout:.0f} s (logs in {self.folder})")
+            time.sleep(0.1)
 
     def wait_healthy(self, timeout: float = 60.0) -> None:
+        """Wait until every running node reports JetStream healthy."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if all(node.healthy() for node in self.nodes if node.running):
@@ -173,10 +324,10 @@ class NatsCluster:
         raise ServerError(f"the NATS cluster {self.name} did not become healthy within {timeout:.0f} s (logs in {self.folder})")
 
     def stop(self) -> None:
-        for leaf in self.leaves:
-            leaf.stop()
-        for node in self.nodes:
+        """Stop every leaf and node and wait for each (stores kept: :meth:`start` brings them back)."""
+        for node in self.leaves + self.nodes:
             node.stop()
+            _release(node.held)
 
     def restart(self) -> None:
         """Stop every node, then start them all again (the whole cluster restarted)."""
@@ -185,18 +336,29 @@ class NatsCluster:
         self.start()
 
     def add_leaf(self, name: str, domain: str) -> NatsNode:
-        """A leaf node with its own JetStream ``domain`` that connects to the cluster's first node."""
-        client, monitor = free_port(), free_port()
-        store = self.folder / f"leaf-{name}"
-        config = (
-            f"server_name: leaf-{name}\nlisten: 127.0.0.1:{client}\nhttp: 127.0.0.1:{monitor}\n"
-            f"jetstream {{ store_dir: {store / 'js'}, domain: {domain} }}\n"
-            f"leafnodes {{ remotes: [ {{ url: nats-leaf://127.0.0.1:{self.leaf_port} }} ] }}\n"
-        )
-        leaf = NatsNode(f"leaf-{name}", client, monitor, store, config)
-        self.leaves.append(leaf)
-        leaf.start()
-        return leaf
+        """A leaf node with its own JetStream ``domain`` that connects to the cluster's first node, started."""
+        attempt = 0
+        while True:
+            attempt += 1
+            held = [reserve_port(), reserve_port()]
+            client, monitor = (_port_of(sock) for sock in held)
+            store = self.folder / f"leaf-{name}"
+            config = (
+                f"server_name: leaf-{name}\nlisten: 127.0.0.1:{client}\nhttp: 127.0.0.1:{monitor}\n"
+                f"jetstream {{ store_dir: {store / 'js'}, domain: {domain} }}\n"
+                f"leafnodes {{ remotes: [ {{ url: nats-leaf://127.0.0.1:{self.leaf_port} }} ] }}\n"
+            )
+            leaf = NatsNode(f"leaf-{name}", client, monitor, store, config, held=held)
+            try:
+                leaf.start()
+            except PortTaken as exc:
+                shutil.rmtree(store / "js", ignore_errors=True)
+                if attempt == START_ATTEMPTS:
+                    raise ServerError(f"the leaf node {leaf.name} could not start: another program took one of its ports "
+                                      f"before it listened, {START_ATTEMPTS} times running; the last: {exc}") from exc
+                continue
+            self.leaves.append(leaf)
+            return leaf
 
 
 def _as_postgres() -> tuple[list[str], int | None, int | None]:
@@ -222,7 +384,12 @@ def _pg_bin(program: str) -> str:
 
 @dataclass
 class LocalPostgres:
-    """A throwaway PostgreSQL cluster on a loopback port, with one database ``floor``."""
+    """A throwaway PostgreSQL cluster on a loopback port, with one database ``floor``.
+
+    Without a ``port`` it reserves one, which its first successful :meth:`start`
+    fixes; until then a port taken by another program makes the start try a
+    fresh one (see the module's docstring).
+    """
 
     folder: Path
     port: int = 0
@@ -230,7 +397,12 @@ class LocalPostgres:
     user: str = "floor"
 
     def __post_init__(self) -> None:
-        self.port = self.port or free_port()
+        self._chose_port = not self.port
+        self._started = False
+        self._held: socket.socket | None = None
+        if self._chose_port:
+            self._held = reserve_port()
+            self.port = _port_of(self._held)
         self._prefix, self._uid, self._gid = _as_postgres()
         if self._uid is not None:
             # As root, ``folder`` may sit under a private temporary folder the postgres user cannot enter:
@@ -241,7 +413,13 @@ class LocalPostgres:
     def remove(self) -> None:
         """Stop the server and delete the cluster's files."""
         self.stop("immediate")
+        self._release()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _release(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
     @property
     def data(self) -> Path:
@@ -280,9 +458,46 @@ class LocalPostgres:
         self._run(_pg_bin("initdb"), "-D", str(self.data), "-U", self.user, "-A", "trust", "--no-sync", "-E", "UTF8")
 
     def start(self, timeout: float = 30.0) -> None:
+        """Start the server (making the cluster first if need be) with its database ``database``.
+
+        If it fails, the server is stopped before the error is raised; a first
+        start whose port another program took tries again on a fresh one.
+        """
         self.init()
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                self._start_once(timeout)
+            except PortTaken as exc:
+                self.stop("immediate")
+                if self._started or not self._chose_port:
+                    raise
+                if attempt == START_ATTEMPTS:
+                    raise ServerError(f"PostgreSQL could not start: another program took its port before it listened, "
+                                      f"{START_ATTEMPTS} times running; the last: {exc}") from exc
+                self._held = reserve_port()
+                self.port = _port_of(self._held)
+            except BaseException:
+                self.stop("immediate")
+                self._release()
+                raise
+            else:
+                self._started = True
+                return
+
+    def _start_once(self, timeout: float) -> None:
         options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories='{self.folder}' -c fsync=on"
-        self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start")
+        offset = _log_size(self.log)
+        try:
+            started = self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start", check=False)
+        finally:
+            self._release()
+        if started.returncode != 0:
+            text = _log_since(self.log, offset)
+            taken = _bind_failure(text)
+            if taken is not None:
+                raise PortTaken(f"PostgreSQL could not listen on 127.0.0.1:{self.port}: {taken} (log {self.log})")
+            raise ServerError(f"PostgreSQL did not start on 127.0.0.1:{self.port} (pg_ctl {started.returncode}: "
+                              f"{started.stderr.strip()[-500:]}); its log {self.log} ends:\n{text[-2000:]}")
         _wait_listening(self.port, timeout, "PostgreSQL", self.log)
         created = self._run(
             _pg_bin("psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, "-d", "postgres",
@@ -311,9 +526,9 @@ class TcpProxy:
 
     def __init__(self, target_port: int, target_host: str = "127.0.0.1") -> None:
         self.target = (target_host, target_port)
-        self.port = free_port()
+        self._server = reserve_port()  # bound now, listening from start(): its port is never free for another to take
+        self.port = _port_of(self._server)
         self._cut = threading.Event()
-        self._server: socket.socket | None = None
         self._pairs: list[tuple[socket.socket, socket.socket]] = []
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -323,13 +538,12 @@ class TcpProxy:
         return f"nats://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self._server = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        self._server.listen()
         self._server.settimeout(0.2)
         self._thread = threading.Thread(target=self._accept, name=f"proxy-{self.port}", daemon=True)
         self._thread.start()
 
     def _accept(self) -> None:
-        assert self._server is not None
         while self._server.fileno() != -1:
             try:
                 client, _ = self._server.accept()
@@ -378,5 +592,4 @@ class TcpProxy:
 
     def stop(self) -> None:
         self.cut()
-        if self._server is not None:
-            self._server.close()
+        self._server.close()

@@ -40,11 +40,12 @@ from typing import Any
 import psycopg
 
 from controller import events as ev
+from controller.floor.localports import free_port
 from controller.floor.localservers import (
     LocalPostgres,
     NatsCluster,
+    ServerError,
     TcpProxy,
-    free_port,
 )
 from controller.floor.outbox import acked_seq
 from controller.floor.reconcile import check_table
@@ -193,7 +194,9 @@ class FloorProcess:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError(f"the floor service did not start; see {self.log}")
+            self.kill()  # reaped: a service that did not start leaves no process behind
+            tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else "(no log)"
+            raise ServerError(f"the floor service did not start; its log {self.log} ends:\n{tail}")
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -36,9 +36,11 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalPostgres
     except ServerError as exc:
         pytest.skip(str(exc))
     server = LocalPostgres(tmp_path_factory.mktemp("postgres"))
-    server.start()
-    yield server
-    server.remove()
+    try:
+        server.start()  # a start that fails stops what it started; remove() deletes the files either way
+        yield server
+    finally:
+        server.remove()
 
 
 @pytest.fixture
@@ -51,7 +53,9 @@ def database(postgres: LocalPostgres) -> str:
 def cluster(tmp_path: Path) -> Iterator[NatsCluster]:
     _need("nats-server", "nats-server")
     nats = NatsCluster(tmp_path / "nats", size=3)
-    nats.start()
-    yield nats
-    nats.stop()
+    try:
+        nats.start()  # a start that fails stops every node it started before it raises
+        yield nats
+    finally:
+        nats.stop()
 

@@ -15,7 +15,8 @@ import pytest
 
 from controller.events import RoundHeld, RoundStarted, StateChanged
 from controller.floor import wire
-from controller.floor.localservers import NatsCluster, free_port
+from controller.floor.localports import free_port
+from controller.floor.localservers import NatsCluster
 from controller.floor.outbox import Outbox
 from controller.floor.proof import SUPERVISOR, FloorProcess, floor_config
 from controller.records.staff import StaffFile
