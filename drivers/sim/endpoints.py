@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drivers.errors import DeviceLost
-from drivers.transport import Transport
+from drivers.transport import InUse, Transport
 
 POLL = 0.02
 
@@ -35,52 +35,51 @@ class FdTransport(Transport):
     """The master side of a pseudo-terminal. Writes nobody reads are dropped, not blocked on.
 
     Like a device on a serial line, it cannot tell a host closing the port and opening it again: while no
-    host has the port open (the kernel answers ``EIO``) it reads nothing and its writes are lost.
+    host has the port open (the kernel answers ``EIO``) it reads nothing and its writes are lost. Closing
+    it while its link's reader waits in ``read`` leaves both descriptors open until that read returns
+    (``InUse``): the simulator restarts and stops while other simulators in the process open ports.
     """
 
     def __init__(self, master: int, slave: int, description: str) -> None:
         self.description = description
         self._master, self._slave = master, slave
-        self._closed = False
+        self._in_use = InUse(description, self._release)
 
     def read(self) -> bytes:
-        if self._closed:  # its descriptor number may already belong to another file
-            raise DeviceLost(f"{self.description}: closed")
-        try:
-            ready, _, _ = select.select([self._master], [], [], POLL)
-            return os.read(self._master, 4096) if ready else b""
-        except OSError as exc:
-            if exc.errno == errno.EIO and not self._closed:
-                time.sleep(POLL)  # no host has the port open: nothing to read
-                return b""
-            raise DeviceLost(f"{self.description}: {exc}") from exc
-        except ValueError as exc:
-            raise DeviceLost(f"{self.description}: {exc}") from exc
+        with self._in_use.use():
+            try:
+                ready, _, _ = select.select([self._master], [], [], POLL)
+                return os.read(self._master, 4096) if ready else b""
+            except OSError as exc:
+                if exc.errno == errno.EIO:
+                    time.sleep(POLL)  # no host has the port open: nothing to read
+                    return b""
+                raise DeviceLost(f"{self.description}: {exc}") from exc
+            except ValueError as exc:  # select(): a descriptor number past FD_SETSIZE
+                raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def write(self, data: bytes) -> None:
-        if self._closed:
-            raise DeviceLost(f"{self.description}: closed")
         view = memoryview(data)
-        try:
-            while view:
-                view = view[os.write(self._master, view) :]
-        except BlockingIOError:
-            return
-        except OSError as exc:
-            if exc.errno == errno.EIO and not self._closed:
-                return  # no host has the port open: the bytes are lost, as on a serial line
-            raise DeviceLost(f"{self.description}: {exc}") from exc
-        except ValueError as exc:
-            raise DeviceLost(f"{self.description}: {exc}") from exc
+        with self._in_use.use():
+            try:
+                while view:
+                    view = view[os.write(self._master, view) :]
+            except BlockingIOError:
+                return
+            except OSError as exc:
+                if exc.errno == errno.EIO:
+                    return  # no host has the port open: the bytes are lost, as on a serial line
+                raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            for fd in (self._master, self._slave):
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        self._in_use.close()
+
+    def _release(self) -> None:
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 class SocketTransport(Transport):

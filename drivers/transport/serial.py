@@ -4,6 +4,12 @@
 and ``loop://`` all work the same. pyserial reports an unplugged adapter as a
 ``SerialException`` (on Linux: "device reports readiness to read but returned no
 data"); this transport turns every such error into ``DeviceLost``.
+
+pyserial's ``close`` frees the port's descriptors at once, even while another
+thread is inside ``read`` on them (a link's reader, when the link closes or
+reconnects): here closing wakes that read and the port is released once it
+returns (``drivers.transport.InUse``), so no read or write ever reaches a
+descriptor number the process has handed to another file meanwhile.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import socket
 import serial
 
 from drivers.errors import DeviceLost
-from drivers.transport import Transport
+from drivers.transport import InUse, Transport
 
 READ_TIMEOUT = 0.02
 
@@ -32,22 +38,36 @@ class SerialTransport(Transport):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise DeviceLost(f"cannot open {url}: {exc}") from exc
+        self._in_use = InUse(url, self._release, self._wake)
 
     def read(self) -> bytes:
         try:
-            return bytes(self._port.read(max(1, self._port.in_waiting)))
+            with self._in_use.use():
+                return bytes(self._port.read(max(1, self._port.in_waiting)))
         except (serial.SerialException, OSError, TypeError, AttributeError, ValueError) as exc:
-            # TypeError/AttributeError/ValueError: pyserial's read after close() from another thread
+            # TypeError/AttributeError/ValueError: pyserial reading a port closed under it, not through close()
             # (ValueError: socket:// selects on the closed socket's descriptor, -1).
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def write(self, data: bytes) -> None:
         try:
-            self._port.write(data)
+            with self._in_use.use():
+                self._port.write(data)
         except (serial.SerialException, OSError, TypeError, AttributeError, ValueError) as exc:
             raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def close(self) -> None:
+        self._in_use.close()
+
+    def _wake(self) -> None:
+        """End the read (and write) in progress now rather than at its timeout (a tty's; socket:// has none)."""
+        for cancel in ("cancel_read", "cancel_write"):
+            try:
+                getattr(self._port, cancel, lambda: None)()
+            except (serial.SerialException, OSError):
+                pass
+
+    def _release(self) -> None:
         # pyserial 3.5's socket:// close() skips closing the socket when shutdown() fails
         # (the peer already hung up), leaking it: close it here as well.
         sock = getattr(self._port, "_socket", None)
