@@ -130,6 +130,7 @@ class SimDevice:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._unplug_for = 0.0
+        self._server: threading.Thread | None = None
         self._restart_pending = False
         self._unplugged = threading.Event()
         self._attached = threading.Event()
@@ -150,17 +151,24 @@ class SimDevice:
         return self.endpoint.url
 
     def start(self) -> SimDevice:
-        for target in (self._serve, self._send_loop, self._command_loop):
-            threading.Thread(target=target, name=f"sim-{target.__name__}", daemon=True).start()
+        threads = [threading.Thread(target=t, name=f"sim-{t.__name__}", daemon=True)
+                   for t in (self._serve, self._send_loop, self._command_loop)]
+        self._server = threads[0]
+        for thread in threads:
+            thread.start()
         if isinstance(self.endpoint, PtyEndpoint):  # a socket is ready once listening
             self._attached.wait(5.0)
         return self
 
     def stop(self) -> None:
+        """Switch the device off; returns once its port is closed (the endpoint may then be removed: a port still
+        being attached would otherwise come back in it)."""
         self._stop.set()
         self._wake.set()
         self._outbox.put(None)
         self._commands.put(None)
+        if self._server is not None and self._server is not threading.current_thread():
+            self._server.join(5.0)
 
     # ---- state a subclass keeps ---------------------------------------
 
@@ -266,7 +274,7 @@ class SimDevice:
             self._drop_outbox()
             if self._unplug_for:
                 self._unplugged.set()
-                time.sleep(self._unplug_for)
+                self._stop.wait(self._unplug_for)
                 self._unplug_for = 0.0
                 if self._restart_pending:
                     with self.lock:
