@@ -5,7 +5,9 @@ the device did) or ``skip`` (with why: most often that the clause needs
 someone at the machine). Faults, unreadable cards and restarts need an
 ``Operator``: a person prompted at the terminal (``PromptOperator``), or
 tablectl's simulator, which the kit then drives itself (``SimulatorOperator``).
-Without one (``NoOperator``) those clauses are skipped, never passed.
+Without one (``NoOperator``) those clauses are skipped, never passed. A line
+lost during a clause fails that clause (the next starts on a new session); a
+run that cannot open its first session (8.1) raises ``KitError``, saying so.
 
     tablectl conformance shoe /dev/serial/by-id/usb-acme_shoe-if00 --operator prompt
 """
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from drivers.conformance.probe import Probe, ProbeError, Received
+from drivers.errors import DeviceError
 from drivers.protocol import messages as m
 
 WAIT = 1.0
@@ -81,8 +84,12 @@ class SimulatorOperator:
         return action in self.COMMANDS or action == "draw"
 
     def do(self, action: str) -> None:
-        if action != "draw":  # the simulated dealer draws what the gate allows at once
+        if action == "draw":  # the simulated dealer draws what the gate allows at once
+            return
+        try:
             self._control(self.COMMANDS[action])
+        except ValueError as exc:
+            raise ProbeError(f"the simulator could not {ACTIONS[action]}: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,10 @@ class Outcome:
 
 class Skip(Exception):
     """The clause cannot be checked here (no operator, not this kind of device)."""
+
+
+class KitError(DeviceError):
+    """The kit could not open the session every clause starts from (8.1): no clause was checked."""
 
 
 Check = Callable[["Kit"], None]
@@ -134,7 +145,12 @@ class Kit:
     def run(self, report: Callable[[Outcome], None] = lambda outcome: None, only: set[str] | None = None) -> list[Outcome]:
         """Every clause (or those numbered in ``only``), in the document's order, each reported as it ends."""
         outcomes = []
-        self.session()
+        try:
+            self.session()
+        except (ProbeError, DeviceError, OSError) as exc:
+            self.probe.close()
+            raise KitError(f"the {self.device} at {self.port}, opening the session the clauses start from "
+                           f"(8.1: SYNC, Hello, Identity): {exc}") from exc
         try:
             for number, title, check in sorted(CHECKS[self.device], key=lambda c: tuple(int(p) for p in c[0].split("."))):
                 if only is not None and number not in only:
@@ -151,7 +167,7 @@ class Kit:
             check(self)
         except Skip as why:
             return Outcome(number, title, "skip", str(why))
-        except (ProbeError, AssertionError) as exc:
+        except (ProbeError, AssertionError, DeviceError, OSError) as exc:  # DeviceLost: the port failed under a write
             outcome = Outcome(number, title, "FAIL", str(exc))
             self._settle()
             return outcome

@@ -87,13 +87,16 @@ class Probe:
         return self.connect()
 
     def _read(self, transport: Transport, decoder: FrameDecoder) -> None:
+        """The reader of one connection: once ``reconnect`` replaced it (its join may time out on a busy machine),
+        it neither records frames nor reports its closed port as the new connection's loss."""
         last_rx = time.monotonic()
-        while not self._closed:
+        while not self._closed and transport is self._transport:
             try:
                 data = transport.read()
             except DeviceLost as exc:
                 with self._cond:
-                    self.lost = str(exc)
+                    if not self._closed and transport is self._transport:
+                        self.lost = str(exc)
                     self._cond.notify_all()
                 return
             now = time.monotonic()

@@ -4,11 +4,13 @@ real device: every clause it can check without someone at the machine must pass.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import os
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 import pytest
 
-from drivers.conformance.kit import CHECKS, NoOperator, Outcome
+from controller.commands.cli import main
+from drivers.conformance.kit import CHECKS, KitError, NoOperator, Outcome
 from drivers.conformance.run import check, check_simulator, summary
 from drivers.sim.behaviour import readings
 
@@ -18,18 +20,23 @@ READINGS = [(device, name) for device in ("shoe", "shuffler") for name in sorted
 
 
 @pytest.fixture(scope="module")
-def kit_runs() -> dict[tuple[str, str], list[Outcome]]:
-    """Every reading checked, a few at a time: each run mostly waits for its simulator."""
+def kit_runs() -> dict[tuple[str, str], Future[list[Outcome]]]:
+    """Every reading checked, a few at a time (each run mostly waits for its simulator). Each test takes its own
+    reading's run: a run that could not finish fails its own reading's test, not the module."""
     with ThreadPoolExecutor(max_workers=6, thread_name_prefix="kit") as pool:
         runs = {key: pool.submit(check_simulator, *key) for key in READINGS}
-        return {key: future.result() for key, future in runs.items()}
+        wait(runs.values())
+    return runs
 
 
 @pytest.mark.parametrize(("device", "name"), READINGS, ids=[f"{d}-{n}" for d, n in READINGS])
 def test_the_simulator_in_every_reading_passes_every_clause(
-    kit_runs: dict[tuple[str, str], list[Outcome]], device: str, name: str
+    kit_runs: dict[tuple[str, str], Future[list[Outcome]]], device: str, name: str
 ) -> None:
-    outcomes = kit_runs[(device, name)]
+    try:
+        outcomes = kit_runs[(device, name)].result()  # whatever it raises fails this reading's test alone
+    except KitError as exc:
+        pytest.fail(f"the {device} simulator in reading {name!r}: {exc}")
     failed = [o.line() for o in outcomes if o.status == "FAIL"]
     assert not failed, summary(outcomes) + "\n" + "\n".join(failed)
     assert len(outcomes) == len(CHECKS[device])
@@ -45,6 +52,25 @@ def test_without_an_operator_the_fault_clauses_are_skipped_not_passed() -> None:
     by_clause = {o.clause: o.status for o in outcomes}
     assert by_clause["5.3"] == by_clause["8.4"] == by_clause["10.1"] == "skip"
     assert not [o for o in outcomes if o.status == "FAIL"]
+
+
+def test_a_device_that_never_answers_is_reported_in_words_with_the_step_the_kit_was_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Nothing answers at the port (its device end is open, nobody reads it): no clause can be checked. The kit says
+    where it stopped (``KitError``, a ``DeviceError``), and ``tablectl conformance`` prints it: exit 2, no traceback."""
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    try:
+        with pytest.raises(KitError, match=rf"the shoe at {port}, opening the session .*\(8\.1: .*never acknowledged"):
+            check("shoe", port, NoOperator(), lambda o: None)
+        assert main(["conformance", "shoe", port]) == 2
+    finally:
+        os.close(master)
+        os.close(slave)
+    err = capsys.readouterr().err
+    assert f"tablectl: cannot check the shoe: the shoe at {port}, opening the session" in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.hardware
