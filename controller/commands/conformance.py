@@ -7,7 +7,8 @@ Faults need someone at the machine: ``--operator prompt`` asks for each
 ("open the door, then press Enter"); without it those clauses are skipped.
 ``--simulator READING`` checks tablectl's own simulator in that reading
 (``drivers/sim/readings.toml``; ``all`` runs every reading), which the kit
-then drives itself. Exit status: 0 if no clause failed, 1 otherwise.
+then drives itself. Exit status: 0 if no clause failed, 1 if one did, 2 if the device could
+not be checked at all (the port does not open, or nothing answers the first Hello: it says which).
 """
 
 from __future__ import annotations
