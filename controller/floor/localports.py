@@ -12,8 +12,10 @@ almost nothing:
   ``SO_REUSEADDR`` as ``nats-server`` and PostgreSQL both do, binds and
   listens alongside it. The caller closes it once the server listens.
 - Ports come from below the kernel's ephemeral range (where ``bind(0)`` and
-  outgoing connections take theirs), each process walking from a place of its
-  own in that range, set by its pid, so two workers rarely even try one port.
+  outgoing connections take theirs), in blocks each process claims for its
+  lifetime (a lock file each), so two processes using this module never try
+  one port: not even a port of a node another one stopped for a while, which
+  that cluster's routes and clients keep dialling.
 
 What is left (a program that sets ``SO_REUSEADDR`` and binds a fixed port) is
 met by the servers' start: see :mod:`controller.floor.localservers`.
@@ -21,34 +23,77 @@ met by the servers' start: see :mod:`controller.floor.localservers`.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import socket
+import tempfile
 import threading
 from pathlib import Path
+from typing import IO
 
 _LOWEST_PORT = 10000
-_PORT_STRIDE = 2617  # a prime: processes with neighbouring pids start thousands of ports apart
+_BLOCK = 256  # ports a process claims at a time: a floor test's cluster takes 13
+_BLOCK_STRIDE = 37  # processes with neighbouring pids try blocks far apart first
+_CLAIMS = Path(tempfile.gettempdir()) / "tablectl-ports"
 
 
 class _PortWalk:
-    """Candidate ports for this process: a walk below the kernel's ephemeral range, from a start set by the pid."""
+    """Candidate ports for this process, block by block below the kernel's ephemeral range.
+
+    Each block is claimed for the process's lifetime by an exclusive ``flock`` on a
+    file of its own under ``$TMPDIR/tablectl-ports`` (the kernel lets it go when the
+    process ends, however it ends), so processes using this module never walk the
+    same ports: a node one of them stopped for a while keeps its ports, and another
+    cluster's routes cannot reach it. Where no block can be claimed (the folder is
+    not writable, every block taken) the walk goes on unclaimed; :func:`reserve_port`
+    still checks every port.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pid = 0
-        self._next = 0
+        self._next = self._end = 0
+        self._mine: set[int] = set()
+        self._claims: list[IO[str]] = []  # open while the process lives: closing one gives its block up
 
     def take(self) -> int | None:
         """The next candidate, or None where the machine leaves no room below its ephemeral range."""
-        span = _ephemeral_low() - _LOWEST_PORT
-        if span < 1000:
+        blocks = (_ephemeral_low() - _LOWEST_PORT) // _BLOCK
+        if blocks < 4:
             return None
         with self._lock:
-            if self._pid != os.getpid():  # first use, or a forked child: a start of its own
+            if self._pid != os.getpid():  # first use, or a forked child: the parent's blocks stay the parent's
                 self._pid = os.getpid()
-                self._next = self._pid * _PORT_STRIDE
+                self._next = self._end = 0
+                self._mine = set()
+            if self._next >= self._end:
+                self._next = _LOWEST_PORT + self._claim(blocks) * _BLOCK
+                self._end = self._next + _BLOCK
             self._next += 1
-            return _LOWEST_PORT + self._next % span
+            return self._next - 1
+
+    def _claim(self, blocks: int) -> int:
+        first = self._pid * _BLOCK_STRIDE
+        for step in range(blocks):
+            block = (first + step) % blocks
+            if block in self._mine:
+                continue
+            try:
+                _CLAIMS.mkdir(exist_ok=True)
+                claim = (_CLAIMS / f"{block}.lock").open("a")
+            except OSError:
+                break
+            try:
+                fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                claim.close()
+                continue
+            self._claims.append(claim)
+            self._mine.add(block)
+            return block
+        block = (first + len(self._mine)) % blocks  # nothing to claim: walk on unclaimed
+        self._mine.add(block)
+        return block
 
 
 _WALK = _PortWalk()

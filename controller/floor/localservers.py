@@ -31,6 +31,7 @@ import contextlib
 import os
 import pwd
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -230,10 +231,14 @@ class NatsCluster:
     leaves: list[NatsNode] = field(default_factory=list)
     leaf_port: int = 0
     started: bool = field(default=False, init=False)
+    route_name: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
         if shutil.which("nats-server") is None:
             raise ServerError("nats-server is not installed (Debian: apt-get install nats-server)")
+        # The name routes must match: one of its own, so that no other cluster's node (another test's, whose
+        # nodes are named alike) ever joins this one through a port it reaches.
+        self.route_name = f"{self.name}-{secrets.token_hex(4)}"
         self._plan()
 
     def _plan(self) -> None:
@@ -259,7 +264,7 @@ class NatsCluster:
                 ports["leafnode"] = self.leaf_port
                 held.append(leaf_held)
             if self.size > 1:
-                cluster = (f"cluster {{ name: {self.name}, listen: 127.0.0.1:{route_ports[index]}, routes: [{routes}], "
+                cluster = (f"cluster {{ name: {self.route_name}, listen: 127.0.0.1:{route_ports[index]}, routes: [{routes}], "
                            "no_advertise: true }\n")
                 ports["route"] = route_ports[index]
                 held.append(route_held[index])

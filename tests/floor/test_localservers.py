@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +22,7 @@ import nats
 import psycopg
 import pytest
 
+from controller.floor import localports
 from controller.floor.localports import _ephemeral_low, reserve_port
 from controller.floor.localservers import (
     START_ATTEMPTS,
@@ -86,6 +90,53 @@ def test_a_reserved_port_is_refused_to_other_binds_and_lent_to_a_server_that_reu
             with socket.create_connection(("127.0.0.1", port), timeout=5):
                 pass
             server.accept()[0].close()
+
+
+def test_another_walker_never_takes_a_port_of_a_block_this_one_claimed() -> None:
+    with reserve_port() as held:
+        port = held.getsockname()[1]
+    if not localports._WALK._claims:
+        pytest.skip("no room below the ephemeral range, or no claim folder: ports are not walked in blocks here")
+    mine = {p for block in localports._WALK._mine
+            for p in range(localports._LOWEST_PORT + block * localports._BLOCK, localports._LOWEST_PORT + (block + 1) * localports._BLOCK)}
+    assert port in mine
+    other = localports._PortWalk()  # as another process's: its own claims (flock is per open file), the same pid
+    try:
+        theirs = {other.take() for _ in range(3 * localports._BLOCK)}  # it tries this process's first block first
+    finally:
+        for claim in other._claims:
+            claim.close()
+    assert len(theirs) == 3 * localports._BLOCK
+    assert not theirs & mine
+
+
+def test_a_node_of_another_cluster_on_a_stopped_nodes_port_is_refused_by_its_routes(tmp_path: Path) -> None:
+    """Two tests' clusters name their nodes alike: a cluster's routes keep dialling a stopped node's route port, and
+    a node of another cluster listening there must not join it (what merged two workers' clusters: "peer offline")."""
+    _need_nats()
+    cluster = NatsCluster(tmp_path / "nats", size=3)
+    stranger: NatsNode | None = None
+    try:
+        cluster.start()
+        cluster.nodes[2].stop()
+        port = cluster.nodes[2].ports["route"]
+        held = [reserve_port(), reserve_port()]
+        client, monitor = (sock.getsockname()[1] for sock in held)
+        config = (f"server_name: floor-3\nlisten: 127.0.0.1:{client}\nhttp: 127.0.0.1:{monitor}\n"
+                  f"jetstream {{ store_dir: {tmp_path / 'stranger' / 'js'}, domain: floor }}\n"
+                  f"cluster {{ name: floor, listen: 127.0.0.1:{port}, routes: [nats-route://127.0.0.1:{port}], no_advertise: true }}\n")
+        stranger = NatsNode("floor-3", client, monitor, tmp_path / "stranger", config, ports={"route": port}, held=held)
+        stranger.start()
+        deadline = time.monotonic() + 30
+        while "Cluster Name Conflict" not in stranger.log.read_text():
+            assert time.monotonic() < deadline, "the cluster's routes never reached the stranger"
+            time.sleep(0.1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{cluster.nodes[0].monitor_port}/routez", timeout=5) as answer:
+            assert json.load(answer)["num_routes"] == 1  # floor-2 only
+    finally:
+        if stranger is not None:
+            stranger.stop()
+        cluster.stop()
 
 
 @pytest.mark.parametrize(("node", "port"), [("floor-3", "route"), ("floor-1", "leafnode"), ("floor-2", "client")])
