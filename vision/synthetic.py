@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import cv2
@@ -37,8 +37,12 @@ DEALER_SPREAD = (26.0, 38.0)
 #: What the simulated table's camera frames: the playing area only, about 2.3 px/mm.
 DEALER_VIEW_MM = (800.0, 450.0)
 TABLE_MM = (1100.0, 620.0)
-#: How far right (mm) each further hand of one zone (a split hand) is laid beside the first.
-SPLIT_OFFSET = 110.0
+#: The narrowest step (mm) the simulated dealer lays a seat's split hands at, card to card: the 16 mm a card
+#: must lie right of the last for its index to show (``[vision] fan_mm``), and 3 mm for the dealer's hand.
+SPLIT_STEP_MM = 19.0
+#: How far (mm) a split hand's first card lies on the last card of the hand before it: enough that the two
+#: outlines overlap whatever the dealer's hand does, so a seat's split hands are one hand to the camera.
+SPLIT_TOUCH_MM = 15.0
 Visibility = Literal["full", "corner", "hidden"]
 
 
@@ -307,8 +311,10 @@ class SceneSource:
 
     ``show(hands)`` sets what lies on the table: each hand (a card target) is
     fanned from its zone's top left corner, as a dealer lays it, several hands
-    of one zone (split hands) side by side. A hand keeps where its cards lie when cards are added
-    to it, so the camera sees cards arrive, not jump. Each ``read()`` renders
+    of one zone (split hands) side by side as one fan that fits the zone.
+    A hand keeps where its cards lie when cards are added to it, so the camera sees
+    cards arrive, not jump (a split hand moves right as the hand before it grows,
+    as a dealer makes room). Each ``read()`` renders
     the table again with fresh noise, as successive camera frames would.
 
     ``seed`` makes the table: its cloth and where each hand is laid. ``noise_seed`` (default: ``seed``)
@@ -330,17 +336,42 @@ class SceneSource:
 
     def show(self, hands: Mapping[str, Sequence[Card]], zone_of: Callable[[str], str] = lambda hand: hand) -> None:
         """Lay out ``hands`` (hand name -> its cards in the order dealt), each in the zone ``zone_of`` names."""
-        placements: list[Placement] = []
-        beside: dict[str, int] = {}
+        by_zone: dict[str, list[tuple[str, Sequence[Card]]]] = {}
         for name, cards in hands.items():
-            zone = self.layout.zone(zone_of(name))
-            k = beside[zone.name] = beside.get(zone.name, -1) + 1
-            left, top = (min(p[i] for p in zone.polygon) for i in (0, 1))
-            size = self.renderer.card_size
-            start = (left + size.width_mm / 2 + 10.0 + SPLIT_OFFSET * k, top + size.height_mm / 2 + 10.0)
-            steady = np.random.default_rng([self.seed, zlib.crc32(name.encode())])
-            placements.extend(fan(cards, start, 0.0, steady, self.spread))
+            by_zone.setdefault(self.layout.zone(zone_of(name)).name, []).append((name, cards))
+        placements: list[Placement] = []
+        for zone_name, zone_hands in by_zone.items():
+            placements.extend(self._split_hands(zone_name, zone_hands))
         self.placements = placements
+
+    def _split_hands(self, zone_name: str, hands: list[tuple[str, Sequence[Card]]]) -> list[Placement]:
+        """One zone's hands fanned from its top left corner. Split hands go on side by side, each next hand
+        starting again at the top right of the last card of the hand before, spread over the zone's width
+        but lying ``SPLIT_TOUCH_MM`` on that card (so the seat's cards are one hand to ``vision.hands``);
+        where the zone is too narrow, the step from card to card is narrowed (to ``SPLIT_STEP_MM`` at
+        least, every index corner still clear). Cards that would run off the table's right edge are laid
+        that much further left, as a dealer at the table's end lays them."""
+        size = self.renderer.card_size
+        xs, ys = ([p[i] for p in self.layout.zone(zone_name).polygon] for i in (0, 1))
+        x, y = min(xs) + size.width_mm / 2 + 10.0, min(ys) + size.height_mm / 2 + 10.0
+        spread, between = self.spread, self.spread[0]
+        cards_here = sum(len(cards) for _, cards in hands)
+        if len(hands) > 1:
+            room = max(xs) - min(xs) - 20.0 - size.width_mm
+            spread = (min(spread[0], max(SPLIT_STEP_MM, room / (cards_here - 1))), spread[1])
+            spare = max(0.0, room - spread[0] * (cards_here - 1)) / (len(hands) - 1)
+            between = spread[0] + min(spare, max(0.0, size.width_mm - SPLIT_TOUCH_MM - spread[0]))
+        out: list[Placement] = []
+        for name, cards in hands:
+            steady = np.random.default_rng([self.seed, zlib.crc32(name.encode())])
+            laid = fan(cards, (x, y), 0.0, steady, spread)
+            out.extend(laid)
+            x = (laid[-1].center[0] if laid else x) + between
+        right = max(p[0] for zone in self.layout.zones for p in zone.polygon) - 10.0
+        overflow = max((p.center[0] + size.width_mm / 2 for p in out), default=right) - right
+        if overflow > 0:
+            out = [replace(p, center=(p.center[0] - overflow, p.center[1])) for p in out]
+        return out
 
     def render(self) -> Scene:
         return self.renderer.render(self.placements, self.rng, felt=self.felt, truth=False)
