@@ -333,6 +333,31 @@ def _refuse_alike_indexes(deck: DeckTemplates) -> None:
             "top-left and bottom-right corners; this deck shows them elsewhere, or not in both")
 
 
+def _ink(face: np.ndarray, right: bool) -> float:
+    """The share of printed pixels (dark, or strongly coloured) where the index box lies at the card's top
+    left, or mirrored at its top right; kept clear of the card's edge and rounded corner."""
+    h, w = face.shape[:2]
+    inset = int(0.05 * w)
+    x0, x1, y0, y1 = inset, int(INDEX_FX * w), inset, int(INDEX_FY * h)
+    box = face[y0:y1, w - x1 : w - x0] if right else face[y0:y1, x0:x1]
+    grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY)
+    colour = box.max(axis=2).astype(np.int16) - box.min(axis=2)
+    return float(((grey < 150) | (colour > 80)).mean()) if box.size else 0.0
+
+
+def _refuse_index_elsewhere(name: str, cards: tuple[Card, ...], faces: list[np.ndarray]) -> None:
+    """Refuse a deck printed for the other hand: most of its cards carry their ink at the top right, where
+    a deck read from the top left and bottom right (``vision.geometry``) leaves blank card."""
+    indexed = [(card, face) for card, face in zip(cards, faces) if not card.is_joker]
+    mirrored = [card.code for card, face in indexed if _ink(face, right=True) > 2 * _ink(face, right=False) + 0.02]
+    if len(mirrored) > len(indexed) / 2:
+        shown = ", ".join(mirrored[:4]) + ("..." if len(mirrored) > 4 else "")
+        raise TemplateError(
+            f"deck {name!r} cannot be read from its index corners: {len(mirrored)} of {len(indexed)} cards ({shown}) "
+            "print their index at the top right, where the camera sees blank card. The camera reads a card's rank "
+            "and suit in its top-left and bottom-right corners")
+
+
 def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list[np.ndarray]) -> None:
     """Refuse a deck that prints the index in its bottom-right corner the same way up as the top-left one
     (``vision.upright_index``): from that corner its index shows upside down, a six as a nine."""
@@ -451,6 +476,7 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
     index_labels: list[int] = []
     background_patches: list[np.ndarray] = []
     originals = [_on_background(faces[card]) for card in cards]
+    _refuse_index_elsewhere(name, cards, originals)
     _refuse_upright_bottom_index(name, cards, originals)
     for label, original in enumerate(originals):
         face = _at_width(original, INDEX_SIZE[0] / INDEX_FX)
