@@ -356,7 +356,7 @@ class SceneSource:
         x, y = min(xs) + size.width_mm / 2 + 10.0, min(ys) + size.height_mm / 2 + 10.0
         spread, between = self.spread, self.spread[0]
         cards_here = sum(len(cards) for _, cards in hands)
-        if len(hands) > 1:
+        if len(hands) > 1 and cards_here > 1:
             room = max(xs) - min(xs) - 20.0 - size.width_mm
             spread = (min(spread[0], max(SPLIT_STEP_MM, room / (cards_here - 1))), spread[1])
             spare = max(0.0, room - spread[0] * (cards_here - 1)) / (len(hands) - 1)

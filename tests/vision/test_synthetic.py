@@ -60,3 +60,11 @@ def test_split_hands_at_the_tables_last_seat_stay_in_the_frame_each_index_showin
     dealt = {"8": [c for hand in ("8", "8.1", "8.2", "8.3") for c in hands[hand]], "4": list(hands["4"])}
     zones = dealt_zones([t.card for t in truth], polygons, hand_zones(polygons, layout), dealt, layout)
     assert zones == ["4"] * 9 + ["8"] * 12
+
+
+def test_a_split_hand_with_no_face_up_card_yet_is_laid_beside_the_others_without_an_error(faces: dict) -> None:
+    """A hand whose only cards lie face down is shown empty: the seat's one face-up card is laid as a lone hand."""
+    layout = _no_bust_21_layout()
+    source = SceneSource(faces, Camera(layout.table_to_image), zones=layout.zones, seed=3, spread=(30.0, 20.0))
+    source.show({"3": parse_cards("8S"), "3.1": []}, lambda hand: hand.split(".")[0])
+    assert [p.card.code for p in source.placements] == ["8S"]
