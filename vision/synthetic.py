@@ -311,10 +311,10 @@ class SceneSource:
 
     ``show(hands)`` sets what lies on the table: each hand (a card target) is
     fanned from its zone's top left corner, as a dealer lays it, several hands
-    of one zone (split hands) side by side as one fan that fits the zone.
-    A hand keeps where its cards lie when cards are added to it, so the camera sees
-    cards arrive, not jump (a split hand moves right as the hand before it grows,
-    as a dealer makes room). Each ``read()`` renders
+    of one zone (split hands) side by side within the zone, each lying on the last
+    card of the one before. A hand keeps where its cards lie when cards are added to
+    it, so the camera sees cards arrive, not jump (split hands close up as the seat's
+    cards grow, as a dealer makes room). Each ``read()`` renders
     the table again with fresh noise, as successive camera frames would.
 
     ``seed`` makes the table: its cloth and where each hand is laid. ``noise_seed`` (default: ``seed``)
