@@ -11,6 +11,8 @@ one per line, from a test, a script file or a terminal:
     damage bytes on the line (probabilities; ``noise`` alone clears).
 ``unplug SECONDS [midframe]``
     vanish for SECONDS (mid-way through a frame with ``midframe``), then come back.
+``plug``
+    come back now from an ``unplug`` (a test holds a device unplugged as long as it needs, then plugs it in).
 ``restart [SECONDS]``
     power-cycle: off for SECONDS, then a new boot value, event numbers from 1, nothing shuffled.
 ``fault CODE [SECONDS]`` / ``clear``
@@ -133,6 +135,8 @@ class SimDevice:
         self._server: threading.Thread | None = None
         self._restart_pending = False
         self._unplugged = threading.Event()
+        self._plugged = threading.Event()
+        """Set by ``plug`` (and on stop): an unplugged device comes back before its time is up."""
         self._attached = threading.Event()
         self._line_rng = random.Random(None if seed is None else seed + 1)
         self._next_seq: int | None = None
@@ -164,6 +168,7 @@ class SimDevice:
         """Switch the device off; returns once its port is closed (the endpoint may then be removed: a port still
         being attached would otherwise come back in it)."""
         self._stop.set()
+        self._plugged.set()
         self._wake.set()
         self._outbox.put(None)
         self._commands.put(None)
@@ -274,7 +279,7 @@ class SimDevice:
             self._drop_outbox()
             if self._unplug_for:
                 self._unplugged.set()
-                self._stop.wait(self._unplug_for)
+                self._plugged.wait(self._unplug_for)
                 self._unplug_for = 0.0
                 if self._restart_pending:
                     with self.lock:
@@ -437,10 +442,17 @@ class SimDevice:
             except DeviceError:
                 pass
         self._unplugged.clear()
+        self._plugged.clear()
+        if self._stop.is_set():  # switched off meanwhile: nothing to wait for
+            self._plugged.set()
         self._unplug_for = max(float(seconds), 0.01)
         self._wake.set()
         if not self._unplugged.wait(5.0):  # answer once the port is really gone
             raise ValueError("the device could not be unplugged (is its port attached?)")
+        return ""
+
+    def ctl_plug(self) -> str:
+        self._plugged.set()
         return ""
 
     def ctl_restart(self, seconds: str = "0.3") -> str:
