@@ -108,6 +108,11 @@ class CardFeed(abc.ABC):
         """The faults open now, in a line (``None`` if none): whether a hold the supervisor clears is over."""
         return None
 
+    def blocking_fault(self) -> str | None:
+        """The faults open now that keep the next round from opening, in a line (``None``: it may open). Asked when a
+        round ends by a supervisor's void: a device still unplugged then holds the table at once."""
+        return self.current_fault()
+
     def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
         """Why the round must be held now (a shuffle test's hold since the last ask), once; ``None`` if nothing.
         ``settling``: asked before the round settles (every card dealt must have been tested by then)."""
@@ -197,7 +202,7 @@ class ShoeFeed(CardFeed):
             self.shuffle_due = True
         if "device-restarted" in self.open_faults:
             self.shuffle_due = True  # 8.4: between rounds a restart only means a new shoe
-        blocking = {c: m for c, m in self.open_faults.items() if c != "device-restarted"} | self.supervisor_faults
+        blocking = self._blocking()
         if blocking:
             raise self._fault_of(blocking)
         self._reshuffle_now = False
@@ -324,6 +329,13 @@ class ShoeFeed(CardFeed):
     def current_fault(self) -> str | None:
         faults = {**self.open_faults, **self.supervisor_faults}
         return ", ".join(f"shoe fault ({code})" for code in sorted(faults)) or None
+
+    def blocking_fault(self) -> str | None:
+        return "; ".join(f"shoe fault ({code}): {message}" for code, message in sorted(self._blocking().items())) or None
+
+    def _blocking(self) -> dict[str, str]:
+        """The faults ``prepare_round`` refuses a round for: a restart between rounds only means a new shoe (8.4)."""
+        return {c: m for c, m in self.open_faults.items() if c != "device-restarted"} | self.supervisor_faults
 
     def _probe_due(self) -> bool:
         """While a shoe accepts commands but does not answer them (``no-answer``), asking it for a card is how to

@@ -704,6 +704,8 @@ class TableLoop:
             self.log.emit(SupervisorActed(round=round.id, action=action, reason=command.reason, by=command.by))
             holds.void(round, by="supervisor", reason=command.reason, feed=self.table.feed)
             self._clear_faults()
+            if (still := self._blocking_fault()) is not None:  # the device still down holds the table, beside the void
+                self._fault(self.table.feed.source, still)
             return f"round {round.id} voided"
         if isinstance(command, CorrectPlacedCard):
             return self._correct_placed(round, command)
@@ -735,6 +737,16 @@ class TableLoop:
                                       index=command.index, card=card.code, previous=previous.code))
         round.correct_card(command.index, card, command.reason)
         return f"{target}: card {command.index + 1} corrected (both cards are in the journal)"
+
+    def _blocking_fault(self) -> str | None:
+        """What keeps the next round from opening now (``CardFeed.blocking_fault``); a device that cannot be asked
+        is that fault."""
+        try:
+            return self.table.feed.blocking_fault()
+        except RECORDING_ERRORS:
+            raise  # the journal or the log failed, not the device: the caller stops the table
+        except (RuntimeError, OSError) as exc:
+            return str(exc) or type(exc).__name__
 
     def _clear_faults(self) -> None:
         self.table_fault = None

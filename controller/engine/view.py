@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -63,7 +64,11 @@ class TableLoop(Protocol):
 
 HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: once the cause is fixed "
              "they resume the round where it stopped, enter the card really dealt, or void the round.")
+TABLE_HOLD_HELP = ("No round opens while a device is faulty. Call a supervisor: once the device shows ready here, "
+                   "they resume the table.")
 VOID_HELP = "Return every wager shown below in full, clear the layout, then open the next round."
+VOID_HELD_HELP = ("Return every wager shown below in full and clear the layout. The next round opens once the table's "
+                  "hold is cleared.")
 
 
 AUDIENCES = (Audience.DEALER, Audience.PIT)
@@ -91,8 +96,7 @@ def table_view(loop: TableLoop, audience: Audience = Audience.DEALER) -> dict[st
         "seq": loop.log.last_seq,
         "round": round_view(loop, loop.round, audience) if loop.round is not None else None,
         "table_fault": loop.table_fault,
-        "hold_help": HOLD_HELP,
-        "void_help": VOID_HELP,
+        "screens": screens_view(loop, text),
         "stopped": table.stopped,
         "position_offer": game.position_offer() if table.stopped else [],
         "message": text(loop.message),
@@ -104,6 +108,35 @@ def table_view(loop: TableLoop, audience: Audience = Audience.DEALER) -> dict[st
     }
 
 
+def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> dict[str, Any]:
+    """Which screens cover the table now, decided here once for every page (a page only draws them).
+
+    ``hold``: why the table or its round is held, or ``None``. ``void``: the round just voided, whose returns stay
+    on screen until the next round opens; a device still down holds the table beside it, never in its place, and
+    the next round waits for that hold. ``stopped``: a player-dealer game waits for a player to take the position
+    (not while held). ``state``: the table's state in a word, ``open_round``: whether the next round may open now.
+    """
+    round = loop.round
+    round_held = round is not None and round.state == "hold"
+    hold = text(loop.table_fault or (hold_reason(round) if round is not None and round_held else None))
+    stopped = loop.table.stopped
+    return {
+        "state": "hold" if hold else round.state if round is not None else "idle",
+        "hold": hold,
+        "hold_title": "ROUND ON HOLD" if round_held else "TABLE ON HOLD",
+        "hold_help": HOLD_HELP if round_held else TABLE_HOLD_HELP,
+        "void": round is not None and round.state == "void",
+        "void_help": VOID_HELD_HELP if hold else VOID_HELP,
+        "stopped": bool(stopped) and not hold,
+        "open_round": (round is None or round.state in ("complete", "void")) and not hold and not stopped,
+    }
+
+
+def hold_reason(round: Round) -> str | None:
+    """Why ``round`` holds: each reason given while it held, in order."""
+    return " · then: ".join(round.hold_reasons) or round.hold_reason
+
+
 def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, Any]:
     game = round.game
     pending = round.pending_decision()
@@ -111,7 +144,7 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
     view = {
         "id": round.id,
         "state": round.state,
-        "hold_reason": " · then: ".join(round.hold_reasons) or round.hold_reason,
+        "hold_reason": hold_reason(round),
         "void_reason": loop.void_reasons.get(round.id),
         "roles": game.table_roles(),
         "layout": [spot_view(round, spot) for spot in range(1, round.spots + 1)],

@@ -14,7 +14,7 @@ import httpx
 from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
-from controller.engine.feeds import ShoeFeed
+from controller.engine.feeds import ShoeFeed, ShufflerFeed
 from controller.engine.loop import TableLoop
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
@@ -40,11 +40,15 @@ class Console:
     log: MemoryLog
 
 
-def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None) -> tuple[TableLoop, MemoryLog]:
-    """A table loop on the game's config; the shoe is in-process unless ``shoe_port`` names a reference simulator."""
+def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None,
+               shuffler_port: str | None = None) -> tuple[TableLoop, MemoryLog]:
+    """A table loop on the game's config; the shoe is in-process unless ``shoe_port`` names a reference simulator,
+    the shuffler the config's unless ``shuffler_port`` does."""
     config = load_config(CONFIG / f"{game}.toml")
     if shoe_port is None:
         config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})
+    if shuffler_port is not None:
+        config = dataclasses.replace(config, shuffler={"driver": "reference", "port": shuffler_port})
     log = MemoryLog(config.table_id)
     table = Table(config, open_feed(config, log, seed=seed, shoe_port=shoe_port), log, session="TEST")
     players = SimulatedPlayers(random.Random(seed)) if simulated else None
@@ -52,8 +56,9 @@ def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: 
 
 
 @contextlib.contextmanager
-def served(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None) -> Iterator[Console]:
-    loop, log = table_loop(game, seed=seed, simulated=simulated, shoe_port=shoe_port)
+def served(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None,
+           shuffler_port: str | None = None) -> Iterator[Console]:
+    loop, log = table_loop(game, seed=seed, simulated=simulated, shoe_port=shoe_port, shuffler_port=shuffler_port)
     server = ConsoleServer(loop, ConsoleSettings(port=0, pace=0.0), accounts())
     loop.start()
     try:
@@ -64,6 +69,8 @@ def served(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str 
         feed = loop.table.feed
         if isinstance(feed, ShoeFeed):
             feed.shoe.close()
+        elif isinstance(feed, ShufflerFeed):
+            feed.shuffler.close()
 
 
 def logged_in(client: httpx.Client, who: tuple[str, str] = DEALER) -> dict[str, str]:

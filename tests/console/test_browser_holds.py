@@ -6,17 +6,20 @@ dealer page shows the hold screen with the fault, the device's state as it is
 now (polled while the table waits), and a supervisor resumes or voids the
 round from the page with their PIN, typed twice. A player-dealer game whose
 position nobody takes shows why and waits; the dealer taps the seat that takes
-it and the game goes on. ``test_front_ends.py`` does the same through
-``tablectl serve`` and ``tablectl run --console``.
+it and the game goes on. A round voided while its device is still unplugged
+keeps its returns on screen beside the device's hold until the next round
+opens. ``test_front_ends.py`` does the same through ``tablectl serve`` and
+``tablectl run --console``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from controller.events import DeviceFaultReported, PositionTaken, SupervisorActed
+from controller.events import DeviceFaultReported, PositionTaken, RoundStarted, RoundVoided, SupervisorActed, WagerSettled
 from drivers.protocol.messages import Code
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR, served
@@ -84,3 +87,81 @@ def test_a_stopped_player_dealer_game_shows_why_and_waits_until_a_player_takes_t
         taken = console.log.named(PositionTaken.EVENT)[-1]
         assert (taken["player_dealer"], taken["round"]) == (4, "TCP-01-TEST-000002")
         shots(page, "new-player-dealer")
+
+
+DOWN = {
+    # device: (game, stakes as (spot, wager, dollars), the control command that unplugs it, and when)
+    "shoe": ("top-card", ((2, "home", "25"), (5, "away", "40")), "unplug 600", "while betting is open"),
+    "shuffler": ("three-card-poker", ((1, "bank", "300"), (4, "ante", "10")), "on dispense unplug 600",
+                 "as it dispenses a stack (the stack is lost)"),
+}
+UNPLUGGED = r"(stopped answering|communication-lost)"
+"""How the page says a device is unplugged (the reference drivers' words)."""
+
+
+def uncovered(page: Any, selector: str) -> bool:
+    """Whether what ``selector`` shows is on screen and on top: the middle of its box is its own, not another screen's."""
+    return bool(page.locator(selector).evaluate("""(node) => {
+        const box = node.getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + box.height / 2;
+        const top = document.elementFromPoint(x, y);
+        return box.width > 0 && box.bottom <= innerHeight && box.right <= innerWidth && top !== null
+            && (node === top || node.contains(top));
+    }"""))
+
+
+@pytest.mark.parametrize("device", sorted(DOWN))
+def test_a_round_voided_while_its_device_is_unplugged_shows_the_returns_and_the_devices_hold_until_each_is_done(
+    page: Any, shots: Any, device: str,
+) -> None:
+    game, stakes, unplug, _ = DOWN[device]
+    with SimulatorProcess(device, "--seed", "4") as sim, served(game, **{f"{device}_port": sim.port}) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        for spot, wager, dollars in stakes:
+            enter(page, spot, wager, dollars)
+            expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{wager}"]', rf"\${dollars}\.00")
+        sim.command(unplug)
+        if device == "shuffler":
+            page.click("#no-more-bets")
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-now", rf"{device} now: fault: .*{UNPLUGGED}")  # the supervisor sees it is down
+        supervise(page, "hold-supervisor", "void", f"the {device} is unplugged", again=SUPERVISOR[1])
+
+        # the round is over and its wagers go back, while the device is still down: both screens, side by side
+        page.locator("#void-screen").wait_for(state="visible")
+        expect_text(page, "#hold-reason", rf"Held: {device}: .*{UNPLUGGED}")
+        shots(page, "void-beside-the-hold")
+        assert page.locator("#void-screen").is_visible() and page.locator("#hold-screen").is_visible()
+        expect_text(page, "#void-reason", f"the {device} is unplugged")
+        for spot, wager, dollars in stakes:
+            expect_text(page, "#void-returns", rf"Spot {spot} {wager}: return \${dollars}\.00")
+        for shown in ("#void-reason", "#void-returns", "#hold-reason", "#hold-now"):
+            assert uncovered(page, shown), f"{shown} is covered or off the screen"
+        expect_text(page, "#state", "hold")
+        assert page.locator("#void-next").is_disabled()  # no next round while the device is down
+        expect_text(page, "#void-help", "once the table's hold is cleared")
+
+        sim.command("plug")
+        expect_text(page, "#hold-now", f"{device} now: ready")
+        assert page.locator("#void-screen").is_visible()
+        supervise(page, "hold-supervisor", "resume", f"the {device} is plugged in again", again=SUPERVISOR[1])
+        page.locator("#hold-screen").wait_for(state="hidden")
+        assert page.locator("#void-screen").is_visible()  # the returns stay until the dealer opens the next round
+        shots(page, "void-after-the-hold")
+        page.click("#void-next")
+        expect_text(page, "#state", "betting")
+        page.locator("#void-screen").wait_for(state="hidden")
+
+        # the journal: the void whole (every wager returned), then the table held for the device, then the resume
+        records = console.log.records()
+        events = [r["event"] for r in records]
+        voided = events.index(RoundVoided.EVENT)
+        returned = {(r["spot"], r["wager"]): r["returned"] for r in records[:voided] if r["event"] == WagerSettled.EVENT}
+        assert returned == {(spot, wager): int(dollars) * 100 for spot, wager, dollars in stakes}
+        held = events.index(DeviceFaultReported.EVENT, voided)
+        assert (records[held]["device"], records[held]["round"]) == (device, None)
+        assert re.search(UNPLUGGED, records[held]["reason"])
+        actions = [(r["action"], r.get("round")) for r in records if r["event"] == SupervisorActed.EVENT]
+        assert actions[-2:] == [("void", records[voided]["round"]), ("resume", None)]
+        assert held < events.index(RoundStarted.EVENT, voided)

@@ -156,7 +156,7 @@ function renderHeader(view) {
   const round = view.round;
   document.getElementById("round-id").textContent = round ? round.id : "no round yet";
   const state = document.getElementById("state");
-  const name = view.table_fault ? "hold" : round ? round.state : "idle";
+  const name = view.screens.state;
   state.textContent = name.replace(/_/g, " ");
   state.dataset.state = name;
 }

@@ -4,7 +4,6 @@
 let view = null;
 let selected = null; // { spot, wager } picked for entry
 let draft = null; // what the dealer has picked so far for the pending decision: numbers, cards of the named hand
-const FINISHED = ["complete", "void"];
 
 // The spot a card or hand shows on, as the engine says (a pai gow pile once the dice gave it to a seat).
 function spotOf(card) { return card.spot === undefined ? null : card.spot; }
@@ -30,31 +29,32 @@ function render(next) {
   renderHeader(view);
   refreshSupervisor(view);
   const round = view.round;
-  const state = view.table_fault ? "hold" : round ? round.state : "idle";
+  const screens = view.screens; // which screens show is the engine's to say (controller/engine/view.py)
+  const state = screens.state;
   const dealerMode = view.mode === "dealer";
   document.getElementById("mode").textContent = dealerMode ? "" : "simulated players (watching)";
   renderLimits(view);
   if (view.message) showMessage(view.message);
 
-  const held = state === "hold";
+  const held = Boolean(screens.hold);
   document.getElementById("hold-screen").hidden = !held;
   if (held) {
-    document.getElementById("hold-reason").textContent = "Held: " + (view.table_fault || round.hold_reason || "");
+    document.getElementById("hold-title").textContent = screens.hold_title;
+    document.getElementById("hold-reason").textContent = "Held: " + screens.hold;
     // the devices as they report now, polled while the table waits: a supervisor resumes once they are ready
     document.getElementById("hold-now").textContent = Object.entries(view.devices).map(([name, status]) =>
       name + " now: " + (status === "ok" ? "ready" : status)).join(" \u00b7 ");
-    document.getElementById("hold-help").textContent = view.hold_help;
+    document.getElementById("hold-help").textContent = screens.hold_help;
   }
-  const stopped = Boolean(view.stopped) && !held;
-  document.getElementById("stop-screen").hidden = !stopped;
-  if (stopped) renderStop(dealerMode);
-  const voided = state === "void" && !stopped;
-  document.getElementById("void-screen").hidden = !voided;
-  if (voided) renderVoid(round);
-  document.getElementById("main").classList.toggle("dimmed", held || stopped);
+  document.getElementById("stop-screen").hidden = !screens.stopped;
+  if (screens.stopped) renderStop(dealerMode);
+  document.getElementById("void-screen").hidden = !screens.void;
+  if (screens.void) renderVoid(round, screens);
+  // side by side when more than one applies (a round voided while its device is down): none covers another
+  document.getElementById("screens").hidden = !(held || screens.stopped || screens.void);
+  document.getElementById("main").classList.toggle("dimmed", held || screens.stopped);
 
-  const finished = !round || FINISHED.includes(round.state);
-  document.getElementById("open-round").hidden = !(dealerMode && finished && !view.stopped && !voided && !view.table_fault);
+  document.getElementById("open-round").hidden = !(dealerMode && screens.open_round && !screens.void);
   document.getElementById("no-more-bets").hidden = !(dealerMode && state === "betting");
   let status = STATUS[state] || "Open betting to start a round.";
   if (round && round.card_due && !held) status = "Dealing: the next card goes to " + label(round.card_due) + ".";
@@ -82,13 +82,15 @@ function renderStop(dealerMode) {
     ...(dealerMode ? [] : [el("p", { class: "help", text: "Waiting for a simulated player to take the position." })]));
 }
 
-function renderVoid(round) {
+function renderVoid(round, screens) {
   document.getElementById("void-reason").textContent = round.void_reason || "";
-  document.getElementById("void-help").textContent = view.void_help;
+  document.getElementById("void-help").textContent = screens.void_help;
   const list = document.getElementById("void-returns");
   list.replaceChildren(...round.settlements.map((s) =>
     el("li", { text: "Spot " + s.spot + " " + label(s.wager) + ": return " + s.returned })));
-  document.getElementById("void-next").hidden = view.mode !== "dealer";
+  const next = document.getElementById("void-next");
+  next.hidden = view.mode !== "dealer";
+  next.disabled = !screens.open_round;  // held beside the void: the next round waits for the hold to be cleared
 }
 
 function renderEntry(round) {

@@ -9,8 +9,7 @@ function rows(table, header, data) {
 function render(view) {
   renderHeader(view);
   refreshSupervisor(view);
-  const round = view.round;
-  const held = view.table_fault || (round && round.state === "hold" ? round.hold_reason : null);
+  const held = view.screens.hold;
   const status = held ? "On hold: " + held + " (" + Object.entries(view.devices).map(([d, s]) => d + " now " + s).join(", ") + ")"
     : view.stopped ? "Game stopped: " + view.stopped + ". Waiting for a player to take the player-dealer position."
     : "";
