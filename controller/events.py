@@ -722,10 +722,12 @@ class SupervisorGranted(Event, frozen=True, kw_only=True, tag="supervisor_grante
 
 
 class SupervisorRefusal(Event, frozen=True, kw_only=True, tag="supervisor_refused"):
-    """A supervisor's action was refused: a wrong PIN, an unknown name, too many tries."""
+    """A supervisor's action was refused: a wrong PIN, an unknown name, too many tries; or by the table (step
+    ``table``): a table's hold resumed while a device that keeps the next round from opening is still down."""
 
     name: str
     step: str
+    """``ask``, ``confirm`` (the PIN, at the console), ``command line``, or ``table`` (the table refused the action)."""
     action: str
     client: str | UnsetType = UNSET
     reason: str

@@ -87,8 +87,9 @@ class CardFeed(abc.ABC):
         """Give ``round`` its next card (a burn where the device burned it); returns where it went."""
         return round.card(self.next_card(round.id), self.source)
 
-    def supervisor_resumed(self, round_id: str) -> None:  # noqa: B027 - optional hook
-        """The supervisor resumed a round this feed held (having entered any card it could not read)."""
+    def supervisor_resumed(self, round_id: str | None) -> None:  # noqa: B027 - optional hook
+        """The supervisor resumed a round this feed held (having entered any card it could not read), or the table
+        (``None``: no round in play) held for a fault of the feed."""
 
     def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
         """The round is over."""
@@ -112,6 +113,12 @@ class CardFeed(abc.ABC):
         """The faults open now that keep the next round from opening, in a line (``None``: it may open). Asked when a
         round ends by a supervisor's void: a device still unplugged then holds the table at once."""
         return self.current_fault()
+
+    def device_down(self) -> str | None:
+        """The faults that keep the next round from opening and that only the device ends (plugged in again,
+        cleared at the machine), in a line; ``None``: nothing a supervisor's resume cannot end. While one is
+        open the table's hold is not resumed."""
+        return self.blocking_fault()
 
     def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
         """Why the round must be held now (a shuffle test's hold since the last ask), once; ``None`` if nothing.
@@ -333,6 +340,10 @@ class ShoeFeed(CardFeed):
     def blocking_fault(self) -> str | None:
         return "; ".join(f"shoe fault ({code}): {message}" for code, message in sorted(self._blocking().items())) or None
 
+    def device_down(self) -> str | None:
+        own = {c: m for c, m in self._blocking().items() if c not in self.supervisor_faults and c not in SUPERVISOR_CODES}
+        return "; ".join(f"shoe fault ({code}): {message}" for code, message in sorted(own.items())) or None
+
     def _blocking(self) -> dict[str, str]:
         """The faults ``prepare_round`` refuses a round for: a restart between rounds only means a new shoe (8.4)."""
         return {c: m for c, m in self.open_faults.items() if c != "device-restarted"} | self.supervisor_faults
@@ -342,7 +353,7 @@ class ShoeFeed(CardFeed):
         learn it answers again; no other fault lets a card be asked for."""
         return set(self.open_faults) == {"no-answer"}
 
-    def supervisor_resumed(self, round_id: str) -> None:
+    def supervisor_resumed(self, round_id: str | None) -> None:
         for code in ("unreadable-card", "events-lost"):
             self.supervisor_faults.pop(code, None)
             self.open_faults.pop(code, None)
@@ -625,7 +636,10 @@ class ShufflerFeed(CardFeed):
             self.open_faults.clear()
         return cleared
 
-    def supervisor_resumed(self, round_id: str) -> None:
+    def device_down(self) -> str | None:
+        return self.shuffler.reported_fault()
+
+    def supervisor_resumed(self, round_id: str | None) -> None:
         self.supervisor_faults.clear()
         self.open_faults.clear()
 

@@ -78,6 +78,7 @@ from controller.events import (
     Revealed,
     RoundVoided,
     SupervisorActed,
+    SupervisorRefusal,
     stamped,
     to_record,
 )
@@ -695,9 +696,7 @@ class TableLoop:
         action = {Resume: "resume", VoidRound: "void", CorrectCard: "correct_card",
                   CorrectPlacedCard: "correct_placed_card"}[type(command)]
         if isinstance(command, Resume) and not active and self.table_fault:
-            self.log.emit(SupervisorActed(action=action, reason=command.reason, by=command.by))
-            self._clear_faults()
-            return "table fault cleared"
+            return self._resume_table(command)
         if not active or round is None:
             raise CommandRefused("no round is in play")
         if isinstance(command, VoidRound):
@@ -738,20 +737,45 @@ class TableLoop:
         round.correct_card(command.index, card, command.reason)
         return f"{target}: card {command.index + 1} corrected (both cards are in the journal)"
 
+    def _resume_table(self, command: Resume) -> str:
+        """Clear the table's hold (no round in play), unless a device that keeps the next round from opening is
+        still down: then the resume is refused, journaled, naming the device and what to do; the hold stays, and
+        its screen shows the device as it is now."""
+        feed = self.table.feed
+        self._next_poll = 0.0
+        self._poll_device()  # the device as it is this moment (plugged in a second ago, or down again)
+        down = self._device_fault(feed.device_down)
+        if down is not None:
+            why = (f"the {feed.source} is still down ({down}): plug it in or clear the fault at the {feed.source}, "
+                   f"wait until the hold screen shows '{feed.source} now: ready', then resume the table")
+            self.log.emit(SupervisorRefusal(name=command.by, step="table", action="resume", reason=why))
+            raise CommandRefused(f"not resumed: {why}")
+        self.log.emit(SupervisorActed(action="resume", reason=command.reason, by=command.by))
+        feed.supervisor_resumed(None)  # what only the supervisor ends (a shoe of the wrong size reloaded) is over
+        self._clear_faults()
+        return "table resumed: the next round may open"
+
     def _blocking_fault(self) -> str | None:
         """What keeps the next round from opening now (``CardFeed.blocking_fault``); a device that cannot be asked
         is that fault."""
+        return self._device_fault(self.table.feed.blocking_fault)
+
+    @staticmethod
+    def _device_fault(ask: Callable[[], str | None]) -> str | None:
+        """``ask`` the feed about its device's faults; a device that cannot be asked is that fault."""
         try:
-            return self.table.feed.blocking_fault()
+            return ask()
         except RECORDING_ERRORS:
             raise  # the journal or the log failed, not the device: the caller stops the table
         except (RuntimeError, OSError) as exc:
             return str(exc) or type(exc).__name__
 
     def _clear_faults(self) -> None:
+        """The hold is over; each device is shown as it reports now (never 'ok' while it reports a fault)."""
         self.table_fault = None
+        now = self._device_fault(self.table.feed.current_fault)
         for device in self.devices:
-            self.devices[device] = "ok"
+            self.devices[device] = "ok" if device != self.table.feed.source or now is None else f"fault: {now}"
 
     # -- what the pages see ---------------------------------------------
 

@@ -19,7 +19,7 @@ from controller.engine.devices import open_feed
 from controller.engine.feeds import ShufflerFeed
 from controller.engine.loop import TableLoop
 from controller.engine.table import Table
-from controller.events import ShoeFaulted, ShoeRecovered
+from controller.events import ShoeFaulted, ShoeRecovered, SupervisorActed, SupervisorRefusal
 from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, table_loop
@@ -107,3 +107,38 @@ def test_a_shuffler_fault_between_rounds_holds_the_table() -> None:
         finally:
             loop.stop()
             feed.close()
+
+
+@pytest.mark.parametrize(("device", "game"), [("shoe", "top-card"), ("shuffler", "three-card-poker")])
+def test_a_table_hold_is_not_resumed_while_its_device_is_still_unplugged(device: str, game: str) -> None:
+    """No round in play, the device unplugged: a supervisor's resume is refused (journaled, naming the device and
+    what to do), the table stays held with the device shown down, never ready; once plugged in, the resume clears
+    the hold and the next round opens."""
+    with SimulatorProcess(device, "--seed", "4") as sim:
+        loop, log = table_loop(game, **{f"{device}_port": sim.port})
+        loop.start()
+        try:
+            sim.command("unplug 600")
+            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
+            with pytest.raises(CommandRefused, match=rf"not resumed: the {device} is still down .*plug it in"):
+                do(loop, Resume(f"the {device} looks fine", "pat"))
+            refused = log.named(SupervisorRefusal.EVENT)[-1]
+            assert (refused["name"], refused["step"], refused["action"]) == ("pat", "table", "resume")
+            assert f"the {device} is still down" in refused["reason"]
+            assert not log.named(SupervisorActed.EVENT)
+            time.sleep(1.2)  # polls go on: the device is shown as it is, never ready while it is down
+            view = loop.snapshot()
+            assert view["table_fault"] is not None and view["screens"]["hold"] is not None
+            assert view["devices"][device].startswith("fault:"), view["devices"]
+            with pytest.raises(CommandRefused, match="the table is on hold"):
+                do(loop, OpenRound())
+
+            sim.command("plug")
+            wait_until(lambda: loop.snapshot()["devices"][device] == "ok", timeout=15)
+            assert do(loop, Resume(f"the {device} is plugged in", "pat")) == "table resumed: the next round may open"
+            assert log.named(SupervisorActed.EVENT)[-1]["action"] == "resume"
+            assert loop.snapshot()["devices"][device] == "ok"
+            assert "betting is open" in do(loop, OpenRound())
+        finally:
+            loop.stop()
+            loop.table.feed.close()
