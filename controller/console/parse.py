@@ -95,10 +95,14 @@ def parse_supervisor(body: dict[str, Any], table: TableLoop, by: str) -> tuple[C
     action = body.get("action")
     reason = text_field(body, "reason")
     round = table.round
-    where = f"round {round.id}" if round is not None else "the table"
+    in_play = round is not None and round.state not in ("complete", "void")
+    where = f"round {round.id}" if round is not None and in_play else "the table"
     if not reason:
         raise BadRequest("say why: a reason is required for the log")
     if action == "resume":
+        if not in_play:
+            return Resume(reason, by), ("Resume the table? The next round may then open: every device must show "
+                                        "ready on the hold screen first.")
         return Resume(reason, by), f"Resume {where} where it stopped? The fault must be fixed first."
     if action == "void":
         return VoidRound(reason, by), f"Void {where}? Every wager on it is returned in full."

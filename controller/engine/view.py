@@ -115,9 +115,11 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
     on screen until the next round opens; a device still down holds the table beside it, never in its place, and
     the next round waits for that hold. ``stopped``: a player-dealer game waits for a player to take the position
     (not while held). ``state``: the table's state in a word, ``open_round``: whether the next round may open now.
+    ``resume``: what the supervisor's resume does now, as its button says it (the round in play, or the table).
     """
     round = loop.round
     round_held = round is not None and round.state == "hold"
+    in_play = round is not None and round.state not in ("complete", "void")
     hold = text(loop.table_fault or (hold_reason(round) if round is not None and round_held else None))
     stopped = loop.table.stopped
     return {
@@ -128,7 +130,8 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
         "void": round is not None and round.state == "void",
         "void_help": VOID_HELD_HELP if hold else VOID_HELP,
         "stopped": bool(stopped) and not hold,
-        "open_round": (round is None or round.state in ("complete", "void")) and not hold and not stopped,
+        "open_round": not in_play and not hold and not stopped,
+        "resume": "Resume round" if in_play else "Resume table",
     }
 
 

@@ -19,11 +19,20 @@ from typing import Any
 
 import pytest
 
-from controller.events import DeviceFaultReported, PositionTaken, RoundStarted, RoundVoided, SupervisorActed, WagerSettled
+from controller.events import (
+    DeviceFaultReported,
+    PositionTaken,
+    RoundStarted,
+    RoundVoided,
+    SupervisorActed,
+    SupervisorRefusal,
+    WagerSettled,
+)
 from drivers.protocol.messages import Code
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR, served
 from tests.console.test_browser import enter, expect_text, open_console, supervise
+from tests.console.test_browser_hidden import SIZES as HIDDEN_SIZES
 
 FAULTS = [c.slug for c in (Code.JAM, Code.DOOR_OPEN, Code.COUNT_MISMATCH, Code.EMPTY, Code.DUPLICATE_CARD,
                            Code.UNRECOGNISED_CARD, Code.INTEGRITY)]
@@ -42,6 +51,7 @@ def test_a_device_fault_holds_the_round_and_a_supervisor_clears_it_from_the_page
         sim.command("unplug 3" if fault == "unplug" else f"fault {fault}")
         page.locator("#hold-screen").wait_for(state="visible")
         expect_text(page, "#hold-reason", "Held: shoe")
+        expect_text(page, '#hold-supervisor [data-supervisor="resume"]', "^Resume round$")  # a round in play
         if fault != "unplug":
             expect_text(page, "#hold-now", rf"shoe now: fault: shoe fault \({fault}\)")
             shots(page, "held")
@@ -99,15 +109,49 @@ UNPLUGGED = r"(stopped answering|communication-lost)"
 """How the page says a device is unplugged (the reference drivers' words)."""
 
 
-def uncovered(page: Any, selector: str) -> bool:
-    """Whether what ``selector`` shows is on screen and on top: the middle of its box is its own, not another screen's."""
-    return bool(page.locator(selector).evaluate("""(node) => {
-        const box = node.getBoundingClientRect();
-        const x = box.left + box.width / 2, y = box.top + box.height / 2;
-        const top = document.elementFromPoint(x, y);
-        return box.width > 0 && box.bottom <= innerHeight && box.right <= innerWidth && top !== null
-            && (node === top || node.contains(top));
-    }"""))
+SIZES = ((1280, 900), *HIDDEN_SIZES)
+"""The viewports the console tests use: the browser fixture's, and the table screens' (``test_browser_hidden``)."""
+READ = ("#message", "#state", "#hold-title", "#hold-reason", "#hold-now", "#hold-help", "#void-title", "#void-reason",
+        "#void-help", "#void-returns", "#stop-title", "#stop-reason")
+"""What a supervisor reads on the dealer page while a screen covers the table (each one shown is checked)."""
+
+
+def covered(page: Any, selectors: tuple[str, ...] = READ) -> list[str]:
+    """What of ``selectors`` (those shown) is covered by something else, or off the screen: points across each box,
+    its corners and middle, must each be the element's own."""
+    return list(page.evaluate("""(selectors) => {
+        const out = [];
+        for (const selector of selectors) {
+            const node = document.querySelector(selector);
+            if (node === null || node.closest('[hidden]') || !node.textContent.trim()) continue;
+            const box = node.getBoundingClientRect();
+            if (box.width === 0 || box.height === 0) continue;
+            if (box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight) {
+                out.push(selector + ' is off the screen'); continue;
+            }
+            const xs = [box.left + 3, box.left + box.width / 4, box.left + box.width / 2, box.right - box.width / 4, box.right - 3];
+            const ys = [box.top + 3, box.top + box.height / 2, box.bottom - 3];
+            for (const x of xs) for (const y of ys) {
+                const top = document.elementFromPoint(x, y);
+                if (top === null || !(node === top || node.contains(top))) {
+                    out.push(selector + ' is covered at (' + Math.round(x) + ', ' + Math.round(y) + ') by ' +
+                             (top ? top.tagName.toLowerCase() + (top.id ? '#' + top.id : '') : 'nothing'));
+                    break;
+                }
+            }
+        }
+        return out;
+    }""", list(selectors)))
+
+
+def nothing_covered(page: Any, shots: Any, step: str) -> None:
+    """At each viewport the console tests use, nothing a supervisor reads is covered or off the screen."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(80)
+        shots(page, f"{step}-{width}x{height}")
+        assert not covered(page), f"{step} at {width}x{height}: {covered(page)}"
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
 
 
 @pytest.mark.parametrize("device", sorted(DOWN))
@@ -131,13 +175,12 @@ def test_a_round_voided_while_its_device_is_unplugged_shows_the_returns_and_the_
         # the round is over and its wagers go back, while the device is still down: both screens, side by side
         page.locator("#void-screen").wait_for(state="visible")
         expect_text(page, "#hold-reason", rf"Held: {device}: .*{UNPLUGGED}")
-        shots(page, "void-beside-the-hold")
         assert page.locator("#void-screen").is_visible() and page.locator("#hold-screen").is_visible()
         expect_text(page, "#void-reason", f"the {device} is unplugged")
         for spot, wager, dollars in stakes:
             expect_text(page, "#void-returns", rf"Spot {spot} {wager}: return \${dollars}\.00")
-        for shown in ("#void-reason", "#void-returns", "#hold-reason", "#hold-now"):
-            assert uncovered(page, shown), f"{shown} is covered or off the screen"
+        expect_text(page, "#message", "voided")  # the confirmation, on its own line: it covers no screen's title
+        nothing_covered(page, shots, "void-beside-the-hold")
         expect_text(page, "#state", "hold")
         assert page.locator("#void-next").is_disabled()  # no next round while the device is down
         expect_text(page, "#void-help", "once the table's hold is cleared")
@@ -165,3 +208,48 @@ def test_a_round_voided_while_its_device_is_unplugged_shows_the_returns_and_the_
         actions = [(r["action"], r.get("round")) for r in records if r["event"] == SupervisorActed.EVENT]
         assert actions[-2:] == [("void", records[voided]["round"]), ("resume", None)]
         assert held < events.index(RoundStarted.EVENT, voided)
+
+
+@pytest.mark.parametrize("device", sorted(DOWN))
+def test_a_table_hold_is_not_resumed_while_its_device_is_unplugged_and_the_page_never_shows_it_ready(
+    page: Any, shots: Any, device: str,
+) -> None:
+    game = DOWN[device][0]
+    with SimulatorProcess(device, "--seed", "4") as sim, served(game, **{f"{device}_port": sim.port}) as console:
+        open_console(page, console.url)
+        sim.command("unplug 600")  # between rounds: the table holds, no round in play
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-title", "TABLE ON HOLD")
+        expect_text(page, "#hold-now", rf"{device} now: fault: .*{UNPLUGGED}")
+        panel = page.locator("#hold-supervisor")
+        assert panel.locator('[data-supervisor="resume"]').inner_text() == "Resume table"  # what it does here
+        for round_only in ('[data-supervisor="void"]', '[data-supervisor="correct_card"]', '[data-supervisor="correct_placed"]'):
+            assert panel.locator(round_only).is_hidden(), f"{round_only} is offered with no round in play"
+
+        # the supervisor resumes while the device is still down: refused, naming the device and what to do
+        page.fill("#hold-supervisor-name", SUPERVISOR[0])
+        page.fill("#hold-supervisor-pin", SUPERVISOR[1])
+        page.fill("#hold-supervisor-reason", f"the {device} looks fine")
+        panel.locator('[data-supervisor="resume"]').click()
+        expect_text(page, "#hold-supervisor .question", r"^Resume the table\?")
+        page.fill("#hold-supervisor-pin-again", SUPERVISOR[1])
+        page.click("#hold-supervisor button.confirm")
+        expect_text(page, "#message", rf"not resumed: the {device} is still down .*plug it in.*then resume the table")
+        nothing_covered(page, shots, "resume-refused")
+        page.wait_for_timeout(1500)  # polls go on meanwhile: the hold stays, the device shown as it is, never ready
+        assert page.locator("#hold-screen").is_visible() and page.locator("#open-round").is_hidden()
+        expect_text(page, "#hold-now", rf"{device} now: fault: .*{UNPLUGGED}")
+        expect_text(page, "#state", "hold")
+        refused = console.log.named(SupervisorRefusal.EVENT)[-1]
+        assert (refused["name"], refused["step"], refused["action"]) == (SUPERVISOR[0], "table", "resume")
+        assert f"the {device} is still down" in refused["reason"]
+        assert not console.log.named(SupervisorActed.EVENT)
+
+        sim.command("plug")
+        expect_text(page, "#hold-now", f"{device} now: ready")
+        supervise(page, "hold-supervisor", "resume", f"the {device} is plugged in again", again=SUPERVISOR[1])
+        page.locator("#hold-screen").wait_for(state="hidden")
+        expect_text(page, "#message", "table resumed")
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["resume"]

@@ -130,6 +130,7 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_still_unplugged(device:
             view = loop.snapshot()
             assert view["table_fault"] is not None and view["screens"]["hold"] is not None
             assert view["devices"][device].startswith("fault:"), view["devices"]
+            assert view["screens"]["resume"] == "Resume table"
             with pytest.raises(CommandRefused, match="the table is on hold"):
                 do(loop, OpenRound())
 

@@ -215,16 +215,19 @@ function supervisorPanel(container) {
     el("div", { class: "entry-row" },
       el("button", { class: "big", "data-supervisor": "resume", text: "Resume round", onclick: () => start("resume") }),
       el("button", { class: "big warn", "data-supervisor": "void", text: "Void round", onclick: () => start("void") })),
-    el("div", { class: "entry-row" }, el("label", { for: card.id, text: "Card really dealt" }), card,
+    el("div", { class: "entry-row round-only" }, el("label", { for: card.id, text: "Card really dealt" }), card,
       el("button", { class: "big", "data-supervisor": "correct_card", text: "Correct card",
                      onclick: () => start("correct_card") })),
-    el("div", { class: "entry-row" }, el("label", { for: which.id, text: "Placed card it replaces" }), which,
+    el("div", { class: "entry-row round-only" }, el("label", { for: which.id, text: "Placed card it replaces" }), which,
       el("button", { class: "big", "data-supervisor": "correct_placed", text: "Correct placed card",
                      onclick: () => start("correct_placed") })),
     question, confirmRow);
   supervisorPanels.push((view) => {
     const active = Boolean(view.round) && !["complete", "void"].includes(view.round.state);
-    container.querySelector('[data-supervisor="void"]').hidden = !active;  // a fault between rounds: resume only
+    // the resume says what it does (the round in play, or the table's hold: the engine's word)
+    container.querySelector('[data-supervisor="resume"]').textContent = view.screens.resume;
+    // a fault between rounds: resume the table only; no round to void, no card to correct
+    for (const node of container.querySelectorAll('[data-supervisor="void"], .round-only')) node.hidden = !active;
     const cards = active ? view.round.cards : [];
     const keep = which.value;
     which.replaceChildren(el("option", { value: "", text: cards.length ? "pick a card" : "no card placed" }),

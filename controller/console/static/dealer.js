@@ -51,8 +51,9 @@ function render(next) {
   document.getElementById("void-screen").hidden = !screens.void;
   if (screens.void) renderVoid(round, screens);
   // side by side when more than one applies (a round voided while its device is down): none covers another
-  document.getElementById("screens").hidden = !(held || screens.stopped || screens.void);
-  document.getElementById("main").classList.toggle("dimmed", held || screens.stopped);
+  const covered = held || screens.stopped || screens.void;
+  document.getElementById("screens").hidden = !covered;
+  document.getElementById("main").classList.toggle("dimmed", covered);
 
   document.getElementById("open-round").hidden = !(dealerMode && screens.open_round && !screens.void);
   document.getElementById("no-more-bets").hidden = !(dealerMode && state === "betting");
