@@ -193,3 +193,24 @@ def test_an_empty_shoe_holds_the_round_and_the_supervisor_enters_the_card_really
         assert log.named(SupervisorActed.EVENT)[-1]["card"] == "QH"
     finally:
         loop.stop()
+
+
+def test_a_table_held_for_a_shoe_of_the_wrong_size_opens_again_once_the_supervisor_resumes_it() -> None:
+    """The wrong shoe is a fault only the supervisor ends (once the right one is loaded): the table's resume ends it,
+    and the next round shuffles the shoe and counts it again."""
+    loop, log = table_loop("top-card")
+    feed = loop.table.feed
+    assert isinstance(feed, ShoeFeed)
+    right = 8 * 52  # config/top-card.toml: [shoe] decks = 8
+    feed.shoe_cards, feed.decks = right - 52, 7  # the table checks for a shoe of seven decks: the shoe is wrong
+    loop.start()
+    try:
+        with pytest.raises(CommandRefused, match="shoe-size"):
+            do(loop, OpenRound())
+        assert loop.snapshot()["table_fault"] is not None
+        feed.shoe_cards, feed.decks = right, 8  # the shoe the table expects loaded
+        assert do(loop, Resume("the eight-deck shoe loaded")) == "table resumed: the next round may open"
+        assert "betting is open" in do(loop, OpenRound())
+        assert log.named(ev.ShoeShuffled.EVENT)[-1]["cards"] == right
+    finally:
+        loop.stop()
