@@ -131,10 +131,3 @@ def reserve_port() -> socket.socket:
     sock.bind(("127.0.0.1", 0))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     return sock
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing holds now (not held after: prefer :func:`reserve_port`)."""
-    with reserve_port() as sock:
-        port: int = sock.getsockname()[1]
-        return port

@@ -265,14 +265,31 @@ def _consumer_status(consumer: FloorConsumer | None) -> dict[str, Any] | None:
 
 
 class PitServer:
-    """The pit page's web server, on the floor service's event loop."""
+    """The pit page's web server, on the floor service's event loop.
+
+    ``[floor] listen`` may give port 0: the server then binds whatever port the kernel hands it, and
+    :attr:`url` (and the service's ready line) names the port it listens on, which is the only port
+    the Host and Origin checks accept. A caller that starts the service never has to pick a free port
+    first and hope nothing takes it before the service binds it.
+    """
 
     def __init__(self, config: FloorConfig, consumer: FloorConsumer | None = None) -> None:
         host, _, port = config.floor.listen.rpartition(":")
+        self.host = host or "127.0.0.1"
         self.app = create_app(config, consumer)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host=host or "127.0.0.1", port=int(port), log_level="warning",
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host=self.host, port=int(port), log_level="warning",
                                                     lifespan="on", access_log=False))
         self.ready = asyncio.Event()
+
+    @property
+    def port(self) -> int:
+        """The port the page listens on once it does (until then, ``[floor] listen``'s)."""
+        sockets: Any = self.server.servers[0].sockets if self.server.servers else []
+        return int(sockets[0].getsockname()[1]) if sockets else self.server.config.port
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
 
     async def run(self) -> None:
         watcher = asyncio.create_task(self._started())
@@ -288,6 +305,7 @@ class PitServer:
     async def _started(self) -> None:
         while not self.server.started:
             await asyncio.sleep(0.05)
+        self.app.addresses.port = self.port  # port 0: the port the kernel gave
         self.ready.set()
 
     def stop(self) -> None:

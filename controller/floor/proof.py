@@ -25,6 +25,7 @@ import datetime as dt
 import json
 import multiprocessing as mp
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -40,7 +41,6 @@ from typing import Any
 import psycopg
 
 from controller import events as ev
-from controller.floor.localports import free_port
 from controller.floor.localservers import (
     LocalPostgres,
     NatsCluster,
@@ -116,8 +116,12 @@ SUPERVISOR = ("pit-boss", "2468")
 """The proof's supervisor account (name, PIN): the floor refuses to start without one."""
 
 
-def floor_config(folder: Path, servers: list[str], dsn: str, port: int, linked: list[str], *, site: str = SITE) -> Path:
-    """A floor config on these servers, with a staff file holding :data:`SUPERVISOR`."""
+def floor_config(folder: Path, servers: list[str], dsn: str, linked: list[str], *, site: str = SITE, port: int = 0) -> Path:
+    """A floor config on these servers, with a staff file holding :data:`SUPERVISOR`.
+
+    The pit page listens on ``port``; 0 (the default) lets the service bind any free port and name it in
+    its ready line (:attr:`FloorProcess.url`), so no port is picked before the service binds it.
+    """
     from controller.records.staff import StaffFile
 
     staff = folder / "staff.json"
@@ -179,11 +183,16 @@ class FullTable:
 
 
 class FloorProcess:
-    """``tablectl floor serve`` as a process of its own, to kill and start again."""
+    """``tablectl floor serve`` as a process of its own, to kill and start again.
+
+    :meth:`start` returns once the service is ready; :attr:`url` is then its pit page, read from the
+    service's ready line (with ``[floor] listen`` on port 0, a port chosen afresh by each start).
+    """
 
     def __init__(self, config: Path, log: Path) -> None:
         self.config, self.log = config, log
         self.process: subprocess.Popen[bytes] | None = None
+        self.url = ""
 
     def start(self, timeout: float = 60.0) -> None:
         with self.log.open("ab") as out:
@@ -192,11 +201,15 @@ class FloorProcess:
                 stdout=subprocess.PIPE, stderr=out, start_new_session=True,
             )
         assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
+        line = self.process.stdout.readline().decode(errors="replace")
+        page = re.search(r"pit page on (http://\S+?)/?$", line.strip())
+        if page is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(10)  # exiting, having said why in its log
             self.kill()  # reaped: a service that did not start leaves no process behind
             tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else "(no log)"
-            raise ServerError(f"the floor service did not start; its log {self.log} ends:\n{tail}")
+            raise ServerError(f"the floor service did not start (it said {line.strip()!r}); its log {self.log} ends:\n{tail}")
+        self.url = page.group(1)
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -292,7 +305,7 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
         full = [FullTable(f"F{index + 1:02d}", game, folder / "tables", cluster.urls, seed=plan.seed + index,
                           jackpot=JACKPOT if game == "high-card-flush" else None) for index, game in enumerate(plan.full)]
         linked_ids = [t["id"] for t in tables if "jackpot" in t] + [f.table_id for f in full if "high-card" in f.config.read_text()]
-        floor = FloorProcess(floor_config(folder, cluster.urls, postgres.dsn, free_port(), linked_ids), folder / "floor.log")
+        floor = FloorProcess(floor_config(folder, cluster.urls, postgres.dsn, linked_ids), folder / "floor.log")
         floor.start()
         say(f"floor service up; starting {plan.tables} tables in {plan.workers} processes")
         for w in range(plan.workers):

@@ -58,7 +58,7 @@ async def serve(config: FloorConfig, *, on_ready: Callable[[str], None] | None =
             for task in failed:
                 task.result()  # a part that ended by itself (the page's port taken, ...) ends the service
         elif ready.done() and on_ready is not None:
-            on_ready(f"floor {config.floor.site}: consuming into PostgreSQL, pit page on http://{config.floor.listen}/")
+            on_ready(f"floor {config.floor.site}: consuming into PostgreSQL, pit page on {pit.url}/")
         await stopped
     finally:
         consumer.stop.set()

@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import psycopg
@@ -15,12 +16,13 @@ import pytest
 
 from controller.events import RoundHeld, RoundStarted, StateChanged
 from controller.floor import wire
-from controller.floor.localports import free_port
-from controller.floor.localservers import NatsCluster
+from controller.floor.localports import reserve_port
+from controller.floor.localservers import NatsCluster, ServerError
 from controller.floor.outbox import Outbox
 from controller.floor.proof import SUPERVISOR, FloorProcess, floor_config
 from controller.records.staff import StaffFile
 from tests.floor.tables import play
+from tests.floor.test_localservers import taken
 
 SITE = "pit"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -28,14 +30,13 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 @pytest.fixture
 def floor(tmp_path: Path, cluster: NatsCluster, database: str) -> Iterator[dict[str, Any]]:
-    port = free_port()
-    config = floor_config(tmp_path, cluster.urls, database, port, [], site=SITE)
+    config = floor_config(tmp_path, cluster.urls, database, [], site=SITE)  # port 0: the service binds a free one and names it
     config.write_text(config.read_text().replace("[floor]\n", '[floor]\nhosts = ["floor.casino.example"]\n', 1)
                       + '\n[pits.A]\ntables = ["TC-01"]\n\n[pits.B]\ntables = ["HOLD-1"]\n')
     StaffFile(tmp_path / "staff.json").add("dealer-dan", "dealer", pin="1357", cost=2**4)
     process = FloorProcess(config, tmp_path / "floor.log")
     process.start()
-    yield {"url": f"http://127.0.0.1:{port}", "port": port, "dsn": database, "cluster": cluster, "tmp": tmp_path}
+    yield {"url": process.url, "process": process, "dsn": database, "cluster": cluster, "tmp": tmp_path}
     process.stop()
 
 
@@ -133,3 +134,32 @@ def test_a_supervisor_logs_in_and_sees_every_table_its_last_rounds_with_cards_an
         page.locator("#login").wait_for()
         browser.close()
     assert "→home" in rounds and "→away" in rounds  # the cards, where they went
+
+
+def test_the_floor_service_binds_a_port_itself_so_another_program_taking_its_last_one_cannot_stop_it(floor: dict[str, Any]) -> None:
+    """A port picked free before the service starts (bind 0, close, start) can be taken in between ("address already
+    in use" under load, as the proof's restarts and these tests' fixtures met). Here another program takes the port
+    the service had, on purpose, before it starts again: it binds a port itself and names it."""
+    process: FloorProcess = floor["process"]
+    first = process.url
+    process.stop()
+    lost = urlsplit(first).port
+    assert lost is not None
+    with taken(lost):
+        process.start()
+        assert urlsplit(process.url).port not in (lost, 0)
+        with httpx.Client(timeout=10) as client:
+            assert client.get(f"{process.url}/api/tables").status_code == 401  # its Host check takes the port it bound
+            assert client.get(f"{process.url}/api/tables", headers={"Host": f"127.0.0.1:{lost}"}).status_code == 421
+
+
+def test_a_floor_service_given_a_port_another_program_has_says_which_and_leaves_no_process(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    with reserve_port() as held, taken(held.getsockname()[1]) as other:
+        port = other.getsockname()[1]
+        process = FloorProcess(floor_config(tmp_path, cluster.urls, database, [], site=SITE, port=port), tmp_path / "floor.log")
+        with pytest.raises(ServerError, match=rf"the pit page cannot listen on 127\.0\.0\.1:{port} \(another program has it\?\)"):
+            process.start()
+    assert process.process is not None and process.process.returncode == 3  # exited by itself, and reaped
+    assert "Traceback" not in (tmp_path / "floor.log").read_text()
