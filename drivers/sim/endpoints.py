@@ -83,33 +83,50 @@ class FdTransport(Transport):
 
 
 class SocketTransport(Transport):
-    """One accepted TCP connection."""
+    """One accepted TCP connection.
+
+    Python's socket takes its descriptor number as each ``recv``/``send`` starts, and ``close()`` marks
+    it closed before freeing it: the window is narrow but there. A reader descheduled between taking the
+    number and reading (a busy machine) reads whatever the process opened on that number meanwhile, a
+    writer writes into it. So, as for ``FdTransport``: closing shuts the connection down at once, which
+    ends the read in progress, and frees the socket only once the last read or write has returned (``InUse``).
+    """
 
     def __init__(self, conn: socket.socket, description: str) -> None:
         self.description = description
         self._conn = conn
         conn.settimeout(POLL)
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._in_use = InUse(description, conn.close, self._wake)
 
     def read(self) -> bytes:
-        try:
-            data = self._conn.recv(4096)
-        except TimeoutError:
-            return b""
-        except OSError as exc:
-            raise DeviceLost(f"{self.description}: {exc}") from exc
-        if not data:
-            raise DeviceLost(f"{self.description}: the host closed the connection")
-        return data
+        with self._in_use.use():
+            try:
+                data = self._conn.recv(4096)
+            except TimeoutError:
+                return b""
+            except OSError as exc:
+                raise DeviceLost(f"{self.description}: {exc}") from exc
+            if not data:
+                raise DeviceLost(f"{self.description}: " + ("closed" if self._in_use.closed else "the host closed the connection"))
+            return data
 
     def write(self, data: bytes) -> None:
-        try:
-            self._conn.sendall(data)
-        except OSError as exc:
-            raise DeviceLost(f"{self.description}: {exc}") from exc
+        with self._in_use.use():
+            try:
+                self._conn.sendall(data)
+            except OSError as exc:
+                raise DeviceLost(f"{self.description}: {exc}") from exc
 
     def close(self) -> None:
-        self._conn.close()
+        self._in_use.close()
+
+    def _wake(self) -> None:
+        """End the read (and write) in progress now: a shut-down socket reads as ended."""
+        try:
+            self._conn.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the host hung up first
 
 
 class PtyEndpoint:
