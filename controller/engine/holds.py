@@ -16,7 +16,7 @@ from controller.engine.config import TableConfig
 from controller.engine.feeds import CardFeed
 from controller.engine.log import EventLog
 from controller.engine.recovery import JournalMismatch, rebuild
-from controller.engine.round import Limits, Round
+from controller.engine.round import FINISHED, Limits, Round
 from controller.errors import TableError
 from controller.events import UNSET, HoldReasonAdded, RoundHeld, SupervisorActed
 from controller.records.journal import Journal
@@ -51,7 +51,7 @@ def resume(round: Round, *, by: str, feed: CardFeed | None = None, card: Card | 
 
 def void(round: Round, *, by: str, reason: str, feed: CardFeed | None = None) -> str:
     """Void ``round``: every wager returned whole (the game's misdeal rule)."""
-    if round.state in ("complete", "void"):
+    if round.state in FINISHED:
         raise HoldRefused(f"round {round.id} is already {round.state}")
     round.void_round(reason)
     if feed is not None:

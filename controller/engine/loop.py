@@ -59,7 +59,7 @@ from controller.engine.commands import (
 from controller.engine.feeds import DealerEntryFeed, DeviceFaulted, FeedError, NoCardYet, ShoeFeed
 from controller.engine.jackpot import AwardWatcher
 from controller.engine.players import SimulatedPlayers
-from controller.engine.round import Round
+from controller.engine.round import FINISHED, Round
 from controller.engine.table import Table, banked
 from controller.engine.view import AUDIENCES, Fault, table_view
 from controller.engine.visibility import Audience, sight
@@ -96,7 +96,6 @@ taken for a device's fault."""
 
 
 SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard, CorrectPlacedCard)
-FINISHED = ("complete", "void")
 IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
 OFFER_AGAIN = 1.0

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from controller.cards import Card
 from controller.engine import jackpot
 from controller.engine.log import EventLog, as_written
-from controller.engine.round import Limits, Round
+from controller.engine.round import FINISHED, Limits, Round
 from controller.errors import CardRefused, TableError
 from controller.events import (
     CardBurned,
@@ -301,7 +301,7 @@ def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) ->
             continue
         dealt = sum(1 for target, _, _ in round.cards if target != "burn")
         reason = None
-        if round.state in ("complete", "void"):
+        if round.state in FINISHED:
             action, message = "completed", f"round {round.id} settled on restart from its journaled cards"
         elif round.state == "hold":
             action, message = "held", f"round {round.id} is still on hold: {round.hold_reason}"

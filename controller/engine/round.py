@@ -67,6 +67,8 @@ from controller.tiles import Piece
 
 ACTIVE = ["betting", "no_more_bets", "dealing", "decisions", "reveal", "settling"]
 STATES = ["idle", *ACTIVE, "complete", "hold", "void"]
+#: The states a round ends in: settled, or voided. A round in any other state is in play.
+FINISHED = ("complete", "void")
 
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "open_betting", "source": "idle", "dest": "betting"},

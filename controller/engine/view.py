@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from controller.engine.feeds import DealerEntryFeed
 from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
-from controller.engine.round import Round
+from controller.engine.round import FINISHED, Round
 from controller.engine.table import Table
 from controller.engine.visibility import Audience, Sight, blank, hands, scrub_all, sight
 from controller.events import DecisionTaken
@@ -119,7 +119,7 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
     """
     round = loop.round
     round_held = round is not None and round.state == "hold"
-    in_play = round is not None and round.state not in ("complete", "void")
+    in_play = round is not None and round.state not in FINISHED
     hold = text(loop.table_fault or (hold_reason(round) if round is not None and round_held else None))
     stopped = loop.table.stopped
     return {
@@ -163,8 +163,8 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
         "reveal": loop.reveals.get(round.id),
         "fees": [{"spot": f.spot, "amount": f.amount, "text": format_cents(f.amount), "reason": f.reason} for f in round.fees],
         "settlements": [settlement_view(s) for s in round.settlements],
-        "totals": round.totals() if round.state in ("complete", "void") else None,
-        "totals_text": totals_text(round) if round.state in ("complete", "void") else None,
+        "totals": round.totals() if round.state in FINISHED else None,
+        "totals_text": totals_text(round) if round.state in FINISHED else None,
         "result": game.describe(round.hand) if round.state == "complete" and round.hand is not None else None,
     }
     shown: dict[str, Any] = scrub_all(view, seen)
@@ -269,7 +269,7 @@ def progressive_view(roles: dict[str, Any]) -> str | None:
 
 def spot_results(round: Round) -> dict[str, dict[str, Any]]:
     """After settling, each spot's result: WIN, LOSE or PUSH with what it won or lost over all its wagers."""
-    if round.state not in ("complete", "void"):
+    if round.state not in FINISHED:
         return {}
     nets: dict[int, int] = {}
     for record in round.settlements:
