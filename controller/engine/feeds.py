@@ -334,8 +334,9 @@ class ShoeFeed(CardFeed):
         return self.watch.doubt(round_id, settling=settling) if self.watch is not None else None
 
     def current_fault(self) -> str | None:
-        faults = {**self.open_faults, **self.supervisor_faults}
-        return ", ".join(f"shoe fault ({code})" for code in sorted(faults)) or None
+        """The shoe's faults open now. A restart is not one once the shoe answers again: between rounds it only
+        means a new shoe for the next round (8.4); a round it cut into holds for the supervisor by its own reason."""
+        return ", ".join(f"shoe fault ({code})" for code in sorted(self._blocking())) or None
 
     def blocking_fault(self) -> str | None:
         return "; ".join(f"shoe fault ({code}): {message}" for code, message in sorted(self._blocking().items())) or None
@@ -364,10 +365,11 @@ class ShoeFeed(CardFeed):
 
     def poll(self, round_id: str | None) -> str | None:
         """Read what the shoe already sent: a card drawn is kept for the round, the first fault is returned (and
-        stays open until the shoe reports it over)."""
+        stays open until the shoe reports it over); a restart with no round in play holds nothing (8.4)."""
         before = dict(self.open_faults)
         self._drain(round_id)
-        new = {c: m for c, m in self.open_faults.items() if c not in before}
+        new = {c: m for c, m in self.open_faults.items()
+               if c not in before and (round_id is not None or c != "device-restarted")}  # 8.4: between rounds, a new shoe
         if not new:
             return None
         code, message = next(iter(new.items()))

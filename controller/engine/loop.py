@@ -107,6 +107,12 @@ POLL_INTERVAL = 0.5
 """How often, between rounds and while betting is open, the device is asked for a fault it reported on its own."""
 
 
+def shown(fault: str | None) -> str:
+    """A device's state as every page shows it (``devices``): what its feed reports now (``CardFeed.current_fault``),
+    never 'ok' while it reports a fault, never a fault it no longer reports."""
+    return "ok" if fault is None else f"fault: {fault}"
+
+
 class TableLoop:
     """Runs ``table``: ``submit`` is the only way in, ``run`` (or ``start`` for a thread of its own) the loop.
 
@@ -356,7 +362,7 @@ class TableLoop:
         except (RuntimeError, OSError) as exc:
             reason = now = str(exc) or type(exc).__name__
         if held:  # the hold screen shows the device as it is now; a supervisor decides when to resume
-            status = "ok" if now is None else f"fault: {now}"
+            status = shown(now)
             changed = self.devices.get(feed.source) != status
             self.devices[feed.source] = status
             if reason is not None and reason != now:
@@ -774,7 +780,7 @@ class TableLoop:
         self.table_fault = None
         now = self._device_fault(self.table.feed.current_fault)
         for device in self.devices:
-            self.devices[device] = "ok" if device != self.table.feed.source or now is None else f"fault: {now}"
+            self.devices[device] = shown(now if device == self.table.feed.source else None)
 
     # -- what the pages see ---------------------------------------------
 

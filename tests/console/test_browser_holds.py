@@ -24,6 +24,8 @@ from controller.events import (
     PositionTaken,
     RoundStarted,
     RoundVoided,
+    ShoeFaulted,
+    ShoeShuffled,
     SupervisorActed,
     SupervisorRefusal,
     WagerSettled,
@@ -253,3 +255,26 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_unplugged_and_the_page_
         page.click("#open-round")
         expect_text(page, "#state", "betting")
         assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["resume"]
+
+
+def test_a_shoe_restarted_between_rounds_is_shown_ready_once_back_and_the_table_resumes_with_a_new_shoe(
+    page: Any, shots: Any,
+) -> None:
+    """docs/protocol.md 8.4: between rounds a restart only means a new shoe. The table holds while the shoe is off (its
+    link lost); once it answers again the hold screen says 'shoe now: ready' (not a fault it no longer reports), the
+    supervisor resumes the table, and the next round opens on a new shoe."""
+    with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
+        open_console(page, console.url)
+        sim.command("restart 2")  # off for 2 s: polled every 0.5 s, the lost link holds the table
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-title", "TABLE ON HOLD")
+        expect_text(page, "#hold-now", "^shoe now: ready$")
+        assert "device-restarted" not in page.inner_text("#hold-reason")  # the restart asks nothing of the supervisor
+        shots(page, "restarted-and-back")
+        supervise(page, "hold-supervisor", "resume", "the shoe restarted and is back", again=SUPERVISOR[1])
+        page.locator("#hold-screen").wait_for(state="hidden")
+        shuffles = len(console.log.named(ShoeShuffled.EVENT))
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        assert len(console.log.named(ShoeShuffled.EVENT)) == shuffles + 1
+        assert any(r["code"] == "device-restarted" for r in console.log.named(ShoeFaulted.EVENT))  # journaled all the same

@@ -19,7 +19,7 @@ from controller.engine.devices import open_feed
 from controller.engine.feeds import ShufflerFeed
 from controller.engine.loop import TableLoop
 from controller.engine.table import Table
-from controller.events import ShoeFaulted, ShoeRecovered, SupervisorActed, SupervisorRefusal
+from controller.events import ShoeFaulted, ShoeRecovered, ShoeShuffled, SupervisorActed, SupervisorRefusal
 from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, table_loop
@@ -140,6 +140,34 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_still_unplugged(device:
             assert log.named(SupervisorActed.EVENT)[-1]["action"] == "resume"
             assert loop.snapshot()["devices"][device] == "ok"
             assert "betting is open" in do(loop, OpenRound())
+        finally:
+            loop.stop()
+            loop.table.feed.close()
+
+
+def test_a_shoe_restarted_between_rounds_is_shown_as_it_reports_once_back_and_the_next_round_deals_a_new_shoe() -> None:
+    """docs/protocol.md 8.4: between rounds a restart only means a new shoe (no supervisor's word is needed, unlike a
+    restart mid-round): once the shoe answers again it is shown ready, never 'fault: ... (device-restarted)' until the
+    next shuffle; the table's hold for the lost link is resumed as any, and the next round shuffles a new shoe."""
+    with SimulatorProcess("shoe", "--seed", "4") as sim:
+        loop, log = table_loop("top-card", shoe_port=sim.port)
+        loop.start()
+        try:
+            shuffles = len(log.named(ShoeShuffled.EVENT))
+            sim.command("restart 2")  # off for 2 s: polled every 0.5 s, the lost link holds the table
+            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
+            wait_until(lambda: any(e["code"] == "device-restarted" for e in log.named(ShoeFaulted.EVENT)), timeout=15)
+            wait_until(lambda: loop.snapshot()["devices"]["shoe"] == "ok", timeout=5)
+            assert "device-restarted" not in loop.snapshot()["table_fault"]  # the restart asks nothing of the supervisor
+            assert do(loop, Resume("the shoe is back", "pat")) == "table resumed: the next round may open"
+            time.sleep(1.2)  # polls go on: the shoe stays shown as it reports
+            assert loop.snapshot()["devices"]["shoe"] == "ok"
+            assert "betting is open" in do(loop, OpenRound())
+            assert len(log.named(ShoeShuffled.EVENT)) == shuffles + 1  # 8.4: a new shoe before any card
+            do(loop, PlaceWager(1, "home", 1000))
+            do(loop, CloseBetting())
+            wait_until(lambda: loop.snapshot()["round"]["state"] == "complete", timeout=15)
+            assert log.named(ShoeRecovered.EVENT)[-1]["code"] == "device-restarted"
         finally:
             loop.stop()
             loop.table.feed.close()
