@@ -723,7 +723,8 @@ class SupervisorGranted(Event, frozen=True, kw_only=True, tag="supervisor_grante
 
 class SupervisorRefusal(Event, frozen=True, kw_only=True, tag="supervisor_refused"):
     """A supervisor's action was refused: a wrong PIN, an unknown name, too many tries; or by the table (step
-    ``table``): a table's hold resumed while a device that keeps the next round from opening is still down."""
+    ``table``): a hold resumed (the table's, or a held round's, then with its ``round``) while a device that blocks
+    what comes next (the next round, the round's next card) is still down."""
 
     name: str
     step: str

@@ -715,6 +715,8 @@ class TableLoop:
             return self._correct_placed(round, command)
         if round.state != "hold":
             raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
+        if isinstance(command, Resume) and self._needs_device(round):
+            self._refuse_while_down(command, round)
         card = None
         if isinstance(command, CorrectCard):
             card = Card.parse(command.card.strip().upper())
@@ -747,18 +749,37 @@ class TableLoop:
         still down: then the resume is refused, journaled, naming the device and what to do; the hold stays, and
         its screen shows the device as it is now."""
         feed = self.table.feed
-        self._next_poll = 0.0
-        self._poll_device()  # the device as it is this moment (plugged in a second ago, or down again)
-        down = self._device_fault(feed.device_down)
-        if down is not None:
-            why = (f"the {feed.source} is still down ({down}): plug it in or clear the fault at the {feed.source}, "
-                   f"wait until the hold screen shows '{feed.source} now: ready', then resume the table")
-            self.log.emit(SupervisorRefusal(name=command.by, step="table", action="resume", reason=why))
-            raise CommandRefused(f"not resumed: {why}")
+        self._refuse_while_down(command, None)
         self.log.emit(SupervisorActed(action="resume", reason=command.reason, by=command.by))
         feed.supervisor_resumed(None)  # what only the supervisor ends (a shoe of the wrong size reloaded) is over
         self._clear_faults()
         return "table resumed: the next round may open"
+
+    def _needs_device(self, round: Round) -> bool:
+        """Whether the held ``round``'s next step asks its device: the shuffle it was opened without, the deal after
+        betting, or a card (or burn) due; not a decision awaited with no card due, which the device cannot block."""
+        if round is self._unprepared or round.held_from == "betting":
+            return True
+        return round.held_from in ("dealing", "decisions", "reveal") and (
+            round.burns_due > 0 or round.game.next_target(round.hand) is not None)
+
+    def _refuse_while_down(self, command: Resume, round: Round | None) -> None:
+        """Refuse the resume of the table's hold (``round`` ``None``) or of a held round while a device that blocks
+        what comes next is still down (``CardFeed.device_down``), journaled, naming the device and what to do: a
+        resume would only hold again at the next step. The device is asked as it is this moment (plugged in a
+        second ago, or down again); the hold stays, its screen showing the device as it reports."""
+        feed = self.table.feed
+        self._next_poll = 0.0
+        self._poll_device()
+        down = self._device_fault(feed.device_down)
+        if down is None:
+            return
+        what = "the table" if round is None else "the round"
+        why = (f"the {feed.source} is still down ({down}): plug it in or clear the fault at the {feed.source}, "
+               f"wait until the hold screen shows '{feed.source} now: ready', then resume {what}")
+        self.log.emit(SupervisorRefusal(round=round.id if round is not None else None, name=command.by, step="table",
+                                        action="resume", reason=why))
+        raise CommandRefused(f"not resumed: {why}")
 
     def _blocking_fault(self) -> str | None:
         """What keeps the next round from opening now (``CardFeed.blocking_fault``); a device that cannot be asked

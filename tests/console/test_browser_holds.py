@@ -278,3 +278,34 @@ def test_a_shoe_restarted_between_rounds_is_shown_ready_once_back_and_the_table_
         expect_text(page, "#state", "betting")
         assert len(console.log.named(ShoeShuffled.EVENT)) == shuffles + 1
         assert any(r["code"] == "device-restarted" for r in console.log.named(ShoeFaulted.EVENT))  # journaled all the same
+
+
+def test_a_held_round_is_not_resumed_while_its_shoe_is_unplugged_and_the_page_says_why(page: Any, shots: Any) -> None:
+    """As the table's hold: the round's resume is refused on the page while the shoe its next card needs is still
+    down (naming it and what to do), journaled; the round stays held. Plugged in, the resume goes through."""
+    with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        enter(page, 2, "home", "25")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")
+        sim.command("unplug 600")
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-title", "ROUND ON HOLD")
+        expect_text(page, "#hold-now", rf"shoe now: fault: .*{UNPLUGGED}")
+        supervise(page, "hold-supervisor", "resume", "the shoe looks fine", again=SUPERVISOR[1])
+        expect_text(page, "#message", r"not resumed: the shoe is still down .*plug it in.*then resume the round")
+        nothing_covered(page, shots, "round-resume-refused")
+        assert page.locator("#hold-screen").is_visible()
+        expect_text(page, "#state", "hold")
+        refused = console.log.named(SupervisorRefusal.EVENT)[-1]
+        assert (refused["step"], refused["action"], refused["round"]) == ("table", "resume", console.loop.round.id)
+        assert not console.log.named(SupervisorActed.EVENT)
+
+        sim.command("plug")
+        expect_text(page, "#hold-now", "shoe now: ready")
+        supervise(page, "hold-supervisor", "resume", "the shoe is plugged in again", again=SUPERVISOR[1])
+        page.locator("#hold-screen").wait_for(state="hidden")
+        expect_text(page, "#state", "betting")
+        page.click("#no-more-bets")
+        expect_text(page, "#state", "complete")
+        assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["resume"]

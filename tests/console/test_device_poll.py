@@ -171,3 +171,37 @@ def test_a_shoe_restarted_between_rounds_is_shown_as_it_reports_once_back_and_th
         finally:
             loop.stop()
             loop.table.feed.close()
+
+
+def test_a_held_round_is_not_resumed_while_its_shoe_is_still_unplugged_and_resumes_once_it_is_back() -> None:
+    """As a table's hold (21ac1bf): resuming a round whose next step needs the shoe while the shoe is still down is
+    refused, naming it and what to do, journaled as ``supervisor_refused`` (step ``table``, the round's id); the
+    round stays held. Plugged in, the resume goes through and the round deals on to its end."""
+    with SimulatorProcess("shoe", "--seed", "4") as sim:
+        loop, log = table_loop("top-card", shoe_port=sim.port)
+        loop.start()
+        try:
+            do(loop, OpenRound())
+            do(loop, PlaceWager(1, "home", 1000))
+            sim.command("unplug 600")
+            wait_until(lambda: loop.snapshot()["round"]["state"] == "hold")
+            round_id = loop.snapshot()["round"]["id"]
+            with pytest.raises(CommandRefused, match=r"not resumed: the shoe is still down .*plug it in.*resume the round"):
+                do(loop, Resume("the shoe looks fine", "pat"))
+            refused = log.named(SupervisorRefusal.EVENT)[-1]
+            assert (refused["name"], refused["step"], refused["action"], refused["round"]) == ("pat", "table", "resume", round_id)
+            assert "the shoe is still down" in refused["reason"]
+            assert not log.named(SupervisorActed.EVENT)
+            view = loop.snapshot()
+            assert view["round"]["state"] == "hold" and view["screens"]["resume"] == "Resume round"
+            assert view["devices"]["shoe"].startswith("fault:"), view["devices"]
+
+            sim.command("plug")
+            wait_until(lambda: loop.snapshot()["devices"]["shoe"] == "ok", timeout=15)
+            assert do(loop, Resume("the shoe is plugged in", "pat")) == f"round {round_id} resumed"
+            do(loop, CloseBetting())
+            wait_until(lambda: loop.snapshot()["round"]["state"] == "complete", timeout=15)
+            assert [r["action"] for r in log.named(SupervisorActed.EVENT)] == ["resume"]
+        finally:
+            loop.stop()
+            loop.table.feed.close()
