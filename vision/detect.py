@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Blob", "Corners", "card_mask", "corners_of_blobs", "find_blobs", "find_corners", "half_size"]
+__all__ = ["Blob", "Corners", "card_mask", "corners_of_blobs", "find_blobs", "find_corners", "half_size", "least_channel"]
 
 DOWNSCALE = 2
 EDGE_OFFSET = 1.5
@@ -80,6 +80,14 @@ def half_size(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, (frame.shape[1] // DOWNSCALE, frame.shape[0] // DOWNSCALE), interpolation=cv2.INTER_AREA)
 
 
+def least_channel(image: np.ndarray) -> np.ndarray:
+    """Each pixel's least colour channel of a BGR image: its whiteness (a saturated felt has one channel
+    low, a grey or black one all three). Split into planes first: ``cv2.min`` on the strided views of
+    the channels copies each of them, at several times the cost."""
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def patch_source(
     frame: np.ndarray, small: np.ndarray, width_px: float, patch_width: float
 ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
@@ -96,7 +104,7 @@ def patch_source(
 
 
 def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px: float | None = None,
-              unlike_cloth: float | None = None) -> np.ndarray:
+              unlike_cloth: float | None = None, white: np.ndarray | None = None) -> np.ndarray:
     """Half-resolution mask (255 = card) of what is whiter than the cloth around it (``small``: the
     frame's ``half_size``; ``card_width_px``: how wide a card shows, when known), and with
     ``unlike_cloth`` (``UNLIKE_CLOTH``), what near that white differs from the cloth's colour by more.
@@ -111,12 +119,12 @@ def card_mask(frame: np.ndarray, small: np.ndarray | None = None, card_width_px:
     cuts a fan into slivers too small to be cards: with ``unlike_cloth``, pixels within ``UNLIKE_NEAR``
     card widths of that white whose colour lies that far from the cloth's (each channel's median over
     the same window) are card too. Its holes (dark artwork) are filled, and strokes thinner than
-    ``THIN`` card widths (printed lines and words) are then opened away.
+    ``THIN`` card widths (printed lines and words) are then opened away. ``white``: ``small``'s
+    ``least_channel``, when already known.
     """
     small = half_size(frame) if small is None else small
     width = (card_width_px or DEFAULT_CARD_WIDTH_PX) / DOWNSCALE
-    b, g, r = cv2.split(small)
-    white = cv2.min(cv2.min(b, g), r)
+    white = least_channel(small) if white is None else white
     cloth = _cloth(white, width)
     whiter = cv2.compare(white, cv2.addWeighted(cloth, WHITER, cloth, 0.0, WHITER_OFFSET), cv2.CMP_GT)
     if unlike_cloth is not None:

@@ -194,24 +194,28 @@ def glyph_corners(marks: InkMarks, layouts: Sequence[IndexLayout], width_px: flo
     centre, weight = marks.centre, marks.weight
     if len(centre) < 2:
         return none
-    offsets = centre[None, :, :] - centre[:, None, :]
+    # Only marks some layout's rank or suit glyph could be are paired (each mark's weight against the layout's).
+    rank_ok = [(weight > 0.4 * layout.rank_weight) & (weight < 2.0 * layout.rank_weight) for layout in layouts]
+    suit_ok = [(weight > 0.4 * layout.suit_weight) & (weight < 2.0 * layout.suit_weight) for layout in layouts]
+    rows = np.flatnonzero(np.logical_or.reduce(rank_ok)) if layouts else np.zeros(0, int)
+    cols = np.flatnonzero(np.logical_or.reduce(suit_ok)) if layouts else np.zeros(0, int)
+    offsets = centre[None, cols, :] - centre[rows, None, :]
     apart = np.hypot(offsets[..., 0], offsets[..., 1])
     corners, turns = [], []
-    for layout in layouts:
+    for layout, rank_fits, suit_fits in zip(layouts, rank_ok, suit_ok):
         expected = np.array([(layout.suit[0] - layout.rank[0]) * w, (layout.suit[1] - layout.rank[1]) * h])
         reach = float(np.hypot(*expected))
-        rank_ok = (weight > 0.4 * layout.rank_weight) & (weight < 2.0 * layout.rank_weight)
-        suit_ok = (weight > 0.4 * layout.suit_weight) & (weight < 2.0 * layout.suit_weight)
         off = np.abs(apart - reach) / reach
-        i, j = np.nonzero((off < PAIR_OFF) & rank_ok[:, None] & suit_ok[None, :])
-        if not len(i):
+        a, b = np.nonzero((off < PAIR_OFF) & rank_fits[rows][:, None] & suit_fits[cols][None, :])
+        if not len(a):
             continue
+        i, off, pair = rows[a], off[a, b], offsets[a, b]
         # Each rank mark with the two suit marks that fit it best.
-        order = np.lexsort((off[i, j], i))
-        i, j = i[order], j[order]
+        order = np.lexsort((off, i))
+        i, pair = i[order], pair[order]
         first = np.arange(len(i)) - np.searchsorted(i, i) < 2
-        i, j = i[first], j[first]
-        turn = np.arctan2(offsets[i, j, 1], offsets[i, j, 0]) - math.atan2(expected[1], expected[0])
+        i, pair = i[first], pair[first]
+        turn = np.arctan2(pair[:, 1], pair[:, 0]) - math.atan2(expected[1], expected[0])
         u = np.stack([np.cos(turn), np.sin(turn)], axis=1)
         corners.append(centre[i] - layout.rank[0] * w * u - layout.rank[1] * h * np.stack([-u[:, 1], u[:, 0]], axis=1))
         turns.append(turn)

@@ -22,7 +22,6 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from controller.cards import JOKER, Card, standard_deck
 from vision.geometry import patch_homographies, warp_patches
@@ -64,8 +63,15 @@ def _conv_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.n
     """A 3x3 convolution (padding 1), ReLU and 2x2 max pooling (an odd last row or column dropped, as
     torch's ``MaxPool2d`` does), channels last: (N, H, W, C) to (N, H // 2, W // 2, O)."""
     n, h, w, c = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    columns = sliding_window_view(padded, (3, 3), axis=(1, 2)).reshape(n * h * w, c * 9)
+    padded = np.zeros((n, h + 2, w + 2, c), x.dtype)
+    padded[:, 1:-1, 1:-1] = x
+    # Each pixel's 3 x 3 neighbourhood, channel by channel (c, 3, 3), as torch orders a kernel's weights:
+    # written one offset at a time, several times faster than copying a sliding window view.
+    columns = np.empty((n, h, w, c, 3, 3), x.dtype)
+    for dy in range(3):
+        for dx in range(3):
+            columns[..., dy, dx] = padded[:, dy : dy + h, dx : dx + w]
+    columns = columns.reshape(n * h * w, c * 9)
     y = columns @ weight.reshape(len(weight), -1).T + bias
     y = np.maximum(y, 0.0).reshape(n, h, w, len(weight))[:, : h // 2 * 2, : w // 2 * 2]
     return np.asarray(y.reshape(n, h // 2, 2, w // 2, 2, len(weight)).max(axis=(2, 4)))

@@ -47,7 +47,7 @@ import numpy as np
 
 from controller.cards import JOKER, Card
 from vision.calibration import Layout
-from vision.detect import DOWNSCALE, UNLIKE_CLOTH, Blob, Corners, card_mask, find_blobs, half_size
+from vision.detect import DOWNSCALE, UNLIKE_CLOTH, Blob, Corners, card_mask, find_blobs, half_size, least_channel
 from vision.fans import CLEAR, fan_gaps
 from vision.geometry import STRIPS, CardSize, points_apart, quad_center
 from vision.glyphs import glyph_corners, ink_marks
@@ -252,12 +252,13 @@ class Recognizer:
 
     def _read(self, frame: np.ndarray) -> list[Read]:
         small = half_size(frame)
+        white = least_channel(small)
         layout = self.layout
         if layout is not None:
             scale = layout.px_per_mm((frame.shape[1] / 2, frame.shape[0] / 2))
-            mask = card_mask(frame, small, self.card_size.width_mm * scale, UNLIKE_CLOTH)
+            mask = card_mask(frame, small, self.card_size.width_mm * scale, UNLIKE_CLOTH, white)
         else:
-            mask = card_mask(frame, small, unlike_cloth=UNLIKE_CLOTH)
+            mask = card_mask(frame, small, unlike_cloth=UNLIKE_CLOTH, white=white)
             layout = self._guess_layout(mask)
             if layout is None:
                 return []
@@ -265,7 +266,7 @@ class Recognizer:
         width_px = self.card_size.width_mm * scale
         blobs, filled = find_blobs(mask, 0.35 * width_px * self.card_size.height_mm * scale, BRIDGE * width_px)
         candidates = self.hypotheses.candidates(frame, blobs, filled, layout, width_px,
-                                                self._index_corners(small, blobs, filled, width_px, scale))
+                                                self._index_corners(white, blobs, filled, width_px, scale))
         if not candidates:
             return []
         quads = np.concatenate([c.quads for c in candidates])
@@ -419,24 +420,25 @@ class Recognizer:
             kept.append(((x, y), read))
         return [read for _, read in kept]
 
-    def _index_corners(self, small: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
+    def _index_corners(self, white: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
                        scale: float) -> tuple[Corners, np.ndarray] | None:
         """Index corners no outline corner gives, and their blob: from the index's glyphs (``_glyph_corners``)
         and from the seams of piles (``vision.seams``: where one card's edge across the card under it meets
-        the pile's outline, the corners of a tight fan)."""
-        glyphs = self._glyph_corners(small, blobs, filled, width_px)
+        the pile's outline, the corners of a tight fan). ``white``: the half-size frame's least channel."""
+        glyphs = self._glyph_corners(white, blobs, filled, width_px)
         if not blobs:
             return glyphs
-        seams = seam_corners(small, blobs, filled, width_px, width_px * self.card_size.height_mm * scale)
+        seams = seam_corners(white, blobs, filled, width_px, width_px * self.card_size.height_mm * scale)
         if not len(seams[0]):
             return glyphs
         if glyphs is None:
             return seams
         return Corners.joined([glyphs[0], seams[0]]), np.concatenate([glyphs[1], seams[1]])
 
-    def _glyph_corners(self, small: np.ndarray, blobs: list[Blob], filled: np.ndarray,
+    def _glyph_corners(self, white: np.ndarray, blobs: list[Blob], filled: np.ndarray,
                        width_px: float) -> tuple[Corners, np.ndarray] | None:
-        """Index corners that pairs of ink marks on each blob give (``vision.glyphs``), and their blob."""
+        """Index corners that pairs of ink marks on each blob give (``vision.glyphs``), and their blob
+        (``white``: the half-size frame's least channel)."""
         if not self.deck.layouts or not blobs:
             return None
         height_px = width_px / self.deck.aspect
@@ -451,12 +453,10 @@ class Recognizer:
             x1, y1 = min(x1, filled.shape[1]), min(y1, filled.shape[0])
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
-            roi = small[y0:y1, x0:x1]
-            white = cv2.min(cv2.min(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
             mine = np.zeros((y1 - y0, x1 - x0), np.uint8)
             contour = np.round((blob.contour - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(np.int32) - [x0, y0]
             cv2.drawContours(mine, [contour], -1, 255, cv2.FILLED)
-            marks = ink_marks(white, cv2.bitwise_and(mine, on_card[y0:y1, x0:x1]), width_px / DOWNSCALE)
+            marks = ink_marks(white[y0:y1, x0:x1], cv2.bitwise_and(mine, on_card[y0:y1, x0:x1]), width_px / DOWNSCALE)
             points, along_w, along_h = glyph_corners(marks, self.deck.layouts, width_px, height_px, self.deck.margins)
             # An index corner shows where the card ends: on its blob's outline, or just inside it (a card's
             # corner lying on the card under it, at the edge of the pile). Pairs of pips deep in a face

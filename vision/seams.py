@@ -29,13 +29,13 @@ PILE = 1.3
 SEAM_LENGTH = 0.3
 
 
-def seam_corners(small: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
+def seam_corners(white: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
                  card_area_px: float) -> tuple[Corners, np.ndarray]:
     """Corners (full-resolution pixels) where seams inside the filled blobs of piles (``PILE`` cards' area or
     more; ``card_area_px``: a card's, full-resolution pixels) meet their outlines, and the blob each lies on;
-    both ways along the outline at each seam end."""
+    both ways along the outline at each seam end. ``white``: the half-size frame's least channel
+    (``vision.detect.least_channel``)."""
     width = width_px / DOWNSCALE
-    white = cv2.min(cv2.min(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
     away = max(2, int(round(0.03 * width)))
     edges = cv2.Canny(cv2.GaussianBlur(white, (3, 3), 0), 20, 50)
     edges[cv2.erode(filled, np.ones((2 * away + 1, 2 * away + 1), np.uint8)) == 0] = 0
@@ -49,36 +49,34 @@ def seam_corners(small: np.ndarray, blobs: list[Blob], filled: np.ndarray, width
                             minLineLength=SEAM_LENGTH * width, maxLineGap=max(2.0, 0.03 * width))
     if lines is None:
         return Corners.none(), np.zeros(0, int)
-    points, along, across, owners = [], [], [], []
     h, w = filled.shape
     longest = int(2.0 * width)  # steps along a seam: past a card's height (about 1.4 widths)
-    for x0, y0, x1, y1 in lines.reshape(-1, 4).astype(np.float64):
-        ends = np.array([[x0, y0], [x1, y1]])
-        for e, other in ((ends[0], ends[1]), (ends[1], ends[0])):
-            d = (other - e) / np.linalg.norm(other - e)
-            # Follow the seam out past its end to where the pile ends: the card's corner.
-            steps = e - np.arange(longest)[:, None] * d
-            xs, ys = np.round(steps[:, 0]).astype(int), np.round(steps[:, 1]).astype(int)
-            within = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-            on = np.zeros(longest, bool)
-            on[within] = filled[ys[within], xs[within]] > 0
-            if on.all():
-                continue
-            out = int(np.argmin(on))
-            corner = steps[max(out - 1, 0)]
-            owner = int(owner_map[int(np.clip(round(e[1]), 0, h - 1)), int(np.clip(round(e[0]), 0, w - 1))]) - 1
-            if owner < 0:
-                continue
-            for sign in (1.0, -1.0):
-                p = sign * np.array([-d[1], d[0]])
-                probe = corner + 0.3 * width * (d + p)
-                px, py = int(round(probe[0])), int(round(probe[1]))
-                if 0 <= px < w and 0 <= py < h and filled[py, px]:
-                    points.append(corner * DOWNSCALE + (DOWNSCALE - 1) / 2)
-                    along.append(d)
-                    across.append(p)
-                    owners.append(owner)
-    if not points:
+    # Each seam both ways: from each end (line by line, first end first) away from the other. Hough's
+    # ends are whole pixels, so each direction's length is exact.
+    segments = lines.reshape(-1, 4).astype(np.float64)
+    ends = np.stack([segments[:, :2], segments[:, 2:]], axis=1).reshape(-1, 2)
+    others = np.stack([segments[:, 2:], segments[:, :2]], axis=1).reshape(-1, 2)
+    d = (others - ends) / np.sqrt(((others - ends) ** 2).sum(axis=1, keepdims=True))
+    # Follow the seam out past its end to where the pile ends: the card's corner.
+    steps = ends[:, None, :] - np.arange(longest)[None, :, None] * d[:, None, :]
+    xs, ys = np.round(steps[..., 0]).astype(int), np.round(steps[..., 1]).astype(int)
+    within = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    on = np.zeros(within.shape, bool)
+    on[within] = filled[ys[within], xs[within]] > 0
+    out = np.argmin(on, axis=1)
+    corner = steps[np.arange(len(steps)), np.maximum(out - 1, 0)]
+    owner = owner_map[np.clip(np.round(ends[:, 1]), 0, h - 1).astype(int), np.clip(np.round(ends[:, 0]), 0, w - 1).astype(int)] - 1
+    ended = ~on.all(axis=1) & (owner >= 0)
+    d, corner, owner = d[ended], corner[ended], owner[ended]
+    # Each way across the seam (the card on either side of it), where the pile goes on.
+    across = np.stack([np.stack([-d[:, 1], d[:, 0]], axis=1), -np.stack([-d[:, 1], d[:, 0]], axis=1)], axis=1)
+    probe = corner[:, None, :] + 0.3 * width * (d[:, None, :] + across)
+    px, py = np.round(probe[..., 0]).astype(int), np.round(probe[..., 1]).astype(int)
+    inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    shows = np.zeros(inside.shape, bool)
+    shows[inside] = filled[py[inside], px[inside]] > 0
+    end_of, sign_of = np.nonzero(shows)
+    if not len(end_of):
         return Corners.none(), np.zeros(0, int)
-    none = np.zeros(len(points))
-    return Corners(np.array(points), np.array(along), np.array(across), none, none), np.array(owners)
+    none = np.zeros(len(end_of))
+    return Corners(corner[end_of] * DOWNSCALE + (DOWNSCALE - 1) / 2, d[end_of], across[end_of, sign_of], none, none), owner[end_of].astype(int)

@@ -13,6 +13,7 @@ from vision.detect import (
     find_blobs,
     find_corners,
     half_size,
+    least_channel,
 )
 from vision.seams import seam_corners
 
@@ -223,7 +224,7 @@ def test_the_seams_of_a_tight_fan_give_its_cards_corners() -> None:
     mask = card_mask(image, small, 126, UNLIKE_CLOTH)
     blobs, filled = find_blobs(mask, 0.35 * 126 * 176)
     assert len(blobs) == 1
-    corners, owners = seam_corners(small, blobs, filled, 126.0, 126.0 * 176.0)
+    corners, owners = seam_corners(least_channel(small), blobs, filled, 126.0, 126.0 * 176.0)
     assert set(owners.tolist()) == {0}
     for quad in quads[1:]:
         for corner in quad[:2]:  # each card's top corners, on the pile's straight sides
