@@ -309,3 +309,57 @@ def test_a_held_round_is_not_resumed_while_its_shoe_is_unplugged_and_the_page_sa
         page.click("#no-more-bets")
         expect_text(page, "#state", "complete")
         assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["resume"]
+
+
+FITS = ("#hold-supervisor-name", "#hold-supervisor-pin", '#hold-supervisor [data-supervisor="resume"]')
+"""What a supervisor must see together on the hold screen: the name and PIN fields and the resume button."""
+
+
+def hold_panel_fits(page: Any, selectors: tuple[str, ...] = FITS) -> list[str]:
+    """What of ``selectors`` is off the screen, and which of the hold screen's boxes scrolls inside."""
+    return list(page.evaluate("""(selectors) => {
+        const out = [];
+        for (const selector of selectors) {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            if (box.width === 0 || box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth)
+                out.push(selector + ' is off the screen (' + Math.round(box.top) + '..' + Math.round(box.bottom) + ' of ' + innerHeight + ')');
+        }
+        for (const selector of ['#screens', '#hold-screen', '#hold-supervisor']) {
+            const node = document.querySelector(selector);
+            if (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1)
+                out.push(selector + ' scrolls inside (' + node.scrollHeight + ' in ' + node.clientHeight + ')');
+        }
+        return out;
+    }""", list(selectors)))
+
+
+def test_the_hold_panel_fits_a_1024x600_screen_with_the_supervisors_fields_and_the_resume_button_in_view(
+    page: Any, shots: Any,
+) -> None:
+    """At the table's smallest screen, 1024x600 (and at 1280x800, 1280x900), a held round's screen shows the
+    supervisor's name and PIN fields and the resume button at once, nothing scrolling inside the panel: with the
+    console's answer line above it (a resume refused while the shoe is unplugged) and every round action offered."""
+    with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        enter(page, 2, "home", "25")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")
+        sim.command("unplug 600")
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-now", "shoe now: fault")
+        supervise(page, "hold-supervisor", "resume", "the shoe looks fine", again=SUPERVISOR[1])
+        expect_text(page, "#message", "not resumed")
+        assert page.locator('#hold-supervisor [data-supervisor="void"]').is_visible()
+        for width, height in ((1024, 600), *SIZES):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(80)
+            shots(page, f"hold-panel-{width}x{height}")
+            assert not hold_panel_fits(page), f"{width}x{height}: {hold_panel_fits(page)}"
+        # asked to confirm, at 1024x600: the question, the PIN again and "Yes, do it" in view as well
+        page.set_viewport_size({"width": 1024, "height": 600})
+        supervise(page, "hold-supervisor", "resume", "the shoe looks fine")
+        page.locator("#hold-supervisor .question").wait_for()
+        shots(page, "hold-panel-confirm-1024x600")
+        confirm = ("#hold-supervisor .question", "#hold-supervisor-pin-again", "#hold-supervisor button.confirm")
+        assert not hold_panel_fits(page, (*FITS, *confirm)), hold_panel_fits(page, (*FITS, *confirm))
+        assert console.loop.alive

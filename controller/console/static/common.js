@@ -208,16 +208,17 @@ function supervisorPanel(container) {
     el("label", { for: again.id, text: "PIN again" }), again,
     el("button", { class: "big warn confirm", text: "Yes, do it", onclick: () => finish(true) }),
     el("button", { class: "big", text: "Cancel", onclick: () => finish(false) }));
+  // three rows (who, PIN and why; the actions; a placed card), so the hold screen fits the table's 1024x600 screen
   container.append(
     el("div", { class: "entry-row" }, el("label", { for: name.id, text: "Supervisor" }), name,
-      el("label", { for: pin.id, text: "PIN" }), pin),
-    el("div", { class: "entry-row" }, el("label", { for: reason.id, text: "Reason" }), reason),
+      el("label", { for: pin.id, text: "PIN" }), pin,
+      el("label", { for: reason.id, text: "Reason" }), reason),
     el("div", { class: "entry-row" },
       el("button", { class: "big", "data-supervisor": "resume", text: "Resume round", onclick: () => start("resume") }),
-      el("button", { class: "big warn", "data-supervisor": "void", text: "Void round", onclick: () => start("void") })),
-    el("div", { class: "entry-row round-only" }, el("label", { for: card.id, text: "Card really dealt" }), card,
-      el("button", { class: "big", "data-supervisor": "correct_card", text: "Correct card",
-                     onclick: () => start("correct_card") })),
+      el("button", { class: "big warn", "data-supervisor": "void", text: "Void round", onclick: () => start("void") }),
+      el("span", { class: "entry-row round-only" }, el("label", { for: card.id, text: "Card really dealt" }), card,
+        el("button", { class: "big", "data-supervisor": "correct_card", text: "Correct card",
+                       onclick: () => start("correct_card") }))),
     el("div", { class: "entry-row round-only" }, el("label", { for: which.id, text: "Placed card it replaces" }), which,
       el("button", { class: "big", "data-supervisor": "correct_placed", text: "Correct placed card",
                      onclick: () => start("correct_placed") })),
