@@ -192,36 +192,37 @@ def glyph_corners(marks: InkMarks, layouts: Sequence[IndexLayout], width_px: flo
     none = np.zeros((0, 2)), np.zeros((0, 2)), np.zeros((0, 2))
     w, h = width_px / downscale, height_px / downscale
     centre, weight = marks.centre, marks.weight
-    if len(centre) < 2:
+    if len(centre) < 2 or not layouts:
         return none
-    # Only marks some layout's rank or suit glyph could be are paired (each mark's weight against the layout's).
-    rank_ok = [(weight > 0.4 * layout.rank_weight) & (weight < 2.0 * layout.rank_weight) for layout in layouts]
-    suit_ok = [(weight > 0.4 * layout.suit_weight) & (weight < 2.0 * layout.suit_weight) for layout in layouts]
-    rows = np.flatnonzero(np.logical_or.reduce(rank_ok)) if layouts else np.zeros(0, int)
-    cols = np.flatnonzero(np.logical_or.reduce(suit_ok)) if layouts else np.zeros(0, int)
+    # Every layout at once (one row each): only marks some layout's rank or suit glyph could be are paired
+    # (each mark's weight against the layout's), each rank mark with the suit marks about as far from it
+    # as the layout has them.
+    rank_weight = np.array([layout.rank_weight for layout in layouts])
+    suit_weight = np.array([layout.suit_weight for layout in layouts])
+    rank_ok = (weight[None, :] > 0.4 * rank_weight[:, None]) & (weight[None, :] < 2.0 * rank_weight[:, None])
+    suit_ok = (weight[None, :] > 0.4 * suit_weight[:, None]) & (weight[None, :] < 2.0 * suit_weight[:, None])
+    rows, cols = np.flatnonzero(rank_ok.any(axis=0)), np.flatnonzero(suit_ok.any(axis=0))
     offsets = centre[None, cols, :] - centre[rows, None, :]
     apart = np.hypot(offsets[..., 0], offsets[..., 1])
-    corners, turns = [], []
-    for layout, rank_fits, suit_fits in zip(layouts, rank_ok, suit_ok):
-        expected = np.array([(layout.suit[0] - layout.rank[0]) * w, (layout.suit[1] - layout.rank[1]) * h])
-        reach = float(np.hypot(*expected))
-        off = np.abs(apart - reach) / reach
-        a, b = np.nonzero((off < PAIR_OFF) & rank_fits[rows][:, None] & suit_fits[cols][None, :])
-        if not len(a):
-            continue
-        i, off, pair = rows[a], off[a, b], offsets[a, b]
-        # Each rank mark with the two suit marks that fit it best.
-        order = np.lexsort((off, i))
-        i, pair = i[order], pair[order]
-        first = np.arange(len(i)) - np.searchsorted(i, i) < 2
-        i, pair = i[first], pair[first]
-        turn = np.arctan2(pair[:, 1], pair[:, 0]) - math.atan2(expected[1], expected[0])
-        u = np.stack([np.cos(turn), np.sin(turn)], axis=1)
-        corners.append(centre[i] - layout.rank[0] * w * u - layout.rank[1] * h * np.stack([-u[:, 1], u[:, 0]], axis=1))
-        turns.append(turn)
-    if not corners:
+    expected = [np.array([(layout.suit[0] - layout.rank[0]) * w, (layout.suit[1] - layout.rank[1]) * h]) for layout in layouts]
+    reach = np.array([float(np.hypot(*e)) for e in expected])[:, None, None]
+    off = np.abs(apart[None] - reach) / reach
+    k, a, b = np.nonzero((off < PAIR_OFF) & rank_ok[:, rows, None] & suit_ok[:, None, cols])
+    if not len(k):
         return none
-    corner, turn = np.concatenate(corners), np.concatenate(turns)
+    i, off, pair = rows[a], off[k, a, b], offsets[a, b]
+    # Each rank mark with the two suit marks that fit it best, layout by layout.
+    order = np.lexsort((off, i, k))
+    k, i, pair = k[order], i[order], pair[order]
+    mark = k * len(centre) + i
+    first = np.arange(len(mark)) - np.searchsorted(mark, mark) < 2
+    k, i, pair = k[first], i[first], pair[first]
+    angle = np.array([math.atan2(e[1], e[0]) for e in expected])
+    turn = np.arctan2(pair[:, 1], pair[:, 0]) - angle[k]
+    u = np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    across = np.array([layout.rank[0] * w for layout in layouts])[k, None]
+    down = np.array([layout.rank[1] * h for layout in layouts])[k, None]
+    corner = centre[i] - across * u - down * np.stack([-u[:, 1], u[:, 0]], axis=1)
     # One corner per cell of SAME_CORNER card widths and SAME_TURN degrees: a glyph gives several peaks,
     # and several layouts put nearly the same corner at one pair.
     cell = np.floor(corner / (SAME_CORNER * w)).astype(np.int64) + 1

@@ -311,20 +311,21 @@ def inside_share(quads: np.ndarray, filled: np.ndarray) -> np.ndarray:
     the frame can tell."""
     o, a, b = quads[:, None, 0], quads[:, None, 1] - quads[:, None, 0], quads[:, None, 3] - quads[:, None, 0]
     points = o + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b
-    shown = _in_frame(points, filled)
-    return np.asarray((_on_mask(points, filled) & shown).sum(axis=1) / np.maximum(shown.sum(axis=1), 1))
+    on, shown = _on_mask_in_frame(points, filled)
+    return np.asarray(on.sum(axis=1) / np.maximum(shown.sum(axis=1), 1))
 
 
-def _in_frame(points: np.ndarray, filled: np.ndarray) -> np.ndarray:
+def _on_mask_in_frame(points: np.ndarray, filled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each point (frame pixels, (..., 2)) lies on the half-size ``filled`` mask, and whether the
+    frame shows it."""
     half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
     h, w = filled.shape
-    return np.asarray((half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h))
+    ok = (half[..., 0] >= 0) & (half[..., 0] < w) & (half[..., 1] >= 0) & (half[..., 1] < h)
+    on = np.zeros(ok.shape, bool)
+    on[ok] = filled[half[..., 1][ok], half[..., 0][ok]] > 0
+    return on, ok
 
 
 def _on_mask(points: np.ndarray, filled: np.ndarray) -> np.ndarray:
     """Whether each point (frame pixels, (..., 2)) lies on the half-size ``filled`` mask."""
-    half = np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(int)
-    ok = _in_frame(points, filled)
-    on = np.zeros(ok.shape, bool)
-    on[ok] = filled[half[..., 1][ok], half[..., 0][ok]] > 0
-    return on
+    return _on_mask_in_frame(points, filled)[0]

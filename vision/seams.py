@@ -36,14 +36,16 @@ def seam_corners(white: np.ndarray, blobs: list[Blob], filled: np.ndarray, width
     both ways along the outline at each seam end. ``white``: the half-size frame's least channel
     (``vision.detect.least_channel``)."""
     width = width_px / DOWNSCALE
+    piles = [k for k, blob in enumerate(blobs) if blob.area >= PILE * card_area_px]
+    if not piles:
+        return Corners.none(), np.zeros(0, int)  # no edge would be kept, and no line found
     away = max(2, int(round(0.03 * width)))
     edges = cv2.Canny(cv2.GaussianBlur(white, (3, 3), 0), 20, 50)
     edges[cv2.erode(filled, np.ones((2 * away + 1, 2 * away + 1), np.uint8)) == 0] = 0
     owner_map = np.zeros(filled.shape, np.int32)
-    for k, blob in enumerate(blobs):
-        if blob.area >= PILE * card_area_px:
-            contour = np.round((blob.contour - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(np.int32)
-            cv2.drawContours(owner_map, [contour], -1, k + 1, cv2.FILLED)
+    for k in piles:
+        contour = np.round((blobs[k].contour - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(np.int32)
+        cv2.drawContours(owner_map, [contour], -1, k + 1, cv2.FILLED)
     edges[owner_map == 0] = 0
     lines = cv2.HoughLinesP(edges, 1, math.pi / 180, int(max(8, 0.15 * width)),
                             minLineLength=SEAM_LENGTH * width, maxLineGap=max(2.0, 0.03 * width))
