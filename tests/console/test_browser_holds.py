@@ -280,16 +280,21 @@ def test_a_shoe_restarted_between_rounds_is_shown_ready_once_back_and_the_table_
         assert any(r["code"] == "device-restarted" for r in console.log.named(ShoeFaulted.EVENT))  # journaled all the same
 
 
+def hold_a_round_for_its_unplugged_shoe(page: Any, sim: SimulatorProcess, console: Any) -> None:
+    """Open a Top Card round, wager $25 on home at spot 2, unplug the shoe while betting is open: the round holds."""
+    open_console(page, console.url)
+    page.click("#open-round")
+    enter(page, 2, "home", "25")
+    expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")
+    sim.command("unplug 600")
+    page.locator("#hold-screen").wait_for(state="visible")
+
+
 def test_a_held_round_is_not_resumed_while_its_shoe_is_unplugged_and_the_page_says_why(page: Any, shots: Any) -> None:
     """As the table's hold: the round's resume is refused on the page while the shoe its next card needs is still
     down (naming it and what to do), journaled; the round stays held. Plugged in, the resume goes through."""
     with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
-        open_console(page, console.url)
-        page.click("#open-round")
-        enter(page, 2, "home", "25")
-        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")
-        sim.command("unplug 600")
-        page.locator("#hold-screen").wait_for(state="visible")
+        hold_a_round_for_its_unplugged_shoe(page, sim, console)
         expect_text(page, "#hold-title", "ROUND ON HOLD")
         expect_text(page, "#hold-now", rf"shoe now: fault: .*{UNPLUGGED}")
         supervise(page, "hold-supervisor", "resume", "the shoe looks fine", again=SUPERVISOR[1])
@@ -340,12 +345,7 @@ def test_the_hold_panel_fits_a_1024x600_screen_with_the_supervisors_fields_and_t
     supervisor's name and PIN fields and the resume button at once, nothing scrolling inside the panel: with the
     console's answer line above it (a resume refused while the shoe is unplugged) and every round action offered."""
     with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
-        open_console(page, console.url)
-        page.click("#open-round")
-        enter(page, 2, "home", "25")
-        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")
-        sim.command("unplug 600")
-        page.locator("#hold-screen").wait_for(state="visible")
+        hold_a_round_for_its_unplugged_shoe(page, sim, console)
         expect_text(page, "#hold-now", "shoe now: fault")
         supervise(page, "hold-supervisor", "resume", "the shoe looks fine", again=SUPERVISOR[1])
         expect_text(page, "#message", "not resumed")
