@@ -13,13 +13,22 @@ from collections.abc import Callable
 
 import pytest
 
-from controller.engine.commands import CloseBetting, CommandRefused, OpenRound, PlaceWager, Resume
+from controller.engine.commands import CloseBetting, CommandRefused, Decide, OpenRound, PlaceWager, Resume
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShufflerFeed
 from controller.engine.loop import TableLoop
 from controller.engine.table import Table
-from controller.events import ShoeFaulted, ShoeRecovered, ShoeShuffled, SupervisorActed, SupervisorRefusal
+from controller.events import (
+    ShoeFaulted,
+    ShoeRecovered,
+    ShoeShuffled,
+    ShufflerFaulted,
+    ShufflerRecovered,
+    ShufflerShuffled,
+    SupervisorActed,
+    SupervisorRefusal,
+)
 from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, table_loop
@@ -205,3 +214,45 @@ def test_a_held_round_is_not_resumed_while_its_shoe_is_still_unplugged_and_resum
         finally:
             loop.stop()
             loop.table.feed.close()
+
+
+def shuffler_round(loop: TableLoop, *, bets: bool = True) -> None:
+    """A Three Card Poker round on the shuffler dealt to its end: the player-dealer's bank, one ante played."""
+    if bets:
+        do(loop, OpenRound())
+        do(loop, PlaceWager(1, "bank", 30000))
+        do(loop, PlaceWager(4, "ante", 1000))
+    do(loop, CloseBetting())
+    wait_until(lambda: loop.snapshot()["round"]["state"] == "decisions", timeout=15)
+    loop.submit(Decide(4, "play")).result(120)  # the first settlement may wait for the shuffle tests' kernels
+    assert loop.snapshot()["round"]["state"] == "complete"
+
+
+def test_a_shuffler_restarted_between_rounds_is_shown_ready_once_back_and_the_next_round_deals_a_fresh_deck() -> None:
+    """docs/protocol.md 8.4 and 6.3, as for the shoe: between rounds a restart only means fresh decks. The table
+    holds while the shuffler is off (its link lost); once it answers it is shown ready, the restart (journaled) asks
+    nothing of the supervisor, the resume goes through, and the next round is dealt from a deck shuffled and counted
+    after the restart (the machine's decks started again, both of a two-deck machine)."""
+    with SimulatorProcess("shuffler", "--seed", "4", "--decks", "2") as sim:
+        loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
+        loop.start()
+        try:
+            shuffler_round(loop)
+            sim.command("restart 2")  # off for 2 s: polled every 0.5 s, the lost link holds the table
+            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
+            assert loop.snapshot()["devices"]["shuffler"].startswith("fault:")  # never ready while it is off
+            wait_until(lambda: any(e["code"] == "device-restarted" for e in log.named(ShufflerFaulted.EVENT)), timeout=15)
+            wait_until(lambda: loop.snapshot()["devices"]["shuffler"] == "ok", timeout=5)
+            assert "device-restarted" not in loop.snapshot()["table_fault"]  # the restart asks nothing of the supervisor
+            assert do(loop, Resume("the shuffler is back", "pat")) == "table resumed: the next round may open"
+            time.sleep(1.2)  # polls go on: the shuffler stays shown as it reports
+            assert loop.snapshot()["devices"]["shuffler"] == "ok"
+            shuffled = len(log.named(ShufflerShuffled.EVENT))
+            shuffler_round(loop)
+            assert len(log.named(ShufflerShuffled.EVENT)) == shuffled + 1
+            assert sim.command("status").endswith("last_event=2")  # both decks shuffled since the restart (6.3)
+            assert log.named(ShufflerRecovered.EVENT)[-1]["code"] == "device-restarted"
+        finally:
+            loop.stop()
+            loop.table.feed.close()
+
