@@ -724,7 +724,8 @@ class SupervisorGranted(Event, frozen=True, kw_only=True, tag="supervisor_grante
 class SupervisorRefusal(Event, frozen=True, kw_only=True, tag="supervisor_refused"):
     """A supervisor's action was refused: a wrong PIN, an unknown name, too many tries; or by the table (step
     ``table``): a hold resumed (the table's, or a held round's, then with its ``round``) while a device that blocks
-    what comes next (the next round, the round's next card) is still down."""
+    what comes next (the next round, the round's next card) is still down, or a held round resumed that may only be
+    voided (a shuffler's deck lost to a restart with cards of it dealt)."""
 
     name: str
     step: str

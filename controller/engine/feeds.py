@@ -91,6 +91,11 @@ class CardFeed(abc.ABC):
         """The supervisor resumed a round this feed held (having entered any card it could not read), or the table
         (``None``: no round in play) held for a fault of the feed."""
 
+    def void_only(self, round_id: str) -> str | None:
+        """Why the held round ``round_id`` may only be voided, not resumed (a shuffler's deck lost to a restart with
+        cards of it dealt, 8.4); ``None``: a resume may go on."""
+        return None
+
     def end_round(self, round_id: str) -> None:  # noqa: B027 - optional hook
         """The round is over."""
 
@@ -517,6 +522,16 @@ class ShufflerFeed(CardFeed):
         self.supervisor_faults: dict[str, str] = {}
         self._stack: list[Card | None] = []
         self._round_id: str | None = None
+        self._deck_round: str | None = None
+        """The round the deck in the shuffler was made for (``prepare_round``), until a restart loses it (8.4)."""
+        self._cards_out = False
+        """Whether cards of that deck left the shuffler for its round (a stack dispensed, or one that may be in the tray)."""
+        self._new_deck_due = False
+        """A restart lost the round's deck before any card of it left: a fresh one is made when the round is resumed."""
+        self._restart_hold: str | None = None
+        """Why a restart holds the round in play, for ``poll`` to report once."""
+        self._lost: tuple[str, str] | None = None
+        """The round whose deck a restart lost with cards of it out, and why: only a void ends it."""
 
     def close(self) -> None:
         if self.watch is not None:
@@ -529,12 +544,20 @@ class ShufflerFeed(CardFeed):
         self.shuffler.close()
 
     def poll(self, round_id: str | None) -> str | None:
+        """What the shuffler reports now; first, once, why a restart holds the round in play (8.4)."""
         self._journal_notices(round_id)
-        return self.shuffler.reported_fault()
+        restart, self._restart_hold = self._restart_hold, None
+        return restart or self.shuffler.reported_fault()
 
     def current_fault(self) -> str | None:
-        own = ", ".join(f"shuffler fault ({code})" for code in sorted(self.supervisor_faults))
+        """What the shuffler reports now, else the faults only the supervisor ends. A restart is not one once the
+        shuffler answers again: between rounds it only means fresh decks (8.4); a round it cut into holds for the
+        supervisor by its own reason."""
+        own = ", ".join(f"shuffler fault ({code})" for code in sorted(self.supervisor_faults) if code != "device-restarted")
         return self.shuffler.reported_fault() or own or None
+
+    def void_only(self, round_id: str) -> str | None:
+        return self._lost[1] if self._lost is not None and self._lost[0] == round_id else None
 
     def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
         return self.watch.doubt(round_id, settling=settling) if self.watch is not None else None
@@ -544,6 +567,11 @@ class ShufflerFeed(CardFeed):
         self._journal_notices(round_id)
         if self.supervisor_faults:
             raise self._fault_of(self.supervisor_faults, supervisor=True)
+        self._new_deck(round_id)
+        return 0
+
+    def _new_deck(self, round_id: str) -> None:
+        """Make a freshly shuffled, counted deck the one dealt to ``round_id`` (6.3)."""
         held = self.watch.shoe_ended(round_id) if self.watch is not None else []
         for attempt in (1, 2):
             try:
@@ -562,19 +590,24 @@ class ShufflerFeed(CardFeed):
         self._journal_notices(round_id)
         self._stack = []
         self.open_faults.clear()
+        self._deck_round, self._cards_out, self._new_deck_due, self._lost = round_id, False, False, None
         self.log.emit(ev.ShufflerShuffled(round=round_id, count=count))
         if self.watch is not None:
             held += self.watch.shoe_started(round_id, count)
         if held:
             raise ShuffleHeld("; ".join(held))
-        return 0
 
     def next_card(self, round_id: str) -> Card:
         self._round_id = round_id
         self._journal_notices(round_id)
+        if (why := self.void_only(round_id)) is not None:  # resumed all the same (``controller.engine.holds``)
+            self.supervisor_faults.setdefault("device-restarted", why)
         blocking = self.supervisor_faults or self.open_faults
         if blocking:
+            self._restart_hold = None  # the round holds for it now, by this reason
             raise self._fault_of(blocking, supervisor=bool(self.supervisor_faults))
+        if self._new_deck_due:  # resumed after a restart lost its deck before any card of it left (8.4)
+            self._new_deck(round_id)
         if not self._stack:
             self._dispense(round_id)
         card = self._stack.pop(0)
@@ -590,19 +623,22 @@ class ShufflerFeed(CardFeed):
         try:
             stack = self.shuffler.dispense(self.stack_size)
         except StackUnknown as exc:
+            self._cards_out = True  # a stack may be in the tray
             self.supervisor_faults[exc.code] = str(exc)
             self.log.emit(ev.StackUnknown(round=round_id, cards=[c.code if c else "--" for c in exc.cards],
                                          asked=self.stack_size, message=str(exc)))
             self.log.emit(ev.ShufflerFaulted(round=round_id, code=exc.code, message=str(exc)))
             raise DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {exc}", supervisor=True) from exc
-        except ShufflerRestarted as exc:  # 8.4: mid-round the round's deck is gone; a fresh one could repeat its cards
-            message = f"{exc}; the deck of this round is gone: void the round"
-            self.supervisor_faults[exc.code] = message
-            self.log.emit(ev.ShufflerFaulted(round=round_id, code=exc.code, message=message))
-            raise DeviceFaulted(exc.code, f"shuffler fault ({exc.code}): {message}", supervisor=True) from exc
+        except ShufflerRestarted as exc:  # 8.4: found by the Dispense itself; the driver's notice says so too
+            self._journal_notices(round_id)
+            self._restarted(round_id)  # nothing more if the notice did it
+            why = self.supervisor_faults.setdefault(exc.code, f"{exc}: the deck of this round is gone: void the round")
+            self._restart_hold = None  # the round holds for it now, by this reason
+            raise self._fault_of({exc.code: why}, supervisor=True) from exc
         except ShufflerError as exc:
             raise self._faulted(exc, round_id) from exc
         self._stack = list(stack)
+        self._cards_out = True
         self.log.emit(ev.StackDispensed(round=round_id, cards=[c.code if c else "--" for c in self._stack]))
         if self.watch is not None:
             for card in self._stack:
@@ -649,7 +685,27 @@ class ShufflerFeed(CardFeed):
         for notice in self.shuffler.notices():
             if isinstance(notice, DeviceFault):
                 self.log.emit(ev.ShufflerFaulted(round=round_id, code=notice.code, message=notice.message))
+                if notice.code == "device-restarted":
+                    self._restarted(round_id)
             elif isinstance(notice, DeviceRecovered):
                 self.log.emit(ev.ShufflerRecovered(round=round_id, code=notice.code, message=notice.message))
             else:
                 self.log.emit(ev.DeviceWarning(round=round_id, device="shuffler", code=notice.code, message=notice.message))
+
+    def _restarted(self, round_id: str | None) -> None:
+        """8.4: a restart lost the shuffler's decks. Between rounds that holds nothing (the next round starts with a
+        fresh deck, 6.3); a round in play on the deck it lost is held for the supervisor: resumed on a fresh deck
+        while none of its cards had left, else only voided (a fresh deck could deal them again)."""
+        if round_id is None or round_id != self._deck_round:
+            return
+        self._deck_round = None
+        if self._cards_out:
+            why = ("the shuffler restarted (power cut or reset): the deck of this round is gone, cards of it already "
+                   "dealt, and a fresh deck could deal them again: void the round")
+            self._lost = (round_id, why)
+        else:
+            self._new_deck_due = True
+            why = ("the shuffler restarted (power cut or reset) and lost the deck of this round before any card of it "
+                   "was dealt: resume the round (a fresh deck is shuffled and counted first), or void it")
+        self.supervisor_faults["device-restarted"] = why
+        self._restart_hold = f"shuffler fault (device-restarted): {why}"

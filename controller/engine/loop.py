@@ -365,13 +365,16 @@ class TableLoop:
             status = shown(now)
             changed = self.devices.get(feed.source) != status
             self.devices[feed.source] = status
-            if reason is not None and reason != now:
+            if reason is not None and reason != now:  # a reason more for the hold; the device still shown as it is
                 self._fault(feed.source, reason)
+                self.devices[feed.source] = status
                 return True
             return changed
         if reason is None:
             return False
         self._fault(feed.source, reason)
+        if now is None:  # a hold's reason that is no fault of the device (a restart lost the round's deck, 8.4)
+            self.devices[feed.source] = shown(None)
         return True
 
     def _poll_awards(self) -> bool:
@@ -715,6 +718,9 @@ class TableLoop:
             return self._correct_placed(round, command)
         if round.state != "hold":
             raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
+        if (gone := self.table.feed.void_only(round.id)) is not None:  # a resume would only hold again at once
+            self.log.emit(SupervisorRefusal(round=round.id, name=command.by, step="table", action=action, reason=gone))
+            raise CommandRefused(f"not resumed: {gone}")
         if isinstance(command, Resume) and self._needs_device(round):
             self._refuse_while_down(command, round)
         card = None

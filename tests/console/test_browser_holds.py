@@ -26,6 +26,8 @@ from controller.events import (
     RoundVoided,
     ShoeFaulted,
     ShoeShuffled,
+    ShufflerShuffled,
+    StackDispensed,
     SupervisorActed,
     SupervisorRefusal,
     WagerSettled,
@@ -363,3 +365,34 @@ def test_the_hold_panel_fits_a_1024x600_screen_with_the_supervisors_fields_and_t
         confirm = ("#hold-supervisor .question", "#hold-supervisor-pin-again", "#hold-supervisor button.confirm")
         assert not hold_panel_fits(page, (*FITS, *confirm)), hold_panel_fits(page, (*FITS, *confirm))
         assert console.loop.alive
+
+
+def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_saying_so_and_the_resume_deals_a_fresh_deck(
+    page: Any, shots: Any,
+) -> None:
+    """docs/protocol.md 8.4: the shuffler restarts while betting is open (its decks lost, no card of the round's dealt).
+    Once it answers the hold screen says so and what to do, 'shuffler now: ready' (not a fault it no longer reports);
+    the supervisor resumes, and 'no more bets' deals the round from a fresh deck. (The old code held it again at the
+    first stack, 'not-ready: shuffle or load cards first', after every resume.)"""
+    with SimulatorProcess("shuffler", "--seed", "4") as sim, served("three-card-poker", shuffler_port=sim.port) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        for spot, wager, dollars in ((1, "bank", "300"), (4, "ante", "10")):
+            enter(page, spot, wager, dollars)
+            expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{wager}"]', rf"\${dollars}\.00")
+        shuffled = len(console.log.named(ShufflerShuffled.EVENT))
+        sim.command("restart 2")
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-title", "ROUND ON HOLD")
+        expect_text(page, "#hold-reason", "restarted .*lost the deck of this round before any card of it was dealt: "
+                                          "resume the round")
+        expect_text(page, "#hold-now", "^shuffler now: ready$")
+        nothing_covered(page, shots, "shuffler-restarted-while-betting")
+        supervise(page, "hold-supervisor", "resume", "the shuffler restarted before any card", again=SUPERVISOR[1])
+        page.locator("#hold-screen").wait_for(state="hidden")
+        expect_text(page, "#state", "betting")
+        page.click("#no-more-bets")
+        expect_text(page, "#state", "decisions")
+        round_id = console.loop.round.id
+        assert len(console.log.named(ShufflerShuffled.EVENT)) == shuffled + 1  # a fresh deck for the round
+        assert [e["round"] for e in console.log.named(StackDispensed.EVENT)] == [round_id, round_id]

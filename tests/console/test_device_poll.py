@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from controller.engine.commands import CloseBetting, CommandRefused, Decide, OpenRound, PlaceWager, Resume
+from controller.engine.commands import CloseBetting, CommandRefused, Decide, OpenRound, PlaceWager, Resume, VoidRound
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShufflerFeed
@@ -26,6 +26,7 @@ from controller.events import (
     ShufflerFaulted,
     ShufflerRecovered,
     ShufflerShuffled,
+    StackDispensed,
     SupervisorActed,
     SupervisorRefusal,
 )
@@ -256,3 +257,72 @@ def test_a_shuffler_restarted_between_rounds_is_shown_ready_once_back_and_the_ne
             loop.stop()
             loop.table.feed.close()
 
+
+def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_and_its_resume_deals_a_fresh_deck() -> None:
+    """8.4 mid-round, before any card of the round's deck was dealt: the round holds for the lost link; a resume while
+    the shuffler is still off is refused (as c83fa9f's for the shoe); once back the hold says the shuffler restarted
+    and what to do, the shuffler is shown ready (not a fault it no longer reports), and the resume deals the round
+    from a fresh deck, shuffled and counted first. The old code resumed it onto a Dispense refused NOT_READY, held
+    again as 'not-ready: shuffle or load cards first' after every resume."""
+    with SimulatorProcess("shuffler", "--seed", "4") as sim:
+        loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
+        loop.start()
+        try:
+            do(loop, OpenRound())
+            do(loop, PlaceWager(1, "bank", 30000))
+            do(loop, PlaceWager(4, "ante", 1000))
+            shuffled = len(log.named(ShufflerShuffled.EVENT))
+            sim.command("restart 600")  # off until plugged in
+            wait_until(lambda: loop.snapshot()["round"]["state"] == "hold")
+            round_id = loop.snapshot()["round"]["id"]
+            with pytest.raises(CommandRefused, match=r"not resumed: the shuffler is still down .*then resume the round"):
+                do(loop, Resume("the shuffler looks fine", "pat"))
+            assert log.named(SupervisorRefusal.EVENT)[-1]["round"] == round_id
+
+            sim.command("plug")  # it boots anew
+            wait_until(lambda: "restarted" in loop.snapshot()["round"]["hold_reason"], timeout=15)
+            view = loop.snapshot()
+            assert view["round"]["state"] == "hold" and view["devices"]["shuffler"] == "ok", view["devices"]
+            assert "lost the deck of this round before any card of it was dealt: resume the round" in view["round"]["hold_reason"]
+            time.sleep(1.2)  # polls go on: shown as it reports, the restart not a fault of it now
+            assert loop.snapshot()["devices"]["shuffler"] == "ok"
+            assert any(e["code"] == "device-restarted" for e in log.named(ShufflerFaulted.EVENT))
+
+            assert do(loop, Resume("the shuffler restarted before any card", "pat")) == f"round {round_id} resumed"
+            shuffler_round(loop, bets=False)
+            assert len(log.named(ShufflerShuffled.EVENT)) == shuffled + 1  # a fresh deck for the round
+            assert [e["round"] for e in log.named(StackDispensed.EVENT)] == [round_id, round_id]
+            assert [r["action"] for r in log.named(SupervisorActed.EVENT)] == ["resume"]
+        finally:
+            loop.stop()
+            loop.table.feed.close()
+
+
+def test_a_shuffler_restarted_with_cards_of_the_round_dealt_holds_it_to_be_voided_and_refuses_a_resume() -> None:
+    """8.4 mid-round, cards of the round's deck dealt: a fresh deck could deal them again, so the round is held to be
+    voided, saying so; a resume is refused (journaled) rather than held again at once; the shuffler is shown as it
+    reports. Voided, the next round is dealt from fresh decks."""
+    with SimulatorProcess("shuffler", "--seed", "4") as sim:
+        loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
+        loop.start()
+        try:
+            do(loop, OpenRound())
+            do(loop, PlaceWager(1, "bank", 30000))
+            do(loop, PlaceWager(4, "ante", 1000))
+            sim.command("on dispense 2 restart 2")  # the first stack is dealt; the shuffler restarts as it is asked the next
+            do(loop, CloseBetting())
+            wait_until(lambda: "the deck of this round is gone" in (loop.snapshot()["round"]["hold_reason"] or ""), timeout=15)
+            round_id = loop.snapshot()["round"]["id"]
+            wait_until(lambda: not loop.snapshot()["devices"]["shuffler"].startswith("fault: the shuffler stopped"))
+            assert "device-restarted" not in loop.snapshot()["devices"]["shuffler"]
+            with pytest.raises(CommandRefused, match=r"not resumed: .*the deck of this round is gone.*void the round"):
+                do(loop, Resume("the shuffler is back", "pat"))
+            refused = log.named(SupervisorRefusal.EVENT)[-1]
+            assert (refused["round"], refused["step"], refused["action"]) == (round_id, "table", "resume")
+            assert loop.snapshot()["round"]["state"] == "hold" and not log.named(SupervisorActed.EVENT)
+
+            assert do(loop, VoidRound("the shuffler restarted mid-deal", "pat")) == f"round {round_id} voided"
+            shuffler_round(loop)
+        finally:
+            loop.stop()
+            loop.table.feed.close()
