@@ -84,7 +84,9 @@ def test_the_suit_strip_says_only_what_it_says_within_a_pixel_of_the_pose(faces,
     at_pose = strip_distances(deck, frame, half_size(frame), quad, width)[0, suit]
     moved = [strip_distances(deck, frame, half_size(frame), quad + move, width)[0, suit]
              for move in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))]
-    assert np.array_equal(slack, np.max([at_pose, *moved], axis=0))
+    # Equal to float32 rounding: the slack's five poses go through the strip model in one batch, the others one by
+    # one, and a BLAS product need not round a batch's rows as it rounds them alone.
+    np.testing.assert_allclose(slack, np.max([at_pose, *moved], axis=0), rtol=1e-5)
     assert (slack[np.isfinite(slack)] > at_pose[np.isfinite(at_pose)]).any()
 
 
