@@ -30,5 +30,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     asked = config.option.markexpr or ""
     for item in items:
         for name, reason in ON_REQUEST.items():
-            if name not in asked and item.get_closest_marker(name):
-                item.add_marker(pytest.mark.skip(reason=reason))
+            if item.get_closest_marker(name):
+                # asked for, it may run past the default run's per-test timeout (pyproject.toml): none applies
+                item.add_marker(pytest.mark.timeout(0) if name in asked else pytest.mark.skip(reason=reason))
