@@ -159,8 +159,10 @@ def _unlike_cloth(small: np.ndarray, whiter: np.ndarray, apart: float, width: fl
     """Pixels unlike the cloth around them (a colour channel more than ``apart`` off the cloth's, ``_cloth``)
     that lie within ``UNLIKE_NEAR`` card widths of a card's white: a court card's picture printed out to
     its edges, a card's shadowed side."""
-    off = cv2.absdiff(small, _cloth(small, width))
-    unlike = (cv2.max(cv2.max(off[:, :, 0], off[:, :, 1]), off[:, :, 2]) > apart).astype(np.uint8) * 255
+    # Split into planes first (as ``least_channel``), and thresholded by OpenCV (an 8-bit image is over a
+    # threshold where it is over its floor: the same pixels as ``> apart``).
+    blue, green, red = cv2.split(cv2.absdiff(small, _cloth(small, width)))
+    unlike = cv2.threshold(cv2.max(cv2.max(blue, green), red), apart, 255, cv2.THRESH_BINARY)[1]
     near = int(round(2 * UNLIKE_NEAR * width)) | 1
     return cv2.bitwise_and(unlike, cv2.dilate(whiter, cv2.getStructuringElement(cv2.MORPH_RECT, (near, near))))
 

@@ -99,8 +99,7 @@ def ink_marks(white: np.ndarray, on_card: np.ndarray, width: float) -> InkMarks:
                         np.maximum(cv2.GaussianBlur(around.astype(np.float32), (0, 0), sigma), np.float32(1.0)))
     apart = max(3, int(round(PEAKS_APART * width)) | 1)
     peaks = cv2.compare(weight, cv2.dilate(weight, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (apart, apart))), cv2.CMP_GE)
-    strong = np.where(weight > PEAK_SHARE, 255, 0).astype(np.uint8)
-    ys, xs = np.nonzero(cv2.bitwise_and(peaks, strong))
+    ys, xs = np.nonzero(cv2.bitwise_and(peaks, cv2.compare(weight, PEAK_SHARE, cv2.CMP_GT)))  # type: ignore[call-overload]  # cv2's stubs lack its scalar form
     return InkMarks(np.stack([xs, ys], axis=1).astype(np.float64), weight[ys, xs].astype(np.float64), white, around)
 
 

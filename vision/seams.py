@@ -41,12 +41,13 @@ def seam_corners(white: np.ndarray, blobs: list[Blob], filled: np.ndarray, width
         return Corners.none(), np.zeros(0, int)  # no edge would be kept, and no line found
     away = max(2, int(round(0.03 * width)))
     edges = cv2.Canny(cv2.GaussianBlur(white, (3, 3), 0), 20, 50)
-    edges[cv2.erode(filled, np.ones((2 * away + 1, 2 * away + 1), np.uint8)) == 0] = 0
     owner_map = np.zeros(filled.shape, np.int32)
     for k in piles:
         contour = np.round((blobs[k].contour - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(np.int32)
         cv2.drawContours(owner_map, [contour], -1, k + 1, cv2.FILLED)
-    edges[owner_map == 0] = 0
+    # Edges only well inside the filled mask (0 or 255) and on a pile: masked by OpenCV, not numpy indexing.
+    inner = cv2.erode(filled, np.ones((2 * away + 1, 2 * away + 1), np.uint8))
+    edges = cv2.bitwise_and(cv2.bitwise_and(edges, inner), cv2.compare(owner_map, 0, cv2.CMP_NE))  # type: ignore[call-overload]  # (scalar)
     lines = cv2.HoughLinesP(edges, 1, math.pi / 180, int(max(8, 0.15 * width)),
                             minLineLength=SEAM_LENGTH * width, maxLineGap=max(2.0, 0.03 * width))
     if lines is None:
