@@ -7,7 +7,11 @@ own), and ``tables`` simulated tables (``controller.floor.simulate``) in
 it kills a broker node and brings it back, restarts the whole cluster,
 restarts PostgreSQL, kills the floor service (SIGKILL) and starts it again,
 and cuts one worker's tables off the network for ``cut_seconds``. Then it
-stops play, waits for every outbox and the floor to catch up, and checks:
+stops play, waits (at most :data:`CATCH_UP_S`, then it fails naming what it
+still waited for) for every outbox to publish, every record to be stored,
+every jackpot claim to be answered and settled at its table (a table holds a
+claimed round for its award after play stops, as a real table does) and the
+jackpot controller to have applied the whole stream, and checks:
 every table's journal against PostgreSQL record by record and meter by meter
 (0 lost, 0 duplicated, 0 different), and the linked jackpot against every
 linked table's journal (contributions and payments to the exact fraction of a
@@ -24,6 +28,7 @@ import contextlib
 import datetime as dt
 import json
 import multiprocessing as mp
+import queue
 import random
 import re
 import signal
@@ -55,6 +60,10 @@ SITE = "proof"
 JACKPOT = "hcf-link"
 RATE = Fraction(15, 100)
 RESET = 1_000_000
+CATCH_UP_S = 600.0
+"""How long after play stops the proof waits for the floor and the tables to catch up before it fails, naming what it waited for."""
+FLOOR_READY_S = 120.0
+"""How long a start of the floor service may take to say it is ready (its parts retry forever: it may never be)."""
 
 
 @dataclass
@@ -194,21 +203,32 @@ class FloorProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = FLOOR_READY_S) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "controller.commands.cli", "floor", "serve", "--config", str(self.config)],
                 stdout=subprocess.PIPE, stderr=out, start_new_session=True,
             )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().decode(errors="replace")
+        stdout = self.process.stdout
+        assert stdout is not None
+        said: list[bytes] = []
+        reader = threading.Thread(target=lambda: said.append(stdout.readline()), name="floor-ready", daemon=True)
+        reader.start()
+        reader.join(timeout)  # a service that never gets ready (a part retrying forever) must not hang the proof
+        line = said[0].decode(errors="replace") if said else ""
         page = re.search(r"pit page on (http://\S+?)/?$", line.strip())
         if page is None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(10)  # exiting, having said why in its log
-            self.kill()  # reaped: a service that did not start leaves no process behind
+            if said:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(10)  # exiting, having said why in its log
+            if self.process.poll() is None:  # reaped: a service that did not start leaves no process behind
+                self.process.send_signal(signal.SIGKILL)
+                self.process.wait(10)
+            reader.join(10)  # its pipe ends with it: the reader is done before the pipe is closed
+            self._close()
             tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else "(no log)"
-            raise ServerError(f"the floor service did not start (it said {line.strip()!r}); its log {self.log} ends:\n{tail}")
+            said_what = f"it said {line.strip()!r}" if said else f"it said nothing within {timeout:.0f} s"
+            raise ServerError(f"the floor service did not start ({said_what}); its log {self.log} ends:\n{tail}")
         self.url = page.group(1)
 
     def kill(self) -> None:
@@ -335,15 +355,22 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
         result.full_tables = {t.table_id: t.runs for t in full}
         result.errors += [f for t in full for f in t.failures]
         _republish(full)
-        result.caught_up_s = _catch_up(journals, postgres.dsn, timeout=600, say=say) - played_until
+        linked_journals = ([Path(t["journal"]) for t in tables if "jackpot" in t]
+                           + [t.journal for t in full if t.table_id in linked_ids and t.journal.exists()])
+        caught_up, waiting = _catch_up(journals, linked_journals, postgres.dsn, timeout=CATCH_UP_S, say=say)
+        result.caught_up_s = caught_up - played_until
+        result.errors += [f"not caught up {CATCH_UP_S:.0f} s after play stopped: still waiting for {w}" for w in waiting]
         stop.set()
         reports: dict[str, Any] = {}
-        for _ in workers:
-            reports.update(results.get(timeout=120))
+        for process in workers:
+            try:
+                reports.update(results.get(timeout=120))
+            except queue.Empty:
+                result.errors.append(f"a table process ({process.name}) did not report within 120 s of being stopped")
+                break
         result.seconds = plan.seconds
         _measure(result, postgres.dsn, journals, wall_start)
-        _reconcile_jackpot(result, postgres.dsn, [Path(t["journal"]) for t in tables if "jackpot" in t]
-                           + [t.journal for t in full if t.table_id in linked_ids and t.journal.exists()])
+        _reconcile_jackpot(result, postgres.dsn, linked_journals)
     finally:
         stop_play.set()
         stop.set()
@@ -412,19 +439,66 @@ def _each(proxies: list[TcpProxy], action: Callable[[TcpProxy], None]) -> None:
         action(proxy)
 
 
-def _catch_up(journals: list[Path], dsn: str, *, timeout: float, say: Callable[[str], None]) -> float:
+def _held_claims(journal: Path) -> list[str]:
+    """The claims ``journal`` holds a round for: journaled, their award not (yet)."""
+    db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=30)
+    try:
+        rows = db.execute("SELECT event, record FROM events WHERE event IN (?, ?)",
+                          (ev.JackpotClaimed.EVENT, ev.JackpotAwarded.EVENT)).fetchall()
+    finally:
+        db.close()
+    claimed: list[tuple[str, int]] = []
+    awarded: set[tuple[str, int]] = set()
+    for event, text in rows:
+        record = json.loads(text)
+        key = (str(record.get("round")), int(record.get("spot", 0)))
+        if event == ev.JackpotClaimed.EVENT:
+            claimed.append(key)
+        else:
+            awarded.add(key)
+    return [f"{journal.stem} {round_id} spot {spot}" for round_id, spot in claimed if (round_id, spot) not in awarded]
+
+
+def _outstanding(journals: list[Path], linked: list[Path], dsn: str) -> list[str]:
+    """What the floor and the tables have yet to do before the proof can check them: empty once caught up."""
+    waiting: list[str] = []
+    # in this order: a claim settled after its journal was read is seen as records to publish, never missed
+    held = [claim for journal in linked for claim in _held_claims(journal)]
+    if held:
+        waiting.append(f"the floor's award for {len(held)} jackpot claims the tables hold their rounds for ({', '.join(held[:5])})")
+    seqs = [_journal_seq(j) for j in journals]
+    total = sum(last for last, _ in seqs)
+    lag = sum(last - acked for last, acked in seqs)
+    if lag:
+        waiting.append(f"the outboxes to publish {lag} records")
+    try:
+        with psycopg.connect(dsn, connect_timeout=3) as conn:
+            counted = conn.execute("SELECT COUNT(*), COALESCE(MAX(stream_seq), 0) FROM events").fetchone()
+            applied = (conn.execute("SELECT applied_stream_seq FROM jackpots WHERE name = %s", (JACKPOT,)).fetchone()
+                       if linked else None)  # no linked table: no jackpot, no table of jackpots
+    except psycopg.Error as exc:
+        return [*waiting, f"PostgreSQL to answer ({str(exc).strip()[:200]})"]
+    stored, last_stream_seq = (int(counted[0]), int(counted[1])) if counted else (0, 0)
+    if stored < total:
+        waiting.append(f"the floor to store {total - stored} of the tables' {total} records in PostgreSQL")
+    if linked and (applied is None or int(applied[0]) < last_stream_seq):
+        waiting.append(f"the jackpot controller to apply the stream up to seq {last_stream_seq} "
+                       f"(applied up to {int(applied[0]) if applied else 0})")
+    return waiting
+
+
+def _catch_up(journals: list[Path], linked: list[Path], dsn: str, *, timeout: float, say: Callable[[str], None]) -> tuple[float, list[str]]:
+    """Wait, at most ``timeout`` seconds, until every record is stored, every jackpot claim answered and settled at its
+    table, and the jackpot controller has applied it all; when, and what was still awaited at the deadline (empty if nothing)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        seqs = [_journal_seq(j) for j in journals]
-        total = sum(last for last, _ in seqs)
-        lag = sum(last - acked for last, acked in seqs)
-        with contextlib.suppress(psycopg.Error), psycopg.connect(dsn, connect_timeout=3) as conn:
-            counted = conn.execute("SELECT COUNT(*) FROM events").fetchone()
-            if lag == 0 and counted is not None and int(counted[0]) >= total:
-                return time.monotonic()
+    while True:
+        waiting = _outstanding(journals, linked, dsn)
+        if not waiting:
+            return time.monotonic(), []
+        if time.monotonic() >= deadline:
+            say(f"  (timed out after {timeout:.0f} s waiting for {'; '.join(waiting)})")
+            return time.monotonic(), waiting
         time.sleep(1)
-    say("  (timed out waiting for the floor to catch up)")
-    return time.monotonic()
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -18,11 +19,19 @@ class Service(Protocol):
 
 
 async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    """Wait until ``condition()`` holds; fail the test after ``timeout`` seconds."""
+    """Wait until ``condition()`` holds; fail the test after ``timeout`` seconds, naming the condition."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        assert asyncio.get_running_loop().time() < deadline, f"timed out after {timeout:g} s waiting for {_named(condition)}"
         await asyncio.sleep(0.05)
+
+
+def _named(condition: Callable[[], bool]) -> str:
+    """The condition's source line (a lambda's is the call that waits on it), else its name."""
+    try:
+        return " ".join(inspect.getsource(condition).split())
+    except (OSError, TypeError):
+        return getattr(condition, "__qualname__", repr(condition))
 
 
 async def consume_while(consumer: Service, body: Callable[[], Awaitable[None]]) -> None:
