@@ -107,6 +107,8 @@ class SimulatedTable:
     _seq: int = 0
     writer: concurrent.futures.Executor | None = None
     """The one thread this table's journal is used from (SQLite connections belong to their thread)."""
+    holding: str | None = None
+    """The claim of the round this table holds for the floor's award, from its claim until its settlement is journaled."""
 
     def open(self) -> None:
         from controller.records.journal import Journal
@@ -129,8 +131,14 @@ class SimulatedTable:
     async def _write(self, records: list[dict[str, Any]]) -> None:
         await asyncio.get_running_loop().run_in_executor(self.writer, self._append, records)
 
-    async def play(self, stop: asyncio.Event, kv: Any | None) -> None:
-        """Play rounds at the table's pace until ``stop``."""
+    async def play(self, stop: asyncio.Event, kv: Any | None, done: asyncio.Event | None = None) -> None:
+        """Play rounds at the table's pace until ``stop``.
+
+        A round holding a jackpot claim is finished even after ``stop``, as a table holds it: the award is
+        waited for and the round settled with it, unless ``done`` (the end of publishing) comes first.
+        While such a round holds, :attr:`holding` names its claim: the table is not to be cancelled then.
+        """
+        done = done or stop
         await asyncio.sleep(self.rng.uniform(0, self.round_seconds))
         while not stop.is_set():
             template = self.rng.choice(self.rounds)
@@ -138,23 +146,26 @@ class SimulatedTable:
             round_id = f"{self.table_id}-SIM-{self.played:06d}"
             records: list[dict[str, Any]] | None = [{**r, "round": round_id} for r in template]
             if self.jackpot and self.jackpot_every and self.rng.randrange(self.jackpot_every) == 0:
-                records = await self._with_jackpot(template, round_id, kv, stop)
+                records = await self._with_jackpot(template, round_id, kv, done)
             if records is None:
                 return
             # a round's records come in bursts: betting, dealing, settling, spread over its length
             chunks = _split(records, self.rng)
             pause = self.round_seconds / max(1, len(chunks))
             for chunk in chunks:
-                if stop.is_set():
+                if stop.is_set() and self.holding is None:
                     return
                 await self._write(chunk)
-                await asyncio.sleep(pause * self.rng.uniform(0.5, 1.5))
+                if not stop.is_set():
+                    await asyncio.sleep(pause * self.rng.uniform(0.5, 1.5))
+            self.holding = None
 
-    async def _with_jackpot(self, template: list[dict[str, Any]], round_id: str, kv: Any, stop: asyncio.Event) -> list[dict[str, Any]] | None:
+    async def _with_jackpot(self, template: list[dict[str, Any]], round_id: str, kv: Any, done: asyncio.Event) -> list[dict[str, Any]] | None:
         """A round whose only wager, a $1 Progressive on spot 1, hits a seven-card straight flush paid from the floor's meter.
 
         Its records up to the claim are journaled (and so published) at once; the rest, the settlement with the
-        award, is given back to be journaled once the controller has answered, however long that takes.
+        award, is given back to be journaled once the controller has answered, however long that takes (until
+        ``done``: play stopping does not end a round held for its award, as it does not at a table).
         """
         assert self.jackpot is not None
         spot, stake = 1, 100
@@ -166,10 +177,11 @@ class SimulatedTable:
                   "source": "shuffler"} for card in ROYAL]
         head.append({"event": ev.JackpotClaimed.EVENT, "round": round_id, "game": self.game, "jackpot": self.jackpot, "spot": spot,
                      "target": f"spot {spot}", "cards": ROYAL, "length": 7, "share": "1"})
+        self.holding = claim  # before the write: a table cancelled while its claim is written would never settle it
         await self._write(head)
         self.claims.append(claim)
         award = None
-        while award is None and not stop.is_set():
+        while award is None and not done.is_set():
             award = await _award(kv, self.jackpot, claim)
             if award is None:
                 await asyncio.sleep(0.5)
@@ -229,22 +241,23 @@ class TableGroup:
                 table.writer = writer
                 await loop.run_in_executor(writer, table.open)
             try:
-                await asyncio.gather(self._publish(stop), self._play(stop_play))
+                await asyncio.gather(self._publish(stop), self._play(stop_play, stop))
             finally:
                 for table in self.tables:
                     await loop.run_in_executor(writer, table.close)
 
-    async def _play(self, stop: asyncio.Event) -> None:
+    async def _play(self, stop: asyncio.Event, done: asyncio.Event) -> None:
         kv = None
         client = None
         if any(t.jackpot for t in self.tables):
             client = await nats.connect(servers=self.servers, max_reconnect_attempts=-1, reconnect_time_wait=1,
                                         error_cb=_quiet)
             kv = await _wait_bucket(client, self.site, stop)
-        tasks = [asyncio.create_task(t.play(stop, kv)) for t in self.tables]
+        tasks = [asyncio.create_task(t.play(stop, kv, done)) for t in self.tables]
         await stop.wait()
-        for task in tasks:
-            task.cancel()
+        for table, task in zip(self.tables, tasks, strict=True):
+            if table.holding is None:  # a table holding a round for its award settles it first (until ``done``)
+                task.cancel()
         failures = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
                     if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
         if failures:
