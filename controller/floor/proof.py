@@ -7,7 +7,7 @@ own), and ``tables`` simulated tables (``controller.floor.simulate``) in
 it kills a broker node and brings it back, restarts the whole cluster,
 restarts PostgreSQL, kills the floor service (SIGKILL) and starts it again,
 and cuts one worker's tables off the network for ``cut_seconds``. Then it
-stops play, waits (at most :data:`CATCH_UP_S`, then it fails naming what it
+stops play, waits (at most ``catch_up_s``, then it fails naming what it
 still waited for) for every outbox to publish, every record to be stored,
 every jackpot claim to be answered and settled at its table (a table holds a
 claimed round for its award after play stops, as a real table does) and the
@@ -60,8 +60,6 @@ SITE = "proof"
 JACKPOT = "hcf-link"
 RATE = Fraction(15, 100)
 RESET = 1_000_000
-CATCH_UP_S = 600.0
-"""How long after play stops the proof waits for the floor and the tables to catch up before it fails, naming what it waited for."""
 FLOOR_READY_S = 120.0
 """How long a start of the floor service may take to say it is ready (its parts retry forever: it may never be)."""
 
@@ -81,6 +79,9 @@ class Plan:
     seed: int = 1
     full: tuple[str, ...] = ("top-card", "high-card-flush")
     """Games of the full ``tablectl run`` tables playing beside the simulated ones (a High Card Flush one is linked)."""
+    catch_up_s: float = 600.0
+    """How long after play stops the proof waits for the floor and the tables to catch up before it fails, naming what it
+    still waited for."""
 
 
 @dataclass
@@ -357,9 +358,9 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
         _republish(full)
         linked_journals = ([Path(t["journal"]) for t in tables if "jackpot" in t]
                            + [t.journal for t in full if t.table_id in linked_ids and t.journal.exists()])
-        caught_up, waiting = _catch_up(journals, linked_journals, postgres.dsn, timeout=CATCH_UP_S, say=say)
+        caught_up, waiting = _catch_up(journals, linked_journals, postgres.dsn, timeout=plan.catch_up_s, say=say)
         result.caught_up_s = caught_up - played_until
-        result.errors += [f"not caught up {CATCH_UP_S:.0f} s after play stopped: still waiting for {w}" for w in waiting]
+        result.errors += [f"not caught up {plan.catch_up_s:.0f} s after play stopped: still waiting for {w}" for w in waiting]
         stop.set()
         reports: dict[str, Any] = {}
         for process in workers:
