@@ -564,6 +564,7 @@ class TcpProxy:
             except OSError:
                 client.close()
                 continue
+            upstream.settimeout(None)  # the 2 s were for connecting: a quiet connection is not a cut one
             with self._lock:
                 self._pairs.append((client, upstream))
             for a, b in ((client, upstream), (upstream, client)):

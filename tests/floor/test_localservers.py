@@ -30,6 +30,7 @@ from controller.floor.localservers import (
     NatsCluster,
     NatsNode,
     ServerError,
+    TcpProxy,
     _pg_bin,
 )
 
@@ -240,3 +241,25 @@ def test_postgres_on_a_port_it_was_given_and_cannot_have_raises_a_clear_error_an
         assert not (server.data / "postmaster.pid").exists()
     finally:
         server.remove()
+
+
+def test_a_connection_through_the_proxy_stays_up_however_long_it_is_idle_until_it_is_cut() -> None:
+    """The proxy (the proof's network cut) drops connections when cut, never because they were quiet for a while."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(10)
+        proxy = TcpProxy(server.getsockname()[1])
+        proxy.start()
+        try:
+            with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as client:
+                far, _ = server.accept()
+                with far:
+                    far.settimeout(10)
+                    time.sleep(3)  # quiet longer than the proxy's 2 s to connect upstream
+                    far.sendall(b"ping")
+                    assert client.recv(4) == b"ping", "the proxy dropped a connection that was only quiet"
+                    client.sendall(b"pong")
+                    assert far.recv(4) == b"pong"
+                    proxy.cut()
+                    assert client.recv(4) == b""
+        finally:
+            proxy.stop()
