@@ -155,6 +155,21 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_still_unplugged(device:
             loop.table.feed.close()
 
 
+def restart_between_rounds(sim: SimulatorProcess, loop: TableLoop, log: MemoryLog, device: str, faulted: str) -> None:
+    """Restart ``device`` between rounds for 2 s (polled every 0.5 s, its lost link holds the table): never shown
+    ready while it is off; once it answers it is shown ready, the restart journaled (``faulted``) asks nothing of the
+    supervisor, the table's resume goes through, and polls go on showing the device as it reports."""
+    sim.command("restart 2")
+    wait_until(lambda: loop.snapshot()["table_fault"] is not None)
+    assert loop.snapshot()["devices"][device].startswith("fault:")
+    wait_until(lambda: any(e["code"] == "device-restarted" for e in log.named(faulted)), timeout=15)
+    wait_until(lambda: loop.snapshot()["devices"][device] == "ok", timeout=5)
+    assert "device-restarted" not in loop.snapshot()["table_fault"]
+    assert do(loop, Resume(f"the {device} is back", "pat")) == "table resumed: the next round may open"
+    time.sleep(1.2)
+    assert loop.snapshot()["devices"][device] == "ok"
+
+
 def test_a_shoe_restarted_between_rounds_is_shown_as_it_reports_once_back_and_the_next_round_deals_a_new_shoe() -> None:
     """docs/protocol.md 8.4: between rounds a restart only means a new shoe (no supervisor's word is needed, unlike a
     restart mid-round): once the shoe answers again it is shown ready, never 'fault: ... (device-restarted)' until the
@@ -164,14 +179,7 @@ def test_a_shoe_restarted_between_rounds_is_shown_as_it_reports_once_back_and_th
         loop.start()
         try:
             shuffles = len(log.named(ShoeShuffled.EVENT))
-            sim.command("restart 2")  # off for 2 s: polled every 0.5 s, the lost link holds the table
-            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
-            wait_until(lambda: any(e["code"] == "device-restarted" for e in log.named(ShoeFaulted.EVENT)), timeout=15)
-            wait_until(lambda: loop.snapshot()["devices"]["shoe"] == "ok", timeout=5)
-            assert "device-restarted" not in loop.snapshot()["table_fault"]  # the restart asks nothing of the supervisor
-            assert do(loop, Resume("the shoe is back", "pat")) == "table resumed: the next round may open"
-            time.sleep(1.2)  # polls go on: the shoe stays shown as it reports
-            assert loop.snapshot()["devices"]["shoe"] == "ok"
+            restart_between_rounds(sim, loop, log, "shoe", ShoeFaulted.EVENT)
             assert "betting is open" in do(loop, OpenRound())
             assert len(log.named(ShoeShuffled.EVENT)) == shuffles + 1  # 8.4: a new shoe before any card
             do(loop, PlaceWager(1, "home", 1000))
@@ -217,12 +225,17 @@ def test_a_held_round_is_not_resumed_while_its_shoe_is_still_unplugged_and_resum
             loop.table.feed.close()
 
 
+def shuffler_bets(loop: TableLoop) -> None:
+    """A Three Card Poker round opened on the shuffler, its wagers placed: the player-dealer's bank and one ante."""
+    do(loop, OpenRound())
+    do(loop, PlaceWager(1, "bank", 30000))
+    do(loop, PlaceWager(4, "ante", 1000))
+
+
 def shuffler_round(loop: TableLoop, *, bets: bool = True) -> None:
-    """A Three Card Poker round on the shuffler dealt to its end: the player-dealer's bank, one ante played."""
+    """A Three Card Poker round on the shuffler dealt to its end (``shuffler_bets`` first unless ``bets`` is false)."""
     if bets:
-        do(loop, OpenRound())
-        do(loop, PlaceWager(1, "bank", 30000))
-        do(loop, PlaceWager(4, "ante", 1000))
+        shuffler_bets(loop)
     do(loop, CloseBetting())
     wait_until(lambda: loop.snapshot()["round"]["state"] == "decisions", timeout=15)
     loop.submit(Decide(4, "play")).result(120)  # the first settlement may wait for the shuffle tests' kernels
@@ -239,15 +252,7 @@ def test_a_shuffler_restarted_between_rounds_is_shown_ready_once_back_and_the_ne
         loop.start()
         try:
             shuffler_round(loop)
-            sim.command("restart 2")  # off for 2 s: polled every 0.5 s, the lost link holds the table
-            wait_until(lambda: loop.snapshot()["table_fault"] is not None)
-            assert loop.snapshot()["devices"]["shuffler"].startswith("fault:")  # never ready while it is off
-            wait_until(lambda: any(e["code"] == "device-restarted" for e in log.named(ShufflerFaulted.EVENT)), timeout=15)
-            wait_until(lambda: loop.snapshot()["devices"]["shuffler"] == "ok", timeout=5)
-            assert "device-restarted" not in loop.snapshot()["table_fault"]  # the restart asks nothing of the supervisor
-            assert do(loop, Resume("the shuffler is back", "pat")) == "table resumed: the next round may open"
-            time.sleep(1.2)  # polls go on: the shuffler stays shown as it reports
-            assert loop.snapshot()["devices"]["shuffler"] == "ok"
+            restart_between_rounds(sim, loop, log, "shuffler", ShufflerFaulted.EVENT)
             shuffled = len(log.named(ShufflerShuffled.EVENT))
             shuffler_round(loop)
             assert len(log.named(ShufflerShuffled.EVENT)) == shuffled + 1
@@ -268,9 +273,7 @@ def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_and_its_resu
         loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
         loop.start()
         try:
-            do(loop, OpenRound())
-            do(loop, PlaceWager(1, "bank", 30000))
-            do(loop, PlaceWager(4, "ante", 1000))
+            shuffler_bets(loop)
             shuffled = len(log.named(ShufflerShuffled.EVENT))
             sim.command("restart 600")  # off until plugged in
             wait_until(lambda: loop.snapshot()["round"]["state"] == "hold")
@@ -306,9 +309,7 @@ def test_a_shuffler_restarted_with_cards_of_the_round_dealt_holds_it_to_be_voide
         loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
         loop.start()
         try:
-            do(loop, OpenRound())
-            do(loop, PlaceWager(1, "bank", 30000))
-            do(loop, PlaceWager(4, "ante", 1000))
+            shuffler_bets(loop)
             sim.command("on dispense 2 restart 2")  # the first stack is dealt; the shuffler restarts as it is asked the next
             do(loop, CloseBetting())
             wait_until(lambda: "the deck of this round is gone" in (loop.snapshot()["round"]["hold_reason"] or ""), timeout=15)
