@@ -387,6 +387,10 @@ def _pg_bin(program: str) -> str:
     raise ServerError(f"PostgreSQL's {program} is not installed (Debian: apt-get install postgresql)")
 
 
+RUN_TIMEOUT_S = 120.0
+"""How long initdb, pg_ctl (which waits at most 60 s itself) or createdb may take before it is stopped."""
+
+
 @dataclass
 class LocalPostgres:
     """A throwaway PostgreSQL cluster on a loopback port, with one database ``floor``.
@@ -444,9 +448,11 @@ class LocalPostgres:
                 os.setgid(self._gid)
                 os.setuid(self._uid)
 
-        result = subprocess.run(
-            [*self._prefix, *args], capture_output=True, text=True, preexec_fn=demote, cwd=self.folder, check=False
-        )
+        try:  # bounded: a tool that hangs (a server that never answers createdb) must not hang its caller
+            result = subprocess.run([*self._prefix, *args], capture_output=True, text=True, preexec_fn=demote, cwd=self.folder,
+                                    check=False, timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise ServerError(f"{' '.join(args[:2])} did not finish within {RUN_TIMEOUT_S:.0f} s (stopped)") from None
         if check and result.returncode != 0:
             raise ServerError(f"{' '.join(args[:2])} failed ({result.returncode}): {result.stderr.strip()[-1500:]}")
         return result
