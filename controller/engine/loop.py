@@ -365,16 +365,13 @@ class TableLoop:
             status = shown(now)
             changed = self.devices.get(feed.source) != status
             self.devices[feed.source] = status
-            if reason is not None and reason != now:  # a reason more for the hold; the device still shown as it is
-                self._fault(feed.source, reason)
-                self.devices[feed.source] = status
-                return True
-            return changed
-        if reason is None:
+            if reason is None or reason == now:
+                return changed
+        elif reason is None:
             return False
         self._fault(feed.source, reason)
-        if now is None:  # a hold's reason that is no fault of the device (a restart lost the round's deck, 8.4)
-            self.devices[feed.source] = shown(None)
+        if held or now is None:  # a reason more for the hold, or one that is no fault of the device (a restart lost
+            self.devices[feed.source] = shown(now)  # the round's deck, 8.4): the device still shown as it reports
         return True
 
     def _poll_awards(self) -> bool:
