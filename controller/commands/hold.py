@@ -4,7 +4,9 @@ A ``tablectl run`` stops at a held round (exit 1) and every later run stops
 at it again until it is resumed or voided: here, on the table's journal (the
 console does the same on a running table). ``resume ROUND [--card QH]``
 resumes the round where it was held, entering the card a device could not
-read; ``void ROUND`` returns every wager. Both are journaled as the
+read (refused at once, before any PIN, for a round that may only be voided:
+``controller.engine.holds.void_only``, journaled as the console journals it);
+``void ROUND`` returns every wager. Both are journaled as the
 supervisor's action, with ``--reason``, and only once a supervisor's PIN is
 typed (``--by NAME``, the console's accounts: ``controller.commands.supervisor``).
 """
@@ -21,7 +23,7 @@ from controller.cards import Card, UnknownCard
 from controller.commands.options import config_argument
 from controller.commands.supervisor import confirm_supervisor, supervisor_options
 from controller.engine.config import load_config
-from controller.engine.holds import act_on_journal, held_rounds
+from controller.engine.holds import VoidOnly, act_on_journal, held_rounds, refuse_on_journal
 from controller.engine.session import open_records, record_paths
 from controller.errors import TableError
 from controller.records.journal import Journal
@@ -66,8 +68,14 @@ def hold(args: argparse.Namespace) -> int:
             assert store is not None
             acted_on = store.round(args.round)
             if acted_on is not None and acted_on.state == "hold":  # anything else is refused below before a PIN is asked
+                if args.action == "resume":  # nor is a round that may only be voided: no PIN for nothing
+                    refuse_on_journal(store, log, config, args.round, by=str(args.by)[:40])
                 args.by = confirm_supervisor(args, config, log, args.action, args.round)
             print(act_on_journal(store, log, config, args.round, args.action, by=args.by, reason=args.reason, card=card))
+    except VoidOnly as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        print(f"tablectl: the supervisor voids it: tablectl hold void {args.round} --by NAME", file=sys.stderr)
+        return 2
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)

@@ -33,6 +33,7 @@ from controller.commands.progress import progress
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.server import console_settings
 from controller.engine.config import TableConfig, load_config
+from controller.engine.holds import void_only
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
 from controller.engine.session import Session, log_path, open_session
@@ -165,8 +166,13 @@ def run(args: argparse.Namespace) -> int:
                     advance(1)
                     if round.state == "hold":
                         advance.print(f"round {round.id} is on hold: {round.hold_reason}", file=sys.stderr)
-                        advance.print(f"tablectl: the supervisor resumes it (tablectl hold resume {round.id} --by NAME "
-                                      f"[--card CODE]) or voids it (tablectl hold void {round.id} --by NAME)", file=sys.stderr)
+                        records = session.journal.round_records(round.id) if session.journal else []
+                        if (why := void_only(round, records=records)) is not None:  # as `tablectl hold resume` decides
+                            advance.print(f"tablectl: the supervisor voids it (tablectl hold void {round.id} --by NAME): "
+                                          f"it cannot be resumed: {why}", file=sys.stderr)
+                        else:
+                            advance.print(f"tablectl: the supervisor resumes it (tablectl hold resume {round.id} --by NAME "
+                                          f"[--card CODE]) or voids it (tablectl hold void {round.id} --by NAME)", file=sys.stderr)
                         if args.json:
                             print(json.dumps(session_json(config, table, played, None, camera, held=round.hold_reason), indent=2))
                         return 1

@@ -43,6 +43,10 @@ from drivers.shoe import (
 )
 from drivers.shuffler import Shuffler, ShufflerError, ShufflerOffline, ShufflerRestarted, StackUnknown
 
+RESTARTED_AFTER_CARDS = ("the shuffler restarted (power cut or reset): the deck of this round is gone, cards of it "
+                        "already dealt, and a fresh deck could deal them again: void the round")
+"""Why a round whose shuffler restarted after cards of its deck were dealt may only be voided (8.4)."""
+
 
 class FeedError(RuntimeError):
     """The device cannot give the card the round needs (shoe empty, shuffler fault)."""
@@ -700,8 +704,7 @@ class ShufflerFeed(CardFeed):
             return
         self._deck_round = None
         if self._cards_out:
-            why = ("the shuffler restarted (power cut or reset): the deck of this round is gone, cards of it already "
-                   "dealt, and a fresh deck could deal them again: void the round")
+            why = RESTARTED_AFTER_CARDS
             self._lost = (round_id, why)
         else:
             self._new_deck_due = True

@@ -9,21 +9,39 @@ so the audit trail says who did what and why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.cards import Card
 from controller.engine.config import TableConfig
-from controller.engine.feeds import CardFeed
+from controller.engine.feeds import RESTARTED_AFTER_CARDS, CardFeed
 from controller.engine.log import EventLog
-from controller.engine.recovery import JournalMismatch, rebuild
+from controller.engine.recovery import JournalMismatch, misdeal_on_restart, rebuild
 from controller.engine.round import FINISHED, Limits, Round
 from controller.errors import TableError
-from controller.events import UNSET, HoldReasonAdded, RoundHeld, SupervisorActed
+from controller.events import (
+    UNSET,
+    Event,
+    HoldReasonAdded,
+    RoundHeld,
+    ShufflerFaulted,
+    StackDispensed,
+    SupervisorActed,
+    SupervisorRefusal,
+)
 from controller.records.journal import Journal
 
 
 class HoldRefused(TableError, ValueError):
     """A resume or void that cannot be done (the round is not held, no card is due, ...); the message says why."""
+
+
+class VoidOnly(HoldRefused):
+    """A resume refused because the held round may only be voided; ``reason`` says why (``void_only``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"not resumed: {reason}")
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +65,37 @@ def resume(round: Round, *, by: str, feed: CardFeed | None = None, card: Card | 
             raise HoldRefused(f"no card is due in round {round.id}: resume it without a card, or void it")
         round.card(card, by)
     return f"round {round.id} resumed"
+
+
+def void_only(round: Round, feed: CardFeed | None = None, records: Sequence[Event] = ()) -> str | None:
+    """Why the held ``round`` may only be voided, not resumed; ``None``: a resume may go on. Decided here once, for
+    the console on a running table and for ``tablectl hold resume`` on a table that is not.
+
+    On a running table its feed says (``CardFeed.void_only``: a shuffler's deck lost to a restart with cards of it
+    dealt, docs/protocol.md 8.4). On a table not running (no ``feed``) a resumed round goes on only when the table
+    next starts, and that start voids it when the game's misdeal rule says so (``recovery.misdeal_on_restart``:
+    cards of it dealt from a shuffler, whose deck is not the round's then): a resume would void it, later and
+    less clearly. ``records`` (the round's journal) say what happened, in the words the supervisor saw at the table.
+    """
+    if feed is not None:
+        return feed.void_only(round.id)
+    if misdeal_on_restart(round) is None:
+        return None
+    dealt = [i for i, r in enumerate(records) if isinstance(r, StackDispensed)]
+    restarted = dealt and any(isinstance(r, ShufflerFaulted) and r.code == "device-restarted" for r in records[dealt[0]:])
+    if restarted:
+        return RESTARTED_AFTER_CARDS
+    return ("cards of this round were already dealt from the shuffler, and the table starts again on a fresh deck, "
+            "which could deal them again: resumed, the round is void when the table starts: void the round")
+
+
+def refuse_void_only(round: Round, log: EventLog, *, by: str, action: str = "resume", feed: CardFeed | None = None,
+                     records: Sequence[Event] = ()) -> None:
+    """Refuse ``action`` (a resume, a card entered) on the held ``round`` if it may only be voided (``void_only``),
+    journaled once as ``supervisor_refused`` (step ``table``, the round's id): raises ``VoidOnly``."""
+    if (why := void_only(round, feed, records)) is not None:
+        log.emit(SupervisorRefusal(round=round.id, name=by, step="table", action=action, reason=why))
+        raise VoidOnly(why)
 
 
 def void(round: Round, *, by: str, reason: str, feed: CardFeed | None = None) -> str:
@@ -77,19 +126,34 @@ def act_on_journal(
     """The command line's resume or void: the held round re-enacted from the journal, then moved on and journaled.
 
     The next ``tablectl run`` or ``serve`` recovers it from there: a resumed round is dealt on where it stopped,
-    a voided one is over.
+    a voided one is over. A resume of a round that may only be voided is refused (``refuse_on_journal``).
     """
+    round = _held_round(journal, log, config, round_id)
+    if action != "void":
+        refuse_void_only(round, log, by=by, action=action, records=journal.round_records(round_id))
+    log.emit(SupervisorActed(round=round_id, action=action, reason=reason, by=by, card=card.code if card else UNSET))
+    if action == "void":
+        return void(round, by=by, reason=reason)
+    return resume(round, by="supervisor", card=card)  # the round's records name the role; who is in the action
+
+
+def refuse_on_journal(journal: Journal, log: EventLog, config: TableConfig, round_id: str, *, by: str,
+                      action: str = "resume") -> None:
+    """Before the supervisor's PIN is asked: refuse (``VoidOnly``, journaled once) a resume of the held round
+    ``round_id`` that may only be voided (``void_only`` on a table not running), as the console refuses it."""
+    round = _held_round(journal, log, config, round_id)
+    refuse_void_only(round, log, by=by, action=action, records=journal.round_records(round_id))
+
+
+def _held_round(journal: Journal, log: EventLog, config: TableConfig, round_id: str) -> Round:
+    """The held round ``round_id`` re-enacted from the journal; ``HoldRefused`` if there is none."""
     row = journal.round(round_id)
     if row is None:
         raise HoldRefused(f"no round {round_id} in the journal {journal.path}")
     if row.state != "hold":
         raise HoldRefused(f"round {round_id} is not on hold (it is {row.state})")
     try:
-        round = rebuild(journal.round_records(round_id), log, game=config.make_game(), limits=Limits(config.limits))
+        return rebuild(journal.round_records(round_id), log, game=config.make_game(), limits=Limits(config.limits))
     except JournalMismatch as exc:
         raise HoldRefused(f"round {round_id} cannot be re-enacted from the journal ({exc}): it is voided when the "
                           "table next starts") from None
-    log.emit(SupervisorActed(round=round_id, action=action, reason=reason, by=by, card=card.code if card else UNSET))
-    if action == "void":
-        return void(round, by=by, reason=reason)
-    return resume(round, by="supervisor", card=card)  # the round's records name the role; who is in the action

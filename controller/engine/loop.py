@@ -715,9 +715,10 @@ class TableLoop:
             return self._correct_placed(round, command)
         if round.state != "hold":
             raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
-        if (gone := self.table.feed.void_only(round.id)) is not None:  # a resume would only hold again at once
-            self.log.emit(SupervisorRefusal(round=round.id, name=command.by, step="table", action=action, reason=gone))
-            raise CommandRefused(f"not resumed: {gone}")
+        try:  # a round that may only be voided: a resume would only hold again at once
+            holds.refuse_void_only(round, self.log, by=command.by, action=action, feed=self.table.feed)
+        except holds.VoidOnly as exc:
+            raise CommandRefused(str(exc)) from None
         if isinstance(command, Resume) and self._needs_device(round):
             self._refuse_while_down(command, round)
         card = None

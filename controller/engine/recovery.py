@@ -299,13 +299,13 @@ def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) ->
             void_from_journal(journal, log, row.id, row.game, str(exc))
             results.append(Recovered(row.id, None, "voided", message))
             continue
-        dealt = sum(1 for target, _, _ in round.cards if target != "burn")
+        dealt = cards_dealt(round)
         reason = None
         if round.state in FINISHED:
             action, message = "completed", f"round {round.id} settled on restart from its journaled cards"
         elif round.state == "hold":
             action, message = "held", f"round {round.id} is still on hold: {round.hold_reason}"
-        elif (reason := game.misdeal_on_restart(round.hand, dealt)) is None:
+        elif (reason := misdeal_on_restart(round)) is None:
             action, message = "resumed", f"round {round.id} resumes where it stopped ({round.state}, {dealt} cards out)"
         else:
             action, message = "voided", f"round {round.id} is void: {reason}; every wager is returned"
@@ -314,6 +314,18 @@ def recover(journal: Journal, log: EventLog, game: Game[Any], limits: Limits) ->
             round.void_round(reason)
         results.append(Recovered(round.id, round, action, message))
     return results
+
+
+def cards_dealt(round: Round) -> int:
+    """The cards of ``round`` dealt to its hands (burns left out)."""
+    return sum(1 for target, _, _ in round.cards if target != "burn")
+
+
+def misdeal_on_restart(round: Round) -> str | None:
+    """Why ``round``, going on when the table next starts, is void then (the game's misdeal rule,
+    ``Game.misdeal_on_restart``), or ``None``: it resumes where it stopped. Decided here for ``recover`` and for a
+    held round resumed while the table is not running (``controller.engine.holds.void_only``)."""
+    return round.game.misdeal_on_restart(round.hand, cards_dealt(round))
 
 
 def void_from_journal(journal: Journal, log: EventLog, round_id: str, game_id: str, reason: str) -> None:

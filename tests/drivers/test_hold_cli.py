@@ -13,11 +13,21 @@ import pytest
 
 from controller.commands.cli import main
 from controller.engine.config import DEFAULT_CONFIG
-from controller.events import CardDealt, CardUnreadable, SupervisorActed, SupervisorGranted, SupervisorRefusal
+from controller.engine.feeds import RESTARTED_AFTER_CARDS
+from controller.events import (
+    CardDealt,
+    CardUnreadable,
+    ShufflerFaulted,
+    SupervisorActed,
+    SupervisorGranted,
+    SupervisorRefusal,
+)
 from controller.records.journal import Journal
 from controller.records.staff import StaffFile
 from drivers.sim.process import SimulatorProcess
 from tests.helpers import init_table
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -106,3 +116,51 @@ def test_holding_nothing_is_said_plainly(tmp_path: Path, capsys: pytest.CaptureF
     assert capsys.readouterr().out.strip() == "no round is on hold"
     assert main(["hold", "void", "TC-01-X-000001", "--by", "pat", "--journal", str(journal), "--log", str(tmp_path / "ev.jsonl")]) == 2
     assert "no round TC-01-X-000001 in the journal" in capsys.readouterr().err
+
+
+def test_a_resume_of_a_round_whose_shuffler_restarted_after_cards_were_dealt_is_refused_at_once_and_journaled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/protocol.md 8.4 on the command line, the reference shuffler simulator over a pty: it restarts as the
+    round's second stack is asked for, the first one dealt. The run stops at the held round saying it can only be
+    voided; ``hold resume`` is refused at once (before any PIN), saying what happened and to void it, exit 2, and
+    journaled once as the console journals it (``supervisor_refused``, step ``table``, the round's id); the round
+    stays held until ``hold void``. The old code took the resume, and the next run voided the round itself
+    ('restart after cards were dealt from the shuffler')."""
+    script = tmp_path / "shuffler.txt"
+    script.write_text("on dispense 2 restart 2\n")  # the first stack is dealt; the shuffler restarts as it is asked the next
+    with SimulatorProcess("shuffler", "--seed", "4", "--script", str(script)) as sim:
+        config = tmp_path / "table.toml"
+        config.write_text((ROOT / "config" / "three-card-poker.toml").read_text().replace(
+            'driver = "simulated"', f'driver = "reference"\nport = "{sim.port}"') + f'\n[console]\nstaff = "{tmp_path / "staff.json"}"\n')
+        StaffFile(tmp_path / "staff.json").add("pat", "supervisor", pin="482913", cost=2**10)
+        files = ["--config", str(config), "--journal", str(tmp_path / "j.sqlite"), "--log", str(tmp_path / "ev.jsonl")]
+        init_table(tmp_path / "j.sqlite", tmp_path / "ev.jsonl", config)
+        assert main(["run", "--rounds", "3", "--seed", "1", "--no-camera", *files]) == 1
+        err = capsys.readouterr().err
+        round_id = err.split("round ", 1)[1].split(" ", 1)[0]
+        assert f"the supervisor voids it (tablectl hold void {round_id} --by NAME): it cannot be resumed" in err
+        assert "tablectl hold resume" not in err
+
+        typed = io.StringIO("482913\n")
+        monkeypatch.setattr("sys.stdin", typed)
+        assert main(["hold", "resume", round_id, "--by", "pat", "--pin-stdin", *files]) == 2
+        out, err = capsys.readouterr()
+        assert not out and "Traceback" not in err
+        assert typed.tell() == 0  # refused before any PIN was asked
+        with Journal(files[3], table_id="TCP-01", readonly=True) as journal:
+            records = journal.round_records(round_id)
+            assert journal.round(round_id).state == "hold"  # type: ignore[union-attr]
+        # what happened, as the journal has it: the run may stop before the shuffler is back and its restart is seen
+        restarted = any(isinstance(r, ShufflerFaulted) and r.code == "device-restarted" for r in records)
+        why = (RESTARTED_AFTER_CARDS if restarted else "cards of this round were already dealt from the shuffler, and the "
+               "table starts again on a fresh deck, which could deal them again: resumed, the round is void when the "
+               "table starts: void the round")
+        assert err == f"tablectl: not resumed: {why}\ntablectl: the supervisor voids it: tablectl hold void {round_id} --by NAME\n"
+        refused = [r for r in records if isinstance(r, SupervisorRefusal)]
+        assert [(r.name, r.step, r.action, r.reason) for r in refused] == [("pat", "table", "resume", why)]
+        assert not [r for r in records if isinstance(r, SupervisorActed | SupervisorGranted)]
+
+        assert main(["hold", "void", round_id, "--by", "pat", *pin(monkeypatch, "482913"), *files]) == 0
+        assert "voided: every wager is returned" in capsys.readouterr().out
+        assert main(["run", "--rounds", "1", "--seed", "2", "--no-camera", *files]) == 0
