@@ -7,9 +7,10 @@ while betting is open.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -34,6 +35,61 @@ from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, table_loop
 from tests.helpers import MemoryLog
+from tests.witness.harness import Witness
+
+SHUFFLERS = ["reference", "witness:one-deck-stack", "witness:two-decks", "witness:two-decks-refuse", "witness:one-deck:reset"]
+"""The shufflers a restart is tested on: tablectl's simulator, and the witness (tests/witness: docs/protocol.md read
+alone) in readings that restart each way the document allows. Switched off, its port gone (a USB device, a pty):
+a boot value drawn at random (8.3) and its device SYNC after the restart with SEQ from zero (3.4, 3.6); a boot
+counter, per-card events and late replies; busy answering NOT_READY for a second after power-on (8.5), SEQ
+anywhere, no event before Hello (3.9). ``:reset``: a watchdog or firmware reset on a serial line (8.4), the port
+never closed, so the host learns of it only from the device (its event numbers, NOT_READY, a new boot)."""
+
+
+class RestartingShuffler:
+    """A shuffler for the restart tests over a real pty: ``command`` in the simulator's words (``restart S``,
+    ``restart 600`` then ``plug``, ``on dispense N restart S``), done at the witness in its own (``power-off``, ...)."""
+
+    def __init__(self, sim: SimulatorProcess | None, witness: Witness | None, *, reset: bool = False) -> None:
+        self.sim, self.witness, self.reset = sim, witness, reset
+        self.port = sim.port if sim is not None else witness.url  # type: ignore[union-attr]
+        self.decks = 2 if "two-decks" in (witness.reading if witness is not None else "two-decks") else 1
+
+    def command(self, line: str) -> None:
+        if self.sim is not None:
+            self.sim.command(line)
+            return
+        assert self.witness is not None
+        words = line.split()
+        if self.reset:  # the same restarts, the line kept open
+            self.witness.control(line.replace("restart", "reset").replace("plug", "power-on"))
+        elif words[0] == "restart" and not line.startswith("restart 600"):  # off S seconds, then it boots anew
+            self.witness.control("power-off")
+            self.witness.control(f"after {words[1]} power-on")
+        elif words[0] == "restart":  # off until plugged in
+            self.witness.control("power-off")
+        elif words[0] == "plug":
+            self.witness.control("power-on")
+        else:
+            self.witness.control(line)
+
+    def shuffles_since_restart(self) -> int:
+        if self.sim is not None:  # its events since power-on are its shuffles (no per-card events)
+            return int(self.sim.command("status").rsplit("last_event=", 1)[1])
+        assert self.witness is not None
+        return self.witness.status()["shuffles"]
+
+
+@contextlib.contextmanager
+def shuffler(kind: str, *sim_args: str) -> Iterator[RestartingShuffler]:
+    """The ``kind`` of ``SHUFFLERS`` started (the simulator with ``sim_args``, the witness as its reading says)."""
+    if kind == "reference":
+        with SimulatorProcess("shuffler", "--seed", "4", *sim_args) as sim:
+            yield RestartingShuffler(sim, None)
+    else:
+        _, reading, *how = kind.split(":")
+        with Witness("shuffler", reading, args=["--seed", "4"]) as witness:
+            yield RestartingShuffler(None, witness, reset=how == ["reset"])
 
 
 def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -155,7 +211,7 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_still_unplugged(device:
             loop.table.feed.close()
 
 
-def restart_between_rounds(sim: SimulatorProcess, loop: TableLoop, log: MemoryLog, device: str, faulted: str) -> None:
+def restart_between_rounds(sim: SimulatorProcess | RestartingShuffler, loop: TableLoop, log: MemoryLog, device: str, faulted: str) -> None:
     """Restart ``device`` between rounds for 2 s (polled every 0.5 s, its lost link holds the table): never shown
     ready while it is off; once it answers it is shown ready, the restart journaled (``faulted``) asks nothing of the
     supervisor, the table's resume goes through, and polls go on showing the device as it reports."""
@@ -242,12 +298,13 @@ def shuffler_round(loop: TableLoop, *, bets: bool = True) -> None:
     assert loop.snapshot()["round"]["state"] == "complete"
 
 
-def test_a_shuffler_restarted_between_rounds_is_shown_ready_once_back_and_the_next_round_deals_a_fresh_deck() -> None:
+@pytest.mark.parametrize("kind", SHUFFLERS)
+def test_a_shuffler_restarted_between_rounds_is_shown_ready_once_back_and_the_next_round_deals_a_fresh_deck(kind: str) -> None:
     """docs/protocol.md 8.4 and 6.3, as for the shoe: between rounds a restart only means fresh decks. The table
     holds while the shuffler is off (its link lost); once it answers it is shown ready, the restart (journaled) asks
     nothing of the supervisor, the resume goes through, and the next round is dealt from a deck shuffled and counted
     after the restart (the machine's decks started again, both of a two-deck machine)."""
-    with SimulatorProcess("shuffler", "--seed", "4", "--decks", "2") as sim:
+    with shuffler(kind, "--decks", "2") as sim:
         loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
         loop.start()
         try:
@@ -256,20 +313,21 @@ def test_a_shuffler_restarted_between_rounds_is_shown_ready_once_back_and_the_ne
             shuffled = len(log.named(ShufflerShuffled.EVENT))
             shuffler_round(loop)
             assert len(log.named(ShufflerShuffled.EVENT)) == shuffled + 1
-            assert sim.command("status").endswith("last_event=2")  # both decks shuffled since the restart (6.3)
+            assert sim.shuffles_since_restart() == sim.decks  # each deck shuffled since the restart (6.3)
             assert log.named(ShufflerRecovered.EVENT)[-1]["code"] == "device-restarted"
         finally:
             loop.stop()
             loop.table.feed.close()
 
 
-def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_and_its_resume_deals_a_fresh_deck() -> None:
+@pytest.mark.parametrize("kind", SHUFFLERS)
+def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_and_its_resume_deals_a_fresh_deck(kind: str) -> None:
     """8.4 mid-round, before any card of the round's deck was dealt: the round holds for the lost link; a resume while
     the shuffler is still off is refused (as c83fa9f's for the shoe); once back the hold says the shuffler restarted
     and what to do, the shuffler is shown ready (not a fault it no longer reports), and the resume deals the round
     from a fresh deck, shuffled and counted first. The old code resumed it onto a Dispense refused NOT_READY, held
     again as 'not-ready: shuffle or load cards first' after every resume."""
-    with SimulatorProcess("shuffler", "--seed", "4") as sim:
+    with shuffler(kind) as sim:
         loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
         loop.start()
         try:
@@ -301,11 +359,12 @@ def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_and_its_resu
             loop.table.feed.close()
 
 
-def test_a_shuffler_restarted_with_cards_of_the_round_dealt_holds_it_to_be_voided_and_refuses_a_resume() -> None:
+@pytest.mark.parametrize("kind", SHUFFLERS)
+def test_a_shuffler_restarted_with_cards_of_the_round_dealt_holds_it_to_be_voided_and_refuses_a_resume(kind: str) -> None:
     """8.4 mid-round, cards of the round's deck dealt: a fresh deck could deal them again, so the round is held to be
     voided, saying so; a resume is refused (journaled) rather than held again at once; the shuffler is shown as it
     reports. Voided, the next round is dealt from fresh decks."""
-    with SimulatorProcess("shuffler", "--seed", "4") as sim:
+    with shuffler(kind) as sim:
         loop, log = table_loop("three-card-poker", shuffler_port=sim.port)
         loop.start()
         try:

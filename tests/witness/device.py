@@ -13,14 +13,18 @@ It prints ``PORT <url>`` (a stable symlink to a pseudo-terminal, or
 ``socket://127.0.0.1:N``) and ``CARD <code>`` / ``UNREAD <code>`` for every
 card that leaves it, then reads control lines on standard input, as a person at
 the machine would act: ``door-open [S]``, ``jam [S]`` (cleared S seconds
-later), ``clear``, ``unreadable``, ``restart [S]``, ``unplug [S]``, ``silence
-S``, ``noise [P]`` (``noise`` alone: a quiet line again), ``miscount N``,
+later), ``clear``, ``unreadable``, ``restart [S]``, ``power-off`` (switched off, its
+port gone, until ``power-on``: the restart of 8.4, as long as the person keeps it off),
+``reset [S]`` (a watchdog or firmware reset on a serial line, 8.4: the port stays open, the
+device deaf S seconds, or until ``power-on``, losing what the host sends meanwhile, then it
+starts anew), ``unplug [S]``, ``silence S``, ``noise [P]`` (``noise`` alone: a quiet line again), ``miscount N``,
 ``duplicate``, ``after S ACTION``, ``on COMMAND N ACTION`` (at the Nth such
 command from now, before answering it), ``on card N ACTION`` (just before the
 card counted N leaves a shoe); and, to play a device that breaks the document,
 ``ignore COMMAND N`` / ``ignore off`` (acknowledge and never answer),
 ``badcard [CODE]`` (the next card goes out as CODE) and ``badreply`` (the next
-reply names no command).
+reply names no command). ``status`` prints ``STATUS boot=B last_event=N shuffles=S``
+(the shuffles since power-on).
 """
 
 from __future__ import annotations
@@ -336,6 +340,7 @@ class Device:
         self.unread_next = False
         self.miscount: int | None = None
         self.duplicate_next = False
+        self.powered = True
         self.power_on(first=True)
 
     # -- power -------------------------------------------------------------
@@ -349,6 +354,7 @@ class Device:
                 self.boot = self.rng.randrange(1, 0x10000)
         self.events: deque[tuple[int, int, int, str, int]] = deque()
         self.last_number = 0
+        self.shuffles = 0
         self.ready_at = time.monotonic() + self.reading.starting
         self.outq: deque[tuple[int, bytes]] = deque()
         self.held_events: list[bytes] = []
@@ -485,6 +491,7 @@ class Device:
 
     def log(self, type_: int, count: int, card: str = NO_CARD, code: int = 0) -> None:
         self.last_number += 1
+        self.shuffles += type_ == SHUFFLED
         self.events.append((self.last_number, type_, count, card, code))
         self.forget()
         payload = self.event_bytes(self.events[-1])
@@ -801,6 +808,24 @@ class Device:
             time.sleep(float(args[0]) if args else 0.3)
             self.power_on()
             self.port.plug()
+        elif verb == "power-off":
+            if self.powered:
+                self.powered = False
+                self.port.unplug()
+                self.connection += 1  # a command it was answering is lost with it
+        elif verb == "reset":
+            if self.powered:
+                self.powered = False  # the port stays open: the host's line does not go away
+                self.connection += 1
+                self.timers.append((time.monotonic() + float(args[0] if args else 0.3), "power-on"))
+        elif verb == "power-on":
+            if not self.powered:
+                self.powered = True
+                self.power_on()
+                if not self.port.plugged:
+                    self.port.plug()
+        elif verb == "status":
+            print(f"STATUS boot={self.boot} last_event={self.last_number} shuffles={self.shuffles}", flush=True)
         elif verb == "unplug":
             self.port.unplug()
             self.outq.clear()  # 3.8
@@ -831,6 +856,16 @@ class Device:
     # -- the loop ---------------------------------------------------------------------
 
     def step(self) -> None:
+        if not self.powered:  # switched off: only the person at the machine acts
+            self.port.read()  # what the host sends on a line kept open is lost (unplugged: a short sleep)
+            for timer in [t for t in self.timers if t[0] <= time.monotonic()]:
+                if timer in self.timers:  # a power-on before it started the timers afresh
+                    self.timers.remove(timer)
+                    self.act(timer[1])
+            with contextlib.suppress(Empty):
+                while not self.powered:
+                    self.act(self.controls.get_nowait())
+            return
         data = self.port.read()
         if self.port.new_connection:
             self.port.new_connection = False

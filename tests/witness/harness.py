@@ -87,6 +87,15 @@ class Witness:
                                                    for x in self.lines[mark:]), timeout)
         assert done, f"the witness did not do {line!r}"
 
+    def status(self) -> dict[str, int]:
+        """What the witness says of itself (``status``): ``boot``, ``last_event``, ``shuffles`` since power-on."""
+        with self._cond:
+            mark = len(self.lines)
+        self.control("status")
+        with self._cond:
+            line = next(x for x in self.lines[mark:] if x.startswith("STATUS "))
+        return {key: int(value) for key, _, value in (word.partition("=") for word in line.split()[1:])}
+
     def __exit__(self, *exc: object) -> None:
         assert self.proc.stdin is not None
         try:
