@@ -67,33 +67,41 @@ def resume(round: Round, *, by: str, feed: CardFeed | None = None, card: Card | 
     return f"round {round.id} resumed"
 
 
-def void_only(round: Round, feed: CardFeed | None = None, records: Sequence[Event] = ()) -> str | None:
+def void_only(round: Round, feed: CardFeed | None = None, records: Sequence[Event] = (), *,
+              recovered: int | None = None) -> str | None:
     """Why the held ``round`` may only be voided, not resumed; ``None``: a resume may go on. Decided here once, for
-    the console on a running table and for ``tablectl hold resume`` on a table that is not.
+    the console on a running table (its resume, and whether its screen offers one) and for ``tablectl hold resume``
+    on a table that is not.
 
     On a running table its feed says (``CardFeed.void_only``: a shuffler's deck lost to a restart with cards of it
     dealt, docs/protocol.md 8.4). On a table not running (no ``feed``) a resumed round goes on only when the table
     next starts, and that start voids it when the game's misdeal rule says so (``recovery.misdeal_on_restart``:
     cards of it dealt from a shuffler, whose deck is not the round's then): a resume would void it, later and
-    less clearly. ``records`` (the round's journal) say what happened, in the words the supervisor saw at the table.
+    less clearly. ``recovered``: the round was recovered from the journal held when the running table started,
+    with that many cards out (``TableLoop.recovered``); its feed never had the round's deck, so the same rule
+    decides for those cards. ``records`` (the round's journal) say what happened, in the words the supervisor saw
+    at the table.
     """
-    if feed is not None:
-        return feed.void_only(round.id)
-    if misdeal_on_restart(round) is None:
+    if feed is not None and ((why := feed.void_only(round.id)) is not None or recovered is None):
+        return why
+    if misdeal_on_restart(round, recovered) is None:
         return None
     dealt = [i for i, r in enumerate(records) if isinstance(r, StackDispensed)]
     restarted = dealt and any(isinstance(r, ShufflerFaulted) and r.code == "device-restarted" for r in records[dealt[0]:])
     if restarted:
         return RESTARTED_AFTER_CARDS
+    if feed is not None:
+        return ("cards of this round were dealt from the shuffler before the table restarted, and the table went on "
+                "with a fresh deck, which could deal them again: void the round")
     return ("cards of this round were already dealt from the shuffler, and the table starts again on a fresh deck, "
             "which could deal them again: resumed, the round is void when the table starts: void the round")
 
 
 def refuse_void_only(round: Round, log: EventLog, *, by: str, action: str = "resume", feed: CardFeed | None = None,
-                     records: Sequence[Event] = ()) -> None:
+                     records: Sequence[Event] = (), recovered: int | None = None) -> None:
     """Refuse ``action`` (a resume, a card entered) on the held ``round`` if it may only be voided (``void_only``),
     journaled once as ``supervisor_refused`` (step ``table``, the round's id): raises ``VoidOnly``."""
-    if (why := void_only(round, feed, records)) is not None:
+    if (why := void_only(round, feed, records, recovered=recovered)) is not None:
         log.emit(SupervisorRefusal(round=round.id, name=by, step="table", action=action, reason=why))
         raise VoidOnly(why)
 

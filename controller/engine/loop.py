@@ -59,6 +59,7 @@ from controller.engine.commands import (
 from controller.engine.feeds import DealerEntryFeed, DeviceFaulted, FeedError, NoCardYet, ShoeFeed
 from controller.engine.jackpot import AwardWatcher
 from controller.engine.players import SimulatedPlayers
+from controller.engine.recovery import cards_dealt
 from controller.engine.round import FINISHED, Round
 from controller.engine.table import Table, banked
 from controller.engine.view import AUDIENCES, Fault, table_view
@@ -174,6 +175,9 @@ class TableLoop:
         self.reveals: dict[str, dict[str, Any]] = {}
         self.camera: dict[str, dict[str, Any]] = {}
         self.void_reasons: dict[str, str] = {}
+        self.recovered: dict[str, int] = {}
+        """The rounds this loop took on held from the journal (the table restarted), each with its cards out then:
+        its feed never had their decks (``holds.void_only``)."""
         self.message: str | None = None
         self.version = 0
         self._queue: queue.Queue[tuple[Command, Future[str]]] = queue.Queue()
@@ -529,6 +533,9 @@ class TableLoop:
         made ready again (burns due if the shoe was reshuffled)."""
         round = self.pending.pop(0)
         self._begin(round)
+        if round.state == "hold":  # its device is made ready for it once resumed, if a resume may go on
+            self.recovered[round.id] = cards_dealt(round)
+            self._unprepared = round
         if round.state not in (*FINISHED, "hold") and not self._prepare(round):
             return f"round {round.id} recovered and on hold: {round.hold_reason}"
         if round.state == "betting" and self.players is not None:
@@ -716,7 +723,8 @@ class TableLoop:
         if round.state != "hold":
             raise CommandRefused(f"round {round.id} is not on hold (it is {round.state})")
         try:  # a round that may only be voided: a resume would only hold again at once
-            holds.refuse_void_only(round, self.log, by=command.by, action=action, feed=self.table.feed)
+            holds.refuse_void_only(round, self.log, by=command.by, action=action, feed=self.table.feed,
+                                   records=self._records(round.id), recovered=self.recovered.get(round.id))
         except holds.VoidOnly as exc:
             raise CommandRefused(str(exc)) from None
         if isinstance(command, Resume) and self._needs_device(round):
@@ -734,6 +742,10 @@ class TableLoop:
         if round is self._unprepared and not self._prepare(round):
             return f"round {round.id} resumed, and held again: {round.hold_reason}"
         return answer
+
+    def _records(self, round_id: str) -> list[Event]:
+        """The journal's records of ``round_id`` (none without a journal)."""
+        return self.journal.round_records(round_id) if self.journal is not None else []
 
     def _correct_placed(self, round: Round, command: CorrectPlacedCard) -> str:
         """Replace a card already placed; the round stays where it is (a held round is resumed separately)."""

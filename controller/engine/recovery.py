@@ -321,11 +321,12 @@ def cards_dealt(round: Round) -> int:
     return sum(1 for target, _, _ in round.cards if target != "burn")
 
 
-def misdeal_on_restart(round: Round) -> str | None:
+def misdeal_on_restart(round: Round, dealt: int | None = None) -> str | None:
     """Why ``round``, going on when the table next starts, is void then (the game's misdeal rule,
     ``Game.misdeal_on_restart``), or ``None``: it resumes where it stopped. Decided here for ``recover`` and for a
-    held round resumed while the table is not running (``controller.engine.holds.void_only``)."""
-    return round.game.misdeal_on_restart(round.hand, cards_dealt(round))
+    held round resumed while the table is not running, or recovered held by the table running now
+    (``controller.engine.holds.void_only``). ``dealt``: the cards of it out at the restart, if not all it has now."""
+    return round.game.misdeal_on_restart(round.hand, cards_dealt(round) if dealt is None else dealt)
 
 
 def void_from_journal(journal: Journal, log: EventLog, round_id: str, game_id: str, reason: str) -> None:

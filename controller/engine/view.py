@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
+from controller.engine import holds
 from controller.engine.feeds import DealerEntryFeed
 from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
@@ -61,6 +62,7 @@ class TableLoop(Protocol):
     reveals: dict[str, dict[str, Any]]
     camera: dict[str, dict[str, Any]]
     void_reasons: dict[str, str]
+    recovered: dict[str, int]
 
 HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: once the cause is fixed "
              "they resume the round where it stopped, enter the card really dealt, or void the round.")
@@ -115,7 +117,8 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
     on screen until the next round opens; a device still down holds the table beside it, never in its place, and
     the next round waits for that hold. ``stopped``: a player-dealer game waits for a player to take the position
     (not while held). ``state``: the table's state in a word, ``open_round``: whether the next round may open now.
-    ``resume``: what the supervisor's resume does now, as its button says it (the round in play, or the table).
+    ``resume``: what the supervisor's resume does now, as its button says it (the round in play, or the table);
+    ``None`` for a held round that may only be voided (``holds.void_only``): no resume, no card entered, is offered.
     """
     round = loop.round
     round_held = round is not None and round.state == "hold"
@@ -131,8 +134,13 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
         "void_help": VOID_HELD_HELP if hold else VOID_HELP,
         "stopped": bool(stopped) and not hold,
         "open_round": not in_play and not hold and not stopped,
-        "resume": "Resume round" if in_play else "Resume table",
+        "resume": None if round is not None and round_held and void_only(loop, round) else "Resume round" if in_play else "Resume table",
     }
+
+
+def void_only(loop: TableLoop, round: Round) -> bool:
+    """Whether the held ``round`` may only be voided, as the loop's refusal of its resume decides it."""
+    return holds.void_only(round, loop.table.feed, recovered=loop.recovered.get(round.id)) is not None
 
 
 def hold_reason(round: Round) -> str | None:

@@ -396,3 +396,28 @@ def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_saying_so_an
         round_id = console.loop.round.id
         assert len(console.log.named(ShufflerShuffled.EVENT)) == shuffled + 1  # a fresh deck for the round
         assert [e["round"] for e in console.log.named(StackDispensed.EVENT)] == [round_id, round_id]
+
+
+def test_a_round_whose_shuffler_restarted_with_cards_of_it_dealt_is_offered_the_void_only(page: Any, shots: Any) -> None:
+    """docs/protocol.md 8.4 with cards of the round dealt: the round may only be voided (``holds.void_only``, the
+    engine's word in ``screens.resume``), so the hold panel offers no resume and no card entry, only the void; the
+    void ends the round. (The old page offered 'Resume round', refused once tapped.)"""
+    with SimulatorProcess("shuffler", "--seed", "4") as sim, served("three-card-poker", shuffler_port=sim.port) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        for spot, wager, dollars in ((1, "bank", "300"), (4, "ante", "10")):
+            enter(page, spot, wager, dollars)
+            expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{wager}"]', rf"\${dollars}\.00")
+        sim.command("on dispense 2 restart 2")  # the first stack is dealt; the shuffler restarts as it is asked the next
+        page.click("#no-more-bets")
+        page.locator("#hold-screen").wait_for(state="visible")
+        expect_text(page, "#hold-reason", "the deck of this round is gone, cards of it already dealt.*void the round")
+        panel = page.locator("#hold-supervisor")
+        assert panel.locator('[data-supervisor="void"]').is_visible()
+        for hidden in ('[data-supervisor="resume"]', '[data-supervisor="correct_card"]'):
+            assert not panel.locator(hidden).is_visible(), hidden
+        shots(page, "shuffler-restarted-void-only")
+        supervise(page, "hold-supervisor", "void", "the shuffler restarted mid-deal", again=SUPERVISOR[1])
+        page.locator("#void-screen").wait_for(state="visible")
+        assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["void"]
+        assert not console.log.named(SupervisorRefusal.EVENT)

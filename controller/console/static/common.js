@@ -225,10 +225,14 @@ function supervisorPanel(container) {
     question, confirmRow);
   supervisorPanels.push((view) => {
     const active = Boolean(view.round) && !["complete", "void"].includes(view.round.state);
-    // the resume says what it does (the round in play, or the table's hold: the engine's word)
-    container.querySelector('[data-supervisor="resume"]').textContent = view.screens.resume;
+    // the resume says what it does (the round in play, or the table's hold: the engine's word); none offered for a
+    // round that may only be voided (nor a card entered, which resumes it)
+    const resume = container.querySelector('[data-supervisor="resume"]');
+    resume.textContent = view.screens.resume || "";
+    resume.hidden = !view.screens.resume;
     // a fault between rounds: resume the table only; no round to void, no card to correct
     for (const node of container.querySelectorAll('[data-supervisor="void"], .round-only')) node.hidden = !active;
+    container.querySelector('[data-supervisor="correct_card"]').parentElement.hidden = !active || !view.screens.resume;
     const cards = active ? view.round.cards : [];
     const keep = which.value;
     which.replaceChildren(el("option", { value: "", text: cards.length ? "pick a card" : "no card placed" }),
