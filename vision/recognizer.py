@@ -49,7 +49,7 @@ from controller.cards import JOKER, Card
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, UNLIKE_CLOTH, Blob, Corners, card_mask, find_blobs, half_size, least_channel
 from vision.fans import CLEAR, fan_gaps
-from vision.geometry import STRIPS, CardSize, points_apart, quad_center
+from vision.geometry import INDEX_FX, INDEX_FY, STRIPS, CardSize, points_apart, quad_center
 from vision.glyphs import glyph_corners, ink_marks
 from vision.hands import hand_zones
 from vision.hypotheses import BRIDGE, CornerHypotheses, covered, index_corners, inside_share, side
@@ -71,9 +71,10 @@ Strips = Callable[[np.ndarray], np.ndarray]
 #: Of two reads whose centres lie within ``SAME_READ`` card widths, one card read twice, one is reported
 #: (``_suppress``); an unreadable outline whose centre lies within ``ON_READ`` of a card read is another
 #: look at that card (often an outline built from edges of two cards), and is not reported, nor is a second
-#: read of the same card that close: a dealer fans cards 30 mm or more apart (``vision.synthetic.fan``),
-#: and two outlines of one card 12 mm apart (a guyenne king of diamonds read again from a pip of the
-#: eight under it) are one card.
+#: read of the same card that close unless the two lie an index patch apart along the card's sides
+#: (``_two_of_one_card``): two outlines of one card 12 mm apart (a guyenne king of diamonds read again from
+#: a pip of the eight under it) are one card, two jacks of a multi-deck shoe laid 16 mm or more side by
+#: side (each showing its index, as ``[vision] fan_mm`` and split hands lay them) are two.
 SAME_READ = 0.2
 ON_READ = 0.45
 
@@ -397,7 +398,8 @@ class Recognizer:
         centres nearly coincide) keep the read card whose look fits most
         closely (a clear read's confidence is all but 1 and tells them
         apart no further), or else the more confident unreadable one; a card
-        read again within ``ON_READ`` is one card. Corner
+        read again within ``ON_READ`` is one card, unless the two lie an index
+        patch apart along its sides (``_two_of_one_card``). Corner
         hypotheses built from edges of two different cards outline a card
         that is not there, half over real ones: such an outline found
         unreadable is dropped when a read card lies within half a card's
@@ -411,7 +413,9 @@ class Recognizer:
         for center, read, _ in decided:
             near = (SAME_READ if read.card is not None else ON_READ) * self.card_size.width_mm
             x, y = center.tolist()
-            if any(math.hypot(x - ox, y - oy) < (again if read.card is not None and other.card == read.card else near)
+            if any(math.hypot(x - ox, y - oy) < near or (
+                    read.card is not None and other.card == read.card and math.hypot(x - ox, y - oy) < again
+                    and not self._two_of_one_card(np.array([x - ox, y - oy]), other.polygon))
                    for (ox, oy), other in kept):
                 continue
             if read.card is None and read.guess is None and \
@@ -419,6 +423,16 @@ class Recognizer:
                 continue
             kept.append(((x, y), read))
         return [read for _, read in kept]
+
+    def _two_of_one_card(self, offset: np.ndarray, polygon: np.ndarray) -> bool:
+        """Whether two reads of one card whose centres lie ``offset`` (table mm) apart can be two copies of
+        it, each showing an index: one lies at least an index patch's width (``INDEX_FX``) across or its
+        height (``INDEX_FY``) down from the other, along the sides of ``polygon`` (the kept read's outline,
+        image px, index corner first). Nearer, the card on top would cover the index of the card under it."""
+        across, down = polygon[1] - polygon[0], polygon[3] - polygon[0]
+        along = abs(float(offset @ across)) / max(float(np.linalg.norm(across)), 1e-9) / self.card_size.width_mm
+        below = abs(float(offset @ down)) / max(float(np.linalg.norm(down)), 1e-9) / self.card_size.height_mm
+        return along >= INDEX_FX or below >= INDEX_FY
 
     def _index_corners(self, white: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
                        scale: float) -> tuple[Corners, np.ndarray] | None:

@@ -231,6 +231,27 @@ def test_one_card_read_twice_close_together_is_reported_once(deck) -> None:
     assert fanned == [first, again]
 
 
+@pytest.mark.parametrize("offset, reads", [
+    ((21.7, 0.0), 2),  # two Bonus jacks of split hands laid a card step apart side by side (Pure 21.5 seed 21 round 22)
+    ((16.0, 0.0), 2),  # the least step right ``[vision] fan_mm`` allows
+    ((0.0, 28.0), 2),  # the least step down it allows
+    ((12.0, 0.0), 1),  # nearer than an index patch's width: the index under it is covered, one card
+    ((10.0, 20.0), 1),  # an index patch's width across and its height down, neither reached
+])
+def test_one_card_read_twice_is_two_cards_only_an_index_patch_apart_along_its_sides(deck, offset, reads) -> None:
+    """Two reads of one card within ``ON_READ`` are two cards when one lies at least an index patch's width
+    across or its height down from the other, each card's index showing; nearer they are one."""
+    from vision.recognizer import Read
+
+    recognizer = Recognizer(deck)
+    jack = parse_cards("JB")[0]
+    turned = np.roll(_outlines((100, 100))[0], -2, axis=0)  # read from its lower right index corner
+    under = Read(jack, _outlines((100, 100))[0], "corner", 1.0)
+    top = Read(jack, turned + np.array(offset) * 1.6, "corner", 1.0)
+    kept = recognizer._suppress([(np.array([50.0, 60.0]) + offset, top, 8.0), (np.array([50.0, 60.0]), under, 8.5)])
+    assert len(kept) == reads and kept[0] is top
+
+
 @pytest.mark.parametrize("card, strips, gainsaid, why", [
     ("3S", [{"3C": 8.4, "2C": 8.8, "2S": 27.8, "3S": 29.2}], True, "club pips beside a spade's index: every spade 351 further"),
     ("AS", [{"AH": 4.2, "AS": 9.0}], False, "an ace's ornament leans from the ace a little (31.7 further), no more"),
