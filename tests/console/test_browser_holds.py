@@ -367,6 +367,15 @@ def test_the_hold_panel_fits_a_1024x600_screen_with_the_supervisors_fields_and_t
         assert console.loop.alive
 
 
+def open_with_bank_and_ante(page: Any, url: str) -> None:
+    """Three Card Poker's console opened, a round opened, a $300 bank on spot 1 and a $10 ante on spot 4 shown."""
+    open_console(page, url)
+    page.click("#open-round")
+    for spot, wager, dollars in ((1, "bank", "300"), (4, "ante", "10")):
+        enter(page, spot, wager, dollars)
+        expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{wager}"]', rf"\${dollars}\.00")
+
+
 def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_saying_so_and_the_resume_deals_a_fresh_deck(
     page: Any, shots: Any,
 ) -> None:
@@ -375,11 +384,7 @@ def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_saying_so_an
     the supervisor resumes, and 'no more bets' deals the round from a fresh deck. (The old code held it again at the
     first stack, 'not-ready: shuffle or load cards first', after every resume.)"""
     with SimulatorProcess("shuffler", "--seed", "4") as sim, served("three-card-poker", shuffler_port=sim.port) as console:
-        open_console(page, console.url)
-        page.click("#open-round")
-        for spot, wager, dollars in ((1, "bank", "300"), (4, "ante", "10")):
-            enter(page, spot, wager, dollars)
-            expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{wager}"]', rf"\${dollars}\.00")
+        open_with_bank_and_ante(page, console.url)
         shuffled = len(console.log.named(ShufflerShuffled.EVENT))
         sim.command("restart 2")
         page.locator("#hold-screen").wait_for(state="visible")
@@ -403,11 +408,7 @@ def test_a_round_whose_shuffler_restarted_with_cards_of_it_dealt_is_offered_the_
     engine's word in ``screens.resume``), so the hold panel offers no resume and no card entry, only the void; the
     void ends the round. (The old page offered 'Resume round', refused once tapped.)"""
     with SimulatorProcess("shuffler", "--seed", "4") as sim, served("three-card-poker", shuffler_port=sim.port) as console:
-        open_console(page, console.url)
-        page.click("#open-round")
-        for spot, wager, dollars in ((1, "bank", "300"), (4, "ante", "10")):
-            enter(page, spot, wager, dollars)
-            expect_text(page, f'#layout button.wager[data-spot="{spot}"][data-wager="{wager}"]', rf"\${dollars}\.00")
+        open_with_bank_and_ante(page, console.url)
         sim.command("on dispense 2 restart 2")  # the first stack is dealt; the shuffler restarts as it is asked the next
         page.click("#no-more-bets")
         page.locator("#hold-screen").wait_for(state="visible")
