@@ -301,7 +301,7 @@ class Recognizer:
         found = self._confirmed(frame, found)
         centers = layout.to_table(np.array([quad_center(f.read.polygon) for f in found]))
         decided = [(center, f.read, f.closest) for center, f in zip(centers, found)]
-        kept = self._suppress(decided)
+        kept = self._suppress(decided, layout)
         zones = hand_zones([r.polygon for r in kept], layout) if layout.zones else [None] * len(kept)
         return [Read(r.card, r.polygon, r.visible, r.confidence, zone, r.guess) for r, zone in zip(kept, zones)]
 
@@ -390,11 +390,11 @@ class Recognizer:
             out.append(_Found(Read(card, outlines[look], visible, net), float(distances[look].min()), outlines[look][None]))
         return out
 
-    def _suppress(self, decided: list[tuple[np.ndarray, Read, float]]) -> list[Read]:
+    def _suppress(self, decided: list[tuple[np.ndarray, Read, float]], layout: Layout) -> list[Read]:
         """Keep one read per card: read cards first, then unreadable ones that overlap no kept card.
 
-        Each entry is a read's centre (table mm), the read, and how closely
-        its best look fits a card. Two reads of one card (outlines whose
+        Each entry is a read's centre (table mm, through ``layout``), the read,
+        and how closely its best look fits a card. Two reads of one card (outlines whose
         centres nearly coincide) keep the read card whose look fits most
         closely (a clear read's confidence is all but 1 and tells them
         apart no further), or else the more confident unreadable one; a card
@@ -415,7 +415,7 @@ class Recognizer:
             x, y = center.tolist()
             if any(math.hypot(x - ox, y - oy) < near or (
                     read.card is not None and other.card == read.card and math.hypot(x - ox, y - oy) < again
-                    and not self._two_of_one_card(np.array([x - ox, y - oy]), other.polygon))
+                    and not self._two_of_one_card(np.array([x - ox, y - oy]), layout.to_table(other.polygon)))
                    for (ox, oy), other in kept):
                 continue
             if read.card is None and read.guess is None and \
@@ -427,8 +427,9 @@ class Recognizer:
     def _two_of_one_card(self, offset: np.ndarray, polygon: np.ndarray) -> bool:
         """Whether two reads of one card whose centres lie ``offset`` (table mm) apart can be two copies of
         it, each showing an index: one lies at least an index patch's width (``INDEX_FX``) across or its
-        height (``INDEX_FY``) down from the other, along the sides of ``polygon`` (the kept read's outline,
-        image px, index corner first). Nearer, the card on top would cover the index of the card under it."""
+        height (``INDEX_FY``) down from the other, along the sides of ``polygon`` (the kept read's outline in
+        table mm, index corner first: in image px a rolled camera turns its sides away from the offset's).
+        Nearer, the card on top would cover the index of the card under it."""
         across, down = polygon[1] - polygon[0], polygon[3] - polygon[0]
         along = abs(float(offset @ across)) / max(float(np.linalg.norm(across)), 1e-9) / self.card_size.width_mm
         below = abs(float(offset @ down)) / max(float(np.linalg.norm(down)), 1e-9) / self.card_size.height_mm

@@ -1,6 +1,7 @@
 """The recognizer end to end on small fixed scenes: reads, outlines, zones and "unreadable" instead of guesses."""
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -211,7 +212,7 @@ def test_of_two_read_cards_in_one_place_the_closer_fit_is_kept_whatever_the_conf
     recognizer = Recognizer(deck)
     phantom = Read(parse_cards("6D")[0], _outlines((100, 100))[0], "corner", 0.99998)
     card = Read(parse_cards("2H")[0], _outlines((103, 101))[0], "corner", 0.99990)
-    kept = recognizer._suppress([(np.array([50.0, 60.0]), phantom, 16.0), (np.array([51.0, 60.5]), card, 5.0)])
+    kept = recognizer._suppress([(np.array([50.0, 60.0]), phantom, 16.0), (np.array([51.0, 60.5]), card, 5.0)], STRAIGHT_DOWN)
     assert [r.card.code for r in kept] == ["2H"]
 
 
@@ -225,12 +226,17 @@ def test_one_card_read_twice_close_together_is_reported_once(deck) -> None:
     king = parse_cards("KD")[0]
     first = Read(king, _outlines((100, 100))[0], "corner", 1.0)
     again = Read(king, _outlines((116, 90))[0], "corner", 1.0)
-    once = recognizer._suppress([(np.array([50.0, 60.0]), first, 8.0), (np.array([62.0, 60.0]), again, 13.4)])
+    once = recognizer._suppress([(np.array([50.0, 60.0]), first, 8.0), (np.array([62.0, 60.0]), again, 13.4)], STRAIGHT_DOWN)
     assert once == [first]
-    fanned = recognizer._suppress([(np.array([50.0, 60.0]), first, 8.0), (np.array([70.0, 82.0]), again, 8.5)])
+    fanned = recognizer._suppress([(np.array([50.0, 60.0]), first, 8.0), (np.array([70.0, 82.0]), again, 8.5)], STRAIGHT_DOWN)
     assert fanned == [first, again]
 
 
+#: Outlines of these tests are drawn at 1.6 px/mm, the camera looking straight down.
+STRAIGHT_DOWN = Layout.scale(1.6)
+
+
+@pytest.mark.parametrize("roll", [0, 90, 180])
 @pytest.mark.parametrize("offset, reads", [
     ((21.7, 0.0), 2),  # two Bonus jacks of split hands laid a card step apart side by side (Pure 21.5 seed 21 round 22)
     ((16.0, 0.0), 2),  # the least step right ``[vision] fan_mm`` allows
@@ -238,9 +244,10 @@ def test_one_card_read_twice_close_together_is_reported_once(deck) -> None:
     ((12.0, 0.0), 1),  # nearer than an index patch's width: the index under it is covered, one card
     ((10.0, 20.0), 1),  # an index patch's width across and its height down, neither reached
 ])
-def test_one_card_read_twice_is_two_cards_only_an_index_patch_apart_along_its_sides(deck, offset, reads) -> None:
+def test_one_card_read_twice_is_two_cards_only_an_index_patch_apart_along_its_sides(deck, offset, reads, roll) -> None:
     """Two reads of one card within ``ON_READ`` are two cards when one lies at least an index patch's width
-    across or its height down from the other, each card's index showing; nearer they are one."""
+    across or its height down from the other, each card's index showing; nearer they are one. The same whatever
+    the camera's roll: the card's sides are taken on the table, where the offset is."""
     from vision.recognizer import Read
 
     recognizer = Recognizer(deck)
@@ -248,7 +255,12 @@ def test_one_card_read_twice_is_two_cards_only_an_index_patch_apart_along_its_si
     turned = np.roll(_outlines((100, 100))[0], -2, axis=0)  # read from its lower right index corner
     under = Read(jack, _outlines((100, 100))[0], "corner", 1.0)
     top = Read(jack, turned + np.array(offset) * 1.6, "corner", 1.0)
-    kept = recognizer._suppress([(np.array([50.0, 60.0]) + offset, top, 8.0), (np.array([50.0, 60.0]), under, 8.5)])
+    turn = np.array([[math.cos(math.radians(roll)), -math.sin(math.radians(roll))],
+                     [math.sin(math.radians(roll)), math.cos(math.radians(roll))]])
+    rolled = Layout.fit(STRAIGHT_DOWN.image_points @ turn.T + 1000.0, STRAIGHT_DOWN.table_points)
+    under, top = (dataclasses.replace(r, polygon=r.polygon @ turn.T + 1000.0) for r in (under, top))
+    kept = recognizer._suppress([(np.array([50.0, 60.0]) + offset, top, 8.0), (np.array([50.0, 60.0]), under, 8.5)],
+                                rolled)
     assert len(kept) == reads and kept[0] is top
 
 
