@@ -31,6 +31,14 @@ from controller.events import (
 )
 from controller.records.journal import Journal
 
+DEALT_BEFORE_RESTART = ("cards of this round were dealt from the shuffler before the table restarted, and the table "
+                        "went on with a fresh deck, which could deal them again: void the round")
+"""Why a round the running table recovered held, cards of it out from the shuffler, may only be voided (whatever
+it was held for, unless the shuffler's own restart said so: ``RESTARTED_AFTER_CARDS``)."""
+DEALT_BEFORE_STOP = ("cards of this round were already dealt from the shuffler, and the table starts again on a fresh "
+                     "deck, which could deal them again: resumed, the round is void when the table starts: void the round")
+"""Why ``tablectl hold resume`` refuses such a round on a table not running."""
+
 
 class HoldRefused(TableError, ValueError):
     """A resume or void that cannot be done (the round is not held, no card is due, ...); the message says why."""
@@ -90,11 +98,7 @@ def void_only(round: Round, feed: CardFeed | None = None, records: Sequence[Even
     restarted = dealt and any(isinstance(r, ShufflerFaulted) and r.code == "device-restarted" for r in records[dealt[0]:])
     if restarted:
         return RESTARTED_AFTER_CARDS
-    if feed is not None:
-        return ("cards of this round were dealt from the shuffler before the table restarted, and the table went on "
-                "with a fresh deck, which could deal them again: void the round")
-    return ("cards of this round were already dealt from the shuffler, and the table starts again on a fresh deck, "
-            "which could deal them again: resumed, the round is void when the table starts: void the round")
+    return DEALT_BEFORE_RESTART if feed is not None else DEALT_BEFORE_STOP
 
 
 def refuse_void_only(round: Round, log: EventLog, *, by: str, action: str = "resume", feed: CardFeed | None = None,

@@ -68,6 +68,8 @@ HOLD_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor
              "they resume the round where it stopped, enter the card really dealt, or void the round.")
 TABLE_HOLD_HELP = ("No round opens while a device is faulty. Call a supervisor: once the device shows ready here, "
                    "they resume the table.")
+VOID_ONLY_HELP = ("Stop dealing and leave the cards where they are. Call a supervisor: this round cannot be resumed, "
+                  "only voided, as {why}.")
 VOID_HELP = "Return every wager shown below in full, clear the layout, then open the next round."
 VOID_HELD_HELP = ("Return every wager shown below in full and clear the layout. The next round opens once the table's "
                   "hold is cleared.")
@@ -118,29 +120,32 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
     the next round waits for that hold. ``stopped``: a player-dealer game waits for a player to take the position
     (not while held). ``state``: the table's state in a word, ``open_round``: whether the next round may open now.
     ``resume``: what the supervisor's resume does now, as its button says it (the round in play, or the table);
-    ``None`` for a held round that may only be voided (``holds.void_only``): no resume, no card entered, is offered.
+    ``None`` for a held round that may only be voided (``holds.void_only``): no resume, no card entered, is offered,
+    and ``hold_help`` says why (the reason a resume is refused with), whatever the round was held for.
     """
     round = loop.round
     round_held = round is not None and round.state == "hold"
     in_play = round is not None and round.state not in FINISHED
     hold = text(loop.table_fault or (hold_reason(round) if round is not None and round_held else None))
+    why = void_only(loop, round) if round is not None and round_held else None
     stopped = loop.table.stopped
     return {
         "state": "hold" if hold else round.state if round is not None else "idle",
         "hold": hold,
         "hold_title": "ROUND ON HOLD" if round_held else "TABLE ON HOLD",
-        "hold_help": HOLD_HELP if round_held else TABLE_HOLD_HELP,
+        "hold_help": VOID_ONLY_HELP.format(why=why) if why else HOLD_HELP if round_held else TABLE_HOLD_HELP,
         "void": round is not None and round.state == "void",
         "void_help": VOID_HELD_HELP if hold else VOID_HELP,
         "stopped": bool(stopped) and not hold,
         "open_round": not in_play and not hold and not stopped,
-        "resume": None if round is not None and round_held and void_only(loop, round) else "Resume round" if in_play else "Resume table",
+        "resume": None if why else "Resume round" if in_play else "Resume table",
     }
 
 
-def void_only(loop: TableLoop, round: Round) -> bool:
-    """Whether the held ``round`` may only be voided, as the loop's refusal of its resume decides it."""
-    return holds.void_only(round, loop.table.feed, recovered=loop.recovered.get(round.id)) is not None
+def void_only(loop: TableLoop, round: Round) -> str | None:
+    """Why the held ``round`` may only be voided, or ``None``, as the loop's refusal of its resume decides it (not
+    told the round's journal, it words a restart the shuffler reported as the table's: the round's hold says which)."""
+    return holds.void_only(round, loop.table.feed, recovered=loop.recovered.get(round.id))
 
 
 def hold_reason(round: Round) -> str | None:

@@ -15,10 +15,12 @@ opens. ``test_front_ends.py`` does the same through ``tablectl serve`` and
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from controller.console.server import ConsoleServer, ConsoleSettings
 from controller.events import (
     DeviceFaultReported,
     PositionTaken,
@@ -32,11 +34,13 @@ from controller.events import (
     SupervisorRefusal,
     WagerSettled,
 )
+from controller.records.journal import Journal
 from drivers.protocol.messages import Code
 from drivers.sim.process import SimulatorProcess
-from tests.console.tables import SUPERVISOR, served
+from tests.console.tables import SUPERVISOR, accounts, served
 from tests.console.test_browser import enter, expect_text, open_console, supervise
 from tests.console.test_browser_hidden import SIZES as HIDDEN_SIZES
+from tests.console.test_held_after_restart import held_with_a_stack_out, records, served as served_on_journal, table_file
 
 FAULTS = [c.slug for c in (Code.JAM, Code.DOOR_OPEN, Code.COUNT_MISMATCH, Code.EMPTY, Code.DUPLICATE_CARD,
                            Code.UNRECOGNISED_CARD, Code.INTEGRITY)]
@@ -422,3 +426,40 @@ def test_a_round_whose_shuffler_restarted_with_cards_of_it_dealt_is_offered_the_
         page.locator("#void-screen").wait_for(state="visible")
         assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["void"]
         assert not console.log.named(SupervisorRefusal.EVENT)
+
+
+def test_a_round_held_for_another_reason_recovered_after_the_table_restarted_is_offered_the_void_only(
+    page: Any, shots: Any, tmp_path: Path,
+) -> None:
+    """A round held for a card the shuffler could not read, its first stack dealt (resumable on the live table, the
+    card entered), is recovered held when the table (``tablectl serve``) starts again on its journal: the page shows
+    what it was held for, the help says it may only be voided and why (``holds.void_only``: dealt before the table
+    restarted, a fresh deck could deal them again), and the hold panel offers the void only, no resume and no card
+    entry; the void ends the round, nothing refused. (The old help offered the resume and the card entry.)"""
+    with SimulatorProcess("shuffler", "--seed", "4") as sim:
+        _, config, files = table_file(tmp_path, sim.port)
+        round_id = held_with_a_stack_out(sim, config, files, "unreadable-card")
+        with served_on_journal(config, files, 2) as (session, loop):
+            server = ConsoleServer(loop, ConsoleSettings(port=0, pace=0.0), accounts())
+            try:
+                open_console(page, server.start())
+                page.locator("#hold-screen").wait_for(state="visible")
+                expect_text(page, "#round-id", f"^{round_id}$")
+                expect_text(page, "#hold-reason", "^Held: shuffler: .*a card could not be read")
+                expect_text(page, "#hold-help", "cannot be resumed, only voided, as cards of this round were dealt from "
+                                                "the shuffler before the table restarted")
+                panel = page.locator("#hold-supervisor")
+                assert panel.locator('[data-supervisor="void"]').is_visible()
+                for hidden in ('[data-supervisor="resume"]', '[data-supervisor="correct_card"]', "#hold-supervisor-card"):
+                    assert not panel.locator(hidden).is_visible(), hidden
+                shots(page, "recovered-void-only")
+                supervise(page, "hold-supervisor", "void", "held unread when the table restarted", again=SUPERVISOR[1])
+                page.locator("#void-screen").wait_for(state="visible")
+                expect_text(page, "#void-returns", r"Spot 4 ante: return \$10\.00")
+                shots(page, "recovered-voided")
+            finally:
+                server.stop()
+        assert [r.action for r in records(files, round_id, SupervisorActed)] == ["void"]
+        assert not records(files, round_id, SupervisorRefusal)
+        with Journal(files["journal"], table_id="TCP-01", readonly=True) as journal:
+            assert journal.round(round_id).state == "void"  # type: ignore[union-attr]
