@@ -10,7 +10,9 @@ and cuts one worker's tables off the network for ``cut_seconds``. Then it
 stops play, waits (at most ``catch_up_s``, then it fails naming what it
 still waited for) for every outbox to publish, every record to be stored,
 every jackpot claim to be answered and settled at its table (a table holds a
-claimed round for its award after play stops, as a real table does) and the
+claimed round for its award after play stops, as a real table does; a full
+table whose last run stopped at such a round is run again, ``FullTable.finish``)
+and the
 jackpot controller to have applied the whole stream, and checks:
 every table's journal against PostgreSQL record by record and meter by meter
 (0 lost, 0 duplicated, 0 different), and the linked jackpot against every
@@ -62,6 +64,10 @@ RATE = Fraction(15, 100)
 RESET = 1_000_000
 FLOOR_READY_S = 120.0
 """How long a start of the floor service may take to say it is ready (its parts retry forever: it may never be)."""
+HELD = 1
+"""``tablectl run``'s exit code when it stopped at a round on hold (a device drill, a jackpot claim awaiting the floor)."""
+FINISHING_RUNS = 2
+"""How many more runs a full table gets after play stops to settle a round its last run left held for a jackpot claim."""
 
 
 @dataclass
@@ -164,6 +170,9 @@ class FullTable:
         floor = f'\n[floor]\nsite = "{SITE}"\nservers = {json.dumps(servers)}\n' + (f'jackpot = "{jackpot}"\n' if jackpot else "")
         self.config.write_text("\n".join(lines) + "\n" + floor)
         self.runs = 0
+        self.finishing = 0
+        """Runs after play stopped, to settle a round held for a jackpot claim (:meth:`finish`)."""
+        self.last_exit: int | None = None
         self.failures: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._play, name=f"full-{table_id}", daemon=True)
@@ -180,16 +189,34 @@ class FullTable:
         self._stop.set()
         self._thread.join(180)
 
+    def finish(self, say: Callable[[str], None] = print) -> None:
+        """After :meth:`stop`: if the last run stopped at a round held for a jackpot claim (its award came too late
+        for that run, through a fault), run the table again with ``--rounds 1``, at most :data:`FINISHING_RUNS`
+        times, as an operator starts a table that stopped at a held round again: the round, recovered held, waits
+        for its award once more and settles, and the run ends with it. A round held for anything else is left as
+        it is, and a claim still held after that is what the proof's catch-up names."""
+        for _ in range(FINISHING_RUNS):
+            if self.last_exit != HELD or not (claims := _held_claims(self.journal)):
+                return
+            say(f"  {self.table_id}: its last run stopped at a round held for {', '.join(claims)}: run once more to settle it")
+            self.finishing += 1
+            self._run(rounds=1)
+
     def _play(self) -> None:
         while not self._stop.is_set():
-            self.runs += 1
-            done = subprocess.run(
-                [sys.executable, "-m", "controller.commands.cli", "run", "--config", str(self.config), "--rounds", "4",
-                 "--seed", str(self.seed * 1000 + self.runs), "--journal", str(self.journal), "--log", str(self.log),
-                 "--no-camera"], capture_output=True, text=True, check=False, timeout=300)
-            if done.returncode not in (0, 1):  # 1: a round held (a device drill, a jackpot awaiting the floor): the next run recovers it
-                self.failures.append(f"{self.table_id} run {self.runs}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+            self._run(rounds=4)
             self._stop.wait(2.0)
+
+    def _run(self, *, rounds: int) -> None:
+        """One ``tablectl run`` of ``rounds`` rounds on the table's journal (it recovers what the last run left open)."""
+        self.runs += 1
+        done = subprocess.run(
+            [sys.executable, "-m", "controller.commands.cli", "run", "--config", str(self.config), "--rounds", str(rounds),
+             "--seed", str(self.seed * 1000 + self.runs), "--journal", str(self.journal), "--log", str(self.log),
+             "--no-camera"], capture_output=True, text=True, check=False, timeout=300)
+        self.last_exit = done.returncode
+        if done.returncode not in (0, HELD):  # a round held: the next run (or finish) recovers it
+            self.failures.append(f"{self.table_id} run {self.runs}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
 
 
 class FloorProcess:
@@ -352,6 +379,8 @@ def run_proof(plan: Plan, folder: Path, say: Callable[[str], None] = print) -> R
             full_table.stop()
         played_until = time.monotonic()
         say("play stopped; waiting for every outbox and the floor to catch up ...")
+        for full_table in full:
+            full_table.finish(say)
         journals = [Path(t["journal"]) for t in tables] + [t.journal for t in full if t.journal.exists()]
         result.full_tables = {t.table_id: t.runs for t in full}
         result.errors += [f for t in full for f in t.failures]
