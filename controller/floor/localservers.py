@@ -41,6 +41,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,6 +101,32 @@ def _wait_listening(port: int, timeout: float, what: str, log: Path) -> None:
             time.sleep(0.05)
     tail = log.read_text(errors="replace")[-2000:] if log.exists() else "(no log)"
     raise ServerError(f"{what} did not listen on 127.0.0.1:{port} within {timeout:.0f} s; its log {log} ends:\n{tail}")
+
+
+def _start_retrying(attempt: Callable[[], None], *, undo: Callable[[], None], replan: Callable[[], None] | None,
+                    gave_up: str) -> None:
+    """Start a server (or a cluster) with ``attempt``; whatever fails, ``undo`` (stop what it launched) before raising.
+
+    Where another program took one of its ports first (:class:`PortTaken`) and ``replan`` is given (a first
+    start: no client knows the ports yet), ``replan`` picks fresh ports and the start is tried again, at most
+    :data:`START_ATTEMPTS` times in all; then :class:`ServerError` says ``gave_up`` and the last refusal. Without
+    ``replan`` (a restart keeps its ports) the :class:`PortTaken` is raised as it is.
+    """
+    for tries in range(1, START_ATTEMPTS + 1):
+        try:
+            attempt()
+        except PortTaken as exc:
+            undo()
+            if replan is None:
+                raise
+            if tries == START_ATTEMPTS:
+                raise ServerError(f"{gave_up}, {START_ATTEMPTS} times running; the last: {exc}") from exc
+            replan()
+        except BaseException:
+            undo()
+            raise
+        else:
+            return
 
 
 def _stop(process: subprocess.Popen[bytes] | None, how: int = signal.SIGTERM, timeout: float = 10.0) -> None:
@@ -287,25 +314,15 @@ class NatsCluster:
         If it fails, every node and leaf is stopped and waited for before the
         error is raised; a first start tries fresh ports where one was taken.
         """
-        for attempt in range(1, START_ATTEMPTS + 1):
-            try:
-                for node in self.nodes:
-                    node.start()
-                self._wait_all_healthy(timeout)
-            except PortTaken as exc:
-                self.stop()
-                if self.started:
-                    raise
-                if attempt == START_ATTEMPTS:
-                    raise ServerError(f"the NATS cluster {self.name} could not start: another program took one of its "
-                                      f"ports before it listened, {START_ATTEMPTS} times running; the last: {exc}") from exc
-                self._plan()
-            except BaseException:
-                self.stop()
-                raise
-            else:
-                self.started = True
-                return
+        def attempt() -> None:
+            for node in self.nodes:
+                node.start()
+            self._wait_all_healthy(timeout)
+
+        _start_retrying(attempt, undo=self.stop, replan=None if self.started else self._plan,
+                        gave_up=f"the NATS cluster {self.name} could not start: another program took one of its ports "
+                                "before it listened")
+        self.started = True
 
     def _wait_all_healthy(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -475,25 +492,19 @@ class LocalPostgres:
         start whose port another program took tries again on a fresh one.
         """
         self.init()
-        for attempt in range(1, START_ATTEMPTS + 1):
-            try:
-                self._start_once(timeout)
-            except PortTaken as exc:
-                self.stop("immediate")
-                if self._started or not self._chose_port:
-                    raise
-                if attempt == START_ATTEMPTS:
-                    raise ServerError(f"PostgreSQL could not start: another program took its port before it listened, "
-                                      f"{START_ATTEMPTS} times running; the last: {exc}") from exc
-                self._held = reserve_port()
-                self.port = _port_of(self._held)
-            except BaseException:
-                self.stop("immediate")
-                self._release()
-                raise
-            else:
-                self._started = True
-                return
+
+        def undo() -> None:
+            self.stop("immediate")
+            self._release()  # held only until a try's pg_ctl: a port it never used
+
+        def replan() -> None:
+            self._held = reserve_port()
+            self.port = _port_of(self._held)
+
+        _start_retrying(lambda: self._start_once(timeout), undo=undo,
+                        replan=None if self._started or not self._chose_port else replan,
+                        gave_up="PostgreSQL could not start: another program took its port before it listened")
+        self._started = True
 
     def _start_once(self, timeout: float) -> None:
         options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories='{self.folder}' -c fsync=on"
