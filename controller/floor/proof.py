@@ -12,8 +12,7 @@ still waited for) for every outbox to publish, every record to be stored,
 every jackpot claim to be answered and settled at its table (a table holds a
 claimed round for its award after play stops, as a real table does; a full
 table whose last run stopped at such a round is run again, ``FullTable.finish``)
-and the
-jackpot controller to have applied the whole stream, and checks:
+and the jackpot controller to have applied the whole stream, and checks:
 every table's journal against PostgreSQL record by record and meter by meter
 (0 lost, 0 duplicated, 0 different), and the linked jackpot against every
 linked table's journal (contributions and payments to the exact fraction of a
