@@ -142,7 +142,6 @@ def test_a_held_round_with_no_card_out_recovered_after_a_restart_resumes_on_a_fr
         assert not records(files, round_id, SupervisorRefusal)
 
 
-
 HELD_FOR = {
     # the shuffler's reader cannot read a card of the round's second stack: on a live table the supervisor enters it
     "unreadable-card": ("on dispense 2 unreadable", "a card could not be read"),
