@@ -16,18 +16,22 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.once import computed_once
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The ``bin`` folder of a fresh venv with tablectl installed from a wheel of this checkout."""
-    base = tmp_path_factory.mktemp("install")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``bin`` folder of a fresh venv with tablectl installed from a wheel of this checkout (built once a run)."""
+    return computed_once(tmp_path_factory, "installed-wheel", lambda: _install(tmp_path_factory.mktemp("install")))
+
+
+def _install(base: Path) -> Path:
     source = _clean_copy(base / "source")
     wheels = base / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(source), "-w", str(wheels)],
@@ -45,7 +49,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target",
                                str(site), str(wheel)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    yield venv / "bin"
+    return venv / "bin"
 
 
 def _clean_copy(target: Path) -> Path:

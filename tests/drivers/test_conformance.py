@@ -5,7 +5,7 @@ real device: every clause it can check without someone at the machine must pass.
 from __future__ import annotations
 
 import os
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
@@ -13,6 +13,7 @@ from controller.commands.cli import main
 from drivers.conformance.kit import CHECKS, KitError, NoOperator, Outcome
 from drivers.conformance.run import check, check_simulator, summary
 from drivers.sim.behaviour import readings
+from tests.once import computed_once
 
 from .conftest import hardware_port
 
@@ -20,23 +21,32 @@ READINGS = [(device, name) for device in ("shoe", "shuffler") for name in sorted
 
 
 @pytest.fixture(scope="module")
-def kit_runs() -> dict[tuple[str, str], Future[list[Outcome]]]:
-    """Every reading checked, a few at a time (each run mostly waits for its simulator). Each test takes its own
-    reading's run: a run that could not finish fails its own reading's test, not the module."""
-    with ThreadPoolExecutor(max_workers=6, thread_name_prefix="kit") as pool:
-        runs = {key: pool.submit(check_simulator, *key) for key in READINGS}
-        wait(runs.values())
-    return runs
+def kit_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], list[Outcome] | str]:
+    """Every reading checked, a few at a time (each run mostly waits for its simulator), once a run. Each test
+    takes its own reading's run: a run that could not finish (why, in words) fails its own reading's test, not the
+    module."""
+    def run_all() -> dict[tuple[str, str], list[Outcome] | str]:
+        with ThreadPoolExecutor(max_workers=6, thread_name_prefix="kit") as pool:
+            runs = {key: pool.submit(check_simulator, *key) for key in READINGS}
+            return {key: _outcomes(run) for key, run in runs.items()}
+
+    return computed_once(tmp_path_factory, "conformance-kits", run_all)
+
+
+def _outcomes(run: Future[list[Outcome]]) -> list[Outcome] | str:
+    try:
+        return run.result()
+    except KitError as exc:
+        return str(exc)
 
 
 @pytest.mark.parametrize(("device", "name"), READINGS, ids=[f"{d}-{n}" for d, n in READINGS])
 def test_the_simulator_in_every_reading_passes_every_clause(
-    kit_runs: dict[tuple[str, str], Future[list[Outcome]]], device: str, name: str
+    kit_runs: dict[tuple[str, str], list[Outcome] | str], device: str, name: str
 ) -> None:
-    try:
-        outcomes = kit_runs[(device, name)].result()  # whatever it raises fails this reading's test alone
-    except KitError as exc:
-        pytest.fail(f"the {device} simulator in reading {name!r}: {exc}")
+    outcomes = kit_runs[(device, name)]
+    if isinstance(outcomes, str):
+        pytest.fail(f"the {device} simulator in reading {name!r}: {outcomes}")
     failed = [o.line() for o in outcomes if o.status == "FAIL"]
     assert not failed, summary(outcomes) + "\n" + "\n".join(failed)
     assert len(outcomes) == len(CHECKS[device])

@@ -15,6 +15,7 @@ import pytest
 
 from controller.events import ShoeFaulted, ShufflerFaulted
 from tests.drivers.fault_matrix import MOMENTS, Outcome, Scenario, play_all, scenarios, table_of
+from tests.once import computed_once
 
 ALL = [s for device in MOMENTS for s in scenarios(device)]
 EVERY_READING = [s for device in MOMENTS for s in scenarios(device, every_reading=True) if s not in ALL]
@@ -22,9 +23,12 @@ EVERY_READING = [s for device in MOMENTS for s in scenarios(device, every_readin
 
 @pytest.fixture(scope="module")
 def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[Scenario, Outcome]:
-    outcomes = play_all(ALL, tmp_path_factory.mktemp("matrix"))
-    (Path(tmp_path_factory.getbasetemp()) / "fault-matrix.txt").write_text(table_of(outcomes) + "\n")
-    return {o.scenario: o for o in outcomes}
+    def play() -> dict[Scenario, Outcome]:
+        outcomes = play_all(ALL, tmp_path_factory.mktemp("matrix"))
+        (Path(tmp_path_factory.getbasetemp()) / "fault-matrix.txt").write_text(table_of(outcomes) + "\n")
+        return {o.scenario: o for o in outcomes}
+
+    return computed_once(tmp_path_factory, "fault-matrix", play)
 
 
 def verdict(o: Outcome) -> str:

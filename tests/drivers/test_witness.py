@@ -36,6 +36,7 @@ from drivers.shoe import CardDrawn, DeviceFault, DeviceRecovered
 from drivers.sim.usb_backend import SimulatedUsbBackend, SimulatedUsbDevice
 from tests.drivers.fault_matrix import TIMING, Outcome, Scenario, _journaled, play_all, scenarios, table_of
 from tests.helpers import init_table
+from tests.once import computed_once
 from tests.witness.device import READINGS
 from tests.witness.harness import ROOT, TABLECTL, Witness, conformance
 
@@ -58,11 +59,14 @@ def _kit(device: str, name: str, transport: str) -> tuple[int, str]:
 
 
 @pytest.fixture(scope="module")
-def kit_runs() -> dict[tuple[str, str, str], tuple[int, str]]:
-    """Every reading over both serial kinds, a few at a time: each run mostly waits for its device."""
-    with ThreadPoolExecutor(max_workers=4, thread_name_prefix="witness-kit") as pool:
-        runs = {key: pool.submit(_kit, *key) for key in KITS}
-        return {key: future.result() for key, future in runs.items()}
+def kit_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str, str], tuple[int, str]]:
+    """Every reading over both serial kinds, a few at a time (each run mostly waits for its device), once a run."""
+    def run_all() -> dict[tuple[str, str, str], tuple[int, str]]:
+        with ThreadPoolExecutor(max_workers=4, thread_name_prefix="witness-kit") as pool:
+            runs = {key: pool.submit(_kit, *key) for key in KITS}
+            return {key: future.result() for key, future in runs.items()}
+
+    return computed_once(tmp_path_factory, "witness-kits", run_all)
 
 
 @pytest.mark.parametrize(("device", "name", "transport"), KITS, ids=["-".join(k) for k in KITS])
