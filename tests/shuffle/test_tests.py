@@ -12,6 +12,13 @@ from controller.engine.shuffle.monitor import ShuffleMonitor
 RNG = np.random.default_rng(2024)
 
 
+@pytest.fixture(autouse=True)
+def _draws_of_its_own() -> None:
+    """Each test draws the same shoes whichever tests of this module ran before it in its process: pytest-xdist
+    hands them to its workers in any order, and a shared stream made a test's draws depend on that order."""
+    RNG.bit_generator.state = np.random.default_rng(2024).bit_generator.state
+
+
 def _random_shoes(decks: int, count: int, dealt: int) -> tuple[ShuffleMonitor, list[np.ndarray]]:
     monitor = ShuffleMonitor(shoe(decks))
     full = monitor.encode(shoe(decks))
@@ -61,7 +68,7 @@ def test_runs_and_serial_z_scores_are_standard_under_a_random_shuffle(decks: int
     }.items():
         z = np.array([stat(d) for d in shoes])
         assert abs(z.mean()) < 4 / math.sqrt(len(z)), name
-        assert 0.9 < z.var() < 1.1, name
+        assert abs(z.var() - 1) < 4 * math.sqrt(2 / len(z)), name  # a sample variance's spread is sqrt(2 / n)
 
 
 def test_the_whole_deck_likelihood_ratios_are_e_values_under_a_random_shuffle() -> None:
