@@ -114,7 +114,8 @@ class FortunePaytable:
     rows: dict[str, FortuneRow]
 
     def result(self, cards: Sequence[Card], overlap: str = "higher-payout") -> FortuneResult:
-        held = [self.rows[name] for name in ROWS if name in rows_held(cards) and name in self.rows]
+        made = rows_held(cards)
+        held = [self.rows[name] for name in ROWS if name in made and name in self.rows]
         if not held:
             return FortuneResult(None, LOSE, 0)
         if overlap == "higher-payout":
