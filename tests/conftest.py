@@ -8,12 +8,44 @@ import os
 
 import pytest
 
+from tests.once import one_worker_at_a_time
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _no_system_config(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The machine's own /etc/tablectl must not decide which config a test reads: an empty folder stands in
     (``controller.shipped.system_dir``; subprocesses inherit it)."""
     os.environ["TABLECTL_CONFIG_DIR"] = str(tmp_path_factory.mktemp("etc-tablectl"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The shuffle test's kernels compiled before any test plays a table. On a fresh clone their first compile takes
+    a minute or two: every `tablectl` a test starts would compile them again (a process killed before the end
+    never writes numba's cache), a console's page step would wait for them past its 30 s, and when each of the
+    shuffle tests' alarms comes would depend on how far the background compile had got. A service runs
+    ``tablectl shuffle warm`` before the table (docs/shuffle.md); the cold start itself is
+    tests/shuffle/test_warm.py's."""
+    from controller.engine.shuffle import warm
+
+    with one_worker_at_a_time(tmp_path_factory, "numba-kernels"):  # one compiles, the others load its cache
+        warm.warm()
+
+
+#: The default run's longest tests (a minute to four each), handed to the workers first. pytest-xdist hands tests
+#: out in collection order, and these come late in it (``tests/test_*.py`` after the folders): started last, one of
+#: them kept a worker busy minutes after the others had run out of tests. None shares a fixture built once a run
+#: (``tests/once.py``), so none waits on another worker.
+LONGEST_FIRST = (
+    "tests/test_crash_recovery.py",
+    "tests/floor/test_floor_scale.py",
+    "tests/test_crash_every_game.py",
+    "tests/paigow/test_sessions.py",
+    "tests/poker/test_sessions.py",
+    "tests/blackjack/test_blackjack_sessions.py",
+    "tests/floor/test_proof_full_table.py",
+    "tests/console/test_front_ends.py",
+)
 
 
 #: Markers whose tests run only when the command line selects them (``pytest -m exhaustive``, ``-m "long or
@@ -27,6 +59,8 @@ ON_REQUEST = {
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    first = {path: rank for rank, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: first.get(item.nodeid.split("::")[0], len(first)))  # stable: the rest keep their order
     asked = config.option.markexpr or ""
     for item in items:
         for name, reason in ON_REQUEST.items():

@@ -10,24 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.once import one_worker_at_a_time
-
 CHROMIUM = os.environ.get("TABLECTL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "console"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The shuffle test's kernels compiled before a console plays a round. On a fresh clone their first compile
-    takes a minute or two, and no round settles on a card not yet tested (docs/shuffle.md; a service runs
-    ``tablectl shuffle warm`` before the table): a page step would wait for it past its 30 s. The cold start
-    itself is tests/shuffle/test_warm.py's."""
-    from controller.engine.shuffle import warm
-
-    with one_worker_at_a_time(tmp_path_factory, "numba-kernels"):  # one compiles, the others load its cache
-        warm.warm()
 
 
 @pytest.fixture(scope="module")
