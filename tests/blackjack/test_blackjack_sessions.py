@@ -14,12 +14,16 @@ from controller.commands.cli import main
 from controller.events import DecisionTaken, FeeCollected, RoundCompleted, SettlementSummarized, WagerChanged, WagerPlaced, WagerSettled
 from tests.helpers import init_table
 
+# The default run plays a session of 150 rounds; the longer one (-m exhaustive) reaches the rarer paths more often.
+ROUNDS = [pytest.param(150, id="150-rounds"), pytest.param(300, id="300-rounds", marks=pytest.mark.exhaustive)]
 
+
+@pytest.mark.parametrize("rounds", ROUNDS)
 @pytest.mark.parametrize("game_id", ["no-bust-21", "pure-21-5"])
-def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, tmp_path, capsys) -> None:
+def test_a_session_balances_players_player_dealer_and_fees_to_the_cent(game_id, rounds, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
     init_table(str(tmp_path / "journal.sqlite"), str(log_file), f"config/{game_id}.toml")
-    assert main(["run", "--config", f"config/{game_id}.toml", "--rounds", "300", "--seed", "7", "--no-camera",
+    assert main(["run", "--config", f"config/{game_id}.toml", "--rounds", str(rounds), "--seed", "7", "--no-camera",
                  "--log", str(log_file), "--journal", str(tmp_path / "journal.sqlite")]) == 0
     out = capsys.readouterr().out
     records = [json.loads(line) for line in log_file.read_text().splitlines()]
@@ -42,7 +46,7 @@ def test_300_rounds_balance_players_player_dealer_and_fees_to_the_cent(game_id, 
             fees[r["round"]] += r["amount"]
     summaries = {r["round"]: r for r in records if r["event"] == SettlementSummarized.EVENT}
     completes = {r["round"]: r for r in records if r["event"] == RoundCompleted.EVENT}
-    assert len(summaries) == len(completes) == 300
+    assert len(summaries) == len(completes) == rounds
     for round_id, summary in summaries.items():
         assert placed[round_id] == 0, "every wager, added by a decision or not, settled exactly once"
         assert players[round_id] + summary["net"] == 0, "the players' net is the player-dealer's loss"

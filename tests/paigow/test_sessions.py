@@ -82,14 +82,19 @@ def check_balances(records: list[dict]) -> dict[str, int]:
     return totals
 
 
+# The default run plays a session of 100 rounds; the longer one (-m exhaustive) reaches the rarer paths more often.
+ROUNDS = [pytest.param(100, id="100-rounds"), pytest.param(200, id="200-rounds", marks=pytest.mark.exhaustive)]
+
+
+@pytest.mark.parametrize("rounds", ROUNDS)
 @pytest.mark.parametrize("config", CONFIGS)
-def test_two_hundred_rounds_balance_to_the_cent(tmp_path: Path, config: str, capsys) -> None:
-    records = run_session(tmp_path, ROOT / config)
+def test_a_session_balances_to_the_cent(tmp_path: Path, config: str, rounds: int, capsys) -> None:
+    records = run_session(tmp_path, ROOT / config, rounds)
     totals = check_balances(records)
     assert totals["players"] + totals["player_dealer"] + totals["fees"] == 0
     out = capsys.readouterr().out
     played = int(re.search(r"^rounds\s+(\d+)", out, re.MULTILINE)[1])
-    assert played == totals["rounds"] == 200
+    assert played == totals["rounds"] == rounds
     # general rule 5: when nobody takes the player-dealer position the game stops, says why, and waits until a
     # player takes it (the simulated players are asked again); the run goes on from there
     moves = [r for r in records if r["event"] in (PositionPassed.EVENT, PositionTaken.EVENT)]

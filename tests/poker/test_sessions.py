@@ -22,11 +22,16 @@ def cents(text: str) -> int:
     return int(re.sub(r"[^0-9]", "", text))
 
 
+# The default run plays a session of 100 rounds; the longer one (-m exhaustive) reaches the rarer paths more often.
+ROUNDS = [pytest.param(100, id="100-rounds"), pytest.param(200, id="200-rounds", marks=pytest.mark.exhaustive)]
+
+
+@pytest.mark.parametrize("rounds", ROUNDS)
 @pytest.mark.parametrize("config", CONFIGS)
-def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path, capsys) -> None:
+def test_a_session_conserves_each_pot_to_the_cent(config: str, rounds: int, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
     init_table(str(tmp_path / "journal.sqlite"), str(log_file), config)
-    assert main(["run", "--config", config, "--rounds", "200", "--seed", "7", "--log", str(log_file),
+    assert main(["run", "--config", config, "--rounds", str(rounds), "--seed", "7", "--log", str(log_file),
                  "--journal", str(tmp_path / "journal.sqlite")]) == 0
     out = capsys.readouterr().out
     summary = dict(re.findall(r"^(rounds|fees|house win)\s+(\S+)", out, re.MULTILINE))
@@ -36,7 +41,7 @@ def test_two_hundred_hands_each_pot_conserved_to_the_cent(config: str, tmp_path,
     assert_conserved(log)
     records = log.records()
     completes = [r for r in records if r["event"] == RoundCompleted.EVENT]
-    assert summary["rounds"] == "200" and len(completes) == 200
+    assert summary["rounds"] == str(rounds) and len(completes) == rounds
     fees = sum(r["amount"] for r in records if r["event"] == FeeCollected.EVENT)
     assert cents(summary["fees"]) == cents(summary["house win"]) == fees == sum(r["house_win"] for r in completes)
     staked = sum(v[1] for v in balance(log).values())
