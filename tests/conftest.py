@@ -20,10 +20,10 @@ def _no_system_config(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 @pytest.fixture(autouse=True, scope="session")
 def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The shuffle test's kernels compiled before any test plays a table. On a fresh clone their first compile takes
-    a minute or two: every `tablectl` a test starts would compile them again (a process killed before the end
-    never writes numba's cache), a console's page step would wait for them past its 30 s, and when each of the
-    shuffle tests' alarms comes would depend on how far the background compile had got. A service runs
+    """The shuffle tests' kernels compiled before any test plays a table. On a fresh clone their first compile takes
+    a minute or two: each `tablectl` the tests start at once would compile them again until one has cached them,
+    a console's page step would wait for them past its 30 s, and when each of the shuffle tests' alarms comes
+    would depend on how far the background compile had got. A service runs
     ``tablectl shuffle warm`` before the table (docs/shuffle.md); the cold start itself is
     tests/shuffle/test_warm.py's."""
     from controller.engine.shuffle import warm
@@ -33,8 +33,8 @@ def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 #: The default run's longest tests (a minute to four each), handed to the workers first. pytest-xdist hands tests
-#: out in collection order, and these come late in it (``tests/test_*.py`` after the folders): started last, one of
-#: them kept a worker busy minutes after the others had run out of tests. None shares a fixture built once a run
+#: out in collection order, and several come late in it (``tests/test_*.py`` after the folders): started last, one
+#: of them can keep a worker busy minutes after the others have run out of tests. None shares a fixture built once a run
 #: (``tests/once.py``), so none waits on another worker.
 LONGEST_FIRST = (
     "tests/test_crash_recovery.py",
