@@ -21,7 +21,7 @@ def _no_system_config(tmp_path_factory: pytest.TempPathFactory) -> None:
 @pytest.fixture(autouse=True, scope="session")
 def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The shuffle tests' kernels compiled before any test plays a table. On a fresh clone their first compile takes
-    a minute or two: each `tablectl` the tests start at once would compile them again until one has cached them,
+    a minute or two: each ``tablectl`` the tests start at once would compile them again until one has cached them,
     a console's page step would wait for them past its 30 s, and when each of the shuffle tests' alarms comes
     would depend on how far the background compile had got. A service runs
     ``tablectl shuffle warm`` before the table (docs/shuffle.md); the cold start itself is

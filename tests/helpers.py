@@ -11,6 +11,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
 from controller.engine.log import EventLog
 from controller.engine.loop import TableLoop
@@ -20,6 +22,14 @@ from controller.engine.table import Table
 from controller.events import RoundCompleted, WagerChanged, WagerPlaced, WagerSettled
 from controller.money import Rounding
 from controller.rules.registry import make_game
+
+
+def session_lengths(default: int, longer: int) -> list[Any]:
+    """Parameters of a session test's round count: ``default`` in the default run, ``longer`` (which reaches the
+    rarer paths more often) only with ``-m exhaustive``."""
+    return [pytest.param(default, id=f"{default}-rounds"),
+            pytest.param(longer, id=f"{longer}-rounds", marks=pytest.mark.exhaustive)]
+
 
 TOP_CARD_LIMITS = {"home": (500, 100000), "away": (500, 100000), "tie": (100, 10000)}
 

@@ -12,13 +12,10 @@ import pytest
 
 from controller.commands.cli import main
 from controller.events import DecisionTaken, FeeCollected, RoundCompleted, SettlementSummarized, WagerChanged, WagerPlaced, WagerSettled
-from tests.helpers import init_table
-
-# The default run plays a session of 150 rounds; the longer one (-m exhaustive) reaches the rarer paths more often.
-ROUNDS = [pytest.param(150, id="150-rounds"), pytest.param(300, id="300-rounds", marks=pytest.mark.exhaustive)]
+from tests.helpers import init_table, session_lengths
 
 
-@pytest.mark.parametrize("rounds", ROUNDS)
+@pytest.mark.parametrize("rounds", session_lengths(150, 300))
 @pytest.mark.parametrize("game_id", ["no-bust-21", "pure-21-5"])
 def test_a_session_balances_players_player_dealer_and_fees_to_the_cent(game_id, rounds, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"

@@ -29,7 +29,7 @@ from controller.events import (
     WagerPlaced,
     WagerSettled,
 )
-from tests.helpers import init_table
+from tests.helpers import init_table, session_lengths
 
 CONFIGS = ["config/double-hand-poker.toml", "config/fortune-pai-gow.toml"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,11 +82,7 @@ def check_balances(records: list[dict]) -> dict[str, int]:
     return totals
 
 
-# The default run plays a session of 100 rounds; the longer one (-m exhaustive) reaches the rarer paths more often.
-ROUNDS = [pytest.param(100, id="100-rounds"), pytest.param(200, id="200-rounds", marks=pytest.mark.exhaustive)]
-
-
-@pytest.mark.parametrize("rounds", ROUNDS)
+@pytest.mark.parametrize("rounds", session_lengths(100, 200))
 @pytest.mark.parametrize("config", CONFIGS)
 def test_a_session_balances_to_the_cent(tmp_path: Path, config: str, rounds: int, capsys) -> None:
     records = run_session(tmp_path, ROOT / config, rounds)

@@ -12,7 +12,7 @@ from controller.engine.devices import open_feed
 from controller.engine.players import SimulatedPlayers
 from controller.engine.table import Table
 from controller.events import FeeCollected, RoundCompleted, WagerSettled
-from tests.helpers import MemoryLog, init_table, play_round
+from tests.helpers import MemoryLog, init_table, play_round, session_lengths
 from tests.poker.tables import assert_conserved, balance
 
 CONFIGS = ["config/holdem.toml", "config/omaha-hi-lo.toml", "config/lowball.toml"]
@@ -22,11 +22,7 @@ def cents(text: str) -> int:
     return int(re.sub(r"[^0-9]", "", text))
 
 
-# The default run plays a session of 100 rounds; the longer one (-m exhaustive) reaches the rarer paths more often.
-ROUNDS = [pytest.param(100, id="100-rounds"), pytest.param(200, id="200-rounds", marks=pytest.mark.exhaustive)]
-
-
-@pytest.mark.parametrize("rounds", ROUNDS)
+@pytest.mark.parametrize("rounds", session_lengths(100, 200))
 @pytest.mark.parametrize("config", CONFIGS)
 def test_a_session_conserves_each_pot_to_the_cent(config: str, rounds: int, tmp_path, capsys) -> None:
     log_file = tmp_path / "events.jsonl"
