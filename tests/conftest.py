@@ -5,6 +5,7 @@ line.)"""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -32,20 +33,45 @@ def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
         warm.warm()
 
 
-#: The default run's longest tests (a minute to four each), handed to the workers first. pytest-xdist hands tests
-#: out in collection order, and several come late in it (``tests/test_*.py`` after the folders): started last, one
-#: of them can keep a worker busy minutes after the others have run out of tests. None shares a fixture built once a run
-#: (``tests/once.py``), so none waits on another worker.
+#: The default run's longest files (one to ten minutes each on 2 cores, as CI runs them), longest first. Under
+#: ``pytest -n 3`` each file goes whole to one worker (``pytest_xdist_make_scheduler`` below) and the workers take
+#: files in collection order as they run out of tests, so these start first, each on the next free worker, and
+#: the short files fill in around them. Several mostly wait on devices (the witness, the fault matrix, the
+#: conformance kits): the other workers have the cores meanwhile.
 LONGEST_FIRST = (
-    "tests/test_crash_recovery.py",
-    "tests/floor/test_floor_scale.py",
     "tests/test_crash_every_game.py",
+    "tests/drivers/test_witness.py",
+    "tests/test_crash_recovery.py",
     "tests/paigow/test_sessions.py",
-    "tests/poker/test_sessions.py",
-    "tests/blackjack/test_blackjack_sessions.py",
-    "tests/floor/test_proof_full_table.py",
+    "tests/drivers/test_fault_matrix.py",
     "tests/console/test_front_ends.py",
+    "tests/poker/test_sessions.py",
+    "tests/floor/test_floor_scale.py",
+    "tests/blackjack/test_blackjack_sessions.py",
+    "tests/test_install.py",
+    "tests/console/test_browser_hidden.py",
+    "tests/drivers/test_conformance.py",
+    "tests/console/test_app.py",
+    "tests/console/test_browser_holds.py",
+    "tests/console/test_device_poll.py",
+    "tests/shuffle/test_warm.py",
+    "tests/floor/test_proof_full_table.py",
 )
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:  # pytest-xdist ships no types
+    """Whole files to a worker, in collection order (``--dist loadfile`` without its reordering by test count).
+
+    pytest-xdist's default (``--dist load``) first hands each worker a quarter of its share of the tests as one
+    consecutive batch: the first worker drew every long file above and ran them one after another, minutes after
+    the others had finished. A whole file to one worker also builds a module's costly fixture once (``tests/once.py``
+    stays for ``--dist load`` asked for by name). Any other ``--dist`` given on the command line is kept."""
+    if config.option.dist != "load" or "--dist" in " ".join(config.invocation_params.args):
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    config.option.loadscopereorder = False
+    return LoadFileScheduling(config, log)
 
 
 #: Markers whose tests run only when the command line selects them (``pytest -m exhaustive``, ``-m "long or
