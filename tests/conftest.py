@@ -33,29 +33,29 @@ def _kernels_compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
         warm.warm()
 
 
-#: The default run's longest files (one to ten minutes each on 2 cores, as CI runs them), longest first. Under
+#: The default run's longest files (one to eight minutes each on 2 cores, as CI runs them), longest first. Under
 #: ``pytest -n 3`` each file goes whole to one worker (``pytest_xdist_make_scheduler`` below) and the workers take
 #: files in collection order as they run out of tests, so these start first, each on the next free worker, and
 #: the short files fill in around them. Several mostly wait on devices (the witness, the fault matrix, the
 #: conformance kits): the other workers have the cores meanwhile.
 LONGEST_FIRST = (
-    "tests/test_crash_every_game.py",
     "tests/drivers/test_witness.py",
+    "tests/test_crash_every_game.py",
     "tests/test_crash_recovery.py",
-    "tests/paigow/test_sessions.py",
-    "tests/drivers/test_fault_matrix.py",
     "tests/console/test_front_ends.py",
-    "tests/poker/test_sessions.py",
+    "tests/drivers/test_fault_matrix.py",
     "tests/floor/test_floor_scale.py",
-    "tests/blackjack/test_blackjack_sessions.py",
     "tests/test_install.py",
-    "tests/console/test_browser_hidden.py",
-    "tests/drivers/test_conformance.py",
-    "tests/console/test_app.py",
     "tests/console/test_browser_holds.py",
+    "tests/drivers/test_conformance.py",
+    "tests/console/test_browser_hidden.py",
+    "tests/paigow/test_sessions.py",
     "tests/console/test_device_poll.py",
-    "tests/shuffle/test_warm.py",
     "tests/floor/test_proof_full_table.py",
+    "tests/poker/test_sessions.py",
+    "tests/blackjack/test_blackjack_sessions.py",
+    "tests/shuffle/test_warm.py",
+    "tests/console/test_app.py",
 )
 
 
@@ -63,9 +63,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:  # pyte
     """Whole files to a worker, in collection order (``--dist loadfile`` without its reordering by test count).
 
     pytest-xdist's default (``--dist load``) first hands each worker a quarter of its share of the tests as one
-    consecutive batch: the first worker drew every long file above and ran them one after another, minutes after
-    the others had finished. A whole file to one worker also builds a module's costly fixture once (``tests/once.py``
-    stays for ``--dist load`` asked for by name). Any other ``--dist`` given on the command line is kept."""
+    consecutive batch (238 tests here), so the first worker's batch held every long file above and it ran them one
+    after another: the tests took 28 minutes from a fresh clone, 22.5 with whole files. A whole file to one worker
+    also builds a module's costly fixture once (``tests/once.py`` stays for ``--dist load`` asked for by name). Any
+    other ``--dist`` given on the command line is kept."""
     if config.option.dist != "load" or "--dist" in " ".join(config.invocation_params.args):
         return None
     from xdist.scheduler import LoadFileScheduling

@@ -1,11 +1,11 @@
 """A module fixture's value computed once per test run, not once per pytest-xdist worker.
 
-The fault matrix, the conformance kits and the installed wheel take minutes; under ``pytest -n 3`` each worker
-that draws one of their tests would build the same value again (minutes of that worker each, mostly spent waiting
-on devices: it did not shorten CI's run, which is bound by the CPU of its long sessions).
-pytest-xdist's ``--dist loadgroup`` would keep such tests on one worker, but under pytest 9.2 it silently stops
-grouping (pytest-dev/pytest-xdist#1386), so this is pytest-xdist's documented recipe instead: the first worker
-computes it under a lock in the run's shared temporary folder, the others wait and read it back.
+The fault matrix, the conformance kits and the installed wheel take minutes. The README's ``pytest -n 3`` hands
+each test file whole to one worker (``tests/conftest.py``), so each is built once; under ``--dist load`` (asked for
+by name) each worker that draws one of their tests would build the same value again. pytest-xdist's ``--dist
+loadgroup`` would keep such tests on one worker, but under pytest 9.2 it silently stops grouping
+(pytest-dev/pytest-xdist#1386), so this is pytest-xdist's documented recipe instead: the first worker computes it
+under a lock in the run's shared temporary folder, the others wait and read it back.
 ``one_worker_at_a_time`` is that lock alone, for work whose result lands elsewhere (numba's kernel cache).
 """
 

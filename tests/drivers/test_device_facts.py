@@ -3,6 +3,7 @@ document allows for burns, two decks and the cut card work at the table (docs/pr
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -109,11 +110,13 @@ def test_a_table_set_for_one_deck_refuses_a_two_deck_shuffler_by_name(tmp_path: 
 
 
 def test_the_readmes_hardware_command_parses_a_port_given_after_a_space() -> None:
-    # case 11: `pytest -m hardware --shoe-port /dev/...` took the device for a test path ("unrecognized arguments")
+    # case 11: `pytest -m hardware --shoe-port /dev/...` took the device for a test path ("unrecognized arguments");
+    # the run's own PYTEST_ADDOPTS (a -v, say) is not this command's
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-m", "hardware", "--shoe-port", "/dev/null", "--co", "-q",
          "-p", "no:cacheprovider", "-k", "contract"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "test_shoe_contract.py::test_the_shoe_identifies_itself[hardware]" in done.stdout
