@@ -32,7 +32,8 @@ one per line, from a test, a script file or a terminal:
     change what the device reports (to test refusal of a swapped device).
 ``sleep SECONDS``, ``timings PATH``, ``status``, ``report``
     pause a script; write when each event was first written (``number TYPE monotonic-ns`` lines); show
-    state; show the cards that left the device and which of them reached a host (JSON).
+    state; show the cards that left the device, which of them reached a host and which a restart wiped from
+    the event log before they did (JSON).
 
 Each device kind adds its own commands (see ``drivers.sim.shoe`` and ``drivers.sim.shuffler``).
 """
@@ -119,6 +120,9 @@ class SimDevice:
         """Every card that left the device, in order: ``(how, card)``, ``how`` drawn, burned, unreadable or stack."""
         self.reached: list[tuple[str, Card | None]] = []
         """The cards of ``out`` a host acknowledged (an event counted once, however often it was replayed)."""
+        self.wiped: list[tuple[str, Card | None]] = []
+        """The cards of ``out`` whose events a power cycle (``restart``) wiped from the log before they reached a
+        host: reported to no one, as a real device's volatile event log loses them (8.4)."""
         self.unread: list[Card] = []
         """What each card sent as unreadable (or with a code that is not a card) really was, in order."""
         self.garbled: list[Card] = []
@@ -179,6 +183,7 @@ class SimDevice:
 
     def power_on(self) -> None:
         """Forget everything a power cycle forgets (subclasses clear their shoe or decks too)."""
+        self.wiped.extend(card for n, cards in self._event_out.items() if n not in self._reached_numbers for card in cards)
         self.log, self.forgotten, self.written_ns = [], 0, {}
         self._reached_numbers, self._event_out = set(), {}
         self.powered_at = time.monotonic()
@@ -551,5 +556,6 @@ class SimDevice:
             return json.dumps({
                 "out": [[how, None if c is None else c.code] for how, c in self.out],
                 "reached": [[how, None if c is None else c.code] for how, c in self.reached],
+                "wiped": [[how, None if c is None else c.code] for how, c in self.wiped],
                 "boot": self.identity.boot,
             })
