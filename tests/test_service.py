@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -77,6 +78,22 @@ def test_the_notifier_does_nothing_outside_systemd_and_uses_the_abstract_namespa
     assert not Notifier({}).ready("up")
     assert Notifier({"NOTIFY_SOCKET": "@tablectl-test"}).address == "\0tablectl-test"
     assert Notifier({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}).watchdog_interval is None
+
+
+def test_a_notify_socket_nobody_reads_never_stops_the_table_loop(tmp_path: Path) -> None:
+    # the keep-alives go from the table loop's thread; once the socket's short queue is full a blocking send
+    # stopped that thread, and the console's requests behind it (test_serve under a loaded CI)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as unread:
+        unread.bind(str(tmp_path / "notify"))
+        notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "2"})
+        sent = []
+        worker = threading.Thread(target=lambda: sent.extend(notifier.watchdog() for _ in range(200)), daemon=True)
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "a keep-alive waited for room in the notify socket's queue"
+        assert sent[0] and not sent[-1]  # the first went; once the queue was full the rest were dropped
+        assert not notifier.send("STATUS=still up", wait=0.05)
+        assert unread.recv(4096) == b"WATCHDOG=1"
 
 
 def listening_sockets(pid: int) -> list[str]:

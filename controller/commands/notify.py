@@ -15,6 +15,9 @@ import socket
 import time
 from collections.abc import Mapping
 
+SEND_WAIT = 1.0
+"""Seconds READY, STATUS and STOPPING may wait for room in the notify socket's queue before they are dropped."""
+
 
 class Notifier:
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
@@ -31,13 +34,21 @@ class Notifier:
     def enabled(self) -> bool:
         return bool(self.address)
 
-    def send(self, *fields: str) -> bool:
-        """Send ``KEY=value`` fields in one datagram; False when not under systemd."""
+    def send(self, *fields: str, wait: float = SEND_WAIT) -> bool:
+        """Send ``KEY=value`` fields in one datagram; False when not under systemd, or when it could not go.
+
+        A datagram socket's queue is short (``net.unix.max_dgram_qlen``, 10 by default): while nothing reads it,
+        a blocking send would stop the table loop's thread, which sends the keep-alives. A message waits at most
+        ``wait`` seconds (0: not at all) and is otherwise dropped."""
         if not self.address:
             return False
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-            sock.connect(self.address)
-            sock.sendall("\n".join(fields).encode())
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+                sock.settimeout(wait)
+                sock.connect(self.address)
+                sock.sendall("\n".join(fields).encode())
+        except OSError:  # the queue stayed full, or the socket is gone: systemd learns it from the next one
+            return False
         return True
 
     def ready(self, status: str) -> bool:
@@ -57,4 +68,4 @@ class Notifier:
         if now - self._last_watchdog < self.watchdog_interval / 2:
             return False
         self._last_watchdog = now
-        return self.send("WATCHDOG=1")
+        return self.send("WATCHDOG=1", wait=0)  # a keep-alive that cannot go now is worth no wait: the next one goes
