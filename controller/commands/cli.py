@@ -13,13 +13,23 @@ from controller.commands import COMMANDS
 from controller.engine.log import route_stdlib_logging
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Every command's parser, or with ``argv`` naming a command only that command's: each command module imports
+    what its command needs, and a command that reads the journal need not wait for the console's or the camera's."""
     parser = argparse.ArgumentParser(prog="tablectl", description="Run and inspect a casino table game.")
     parser.add_argument("--version", action="version", version=f"tablectl {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in _modules(argv):
         importlib.import_module(name).register(subparsers)
     return parser
+
+
+def _modules(argv: Sequence[str] | None) -> Sequence[str]:
+    """The module of the command ``argv`` names first, or all of them: for ``--help``, no command, or a name none
+    has (argparse then lists the commands it knows)."""
+    first = next((arg for arg in argv or () if not arg.startswith("-")), None)
+    named = [module for module, commands in COMMANDS.items() if first in commands]
+    return named or list(COMMANDS)
 
 
 def version() -> str:
@@ -33,7 +43,7 @@ def version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         route_stdlib_logging()
-    args = build_parser().parse_args(argv)
+    args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

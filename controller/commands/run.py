@@ -31,7 +31,7 @@ from controller.commands.jackpot_awards import award_source
 from controller.commands.options import config_argument
 from controller.commands.progress import progress
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
-from controller.console.server import console_settings
+from controller.console.settings import console_settings
 from controller.engine.config import TableConfig, load_config
 from controller.engine.holds import void_only
 from controller.engine.players import SimulatedPlayers

@@ -39,7 +39,7 @@ from controller.commands.jackpot_awards import award_source
 from controller.commands.notify import Notifier
 from controller.commands.options import config_argument
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
-from controller.console.server import console_settings
+from controller.console.settings import console_settings
 from controller.engine.config import load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session

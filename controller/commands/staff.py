@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.console.server import console_settings
+from controller.console.settings import console_settings
 from controller.engine.config import DEFAULT_CONFIG, load_config
 from controller.errors import TableError
 from controller.records.staff import ROLES, StaffError, StaffFile

@@ -14,7 +14,7 @@ import argparse
 import getpass
 import sys
 
-from controller.console.server import console_settings
+from controller.console.settings import console_settings
 from controller.engine.config import TableConfig
 from controller.engine.log import EventLog
 from controller.errors import TableError

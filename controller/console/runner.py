@@ -9,7 +9,8 @@ import sys
 import threading
 from collections.abc import Callable
 
-from controller.console.server import ConsoleServer, ConsoleSettings
+from controller.console.server import ConsoleServer
+from controller.console.settings import ConsoleSettings
 from controller.engine.loop import TableLoop
 from controller.records.staff import SessionAccounts
 

@@ -1,4 +1,4 @@
-"""Serving the console: the ``[console]`` settings, the listening address, uvicorn on a thread.
+"""Serving the console: the listening address, uvicorn on a thread (the ``[console]`` settings: ``settings``).
 
 The console listens on 127.0.0.1 unless another address is asked for
 explicitly (``--allow-remote``): a dealer console on the casino network is a
@@ -10,39 +10,16 @@ from __future__ import annotations
 import ipaddress
 import threading
 import time
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import uvicorn
 
 from controller.console.app import create_app
 from controller.console.guard import LOOPBACK_NAMES, Addresses
-from controller.engine.config import TableConfig, checked_section
-from controller.engine.config_schema import Console
+from controller.console.settings import ConsoleSettings
 from controller.engine.loop import TableLoop
 from controller.errors import ConfigError
-from controller.records.staff import DEFAULT_STAFF_FILE, SessionAccounts
-
-DEFAULT_PORT = 8470
-
-
-@dataclass(frozen=True)
-class ConsoleSettings:
-    """``[console]``: where to listen, the names it answers to, the staff file, the pace of a simulated table."""
-
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    staff: Path = DEFAULT_STAFF_FILE
-    hosts: tuple[str, ...] = ()
-    """Other names the console is reached by (a DNS name on the casino network); Host and Origin are checked against them."""
-    pace: float = 1.0
-
-
-def console_settings(config: TableConfig) -> ConsoleSettings:
-    """``[console]`` read through the config schema (``controller.engine.config_schema.Console``); every error names the key."""
-    section = checked_section(config.path, "console", Console, config.sections.get("console", {}))
-    return ConsoleSettings(section.host, section.port, Path(section.staff), tuple(section.hosts), float(section.pace))
+from controller.records.staff import SessionAccounts
 
 
 def addresses_of(settings: ConsoleSettings) -> Addresses:

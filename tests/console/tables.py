@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 
-from controller.console.server import ConsoleServer, ConsoleSettings
+from controller.console.server import ConsoleServer
+from controller.console.settings import ConsoleSettings
 from controller.engine.config import load_config
 from controller.engine.devices import open_feed
 from controller.engine.feeds import ShoeFeed, ShufflerFeed

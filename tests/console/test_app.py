@@ -11,7 +11,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from controller.console.server import ConsoleServer, ConsoleSettings, console_settings
+from controller.console.server import ConsoleServer
+from controller.console.settings import ConsoleSettings, console_settings
 from controller.engine.config import load_config
 from controller.engine.loop import TableLoop
 from controller.errors import ConfigError

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from controller.console.server import ConsoleServer, ConsoleSettings
+from controller.console.server import ConsoleServer
+from controller.console.settings import ConsoleSettings
 from controller.events import (
     DeviceFaultReported,
     PositionTaken,

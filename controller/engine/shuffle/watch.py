@@ -17,21 +17,27 @@ count) is returned for the feed to hold the next round before betting.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.cards import Card
 from controller.engine.log import EventLog
 from controller.engine.shuffle import warm
 from controller.engine.shuffle.inventory import reconcile
-from controller.engine.shuffle.monitor import Alarm, ShuffleMonitor
 from controller.engine.shuffle.policy import Policy
 from controller.events import CameraDisagreed, DeckReconciled, Event, ShuffleAlarm, ShuffleTested
+
+if TYPE_CHECKING:
+    from controller.engine.shuffle.monitor import Alarm
 
 
 class ShuffleWatch:
     """See module doc. ``deck``: every card of one shoe or one shuffler deck."""
 
     def __init__(self, deck: Sequence[Card], log: EventLog, *, device: str, policy: Policy | None = None) -> None:
+        # numpy and numba are imported with the first watch, not with the engine: a command that only reads the
+        # journal (`tablectl hold list`, `journal verify`) starts in a third of the time
+        from controller.engine.shuffle.monitor import ShuffleMonitor
+
         self.monitor = ShuffleMonitor(deck, policy, device=device, defer=True)
         warm.start()  # the kernels compile while the table shuffles and takes bets (``warm``)
         self.deck = tuple(deck)
