@@ -36,6 +36,8 @@ def test_run_json_is_one_document_of_cents_that_adds_up(tmp_path: Path, capsys: 
 def test_rounds_lists_each_round_with_the_time_it_started(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = str(tmp_path / "j.sqlite")
     init_table(journal, tmp_path / "e.jsonl")
+    assert main(["rounds", "--journal", journal]) == 0
+    assert capsys.readouterr().out == "no round has been played at this table yet\n"
     before = dt.datetime.now().replace(microsecond=0)
     assert main(["run", "--rounds", "2", "--seed", "9", "--no-camera", "--log", str(tmp_path / "e.jsonl"), "--journal", journal]) == 0
     capsys.readouterr()

@@ -112,6 +112,8 @@ def list_rounds(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summaries, indent=2))
         return 0
+    if not summaries:
+        print("no round has been played at this table yet")
     for s in summaries:
         totals = s["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
         cards = " ".join(c["card"] for c in s["cards"] if c["target"] != "burn")
