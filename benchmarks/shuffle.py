@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             device = (f"shoe {t.first_device_alarm}, {percent(t.device_alarms, t.shoes)} of shoes"
                       if t.first_device_alarm else "none")
             inventory = f"{percent(t.inventory_held, t.shoes)} (card {cards(t.inventory_cards)})" if t.inventory_held else "-"
-            lab = f"{t.lab_p:.2g} ({'yes' if t.lab_p < 0.01 else 'no'})"
+            lab = "too few shoes" if math.isnan(t.lab_p) else f"{t.lab_p:.2g} ({'yes' if t.lab_p < 0.01 else 'no'})"
             print(f"| {fault} | {t.shoes} | {percent(t.held, t.shoes)} | {percent(t.warned, t.shoes)} | "
                   f"{cards(t.hold_cards)} | {by} | {device} | {inventory} | {lab} |", flush=True)
             if fault == "random":

@@ -1,5 +1,6 @@
 """The shuffle monitor (controller.engine.shuffle.monitor): what it holds, warns and journals, shoe by shoe and over shoes."""
 
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -77,6 +78,24 @@ def test_random_shoes_raise_no_hold_and_the_end_of_shoe_report_names_every_test(
     assert report.result("chi-square").detail.startswith("lab check: positions over 200 shoes")
     fields = report.as_fields()
     assert fields["shoe"] == 200 and len(fields["order"]) == 52 and len(fields["results"]) == 12
+
+
+def test_the_lab_chi_square_gives_no_p_value_until_every_cell_expects_five_cards() -> None:
+    """A fair shuffler's first shoes: the chi-square law does not hold on a table of near-empty cells (52 cards in
+    52 x 52 cells), and its p would read 0; the report says how many shoes it waits for."""
+    deck = standard_deck()
+    monitor = ShuffleMonitor(deck)
+    model = ShuffleModel.parse("random", deck, seed=5)
+    lab = []
+    for number in range(1, 261):
+        monitor.start_shoe()
+        monitor.dealt = [int(t) for t in monitor.encode(model.order(number))]
+        lab.append(monitor.end_shoe().result("chi-square"))
+    first, last = lab[0], lab[-1]
+    assert math.isnan(first.p_value) and first.expected == 0 and first.as_fields()["p"] is None
+    assert "too few yet for a p-value" in first.detail and "after about 260 shoes" in first.detail
+    assert math.isnan(lab[-2].p_value)
+    assert last.expected == 51 * 51 and 0.001 < last.p_value < 1 and "degrees of freedom" in last.detail
 
 
 @pytest.mark.parametrize("fault, test", [("shelf:10", "guess"), ("riffles:1", "rising"), ("riffles:3", "rising"),

@@ -48,6 +48,8 @@ POSITION_BINS = 8
 """Bins of shoe positions for the learned position bias (test ``positions``)."""
 POSITION_PRIOR = 20.0
 """Pseudo-counts pulling the learned bias towards none."""
+CHI_SQUARE_LEAST_EXPECTED = 5.0
+"""The lab check's p-value waits until every cell expects this many cards (Cochran's rule)."""
 CUSUM_K = 0.5
 SHELVES = np.array([4, 6, 8, 10, 12, 16, 20], dtype=np.int64)
 """Shelf counts the shelf-shuffler likelihood ratio averages over (machines have about 10)."""
@@ -482,13 +484,22 @@ class ShuffleMonitor:
         k.position_counts(dealt, len(self.types), st.bins, self.size, st.chi_table, st.chi_expected, self.counts)
         chi, df, p = self.chi_square()
         results.append(TestResult("chi-square", chi, float(df), p, chi, math.inf, math.inf, None, None,
-                                  f"lab check: positions over {st.shoes + 1} shoes, {df} degrees of freedom"))
+                                  f"lab check: positions over {st.shoes + 1} shoes, {df} degrees of freedom" if df else
+                                  f"lab check: positions over {st.shoes + 1} shoes, too few yet for a p-value (a cell "
+                                  f"expects under {CHI_SQUARE_LEAST_EXPECTED:g} cards; after about "
+                                  f"{self._shoes_for_chi_square(st.shoes + 1)} shoes like these)"))
         return results, alarms
 
     def _reset_cusum(self, test: str) -> None:
         for key in (test, test + "+", test + "-"):
             self.state.cusum.pop(key, None)
         self.state.level.pop(test, None)
+
+    def _shoes_for_chi_square(self, shoes: int) -> int:
+        """How many shoes like those so far make every cell of the lab check expect enough cards for its p-value."""
+        expected = self.state.chi_expected
+        least = float(expected[expected > 0].min()) if (expected > 0).any() else 0.0
+        return shoes if least <= 0 else math.ceil(CHI_SQUARE_LEAST_EXPECTED * shoes / least - 1e-9)
 
     def chi_square(self) -> tuple[float, int, float]:
         """The classic lab check over every shoe of the device so far: chi-square of card positions (types x bins)."""
@@ -558,10 +569,15 @@ def likelihood_log_e(dealt: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], 
 
 
 def chi_square(table: np.ndarray[Any, Any], expected: np.ndarray[Any, Any]) -> tuple[float, int, float]:
-    """Pearson's chi-square of observed against expected counts, its degrees of freedom and p (Wilson-Hilferty)."""
+    """Pearson's chi-square of observed against expected counts, its degrees of freedom and p (Wilson-Hilferty).
+
+    p is NaN (journaled as none) while a cell expects fewer than ``CHI_SQUARE_LEAST_EXPECTED`` cards: below that the
+    chi-square law does not hold (Cochran's rule), and a device's first shoes would print p = 0 for a fair shuffle."""
     cells = expected > 0
     if cells.sum() < 2:
         return 0.0, 0, 1.0
+    if expected[cells].min() < CHI_SQUARE_LEAST_EXPECTED - 1e-9:  # sums of fractions: 5 may add up to 4.999...
+        return float((((table - expected) ** 2)[cells] / expected[cells]).sum()), 0, math.nan
     chi = float((((table - expected) ** 2)[cells] / expected[cells]).sum())
     rows = int((expected.sum(axis=1) > 0).sum())
     cols = int((expected.sum(axis=0) > 0).sum())

@@ -93,7 +93,8 @@ def text(all_shoes: list[Shoe], shoe: int | None = None) -> list[str]:
                 if r is None:
                     continue
                 if t == "chi-square":
-                    lines.append(f"    {t:<12} {r['statistic']:.1f} on {r['expected']:.0f} df, p {_p(r['p'])}  ({r['detail']})")
+                    p = f"{r['statistic']:.1f} on {r['expected']:.0f} df, p {_p(r['p'])}" if r["p"] is not None else "not yet"
+                    lines.append(f"    {t:<12} {p}  ({r['detail']})")
                 else:
                     lines.append(f"    {t:<12} CUSUM {r['score']:.2f}  warn at {_limit(r['warn_limit'])}, "
                                  f"hold at {_limit(r['hold_limit'])}{'  ' + r['level'].upper() if r['level'] else ''}")
