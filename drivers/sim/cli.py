@@ -11,15 +11,17 @@ choice (``drivers/sim/readings.toml``); ``--set OPTION=VALUE`` changes one optio
 
 When standard input ends, the simulator says so on standard error and serves on
 without control (``--stop-on-eof`` stops it instead). ``--control FIFO`` reads
-control commands from a named pipe (``mkfifo``) as well, opened again after each
-writer closes it, so ``echo "fault jam" > FIFO`` works for as long as the device
-runs; its answers go to standard output.
+control commands from a named pipe (``mkfifo``) as well, held open for reading
+and writing, so ``echo "fault jam" > FIFO`` works for as long as the device runs
+and a writer closing it is no end of input; its answers go to standard output.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Sequence
@@ -55,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ack-timeout", type=float, default=0.05, help="seconds to wait for an ACK before resending")
     parser.add_argument("--stop-on-eof", action="store_true", help="stop when standard input closes (for test harnesses)")
     parser.add_argument("--control", type=Path, metavar="FIFO",
-                        help="also read control commands from this named pipe, opened again after each writer closes it")
+                        help="also read control commands from this named pipe (mkfifo), written by any number of writers in turn")
 
 
 def build(args: argparse.Namespace) -> SimDevice:
@@ -107,16 +109,21 @@ def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = 
                   f"serves on until stopped (--stop-on-eof stops it at the end of input)", file=sys.stderr, flush=True)
 
     def read_fifo(path: Path) -> None:
-        while not done.is_set():
-            try:
-                with open(path, encoding="utf-8") as pipe:  # blocks until a writer opens it
-                    for line in pipe:
-                        if line.strip():
-                            answer(device, line, stdout)
-            except OSError as exc:
-                print(f"simulate: cannot read control commands from {path}: {exc.strerror or exc}; "
-                      "no more are read from it", file=sys.stderr, flush=True)
-                return
+        try:
+            if not stat.S_ISFIFO(os.stat(path).st_mode):
+                raise OSError(0, "it is not a named pipe (make one with mkfifo)")
+            # Read and write: the simulator holds a write end itself, so the pipe never reads as ended between two
+            # writers. Opened for reading only and again after each end, a command written while the last writer's
+            # end was being read went nowhere: the kernel drops a pipe's data when its last reader closes (fifo(7)).
+            pipe = open(os.open(path, os.O_RDWR), encoding="utf-8")  # noqa: SIM115 - read for the device's lifetime
+        except OSError as exc:
+            print(f"simulate: cannot read control commands from {path}: {exc.strerror or exc}; "
+                  "no more are read from it", file=sys.stderr, flush=True)
+            return
+        with pipe:
+            for line in pipe:
+                if line.strip():
+                    answer(device, line, stdout)
 
     threading.Thread(target=read_controls, name="sim-control", daemon=True).start()
     if args.control is not None:

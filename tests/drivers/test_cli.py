@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,44 @@ def test_simulate_says_when_its_input_ends_and_keeps_obeying_its_control_pipe(tm
         assert proc.wait(5) == 0
         proc.stdout.close()  # type: ignore[union-attr]
         proc.stderr.close()  # type: ignore[union-attr]
+
+
+def test_a_control_pipe_loses_no_command_when_writers_follow_each_other_at_once(tmp_path: Path) -> None:
+    """Each command by a writer of its own, the next opened as soon as the last is answered: none is lost. Reopened
+    after each writer, the simulator dropped a command written between its reading the last writer's end and its
+    closing the pipe (the kernel frees a pipe's data with its last reader), and the harness waited for ever."""
+    fifo = tmp_path / "control"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.commands.cli", "simulate", "shoe", "--seed", "1", "--control", str(fifo)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert proc.stdout is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
+    try:
+        assert lines.get(timeout=30).startswith("PORT ")
+        for n in range(1000):
+            with open(fifo, "w") as pipe:
+                pipe.write("clear\n")
+            try:
+                assert lines.get(timeout=10).startswith("ok"), n
+            except queue.Empty:
+                pytest.fail(f"command {n + 1} of 1000 was never answered")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(5) == 0
+        proc.stdout.close()
+
+
+def test_a_control_path_that_is_no_named_pipe_is_refused_by_name(tmp_path: Path) -> None:
+    plain = tmp_path / "control.txt"
+    plain.write_text("clear\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.commands.cli", "simulate", "shoe", "--seed", "1", "--control", str(plain),
+         "--stop-on-eof"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert f"cannot read control commands from {plain}: it is not a named pipe (make one with mkfifo)" in proc.stderr
+    assert proc.stdout.startswith("PORT ") and "ok" not in proc.stdout
