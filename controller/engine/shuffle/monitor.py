@@ -571,11 +571,12 @@ def likelihood_log_e(dealt: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], 
 def chi_square(table: np.ndarray[Any, Any], expected: np.ndarray[Any, Any]) -> tuple[float, int, float]:
     """Pearson's chi-square of observed against expected counts, its degrees of freedom and p (Wilson-Hilferty).
 
-    p is NaN (journaled as none) while a cell expects fewer than ``CHI_SQUARE_LEAST_EXPECTED`` cards: below that the
-    chi-square law does not hold (Cochran's rule), and a device's first shoes would print p = 0 for a fair shuffle."""
+    No p-value (NaN, journaled as none; 0 degrees of freedom) while a cell expects fewer than
+    ``CHI_SQUARE_LEAST_EXPECTED`` cards: below that the chi-square law does not hold (Cochran's rule), and a
+    device's first shoes would print p = 0 for a fair shuffle."""
     cells = expected > 0
     if cells.sum() < 2:
-        return 0.0, 0, 1.0
+        return 0.0, 0, math.nan
     if expected[cells].min() < CHI_SQUARE_LEAST_EXPECTED - 1e-9:  # sums of fractions: 5 may add up to 4.999...
         return float((((table - expected) ** 2)[cells] / expected[cells]).sum()), 0, math.nan
     chi = float((((table - expected) ** 2)[cells] / expected[cells]).sum())
