@@ -34,8 +34,8 @@ class ShuffleWatch:
     """See module doc. ``deck``: every card of one shoe or one shuffler deck."""
 
     def __init__(self, deck: Sequence[Card], log: EventLog, *, device: str, policy: Policy | None = None) -> None:
-        # numpy and numba are imported with the first watch, not with the engine: a command that only reads the
-        # journal (`tablectl hold list`, `journal verify`) starts in a third of the time
+        # the shuffle kernels (numba) are imported with the first watch, not with the engine: a command that only
+        # reads the journal (`tablectl hold list`, `journal verify`) starts in half the time
         from controller.engine.shuffle.monitor import ShuffleMonitor
 
         self.monitor = ShuffleMonitor(deck, policy, device=device, defer=True)
