@@ -312,10 +312,19 @@ function select(spot, wager) {
   amount.select();
 }
 
+// A wager placed (or taken back) is no longer selected: the next amount goes where the next tap aims it. Kept
+// selected, a tap that did not register (the layout redrawn under the finger as a view arrived) sent the next
+// amount to the wager before, changing it without a word.
 async function place(amount) {
   if (!selected) return;
-  const answer = await command({ command: "place_wager", spot: selected.spot, wager: selected.wager, amount });
-  if (answer.ok) document.getElementById("amount").value = "";
+  const aimed = selected;
+  const answer = await command({ command: "place_wager", spot: aimed.spot, wager: aimed.wager, amount });
+  if (!answer.ok) return;
+  document.getElementById("amount").value = "";
+  if (selected === aimed) {
+    selected = null;
+    render(view);
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
