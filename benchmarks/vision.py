@@ -29,7 +29,12 @@ our time to its, frame by frame, are printed below.
 Rendered frames are cached under ``$TABLECTL_CACHE/envelope`` (one to two seconds
 each to draw); ``--fresh`` draws them again.
 
-Run: ``PYTHONPATH=. python benchmarks/vision.py [--part tune|blind] [--frames-per-deck 30] [--seed 2049]``
+``--felt NAME`` draws the part's frames again with only the felt's colour changed (its
+random tint kept, the rest of each frame from the same seed): run once per felt, the
+gap between the runs is the felt's own, where the felt bins of one run hold other
+frames each.
+
+Run: ``PYTHONPATH=. python benchmarks/vision.py [--part tune|blind] [--frames-per-deck 30] [--seed 2049] [--felt grey]``
 (needs the Debian packages gnome-cards-data and kdegames-card-data-kf5, and rsvg-convert).
 """
 
@@ -47,6 +52,7 @@ import pickle  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import traceback  # noqa: E402
+from dataclasses import replace  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -54,6 +60,7 @@ import numpy as np  # noqa: E402
 from vision.artwork import available_decks, cache_dir, render_deck  # noqa: E402
 from vision.enroll import faces_from_images  # noqa: E402
 from vision.envelope import EnvelopeFrame, envelope_frame  # noqa: E402
+from vision.envelope.conditions import BLIND_FELTS, FELTS, draw_conditions  # noqa: E402
 from vision.envelope.decks import BLIND_DECKS, TUNE_DECKS  # noqa: E402
 from vision.envelope.scoring import ByCondition, Reported, Tally, score_frame  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
@@ -88,8 +95,8 @@ def enrol_from_images(name: str, faces: dict) -> tuple[DeckTemplates, dict]:  # 
 
 
 def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, seed: int,  # type: ignore[type-arg]
-              fresh: bool) -> list[EnvelopeFrame]:
-    folder = cache_dir() / "envelope" / f"v{GENERATOR_VERSION}-{part}-{seed}" / name
+              fresh: bool, felt: str | None = None) -> list[EnvelopeFrame]:
+    folder = cache_dir() / "envelope" / f"v{GENERATOR_VERSION}-{part}-{seed}{'-' + felt if felt else ''}" / name
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for k in range(count):
@@ -99,14 +106,20 @@ def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, se
                 out.append(pickle.load(handle))  # noqa: S301 - this script's own cache, written below
             continue
         rng = np.random.default_rng([seed, deck_index, k])
-        scene = envelope_frame(faces, rng, blind=part == "blind")
+        conditions = draw_conditions(rng, blind=part == "blind")  # as envelope_frame draws them
+        if felt is not None:
+            felts = {**FELTS, **BLIND_FELTS}
+            tint = np.array(conditions.felt_bgr) / np.array(felts[conditions.felt], float)
+            conditions = replace(conditions, felt=felt, felt_bgr=tuple(float(c) for c in np.array(felts[felt]) * tint))
+        scene = envelope_frame(faces, rng, conditions=conditions)
         with open(path, "wb") as handle:
             pickle.dump(scene, handle)
         out.append(scene)
     return out
 
 
-def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool) -> tuple[ByCondition, Tally, list[float]]:
+def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
+             felt: str | None = None) -> tuple[ByCondition, Tally, list[float]]:
     ours, peer, ratios = ByCondition(), Tally(), []
     for deck_index, name in enumerate(decks):
         faces = render_deck(name)
@@ -115,7 +128,7 @@ def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool)
         except TemplateError as refusal:
             print(f"  {name}: refused at enrolment, its frames not read: {refusal}")
             continue
-        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh)):
+        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt)):
             reads, crashed, start = [], False, time.process_time()
             try:
                 layout = layout_from({"calibration": scene.calibration})
@@ -149,14 +162,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, help="default: the part's own (tune 2049, blind 7331)")
     parser.add_argument("--decks", help="comma-separated deck names instead of the part's")
     parser.add_argument("--fresh", action="store_true", help="draw the frames again rather than read them from the cache")
+    parser.add_argument("--felt", help="the same frames with only the felt changed to this one (run once per felt to compare)")
     args = parser.parse_args()
+    felts = {**FELTS, **BLIND_FELTS} if args.part == "blind" else FELTS
+    if args.felt is not None and args.felt not in felts:
+        raise SystemExit(f"no felt {args.felt!r} in the {args.part} part: {', '.join(felts)}")
     one_core()
     decks = available_decks(args.decks.split(",") if args.decks else (TUNE_DECKS if args.part == "tune" else BLIND_DECKS))
     if not decks:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
     seed = args.seed if args.seed is not None else SEEDS[args.part]
-    print(f"{args.part} part: {args.frames_per_deck} frames of each of {', '.join(decks)} (seed {seed})")
-    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh)
+    on = f", every frame on {args.felt} felt" if args.felt else ""
+    print(f"{args.part} part: {args.frames_per_deck} frames of each of {', '.join(decks)} (seed {seed}{on})")
+    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt)
     print()
     print(ours.report())
     for example in ours.overall.examples[:20]:
