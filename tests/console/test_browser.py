@@ -12,7 +12,7 @@ import re
 import time
 from typing import Any
 
-from controller.engine.commands import DeviceFault
+from controller.engine.commands import DeviceFault, PlaceWager
 from controller.events import LoginRefused, SupervisorActed, SupervisorRefusal, WagerRefusal
 from controller.money import format_cents
 from drivers.sim.process import SimulatorProcess
@@ -44,18 +44,9 @@ def wager(page: Any, spot: int, name: str) -> Any:
 
 
 def enter(page: Any, spot: int, name: str, amount: str) -> None:
-    """Tap the wager, as a dealer does until it shows selected (a tap can land as the layout is redrawn for a view that
-    just arrived, and is lost), then type the amount and Place."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # the page fixture skips without playwright
-
-    for _ in range(3):
-        wager(page, spot, name).click()
-        try:
-            page.locator(f'#layout button.wager[data-spot="{spot}"][data-wager="{name}"][aria-pressed="true"]').wait_for(
-                timeout=3000)
-            break
-        except PlaywrightTimeout:
-            continue
+    """Tap the wager, see it selected, type the amount and Place."""
+    wager(page, spot, name).click()
+    page.locator(f'#layout button.wager[data-spot="{spot}"][data-wager="{name}"][aria-pressed="true"]').wait_for()
     page.fill("#amount", amount)
     page.click("#place")
 
@@ -68,6 +59,25 @@ def settlement_rows(page: Any) -> list[tuple[str, str, str]]:
     rows = page.locator("#settlement-rows tr")
     return [(rows.nth(i).get_attribute("data-spot"), rows.nth(i).get_attribute("data-wager"),
              rows.nth(i).locator("td.instruction").inner_text()) for i in range(rows.count())]
+
+
+def test_a_tap_held_down_while_a_view_arrives_still_selects_the_wager(page: Any) -> None:
+    """The finger is down on spot 3's Away when a view arrives (another wager placed): the page draws it once the finger
+    lifts, so the tap lands on the button it pressed. Drawn at once, the press and the release met two buttons and the
+    tap was lost."""
+    with served("top-card") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        box = wager(page, 3, "away").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        console.loop.submit(PlaceWager(1, "home", 2500)).result(5)
+        time.sleep(0.5)  # the view is pushed meanwhile
+        page.mouse.up()
+        page.locator('#layout button.wager[data-spot="3"][data-wager="away"][aria-pressed="true"]').wait_for(timeout=5000)
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")  # drawn once lifted
+        expect_text(page, "#entry-label", "Spot 3")
 
 
 def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_dealers_right(page: Any, shots: Any) -> None:

@@ -134,6 +134,25 @@ function command(body) {
   return answer;
 }
 
+// A view that arrives while a finger or the mouse is down waits until it lifts (at most a second): drawn at once it
+// replaced the buttons under the pointer, and a tap whose press and release met two different buttons was lost
+// (no click), so the dealer's tap on the next wager or tile did nothing.
+let pressed = false;
+let heldView = null;
+let heldRender = null;
+
+function drawHeldView() {
+  pressed = false;
+  if (heldView === null) return;
+  const [next, draw] = [heldView, heldRender];
+  heldView = null;
+  setTimeout(() => draw(next), 0);  // after the click this release makes
+}
+
+document.addEventListener("pointerdown", () => { pressed = true; }, true);
+for (const name of ["pointerup", "pointercancel"]) document.addEventListener(name, drawHeldView, true);
+window.addEventListener("blur", drawHeldView);
+
 function connect(render) {
   const link = document.getElementById("link");
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -141,7 +160,11 @@ function connect(render) {
   socket.onmessage = (message) => {
     link.textContent = "live";
     link.className = "link-up";
-    render(JSON.parse(message.data));
+    const next = JSON.parse(message.data);
+    if (!pressed) { render(next); return; }
+    if (heldView === null) setTimeout(() => { if (heldView !== null) drawHeldView(); }, 1000);
+    heldView = next;
+    heldRender = render;
   };
   socket.onclose = (event) => {
     link.textContent = "offline";
