@@ -153,6 +153,13 @@ document.addEventListener("pointerdown", () => { pressed = true; }, true);
 for (const name of ["pointerup", "pointercancel"]) document.addEventListener(name, drawHeldView, true);
 window.addEventListener("blur", drawHeldView);
 
+function drawWhenLifted(draw, next) {
+  if (!pressed) { draw(next); return; }
+  if (heldView === null) setTimeout(() => { if (heldView !== null) drawHeldView(); }, 1000);
+  heldView = next;
+  heldRender = draw;
+}
+
 function connect(render) {
   const link = document.getElementById("link");
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -160,11 +167,7 @@ function connect(render) {
   socket.onmessage = (message) => {
     link.textContent = "live";
     link.className = "link-up";
-    const next = JSON.parse(message.data);
-    if (!pressed) { render(next); return; }
-    if (heldView === null) setTimeout(() => { if (heldView !== null) drawHeldView(); }, 1000);
-    heldView = next;
-    heldRender = render;
+    drawWhenLifted(render, JSON.parse(message.data));
   };
   socket.onclose = (event) => {
     link.textContent = "offline";

@@ -323,7 +323,18 @@ async function place(amount) {
   document.getElementById("amount").value = "";
   if (selected === aimed) {
     selected = null;
-    render(view);
+    showSelection();
+  }
+}
+
+// The selection shown without drawing the page again: no button is replaced under a finger pressing the next wager,
+// and no message of the view drawn last (a refusal this placement answered) comes back.
+function showSelection() {
+  renderEntry(view.round);
+  for (const button of document.querySelectorAll("#layout button.wager[data-wager]")) {
+    const on = Boolean(selected && Number(button.dataset.spot) === selected.spot && button.dataset.wager === selected.wager);
+    button.classList.toggle("selected", on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
   }
 }
 
