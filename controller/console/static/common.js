@@ -138,15 +138,20 @@ function command(body) {
 // replaced the buttons under the pointer, and a tap whose press and release met two different buttons was lost
 // (no click), so the dealer's tap on the next wager or tile did nothing.
 let pressed = false;
-let heldView = null;
+let heldView = null;  // the newest view that came while pressed, or while its draw was waiting
 let heldRender = null;
+let drawing = false;  // a held view's draw is scheduled: a view arriving meanwhile joins it, never overtaken by it
 
 function drawHeldView() {
   pressed = false;
-  if (heldView === null) return;
-  const [next, draw] = [heldView, heldRender];
-  heldView = null;
-  setTimeout(() => draw(next), 0);  // after the click this release makes
+  if (heldView === null || drawing) return;
+  drawing = true;
+  setTimeout(() => {  // after the click this release makes
+    drawing = false;
+    const next = heldView;
+    heldView = null;
+    if (next !== null) heldRender(next);
+  }, 0);
 }
 
 document.addEventListener("pointerdown", () => { pressed = true; }, true);
@@ -154,10 +159,10 @@ for (const name of ["pointerup", "pointercancel"]) document.addEventListener(nam
 window.addEventListener("blur", drawHeldView);
 
 function drawWhenLifted(draw, next) {
-  if (!pressed) { draw(next); return; }
-  if (heldView === null) setTimeout(() => { if (heldView !== null) drawHeldView(); }, 1000);
-  heldView = next;
   heldRender = draw;
+  if (!pressed && !drawing) { draw(next); return; }
+  if (heldView === null && !drawing) setTimeout(() => { if (heldView !== null) drawHeldView(); }, 1000);
+  heldView = next;
 }
 
 function connect(render) {
