@@ -34,7 +34,12 @@ random tint kept, the rest of each frame from the same seed): run once per felt,
 gap between the runs is the felt's own, where the felt bins of one run hold other
 frames each.
 
-Run: ``PYTHONPATH=. python benchmarks/vision.py [--part tune|blind] [--frames-per-deck 30] [--seed 2049] [--felt grey]``
+``--jumbo`` prints every deck with a jumbo index (``vision.envelope.jumbo``: each index
+corner drawn 1.55 times larger, as casinos' jumbo-index decks print it), enrols it so, and
+draws the part's frames again from the same seeds: a card is readable when its jumbo
+index shows.
+
+Run: ``PYTHONPATH=. python benchmarks/vision.py [--part tune|blind] [--frames-per-deck 30] [--seed 2049] [--felt grey] [--jumbo]``
 (needs the Debian packages gnome-cards-data and kdegames-card-data-kf5, and rsvg-convert).
 """
 
@@ -59,9 +64,10 @@ import numpy as np  # noqa: E402
 
 from vision.artwork import available_decks, cache_dir, render_deck  # noqa: E402
 from vision.enroll import faces_from_images  # noqa: E402
-from vision.envelope import EnvelopeFrame, envelope_frame  # noqa: E402
+from vision.envelope import INDEX_BOX, EnvelopeFrame, envelope_frame  # noqa: E402
 from vision.envelope.conditions import BLIND_FELTS, FELTS, draw_conditions  # noqa: E402
 from vision.envelope.decks import BLIND_DECKS, TUNE_DECKS  # noqa: E402
+from vision.envelope.jumbo import jumbo_box, jumbo_faces  # noqa: E402
 from vision.envelope.scoring import ByCondition, Reported, Tally, score_frame  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.setup import layout_from, one_core  # noqa: E402
@@ -95,8 +101,9 @@ def enrol_from_images(name: str, faces: dict) -> tuple[DeckTemplates, dict]:  # 
 
 
 def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, seed: int,  # type: ignore[type-arg]
-              fresh: bool, felt: str | None = None) -> list[EnvelopeFrame]:
-    folder = cache_dir() / "envelope" / f"v{GENERATOR_VERSION}-{part}-{seed}{'-' + felt if felt else ''}" / name
+              fresh: bool, felt: str | None = None, jumbo: bool = False) -> list[EnvelopeFrame]:
+    variant = ("-" + felt if felt else "") + ("-jumbo" if jumbo else "")
+    folder = cache_dir() / "envelope" / f"v{GENERATOR_VERSION}-{part}-{seed}{variant}" / name
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for k in range(count):
@@ -111,7 +118,7 @@ def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, se
             felts = {**FELTS, **BLIND_FELTS}
             tint = np.array(conditions.felt_bgr) / np.array(felts[conditions.felt], float)
             conditions = replace(conditions, felt=felt, felt_bgr=tuple(float(c) for c in np.array(felts[felt]) * tint))
-        scene = envelope_frame(faces, rng, conditions=conditions)
+        scene = envelope_frame(faces, rng, conditions=conditions, index_box=jumbo_box(INDEX_BOX) if jumbo else INDEX_BOX)
         with open(path, "wb") as handle:
             pickle.dump(scene, handle)
         out.append(scene)
@@ -119,16 +126,18 @@ def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, se
 
 
 def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
-             felt: str | None = None) -> tuple[ByCondition, Tally, list[float]]:
+             felt: str | None = None, jumbo: bool = False) -> tuple[ByCondition, Tally, list[float]]:
     ours, peer, ratios = ByCondition(), Tally(), []
     for deck_index, name in enumerate(decks):
-        faces = render_deck(name)
+        faces = jumbo_faces(render_deck(name)) if jumbo else render_deck(name)
         try:
             templates, enrolled = enrol_from_images(name, faces)
         except TemplateError as refusal:
             print(f"  {name}: refused at enrolment, its frames not read: {refusal}")
             continue
-        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt)):
+        if jumbo:
+            print(f"  {name}: enrolled with its index read in {templates.index_region[0]:.2f} x {templates.index_region[1]:.2f} of the card")
+        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt, jumbo)):
             reads, crashed, start = [], False, time.process_time()
             try:
                 layout = layout_from({"calibration": scene.calibration})
@@ -163,6 +172,7 @@ def main() -> None:
     parser.add_argument("--decks", help="comma-separated deck names instead of the part's")
     parser.add_argument("--fresh", action="store_true", help="draw the frames again rather than read them from the cache")
     parser.add_argument("--felt", help="the same frames with only the felt changed to this one (run once per felt to compare)")
+    parser.add_argument("--jumbo", action="store_true", help="every deck printed with a jumbo index (vision.envelope.jumbo)")
     args = parser.parse_args()
     felts = {**FELTS, **BLIND_FELTS} if args.part == "blind" else FELTS
     if args.felt is not None and args.felt not in felts:
@@ -172,9 +182,9 @@ def main() -> None:
     if not decks:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
     seed = args.seed if args.seed is not None else SEEDS[args.part]
-    on = f", every frame on {args.felt} felt" if args.felt else ""
+    on = (f", every frame on {args.felt} felt" if args.felt else "") + (", every deck with a jumbo index" if args.jumbo else "")
     print(f"{args.part} part: {args.frames_per_deck} frames of each of {', '.join(decks)} (seed {seed}{on})")
-    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt)
+    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt, args.jumbo)
     print()
     print(ours.report())
     for example in ours.overall.examples[:20]:

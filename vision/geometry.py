@@ -21,7 +21,7 @@ TR, BR, BL of the card frame.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -29,10 +29,12 @@ import numpy as np
 __all__ = [
     "INDEX_FX",
     "INDEX_FY",
+    "INDEX_REGIONS",
     "STRIPS",
     "CardSize",
     "Strip",
     "card_quad_from_corner",
+    "index_strips",
     "patch_homographies",
     "patch_outlines",
     "points_apart",
@@ -95,6 +97,34 @@ STRIPS = (
     Strip("rank", (0.0, 0.0), 0.2, 0.145, (26, 26), rank=True),
     Strip("centre", (0.25, 0.25), 0.5, 0.5, (20, 30), lone=True),
 )
+
+
+#: The index regions a deck may be read in (``fx`` across and ``fy`` down from the index corner, in card
+#: fractions). Nearly every brand prints rank and suit within the first; a jumbo index, the large rank with
+#: its suit under it that casinos' poker and blackjack decks print, reaches 40 to 50% of the card down, and
+#: in the first region shows a rank with no suit. Enrolment takes the first unless a larger one tells the
+#: deck's cards much better apart (``vision.templates.LARGER_REGION_GAIN``).
+INDEX_REGIONS: tuple[tuple[float, float], ...] = ((INDEX_FX, INDEX_FY), (0.25, 0.37), (0.28, 0.43), (0.31, 0.49))
+
+
+def index_strips(region: tuple[float, float]) -> tuple[Strip, ...]:
+    """``STRIPS`` for a deck whose index fills ``region`` (fx, fy): the strips beside the index moved out past
+    it, those in it (the suit symbol, the rank) grown with it, each read at the same pixel size."""
+    fx, fy = region
+    if (fx, fy) == (INDEX_FX, INDEX_FY):
+        return STRIPS
+    across, down = fx / INDEX_FX, fy / INDEX_FY
+    moved = []
+    for strip in STRIPS:
+        if strip.in_index:
+            strip = replace(strip, origin=(strip.origin[0] * across, strip.origin[1] * down),
+                            fx=strip.fx * across, fy=strip.fy * down)
+        elif strip.name == "top":
+            strip = replace(strip, origin=(fx, 0.0))
+        elif strip.name == "side":
+            strip = replace(strip, origin=(0.0, fy))
+        moved.append(strip)
+    return tuple(moved)
 
 
 @dataclass(frozen=True)

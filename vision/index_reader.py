@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.detect import patch_source
-from vision.geometry import INDEX_FX, patch_homographies, patch_outlines, warp_patches
+from vision.geometry import patch_homographies, patch_outlines, warp_patches
 from vision.templates import INDEX_SIZE, DeckTemplates, features
 
 __all__ = ["IndexReader"]
@@ -118,8 +118,9 @@ class IndexReader:
         judged against the parts of faces that are not an index (a patch a few
         pixels off an index can look like one of those).
         """
-        image, to_source, from_source = patch_source(frame, small, width_px, INDEX_SIZE[0] / INDEX_FX)
-        homographies = patch_homographies(to_source(quads), INDEX_SIZE)
+        region = self.deck.index_region
+        image, to_source, from_source = patch_source(frame, small, width_px, INDEX_SIZE[0] / region[0])
+        homographies = patch_homographies(to_source(quads), INDEX_SIZE, *region)
         vectors = self._features_at(image, homographies)
         distances, background = self.deck.index_and_background_distances(vectors)
         found = distances if as_found is None else np.where(as_found[:, None], distances, np.inf)
@@ -142,7 +143,7 @@ class IndexReader:
         each_own[looks[rows]] = np.where(np.isinf(judged[looks[rows]]), np.inf, own)
         turned = close & (judged.argmin(axis=1) != first.argmin(axis=1))
         each_own[turned] = np.where(np.isinf(judged[turned]), np.inf, fit.tried[turned])
-        return judged, each_own, poses, from_source(patch_outlines(fit.homographies[poses], INDEX_SIZE))
+        return judged, each_own, poses, from_source(patch_outlines(fit.homographies[poses], INDEX_SIZE, *region))
 
     def _undecided(self, distances: np.ndarray) -> np.ndarray:
         """Which rows of distances have the next card within ``decisive_gap`` (squared) of the nearest."""

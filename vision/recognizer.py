@@ -49,7 +49,7 @@ from controller.cards import JOKER, Card
 from vision.calibration import Layout
 from vision.detect import DOWNSCALE, UNLIKE_CLOTH, Blob, Corners, card_mask, find_blobs, half_size, least_channel
 from vision.fans import CLEAR, fan_gaps
-from vision.geometry import INDEX_FX, INDEX_FY, STRIPS, CardSize, points_apart, quad_center
+from vision.geometry import STRIPS, CardSize, points_apart, quad_center
 from vision.glyphs import glyph_corners, ink_marks
 from vision.hands import hand_zones
 from vision.hypotheses import BRIDGE, CornerHypotheses, covered, index_corners, inside_share, side
@@ -426,14 +426,15 @@ class Recognizer:
 
     def _two_of_one_card(self, offset: np.ndarray, polygon: np.ndarray) -> bool:
         """Whether two reads of one card whose centres lie ``offset`` (table mm) apart can be two copies of
-        it, each showing an index: one lies at least an index patch's width (``INDEX_FX``) across or its
-        height (``INDEX_FY``) down from the other, along the sides of ``polygon`` (the kept read's outline in
+        it, each showing an index: one lies at least an index patch's width across or its height down
+        (``DeckTemplates.index_region``) from the other, along the sides of ``polygon`` (the kept read's outline in
         table mm, index corner first: in image px a rolled camera turns its sides away from the offset's).
         Nearer, the card on top would cover the index of the card under it."""
         across, down = polygon[1] - polygon[0], polygon[3] - polygon[0]
         along = abs(float(offset @ across)) / max(float(np.linalg.norm(across)), 1e-9) / self.card_size.width_mm
         below = abs(float(offset @ down)) / max(float(np.linalg.norm(down)), 1e-9) / self.card_size.height_mm
-        return along >= INDEX_FX or below >= INDEX_FY
+        index_fx, index_fy = self.deck.index_region
+        return along >= index_fx or below >= index_fy
 
     def _index_corners(self, white: np.ndarray, blobs: list[Blob], filled: np.ndarray, width_px: float,
                        scale: float) -> tuple[Corners, np.ndarray] | None:

@@ -1,4 +1,4 @@
-"""Reading the strips beside a card's index (``vision.geometry.STRIPS``) at its outline.
+"""Reading the strips beside a card's index (``vision.geometry.STRIPS``, placed for the deck's index) at its outline.
 
 A strip of pips or picture is read where the outline an index look was read at
 puts it; its pose is not fitted (pips are large against a pixel or two off).
@@ -20,7 +20,7 @@ import numpy as np
 
 from controller.cards import JOKER
 from vision.detect import patch_source
-from vision.geometry import STRIPS, Strip, patch_homographies, warp_patches
+from vision.geometry import Strip, patch_homographies, warp_patches
 from vision.templates import DeckTemplates, StripModel, features
 
 __all__ = ["SUIT_POSE_SLACK", "strip_distances"]
@@ -50,7 +50,7 @@ def strip_distances(
     out = np.full((len(quads), len(deck.strips), len(deck.cards)), np.inf)
     suits = np.array([None if card is JOKER else card.suit for card in deck.cards], dtype=object)
     ranks = np.array([None if card is JOKER else card.rank for card in deck.cards], dtype=object)
-    for k, (strip, model) in enumerate(zip(STRIPS, deck.strips)):
+    for k, (strip, model) in enumerate(zip(deck.strip_layout, deck.strips)):
         if strip.in_index and not in_index:
             continue
         image, to_source, _ = patch_source(frame, small, width_px, strip.card_width_px)

@@ -43,9 +43,11 @@ from controller.cards import Card
 from vision.geometry import (
     INDEX_FX,
     INDEX_FY,
+    INDEX_REGIONS,
     STRIPS,
     Strip,
     card_quad_from_corner,
+    index_strips,
     rotate_quad,
     sample_patch,
 )
@@ -64,11 +66,13 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-#: 8: enrolled since decks that print the bottom-right index upright are refused (a file of format 7 may
-#: hold one, and a cached artwork deck would skip the check); 7: the index looks stored as enrolled
+#: 11: a deck's index may be read in a larger region (``DeckTemplates.index_region``; 10 was a trial branch's,
+#: never landed, and may lie in a cache); 9: always in the usual one. 8: enrolled since decks that print the
+#: bottom-right index upright are refused (a file of format 7 may hold one, and a cached artwork deck would skip
+#: the check); 7: the index looks stored as enrolled
 #: (float32), where format 6 rounded them to float16 and a deck read from its file read a few corners
 #: otherwise than the same deck just enrolled.
-FORMAT_VERSION = 9
+FORMAT_VERSION = 11
 JITTERS_PER_CORNER = 40
 #: Patches of faces that are not an index (``_elsewhere``), at least six a face and this many a deck: a
 #: deck of a few cards learns as well as a full one what is no index (two hearts of a nine read as an
@@ -94,6 +98,14 @@ MAX_ALIKE_CARDS = 2
 #: beside the looks tells it from the other (the strips beside the index, or the index net). Closer than any
 #: two cards of a tune deck (6.7 at the nearest), so only a deck unlike every one tuned on has twins.
 TWIN_SEPARATION = 6.0
+#: A deck is read in a larger index region than the usual one (``vision.geometry.INDEX_REGIONS``) when its two
+#: closest cards lie this many times further apart there (``_index_region``). Tune decks printed with a jumbo
+#: index (``vision.envelope.jumbo``) gain 3.4 to 4.1 times where the usual region cuts their suit
+#: (kde-standard's 6.4 becomes 22.3), and read better for it (5 tune frames a deck: 81.6% right with 1 wrong
+#: read, where the usual region read 80.2% with 5). As their artwork prints them, the tune decks gain 1.0 to
+#: 1.16 times, but for aisleriot's ornamental, whose large index reaches under the usual region (2.1 times):
+#: read in the larger region, which a fan covers more often, it read 4 cards fewer in 25.
+LARGER_REGION_GAIN = 2.5
 
 
 class TemplateError(ValueError):
@@ -190,6 +202,15 @@ class DeckTemplates:
     """Where the deck prints its index glyphs (``vision.glyphs``)."""
     margins: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     """The index region's points that are white on nearly every face (``vision.glyphs.margin_points``)."""
+    index_region: tuple[float, float] = (INDEX_FX, INDEX_FY)
+    """How far across and down from its corner (card fractions) the deck's index patch reaches: one of
+    ``vision.geometry.INDEX_REGIONS``: the first, unless a larger one tells the deck's cards much better apart
+    (``LARGER_REGION_GAIN``)."""
+
+    @property
+    def strip_layout(self) -> tuple[Strip, ...]:
+        """Where each of ``strips`` is read on the card (``vision.geometry.index_strips``)."""
+        return index_strips(self.index_region)
 
     def index_distances(self, vectors: np.ndarray, judged: bool = True) -> np.ndarray:
         """(N, cards) distances in the discriminant space, in units of a card's own spread.
@@ -236,10 +257,7 @@ class DeckTemplates:
     def index_separation(self) -> np.ndarray:
         """(cards, cards): how far apart each two cards' index looks lie (a card's own spread as the unit;
         infinite from a card to itself)."""
-        centers = self.index_centers.astype(np.float64)
-        apart = _distances(centers, centers)
-        apart[np.diag_indices_from(apart)] = np.inf
-        return apart
+        return _separation(self.index_centers)
 
     def twins(self) -> np.ndarray:
         """(cards, cards): which two cards are twins at their index corners (``TWIN_SEPARATION``)."""
@@ -259,14 +277,14 @@ class DeckTemplates:
         return DeckTemplates(
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
             self.index_centers[keep], self.background, self.index_looks[keep],
-            tuple(strip.restricted_to(keep) for strip in self.strips), self.layouts, self.margins,
+            tuple(strip.restricted_to(keep) for strip in self.strips), self.layouts, self.margins, self.index_region,
         )
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
             path,
             version=np.array(FORMAT_VERSION),
-            patch=np.array([INDEX_FX, INDEX_FY, *INDEX_SIZE]),
+            patch=np.array([*self.index_region, *INDEX_SIZE]),
             name=np.array(self.name),
             aspect=np.array(self.aspect),
             cards=np.array([c.code for c in self.cards]),
@@ -275,7 +293,7 @@ class DeckTemplates:
             index_centers=self.index_centers,
             background=self.background,
             index_looks=self.index_looks,
-            strips=_strips_layout(),
+            strips=_strips_layout(self.index_region),
             layouts=np.array([[*g.rank, *g.suit, g.rank_weight, g.suit_weight] for g in self.layouts]).reshape(-1, 6),
             margins=self.margins,
             **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
@@ -289,9 +307,10 @@ class DeckTemplates:
                 version = int(data["version"])
                 if version != FORMAT_VERSION:
                     raise TemplateError(f"{path}: enrolled deck format {version}, expected {FORMAT_VERSION}: enrol it again")
-                strips = _strips_layout()
+                region = _known_region(data["patch"][:2])
+                strips = _strips_layout(region) if region else np.zeros(0)
                 same = data["strips"].shape == strips.shape and np.allclose(data["strips"], strips)
-                if not same or not np.allclose(data["patch"], [INDEX_FX, INDEX_FY, *INDEX_SIZE]):
+                if not same or region is None or not np.allclose(data["patch"][2:], INDEX_SIZE):
                     raise TemplateError(f"{path}: enrolled with other patches or strips than this version reads: enrol it again")
                 deck = cls(
                     name=str(data["name"]),
@@ -309,6 +328,7 @@ class DeckTemplates:
                     layouts=tuple(IndexLayout((float(r[0]), float(r[1])), (float(r[2]), float(r[3])), float(r[4]), float(r[5]))
                                   for r in data["layouts"]),
                     margins=data["margins"].astype(np.float64),
+                    index_region=region,
                 )
         except TemplateError:
             raise
@@ -371,10 +391,17 @@ def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list
             "top-left one stands; from the bottom-right corner this deck's index shows upside down, a 6 like a 9")
 
 
-def _strips_layout() -> np.ndarray:
+def _strips_layout(region: tuple[float, float]) -> np.ndarray:
     """Where and at what size the strips are read, as a deck file records it (a file enrolled with
     other strips must be enrolled again)."""
-    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size, strip.suit, strip.rank, strip.lone] for strip in STRIPS])
+    return np.array([[*strip.origin, strip.fx, strip.fy, *strip.size, strip.suit, strip.rank, strip.lone]
+                     for strip in index_strips(region)])
+
+
+def _known_region(stored: np.ndarray) -> tuple[float, float] | None:
+    """The index region of ``vision.geometry.INDEX_REGIONS`` a deck file records, or None for one this
+    version does not read."""
+    return next((region for region in INDEX_REGIONS if np.allclose(stored, region)), None)
 
 
 def _distances(z: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -418,7 +445,8 @@ def _elsewhere(face: np.ndarray, rng: np.random.Generator, count: int = 6) -> li
     return quads
 
 
-def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator, strip: Strip | None = None) -> np.ndarray:
+def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator, strip: Strip | None = None,
+              region: tuple[float, float] = (INDEX_FX, INDEX_FY)) -> np.ndarray:
     """The index patch (or ``strip``) as a real frame might give it once the recognizer has fitted its
     pose: a residue of shift, scale and angle, defocus, colour smeared by JPEG's half-resolution chroma,
     white balance and noise. A strip read finer than the index patch is defocused as much as the index
@@ -430,9 +458,9 @@ def _jittered(face: np.ndarray, quad: np.ndarray, rng: np.random.Generator, stri
     scale = rng.uniform(1 - POSE_JITTER[1], 1 + POSE_JITTER[1])
     shift = rng.normal(0, POSE_JITTER[0] * w, 2)
     moved = (quad - quad[0]) @ rot.T * scale + quad[0] + shift
-    sampled = sample_patch(face, moved, INDEX_SIZE) if strip is None else \
+    sampled = sample_patch(face, moved, INDEX_SIZE, *region) if strip is None else \
         sample_patch(face, moved, strip.size, strip.fx, strip.fy, strip.origin)
-    finer = 1.0 if strip is None else max(1.0, strip.card_width_px * INDEX_FX / INDEX_SIZE[0])
+    finer = 1.0 if strip is None else max(1.0, strip.card_width_px * region[0] / INDEX_SIZE[0])
     patch = cv2.GaussianBlur(sampled, (0, 0), finer * rng.uniform(0.3, 1.2))
     ycc = cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb)
     ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), rng.uniform(0.5, 1.5))
@@ -472,47 +500,88 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
         raise TemplateError(f"deck {name!r}: enrolment needs at least two card faces, got {len(faces)}")
     rng = np.random.default_rng(seed)
     cards = tuple(sorted(faces))
-    index_patches: list[np.ndarray] = []
-    index_labels: list[int] = []
-    background_patches: list[np.ndarray] = []
     originals = [_on_background(faces[card]) for card in cards]
     _refuse_index_elsewhere(name, cards, originals)
     _refuse_upright_bottom_index(name, cards, originals)
-    for label, original in enumerate(originals):
-        face = _at_width(original, INDEX_SIZE[0] / INDEX_FX)
-        upright = _upright(*face.shape[1::-1])
-        for quad in (upright, rotate_quad(upright, 2)):
-            for _ in range(JITTERS_PER_CORNER):
-                index_patches.append(_jittered(face, quad, rng))
-                index_labels.append(label)
-        background_patches.extend(_jittered(face, quad, rng) for quad in _elsewhere(face, rng, max(6, -(-BACKGROUND_SAMPLES // len(cards)))))
-    patches = np.stack(index_patches)
-    labels = np.array(index_labels)
-    mean, projection, centers = _discriminant(features(patches), labels, len(cards))
+    index = _enrol_index(originals, _index_region(originals, seed), rng)
     step(1)
-    grey = grey_patches(patches)
-    looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(cards))])
-    background = (features(np.stack(background_patches)) - mean) @ projection
-    strips = tuple(_enrol_strip(strip, originals, rng, step) for strip in STRIPS)
     deck = DeckTemplates(
         name=name,
         aspect=float(np.median([original.shape[1] / original.shape[0] for original in originals])),
         cards=cards,
-        index_mean=mean,
-        index_projection=projection,
-        index_centers=centers,
-        background=background.astype(np.float32),
-        index_looks=looks.astype(np.float32),
-        strips=strips,
+        index_mean=index.mean,
+        index_projection=index.projection,
+        index_centers=index.centers,
+        background=index.background,
+        index_looks=index.looks,
+        strips=tuple(_enrol_strip(strip, originals, rng, step, index.region) for strip in index_strips(index.region)),
         layouts=index_layouts(faces),
         margins=margin_points(faces),
+        index_region=index.region,
     )
     _refuse_alike_indexes(deck)
     return deck
 
 
+@dataclass(frozen=True, eq=False)
+class _IndexModel:
+    """A deck's index discriminant in one region (``vision.geometry.INDEX_REGIONS``), before the deck is built."""
+
+    region: tuple[float, float]
+    mean: np.ndarray
+    projection: np.ndarray
+    centers: np.ndarray
+    looks: np.ndarray
+    background: np.ndarray
+
+
+def _index_region(originals: list[np.ndarray], seed: int) -> tuple[float, float]:
+    """The region of ``vision.geometry.INDEX_REGIONS`` to read the deck's index in: the usual one, unless a larger
+    one sets its two closest cards ``LARGER_REGION_GAIN`` times further apart (a jumbo index, whose suit lies
+    under the usual region). Each region is judged on a quarter of enrolment's jitters, from a generator of its
+    own, so that a deck read in the usual region is enrolled as it always was."""
+    least = [_separation(_enrol_index(originals, region, np.random.default_rng([seed, k]), JITTERS_PER_CORNER // 4).centers).min()
+             for k, region in enumerate(INDEX_REGIONS)]
+    best = int(np.argmax(least))
+    return INDEX_REGIONS[best] if least[best] >= LARGER_REGION_GAIN * least[0] else INDEX_REGIONS[0]
+
+
+def _enrol_index(originals: list[np.ndarray], region: tuple[float, float], rng: np.random.Generator,
+                 jitters: int = JITTERS_PER_CORNER) -> _IndexModel:
+    """The index discriminant of ``jitters`` patches that ``region`` cuts from each index corner of each face,
+    with each card's mean look and the projected patches of the faces where no index lies."""
+    index_patches: list[np.ndarray] = []
+    index_labels: list[int] = []
+    background_patches: list[np.ndarray] = []
+    for label, original in enumerate(originals):
+        face = _at_width(original, INDEX_SIZE[0] / region[0])
+        upright = _upright(*face.shape[1::-1])
+        for quad in (upright, rotate_quad(upright, 2)):
+            for _ in range(jitters):
+                index_patches.append(_jittered(face, quad, rng, region=region))
+                index_labels.append(label)
+        background_patches.extend(_jittered(face, quad, rng, region=region)
+                                  for quad in _elsewhere(face, rng, max(6, -(-BACKGROUND_SAMPLES // len(originals)))))
+    patches = np.stack(index_patches)
+    labels = np.array(index_labels)
+    mean, projection, centers = _discriminant(features(patches), labels, len(originals))
+    grey = grey_patches(patches)
+    looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(originals))])
+    background = (features(np.stack(background_patches)) - mean) @ projection
+    return _IndexModel(region, mean, projection, centers, looks.astype(np.float32), background.astype(np.float32))
+
+
+def _separation(centers: np.ndarray) -> np.ndarray:
+    """(cards, cards): how far apart each two cards' index looks lie (a card's own spread as the unit;
+    infinite from a card to itself)."""
+    centers = centers.astype(np.float64)
+    apart = _distances(centers, centers)
+    apart[np.diag_indices_from(apart)] = np.inf
+    return np.asarray(apart)
+
+
 def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator,
-                 advance: Callable[[int], None]) -> StripModel:
+                 advance: Callable[[int], None], region: tuple[float, float]) -> StripModel:
     """The discriminant of one strip over ``faces`` (one per card, in the deck's card order)."""
     patches: list[np.ndarray] = []
     labels: list[int] = []
@@ -520,7 +589,7 @@ def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator
         face = _at_width(original, strip.card_width_px)
         upright = _upright(*face.shape[1::-1])
         for corner, quad in enumerate((upright, rotate_quad(upright, 2))):
-            patches.extend(_jittered(face, quad, rng, strip) for _ in range(STRIP_JITTERS_PER_CORNER))
+            patches.extend(_jittered(face, quad, rng, strip, region) for _ in range(STRIP_JITTERS_PER_CORNER))
             labels.extend([2 * label + corner] * STRIP_JITTERS_PER_CORNER)
     mean, projection, centers = _discriminant(features(np.stack(patches)), np.array(labels), 2 * len(faces))
     advance(1)

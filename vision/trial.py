@@ -17,7 +17,7 @@ import numpy as np
 
 from controller.cards import Card
 from vision.calibration import Layout
-from vision.envelope import EnvelopeFrame, envelope_frame
+from vision.envelope import INDEX_BOX, Box, EnvelopeFrame, envelope_frame, region_box
 from vision.geometry import quad_center
 from vision.recognizer import Read, Recognizer
 from vision.templates import DeckTemplates
@@ -81,12 +81,13 @@ def witnessed_under(tally: Tally, share: Fraction) -> list[Shortfall]:
     return sorted(short, key=lambda s: (Fraction(s.witnessed, s.shown), s.deck, s.card.code))
 
 
-def table_frames(faces: Mapping[Card, np.ndarray], frames: int, seed: int, deck_index: int = 0) -> Iterator[tuple[EnvelopeFrame, Layout]]:
+def table_frames(faces: Mapping[Card, np.ndarray], frames: int, seed: int, deck_index: int = 0,
+                 index_box: Box = INDEX_BOX) -> Iterator[tuple[EnvelopeFrame, Layout]]:
     """``frames`` seeded table frames of these cards across the envelope (``vision.envelope``: every felt,
     mounting, lens, light and layout), each with the calibration a technician would have measured for
     the camera that filmed it (frame ``k`` of deck ``deck_index`` is drawn from the seed ``[seed, deck_index, k]``)."""
     for k in range(frames):
-        scene = envelope_frame(faces, np.random.default_rng([seed, deck_index, k]))
+        scene = envelope_frame(faces, np.random.default_rng([seed, deck_index, k]), index_box=index_box)
         yield scene, Layout.from_toml({"calibration": scene.calibration})
 
 
@@ -158,7 +159,7 @@ def run_trial(faces: Mapping[Card, np.ndarray], deck: DeckTemplates, frames: int
     """Read ``frames`` table frames drawn from ``faces`` with ``deck`` (enrolled from those faces);
     ``advance`` (a progress bar's) is called once per frame read."""
     tally = Tally()
-    for k, (scene, layout) in enumerate(table_frames(faces, frames, seed)):
+    for k, (scene, layout) in enumerate(table_frames(faces, frames, seed, index_box=region_box(deck.index_region))):
         score(scene, Recognizer(deck, layout).read(scene.frame), tally, deck.name, k)
         if advance is not None:
             advance(1)

@@ -83,3 +83,31 @@ def test_scoring_tells_right_wrong_unreadable_missed_and_invented(faces: dict[Ca
 def test_tight_fans_and_piles_leave_some_cards_with_no_index_to_read(faces: dict[Card, np.ndarray], layout: str) -> None:
     seen = [t.visible for k in range(4) for t in envelope_frame(faces, np.random.default_rng([k, 9]), layout=layout).truth]
     assert "corner" in seen and (layout == "poker" or "hidden" in seen)
+
+
+def test_a_jumbo_index_is_drawn_larger_and_a_card_is_readable_only_where_it_shows(faces: dict[Card, np.ndarray]) -> None:
+    from vision.envelope import INDEX_BOX, region_box
+    from vision.envelope.jumbo import JUMBO_SCALE, jumbo_box, jumbo_faces
+    from vision.geometry import INDEX_REGIONS
+
+    six = Card.parse("6S")
+    jumbo = jumbo_faces({six: faces[six], Card.parse("JK"): faces[Card.parse("JK")]})
+    assert jumbo[Card.parse("JK")] is faces[Card.parse("JK")]  # a joker's corner is its artwork's
+
+    def ink_rows(face: np.ndarray) -> np.ndarray:
+        h, w = face.shape[:2]
+        corner = face[: h // 2, int(0.04 * w): int(0.18 * w), :3].min(axis=2)
+        return np.flatnonzero((corner < 100).any(axis=1))
+
+    ordinary, grown = ink_rows(faces[six]), ink_rows(jumbo[six])
+    assert grown.max() - grown.min() > 1.4 * (ordinary.max() - ordinary.min())
+    (x0, x1), (y0, y1) = jumbo_box(INDEX_BOX)
+    assert (x0, y0) == (INDEX_BOX[0][0], INDEX_BOX[1][0]) and x1 > INDEX_BOX[0][1] and y1 > INDEX_BOX[1][1]
+    assert round((y1 - 0.03) / (INDEX_BOX[1][1] - 0.03), 6) == JUMBO_SCALE
+    assert region_box(INDEX_REGIONS[0]) == INDEX_BOX
+    rng = np.random.default_rng(3)
+    conditions = draw_conditions(rng, layout="poker")
+    drawn = {box: envelope_frame(faces, np.random.default_rng(3), conditions=conditions, index_box=box)
+             for box in (INDEX_BOX, jumbo_box(INDEX_BOX))}
+    usual, larger = (sum(t.readable for t in drawn[box].truth) for box in drawn)
+    assert larger < usual  # a tight fan covers more of a jumbo index

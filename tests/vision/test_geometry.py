@@ -52,3 +52,19 @@ def test_a_strip_beside_the_index_is_the_same_region_whether_sampled_or_warped_i
     assert patch[: top.size[1] // 2].mean() > 200 and patch[-3:].mean() < 5
     batch = warp_patches(image, patch_homographies(card[None], top.size, top.fx, top.fy, top.origin), top.size)
     assert np.array_equal(batch[0], patch)
+
+
+def test_the_strips_of_a_larger_index_region_lie_beside_it_and_its_own_grow_with_it() -> None:
+    from vision.geometry import INDEX_REGIONS, STRIPS, index_strips
+
+    assert index_strips(INDEX_REGIONS[0]) is STRIPS
+    for fx, fy in INDEX_REGIONS[1:]:
+        strips = {strip.name: strip for strip in index_strips((fx, fy))}
+        assert [s.name for s in index_strips((fx, fy))] == [s.name for s in STRIPS]
+        assert strips["top"].origin == (fx, 0.0) and strips["side"].origin == (0.0, fy)
+        for name in ("suit", "rank"):  # inside the index, at the same pixel size: read coarser as the index grows
+            strip = strips[name]
+            assert strip.origin[0] + strip.fx <= fx + 1e-9 and strip.origin[1] + strip.fy <= fy + 1e-9
+            assert strip.size == next(s.size for s in STRIPS if s.name == name)
+        assert strips["suit"].origin[1] > next(s.origin[1] for s in STRIPS if s.name == "suit")
+        assert strips["centre"] == next(s for s in STRIPS if s.name == "centre")

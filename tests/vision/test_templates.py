@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.cards import Card, no_face_deck
+from controller.cards import Card, no_face_deck, parse_cards
 from tests.vision.conftest import DECK, artwork_or_skip
 from vision.geometry import rotate_quad, sample_patch
 from vision.templates import (
@@ -180,3 +180,42 @@ def test_a_no_face_deck_cannot_be_read_as_a_face_card(deck: DeckTemplates, faces
     match = small.match_index(features(np.stack([_index_patch(faces[Card.parse("TH")], 0)])))[0]
     assert match.card is Card.parse("TH")
     assert all(model.centers.shape[0] == 2 * 40 for model in small.strips)
+
+
+def test_a_deck_whose_suit_lies_under_a_jumbo_rank_is_read_in_a_taller_index_region(tmp_path: Path) -> None:
+    """A jumbo index shows its rank alone in the usual index region, where a six of hearts is a six of diamonds:
+    enrolment takes the larger region (``vision.geometry.INDEX_REGIONS``) that tells the cards apart, the deck file
+    keeps it, and the index corners read there name their cards."""
+    from tests.vision.drawn_deck import jumbo_face
+    from vision.geometry import INDEX_REGIONS, index_strips
+    from vision.templates import _enrol_index, _separation
+
+    cards = parse_cards("AS AC AH AD 6S 6C 6H 6D 9S 9C KH KD")
+    faces = {card: jumbo_face(card) for card in cards}
+    deck = enrol_faces("jumbo", faces)
+    assert deck.index_region in INDEX_REGIONS[1:]
+    assert not deck.alike()
+    deck.save(tmp_path / "jumbo.npz")
+    again = DeckTemplates.load(tmp_path / "jumbo.npz")
+    assert again.index_region == deck.index_region and again.strip_layout == index_strips(deck.index_region)
+    assert np.array_equal(again.index_centers, deck.index_centers)
+    for card in cards:
+        face = cv2.resize(faces[card], None, fx=0.42, fy=0.42, interpolation=cv2.INTER_AREA)
+        h, w = face.shape[:2]
+        for corner in (0, 2):
+            quad = rotate_quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], float), corner)
+            patch = sample_patch(face, quad, INDEX_SIZE, *deck.index_region)
+            assert deck.match_index(features(np.stack([patch])))[0].card is card, (card, corner)
+    # In the usual region alone the suits of a rank and colour are alike: the deck would have been refused.
+    usual = _enrol_index([faces[c] for c in sorted(faces)], INDEX_REGIONS[0], np.random.default_rng(0))
+    assert (_separation(usual.centers) < MIN_INDEX_SEPARATION).sum() > 2
+
+
+def test_a_deck_file_with_an_index_region_this_version_does_not_read_is_refused(deck: DeckTemplates, tmp_path: Path) -> None:
+    deck.save(tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as data:
+        arrays = dict(data)
+    arrays["patch"] = np.array([0.5, 0.6, *INDEX_SIZE])
+    np.savez(tmp_path / "other.npz", **arrays)
+    with pytest.raises(TemplateError, match="other patches or strips.*enrol it again"):
+        DeckTemplates.load(tmp_path / "other.npz")

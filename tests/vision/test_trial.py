@@ -68,3 +68,18 @@ def test_a_deck_read_on_its_own_trial_frames(faces, deck) -> None:
     assert tally.frames == 4 and tally.wrong == 0
     assert tally.cards == tally.full[1] + tally.corner[1] + tally.hidden
     assert tally.full[0] + tally.corner[0] >= 0.6 * (tally.full[1] + tally.corner[1]) > 0
+
+
+def test_a_deck_with_a_jumbo_index_is_read_on_its_own_trial_frames() -> None:
+    """Its suit lies under the usual index region: enrolled in a taller one, it reads with no card named wrong,
+    counted readable only where its whole jumbo index shows."""
+    from tests.vision.drawn_deck import jumbo_face
+    from vision.geometry import INDEX_REGIONS
+    from vision.templates import enrol_faces
+
+    faces = {card: jumbo_face(card) for card in parse_cards("AS AC AH AD 6S 6C 6H 6D 9S 9C KH KD")}
+    deck = enrol_faces("jumbo", faces)
+    assert deck.index_region != INDEX_REGIONS[0]
+    tally = run_trial(faces, deck, frames=4, seed=1)
+    assert tally.frames == 4 and tally.wrong == 0
+    assert tally.full[0] + tally.corner[0] >= 0.5 * (tally.full[1] + tally.corner[1]) > 0
