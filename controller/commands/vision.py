@@ -19,6 +19,7 @@ from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
+from vision.geometry import INDEX_REGIONS
 from vision.lens import Lens, LensError, fit_k1, lens_from_chessboard
 from vision.setup import build_recognizer
 from vision.sources import CameraError, open_source, read_image, record
@@ -266,6 +267,11 @@ def enroll_command(args: argparse.Namespace) -> int:
     except VISION_ERRORS as error:
         return _fail(error)
     print(f"enrolled {deck.name}: {len(deck.cards)} cards ({' '.join(c.code for c in deck.cards)}) -> {args.out}")
+    if deck.index_region != INDEX_REGIONS[0]:
+        across, down = deck.index_region
+        print(f"note: its index reaches further into the card than most (a jumbo index): the camera reads each "
+              f"index corner over {across:.0%} of the card's width and {down:.0%} of its height, and a corner "
+              "another card covers there is not read")
     for first, second, apart in deck.alike():
         print(f"note: {first.code} and {second.code} look alike at their index corners ({apart:.1f} apart): the camera "
               "names either only when the pips beside the index or the index net tell them apart")

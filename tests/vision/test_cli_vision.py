@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import tomli_w
 
-from controller.cards import parse_cards
+from controller.cards import Card, parse_cards
 from controller.commands.cli import main
 from tests.terminal import run_on_terminal
 from vision.synthetic import Camera, Placement, SceneRenderer
@@ -184,6 +184,19 @@ def test_a_deck_two_of_whose_cards_print_the_same_index_is_enrolled_with_a_note_
     assert re.search(r"note: (AS and KD|KD and AS) look alike at their index corners \(\d\.\d apart\)", printed), printed
     assert printed.count("note:") == 1
     assert out.exists()
+
+
+def test_a_deck_with_a_jumbo_index_is_enrolled_with_a_note_saying_how_far_its_index_is_read(tmp_path: Path, capsys) -> None:
+    from tests.vision.drawn_deck import jumbo_face
+
+    folder = tmp_path / "jumbo"
+    folder.mkdir()
+    for code in ("AS", "AC", "AH", "AD", "6S", "6C", "6H", "6D", "KH", "KD"):
+        cv2.imwrite(str(folder / f"{code}.png"), jumbo_face(Card.parse(code)))
+    assert main(["vision", "enroll", "--images", str(folder), "--out", str(tmp_path / "jumbo.npz"), "--partial"]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"note: its index reaches further into the card than most \(a jumbo index\): the camera reads "
+                     r"each index corner over \d\d% of the card's width and \d\d% of its height", printed), printed
 
 
 def test_a_folder_of_four_cards_is_refused_with_the_cards_it_lacks(tmp_path: Path, faces, capsys) -> None:
