@@ -40,7 +40,31 @@ def page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     # two test suites side by side on the 2-core CI machine one step once took over 5 s.
     page.set_default_timeout(30000)
     yield page
+    report = getattr(request.node, "call_report", None)
+    if report is not None and report.failed:
+        _keep_failed_page(page, request.node.name)
     context.close()
+
+
+def _keep_failed_page(page: Any, test: str) -> None:
+    """A failed test's page as it was, for the next reader: a screenshot and the document, under
+    tests/artifacts/console/failed/ (an intermittent failure leaves nothing else to read)."""
+    folder = ARTIFACTS / "failed"
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        page.screenshot(path=str(folder / f"{test}.png"), full_page=True)
+        (folder / f"{test}.html").write_text(page.content())
+    except Exception as error:  # noqa: BLE001 - a page that cannot be kept must not hide the test's own failure
+        (folder / f"{test}.txt").write_text(f"the page could not be kept: {error}\n")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep the test's own outcome on it (``call_report``) for the ``page`` fixture's teardown."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call":
+        item.call_report = report  # type: ignore[attr-defined]
 
 
 @pytest.fixture
