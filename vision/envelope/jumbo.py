@@ -3,8 +3,8 @@
 Casinos deal poker and blackjack from decks whose index is printed large, the rank
 about twice the usual height with its suit under it, reaching 40 to 50% of the card
 down. No artwork at hand prints one, so ``jumbo_faces`` draws each face's two index
-corners ``JUMBO_SCALE`` times larger, grown away from the corner over whatever lay
-there, painted the card's white (pips next to a large index lie further in on a real deck).
+corners ``JUMBO_SCALE`` times larger, grown away from the corner with the paper around it,
+over whatever lay there (pips next to a large index lie further in on a real deck).
 """
 
 from __future__ import annotations
