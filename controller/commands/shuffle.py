@@ -92,5 +92,10 @@ def warm_command(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - numba's errors are many; the table still compiles on use
         print(f"tablectl: the shuffle kernels did not compile: {exc}", file=sys.stderr)
         return 1
-    print(f"shuffle kernels ready in {seconds:.1f} s (numba cache: {warm.cache_dir()})")
+    ready = warm.kernels_ready()
+    if not ready:
+        print("tablectl: no shuffle kernel was compiled or loaded: the tests would compile at the first table",
+              file=sys.stderr)
+        return 1
+    print(f"shuffle kernels ready in {seconds:.1f} s: {ready} kernels (numba cache: {warm.cache_dir()})")
     return 0

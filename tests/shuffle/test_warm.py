@@ -109,3 +109,16 @@ def test_the_warm_up_compiles_every_signature_a_table_calls() -> None:
         table.feed.close()
         assert log.named(ev.ShuffleTested.EVENT)
     assert _signatures() == before
+
+
+def test_tablectl_shuffle_warm_loads_every_kernel_a_table_calls() -> None:
+    """The service's ``ExecStartPre``, in a process of its own that has imported nothing else: it once ran no kernel at
+    all (the monitor, which says what to run, was never imported), said "ready in 0.0 s" and left the first table to
+    compile for a minute or two while its console waited. The session's own warm-up has filled the cache, so here
+    it loads them."""
+    done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "shuffle", "warm"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    warm.warm()
+    assert f": {warm.kernels_ready()} kernels (numba cache: " in done.stdout, done.stdout
+    assert warm.kernels_ready() == len(_signatures())

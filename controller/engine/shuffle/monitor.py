@@ -624,5 +624,3 @@ def exercise() -> None:
         monitor.restore([list(deck)])
         monitor.chi_square()
 
-
-warm.register(exercise)
