@@ -201,15 +201,16 @@ def glyph_corners(marks: InkMarks, layouts: Sequence[IndexLayout], width_px: flo
     rank_ok = (weight[None, :] > 0.4 * rank_weight[:, None]) & (weight[None, :] < 2.0 * rank_weight[:, None])
     suit_ok = (weight[None, :] > 0.4 * suit_weight[:, None]) & (weight[None, :] < 2.0 * suit_weight[:, None])
     rows, cols = np.flatnonzero(rank_ok.any(axis=0)), np.flatnonzero(suit_ok.any(axis=0))
-    offsets = centre[None, cols, :] - centre[rows, None, :]
-    apart = np.hypot(offsets[..., 0], offsets[..., 1])
     expected = [np.array([(layout.suit[0] - layout.rank[0]) * w, (layout.suit[1] - layout.rank[1]) * h]) for layout in layouts]
-    reach = np.array([float(np.hypot(*e)) for e in expected])[:, None, None]
-    off = np.abs(apart[None] - reach) / reach
-    k, a, b = np.nonzero((off < PAIR_OFF) & rank_ok[:, rows, None] & suit_ok[:, None, cols])
+    reach = np.array([float(np.hypot(*e)) for e in expected])[:, None]
+    axis = int(np.ptp(centre[:, 1]) > np.ptp(centre[:, 0]))  # along the marks' longer spread
+    a, b = _within(centre[rows, axis], centre[cols, axis], float(reach.max()) * (1 + PAIR_OFF))
+    offsets = centre[cols[b]] - centre[rows[a]]
+    off = np.abs(np.hypot(offsets[:, 0], offsets[:, 1])[None] - reach) / reach
+    k, p = np.nonzero((off < PAIR_OFF) & rank_ok[:, rows[a]] & suit_ok[:, cols[b]])
     if not len(k):
         return none
-    i, off, pair = rows[a], off[k, a, b], offsets[a, b]
+    i, off, pair = rows[a[p]], off[k, p], offsets[p]
     # Each rank mark with the two suit marks that fit it best, layout by layout.
     order = np.lexsort((off, i, k))
     k, i, pair = k[order], i[order], pair[order]
@@ -254,6 +255,22 @@ def glyph_corners(marks: InkMarks, layouts: Sequence[IndexLayout], width_px: flo
     u = np.stack([np.cos(turn), np.sin(turn)], axis=1)
     v = np.stack([-u[:, 1], u[:, 0]], axis=1)
     return corner * downscale + (downscale - 1) / 2, u, v
+
+
+def _within(xs: np.ndarray, others: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) with ``others[j]`` within ``reach`` of ``xs[i]`` (one coordinate), in the order of ``i``
+    then ``j``: the pairs a rank and a suit glyph could make, found without taking every pair (a textured blob, a
+    cloth of noise, has thousands of marks, and every pair of them took half a minute of a frame)."""
+    order = np.argsort(others, kind="stable")
+    ranked = others[order]
+    low = np.searchsorted(ranked, xs - reach, side="left")
+    high = np.searchsorted(ranked, xs + reach, side="right")
+    counts = high - low
+    first = np.repeat(np.arange(len(xs)), counts)
+    at = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(low, counts)
+    second = order[at]
+    keep = np.lexsort((second, first))
+    return first[keep], second[keep]
 
 
 def _white_share(white: np.ndarray, around: np.ndarray, corner: np.ndarray, across: np.ndarray, down: np.ndarray,

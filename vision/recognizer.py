@@ -141,6 +141,11 @@ class RecognizerSettings:
 _log = logging.getLogger(__name__)
 #: An index corner its glyphs give is kept within this many card widths of its blob's outline.
 GLYPH_EDGE = 0.08
+#: A frame narrower or lower than this shows no card (the least card measured is 95 px wide).
+LEAST_FRAME_PX = 32
+#: A blob is searched for index glyphs only where it is this many card widths thick somewhere (half of it either
+#: side of its deepest point): an index is about a quarter of a card wide.
+GLYPH_BLOB = 0.05
 _SQUARE3 = np.ones((3, 3), np.uint8)
 #: Which strips lie beside the index, each in ``STRIPS`` order (not the centre, read only on a card lying alone).
 _BESIDE_INDEX = np.array([not strip.lone for strip in STRIPS], bool)
@@ -244,6 +249,8 @@ class Recognizer:
         """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("a frame must be an 8-bit BGR image (height x width x 3)")
+        if min(frame.shape[:2]) < LEAST_FRAME_PX:
+            return []  # too small to show a card (a camera's broken frame): no card seen, and no fault of ours
         try:
             return self._read(frame)
         except Exception:  # noqa: BLE001 - every fault: a frame unread holds a round, a traceback stops the table
@@ -472,12 +479,14 @@ class Recognizer:
             mine = np.zeros((y1 - y0, x1 - x0), np.uint8)
             contour = np.round((blob.contour - (DOWNSCALE - 1) / 2) / DOWNSCALE).astype(np.int32) - [x0, y0]
             cv2.drawContours(mine, [contour], -1, 255, cv2.FILLED)
+            inside = cv2.distanceTransform(mine, cv2.DIST_L2, 3)
+            if float(inside.max()) < GLYPH_BLOB * width_px / DOWNSCALE:
+                continue  # no index fits (a stripe of a patterned cloth; its every mark paired cost seconds)
             marks = ink_marks(white[y0:y1, x0:x1], cv2.bitwise_and(mine, on_card[y0:y1, x0:x1]), width_px / DOWNSCALE)
             points, along_w, along_h = glyph_corners(marks, self.deck.layouts, width_px, height_px, self.deck.margins)
             # An index corner shows where the card ends: on its blob's outline, or just inside it (a card's
             # corner lying on the card under it, at the edge of the pile). Pairs of pips deep in a face
             # make corners far inside, which no card has.
-            inside = cv2.distanceTransform(mine, cv2.DIST_L2, 3)
             at = np.clip(np.round((points - (DOWNSCALE - 1) / 2) / DOWNSCALE - [x0, y0]).astype(int),
                          0, [inside.shape[1] - 1, inside.shape[0] - 1]) if len(points) else np.zeros((0, 2), int)
             near_edge = inside[at[:, 1], at[:, 0]] <= GLYPH_EDGE * width_px / DOWNSCALE

@@ -52,3 +52,17 @@ def test_the_index_corner_of_a_card_in_a_tight_fan_is_found_from_its_glyphs(face
         near = np.linalg.norm(points - quad[0], axis=1) < 0.06 * width
         assert (near & (along_w @ u > math.cos(math.radians(3)))).any()
     assert len(points) < 120
+
+
+def test_glyph_pairs_are_taken_within_reach_along_one_axis_and_none_is_missed() -> None:
+    """The rank and suit marks a glyph pair could be are found without taking every pair of marks (a cloth of noise
+    has thousands, and every pair took half a minute of a frame): the same pairs, in the same order, as all pairs
+    within reach."""
+    from vision.glyphs import _within
+
+    rng = np.random.default_rng(3)
+    for n, m, reach in ((0, 5, 3.0), (7, 0, 3.0), (40, 60, 5.0), (300, 200, 1.5), (50, 50, 1000.0)):
+        xs, others = rng.uniform(0, 100, n), rng.uniform(0, 100, m)
+        every = [(i, j) for i in range(n) for j in range(m) if abs(others[j] - xs[i]) <= reach]
+        first, second = _within(xs, others, reach)
+        assert list(zip(first.tolist(), second.tolist())) == every

@@ -935,3 +935,19 @@ def test_a_lone_ace_whose_index_leans_to_its_suit_twin_is_gainsaid_by_the_centre
     truth = next(t for t in scene.truth if t.card.code == "AC")
     read = _nearest(recognizer.read(scene.frame), truth.polygon)
     assert truth.visible == "full" and read.card in (None, truth.card)
+
+
+def test_frames_no_table_camera_sends_read_as_no_card_without_a_fault(deck, monkeypatch) -> None:
+    """A broken camera's frames: too small to hold a card, a striped cloth (its stripes blobs too thin for an index,
+    not searched for glyphs: their every pair of marks took seconds), noise. None is a card, none a fault."""
+    searched = []
+    real = recognizer_module.glyph_corners
+    monkeypatch.setattr(recognizer_module, "glyph_corners", lambda marks, *a, **k: searched.append(1) or real(marks, *a, **k))
+    recognizer = Recognizer(deck, Camera.overhead().layout())
+    stripes = np.tile((np.arange(1920) // 7 % 2 * 255).astype(np.uint8)[None, :, None], (1080, 1, 3))
+    for frame in (np.zeros((1, 1, 3), np.uint8), np.full((20, 3000, 3), 200, np.uint8), stripes):
+        assert recognizer.read(np.ascontiguousarray(frame)) == []
+    assert len(searched) < 5, f"{len(searched)} blobs of a striped cloth searched for glyphs: each stripe"
+    noise = np.random.default_rng(1).integers(0, 256, (270, 480, 3), dtype=np.uint8)
+    assert all(read.card is None for read in recognizer.read(cv2.resize(noise, (1920, 1080))))
+    assert recognizer.failures == 0
