@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from controller.cards import Card, Rank, Suit, standard_deck
-from controller.engine.shuffle import forward, kernels as k, warm
+from controller.engine.shuffle import compiled, forward, kernels as k
 from controller.engine.shuffle.policy import DEVICE_TESTS, LEVELS, Policy
 
 EPS = np.array([0.9, 0.6, 0.3, 0.12, 0.05])
@@ -153,8 +153,9 @@ class ShuffleMonitor:
                  factory: Sequence[Sequence[Card]] | None = None, defer: bool = False) -> None:
         self.policy = policy or Policy()
         self.defer = defer
-        """Keep the cards untested while the kernels are still compiling (``warm``), and test them all once they are
-        ready: a table's first card must not wait for numba. ``end_shoe`` waits for them."""
+        """Keep the cards untested while the kernels are still compiling (``warm``, which whoever defers must have
+        started: ``ShuffleWatch`` does), and test them all once they are ready: a table's first card must not wait
+        for numba. ``end_shoe`` waits for them."""
         self.device = device
         self.types: list[Card] = list(dict.fromkeys(deck))
         self.index = {card: i for i, card in enumerate(self.types)}
@@ -215,7 +216,7 @@ class ShuffleMonitor:
         if not self.open:
             self.start_shoe()
         self.dealt.append(self.index.get(card, -1) if card is not None else -1)
-        if not self.policy.enabled or (self.defer and not warm.ready()):
+        if not self.policy.enabled or (self.defer and not compiled.ready()):
             return []
         return self._test_dealt()
 
@@ -229,7 +230,7 @@ class ShuffleMonitor:
         """Wait for the kernels and test every card kept untested; the alarms they raise."""
         if not self.untested():
             return []
-        warm.wait()
+        compiled.wait()
         return self._test_dealt()
 
     def _test_dealt(self) -> list[Alarm]:
@@ -401,7 +402,7 @@ class ShuffleMonitor:
         against (``reference=False`` keeps the old one: a shoe cut short).
         """
         if self.defer:
-            warm.wait()
+            compiled.wait()
         dealt = np.array(self.dealt, dtype=np.int64)
         self.open = False
         results: list[TestResult] = []

@@ -19,12 +19,13 @@ import threading
 import time
 from pathlib import Path
 
+from controller.engine.shuffle import compiled
+
 
 class _WarmUp:
     """The one background compile of a process."""
 
     def __init__(self) -> None:
-        self.ready = threading.Event()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.failure: BaseException | None = None
@@ -35,7 +36,7 @@ class _WarmUp:
         except BaseException as exc:  # noqa: BLE001 - kept for ``warm``; the monitor then compiles on use as before
             self.failure = exc
         finally:
-            self.ready.set()
+            compiled.READY.set()
 
 
 _WARM_UP = _WarmUp()
@@ -66,20 +67,20 @@ def start() -> None:
 
 def ready() -> bool:
     """Whether every kernel is compiled (a warm-up that failed counts as done: the kernels compile on use)."""
-    return _WARM_UP.ready.is_set()
+    return compiled.ready()
 
 
 def wait(timeout: float | None = None) -> bool:
     """Start the warm-up if need be and wait for it; whether it is done."""
     start()
-    return _WARM_UP.ready.wait(timeout)
+    return compiled.wait(timeout)
 
 
 def warm() -> float:
     """Compile (or load) every kernel now, in this thread; the seconds it took. Raises what the compile raised."""
     began = time.monotonic()
     start()
-    _WARM_UP.ready.wait()
+    compiled.wait()
     if _WARM_UP.failure is not None:
         raise _WARM_UP.failure
     return time.monotonic() - began
