@@ -39,6 +39,10 @@ corner drawn 1.55 times larger, as casinos' jumbo-index decks print it), enrols 
 draws the part's frames again from the same seeds: a card is readable when its jumbo
 index shows.
 
+``--export DIR`` also writes each deck's faces and its frames with their labels, as a test lab's own set is
+read: ``tablectl vision enroll --images DIR/DECK/deck --out DECK.npz`` and ``tablectl vision score
+DIR/DECK/frames --deck-file DECK.npz`` then give the figures printed here for that deck (``vision.labelled``).
+
 Run: ``PYTHONPATH=. python benchmarks/vision.py [--part tune|blind] [--frames-per-deck 30] [--seed 2049] [--felt grey] [--jumbo]``
 (needs the Debian packages gnome-cards-data and kdegames-card-data-kf5, and rsvg-convert).
 """
@@ -69,6 +73,7 @@ from vision.envelope.conditions import BLIND_FELTS, FELTS, draw_conditions  # no
 from vision.envelope.decks import BLIND_DECKS, TUNE_DECKS  # noqa: E402
 from vision.envelope.jumbo import jumbo_box, jumbo_faces  # noqa: E402
 from vision.envelope.scoring import ByCondition, Reported, Tally, score_frame  # noqa: E402
+from vision.labelled import write_labelled  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.setup import layout_from, one_core  # noqa: E402
 from vision.templates import DeckTemplates, TemplateError, enrol_faces  # noqa: E402
@@ -94,8 +99,7 @@ vision_peer = _load_peer()
 def enrol_from_images(name: str, faces: dict) -> tuple[DeckTemplates, dict]:  # type: ignore[type-arg]
     """The deck as ``tablectl vision enroll --images`` enrols it: one PNG per card, read back."""
     with tempfile.TemporaryDirectory() as folder:
-        for card, face in faces.items():
-            cv2.imwrite(str(Path(folder) / f"{card.code}.png"), face)
+        export_deck(Path(folder), faces)
         read_back = faces_from_images(Path(folder))
     return enrol_faces(name, read_back), read_back
 
@@ -125,11 +129,20 @@ def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, se
     return out
 
 
+def export_deck(folder: Path, faces: dict) -> None:  # type: ignore[type-arg]
+    """The faces as ``tablectl vision enroll --images`` reads them: one PNG per card."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for card, face in faces.items():
+        cv2.imwrite(str(folder / f"{card.code}.png"), face)
+
+
 def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
-             felt: str | None = None, jumbo: bool = False) -> tuple[ByCondition, Tally, list[float]]:
+             felt: str | None = None, jumbo: bool = False, export: Path | None = None) -> tuple[ByCondition, Tally, list[float]]:
     ours, peer, ratios = ByCondition(), Tally(), []
     for deck_index, name in enumerate(decks):
         faces = jumbo_faces(render_deck(name)) if jumbo else render_deck(name)
+        if export is not None:
+            export_deck(export / name / "deck", faces)
         try:
             templates, enrolled = enrol_from_images(name, faces)
         except TemplateError as refusal:
@@ -138,6 +151,8 @@ def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
         if jumbo:
             print(f"  {name}: enrolled with its index read in {templates.index_region[0]:.2f} x {templates.index_region[1]:.2f} of the card")
         for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt, jumbo)):
+            if export is not None:
+                write_labelled(export / name / "frames", f"{k:04d}", scene)
             reads, crashed, start = [], False, time.process_time()
             try:
                 layout = layout_from({"calibration": scene.calibration})
@@ -148,14 +163,14 @@ def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
                 crashed = True
                 traceback.print_exc()
             ms = (time.process_time() - start) * 1000
-            outcomes, hidden_wrong, invented = score_frame(scene, reads)
-            ours.add(scene, outcomes, hidden_wrong, invented, f"{name} frame {k}", ms, crashed)
+            outcomes, hidden_wrong, invented = score_frame(scene.truth, reads)
+            ours.add(scene.conditions.bins(), outcomes, hidden_wrong, invented, f"{name} frame {k}", ms, crashed)
             area = scene.conditions.card_width_px ** 2 * scene.card_mm[1] / scene.card_mm[0]
             classic = vision_peer.ClassicReader(enrolled, area)
             start = time.process_time()
             peer_reads = [Reported(r.card, r.polygon) for r in classic.read(scene.frame)]
             peer_ms = (time.process_time() - start) * 1000
-            peer_outcomes, peer_hidden, peer_invented = score_frame(scene, peer_reads)
+            peer_outcomes, peer_hidden, peer_invented = score_frame(scene.truth, peer_reads)
             peer.frames += 1
             peer.add(peer_outcomes + peer_hidden, peer_invented, f"{name} frame {k}")
             peer.cpu_ms.append(peer_ms)
@@ -173,6 +188,9 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="draw the frames again rather than read them from the cache")
     parser.add_argument("--felt", help="the same frames with only the felt changed to this one (run once per felt to compare)")
     parser.add_argument("--jumbo", action="store_true", help="every deck printed with a jumbo index (vision.envelope.jumbo)")
+    parser.add_argument("--export", type=Path, metavar="DIR",
+                        help="also write each deck's faces (DIR/DECK/deck) and its frames with their labels (DIR/DECK/frames), "
+                             "as `tablectl vision enroll --images` and `tablectl vision score` read them")
     args = parser.parse_args()
     felts = {**FELTS, **BLIND_FELTS} if args.part == "blind" else FELTS
     if args.felt is not None and args.felt not in felts:
@@ -184,7 +202,8 @@ def main() -> None:
     seed = args.seed if args.seed is not None else SEEDS[args.part]
     on = (f", every frame on {args.felt} felt" if args.felt else "") + (", every deck with a jumbo index" if args.jumbo else "")
     print(f"{args.part} part: {args.frames_per_deck} frames of each of {', '.join(decks)} (seed {seed}{on})")
-    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt, args.jumbo)
+    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt, args.jumbo,
+                                 args.export)
     print()
     print(ours.report())
     for example in ours.overall.examples[:20]:

@@ -121,7 +121,7 @@ def main() -> None:
             layout = layout_from({"calibration": scene.calibration})
             spy = Spy(deck, layout)
             reads = spy.read(scene.frame)
-            outcomes, _, _ = score_frame(scene, [Reported(r.card, r.polygon) for r in reads])
+            outcomes, _, _ = score_frame(scene.truth, [Reported(r.card, r.polygon) for r in reads])
             seen = spy.seen
             width = float(np.median([np.linalg.norm(t.polygon[1] - t.polygon[0]) for t in scene.truth]))
             quads = np.zeros((0, 4, 2))

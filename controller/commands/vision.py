@@ -1,10 +1,12 @@
-"""``tablectl vision``: read the cards in an image, calibrate the camera, enrol a deck, record frames."""
+"""``tablectl vision``: read the cards in an image, score a folder of labelled frames, calibrate the camera, enrol a
+deck, record frames."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -19,9 +21,12 @@ from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
+from vision.envelope.scoring import ByCondition, Reported, score_frame
 from vision.geometry import INDEX_REGIONS
+from vision.labelled import LabelError, labelled_frames
 from vision.lens import Lens, LensError, fit_k1, lens_from_chessboard
-from vision.setup import build_recognizer
+from vision.recognizer import Recognizer
+from vision.setup import build_recognizer, layout_from
 from vision.sources import CameraError, open_source, read_image, record
 from vision.templates import ENROL_STEPS, DeckTemplates, TemplateError, enrol_faces
 
@@ -78,6 +83,14 @@ def register(subparsers: Any) -> None:
     enroll.add_argument("--seed", type=int, default=0, help="the trial frames' seed (default: %(default)s)")
     enroll.set_defaults(func=enroll_command)
 
+    score = sub.add_parser("score", help="read a folder of labelled frames and score the reads against the labels")
+    score.add_argument("folder", type=Path, help="frames, each with its label NAME.json beside it (docs/vision.md)")
+    score.add_argument("--config", type=Path, help="table config whose [vision] table gives deck and calibration")
+    score.add_argument("--deck", help="deck artwork name (default: the config's, else aisleriot-anglo)")
+    score.add_argument("--deck-file", type=Path, help="a deck enrolled with `tablectl vision enroll`")
+    score.add_argument("--json", action="store_true", help="print the figures as JSON")
+    score.set_defaults(func=score_command)
+
     rec = sub.add_parser("record", help="write a camera's (or a video's) frames to a folder, to calibrate on or replay")
     rec.add_argument("source", help="the camera: a device index, /dev/video*, a stream URL, a video file or a folder")
     rec.add_argument("--out", type=Path, required=True, help="a new folder for the frames (000000.png, 000001.png ...)")
@@ -103,16 +116,21 @@ UNCALIBRATED = ("read without a calibration ([vision.calibration] in a --config)
                 "angle, cards are misread or read twice. Calibrate it (tablectl vision calibrate) and pass --config")
 
 
+def _recognizer(args: argparse.Namespace) -> Recognizer:
+    """The recognizer ``--config``, ``--deck`` and ``--deck-file`` describe."""
+    config = config_path(str(args.config)) if args.config else None
+    vision: dict[str, Any] = load_vision_table(config) if config else {}
+    if args.deck:
+        vision = {k: v for k, v in vision.items() if k != "deck_file"} | {"deck": args.deck}
+    if args.deck_file:
+        vision = vision | {"deck_file": str(args.deck_file)}
+    dealt = _game_cards(config) if config else None
+    return build_recognizer(vision, config.parent if config else None, dealt)
+
+
 def read_command(args: argparse.Namespace) -> int:
     try:
-        config = config_path(str(args.config)) if args.config else None
-        vision: dict[str, Any] = load_vision_table(config) if config else {}
-        if args.deck:
-            vision = {k: v for k, v in vision.items() if k != "deck_file"} | {"deck": args.deck}
-        if args.deck_file:
-            vision = vision | {"deck_file": str(args.deck_file)}
-        dealt = _game_cards(config) if config else None
-        recognizer = build_recognizer(vision, config.parent if config else None, dealt)
+        recognizer = _recognizer(args)
         reads = recognizer.read(read_image(args.image))
     except (*VISION_ERRORS, ConfigError) as error:
         return _fail(error)
@@ -126,6 +144,47 @@ def read_command(args: argparse.Namespace) -> int:
         card = r.card.code if r.card else "unreadable"
         print(f"{card:<10} {r.visible:<6} {r.confidence:.3f}  zone={r.zone or '-'}  {corners}")
     return 0
+
+
+def score_command(args: argparse.Namespace) -> int:
+    """Read every labelled frame of a folder and print the figures ``benchmarks/vision.py`` prints; 1 when a card
+    was read wrong, a card invented or a read failed."""
+    try:
+        frames = labelled_frames(args.folder)
+        recognizer = _recognizer(args)
+    except (*VISION_ERRORS, ConfigError, LabelError) as error:
+        return _fail(error)
+    figures = ByCondition()
+    with progress("frames", len(frames), unit="frame") as advance:
+        for frame in frames:
+            try:
+                image = read_image(frame.path)
+                layout = layout_from({"calibration": frame.calibration}) if frame.calibration else recognizer.layout
+            except (*VISION_ERRORS, ConfigError) as error:
+                return _fail(error)
+            reader = Recognizer(recognizer.deck, layout, recognizer.settings)
+            start = time.process_time()
+            reads = reader.read(image)
+            ms = (time.process_time() - start) * 1000
+            outcomes, hidden_wrong, invented = score_frame(frame.truth, [Reported(r.card, r.polygon) for r in reads])
+            figures.add(frame.bins, outcomes, hidden_wrong, invented, frame.path.name, ms, reader.failures > 0)
+            advance(1)
+    t = figures.overall
+    if recognizer.layout is None and any(frame.calibration is None for frame in frames):
+        print(f"tablectl vision: warning: {UNCALIBRATED}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"frames": t.frames, "readable": t.readable, "right": t.right, "wrong": t.wrong,
+                          "invented": t.invented, "unreadable": t.unreadable, "missed": t.missed,
+                          "faults": t.tracebacks, "cpu_ms_median": round(float(np.median(t.cpu_ms)), 1),
+                          "cpu_ms_p95": round(float(np.percentile(t.cpu_ms, 95)), 1), "wrong_reads": t.examples}))
+    else:
+        print(figures.report())
+        for example in t.examples:
+            print(f"  wrong: {example}")
+        print(f"{t.frames} frames: {100 * t.share:.2f}% of {t.readable} readable cards read right, {t.wrong} wrong, "
+              f"{t.invented} invented, {t.unreadable} unreadable, {t.missed} not reported, {t.tracebacks} faults; "
+              f"CPU per frame median {np.median(t.cpu_ms):.1f} ms, p95 {np.percentile(t.cpu_ms, 95):.1f} ms")
+    return 1 if t.wrong or t.invented or t.tracebacks else 0
 
 
 def _game_cards(config: Path) -> tuple[Card, ...] | None:

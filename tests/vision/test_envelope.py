@@ -71,7 +71,7 @@ def test_scoring_tells_right_wrong_unreadable_missed_and_invented(faces: dict[Ca
     other = next(c for c in faces if c not in {t.card for t in scene.truth})
     reports = [Reported(readable[0].card, readable[0].polygon), Reported(other, readable[1].polygon),
                Reported(None, readable[2].polygon), Reported(other, readable[0].polygon + [900, 900])]
-    outcomes, _, invented = score_frame(scene, reports)
+    outcomes, _, invented = score_frame(scene.truth, reports)
     results = {o.truth.card: o.result for o in outcomes}
     assert results[readable[0].card] == "right" and results[readable[1].card] == "wrong"
     assert results[readable[2].card] == "unreadable"

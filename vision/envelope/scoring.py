@@ -15,13 +15,13 @@ or alone, a joker, cut by the frame's edge).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from controller.cards import JOKER, Card
-from vision.envelope import EnvelopeFrame, TruthCard
+from vision.envelope import TruthCard
 
 __all__ = ["MATCH_WIDTHS", "ByCondition", "Outcome", "Tally", "score_frame"]
 
@@ -91,10 +91,9 @@ def _centre(polygon: np.ndarray) -> np.ndarray:
     return np.asarray(np.asarray(polygon, float).reshape(-1, 2).mean(axis=0), np.float64)
 
 
-def score_frame(scene: EnvelopeFrame, reports: Sequence[Reported]) -> tuple[list[Outcome], list[Outcome], int]:
-    """The outcome of every readable card, of every hidden card a report named wrong, and how many
-    reports named a card where none was drawn."""
-    truth = scene.truth
+def score_frame(truth: Sequence[TruthCard], reports: Sequence[Reported]) -> tuple[list[Outcome], list[Outcome], int]:
+    """The outcome of every readable card of a frame's ``truth``, of every hidden card a report named wrong,
+    and how many reports named a card where none was drawn."""
     width = np.array([np.linalg.norm(t.polygon[1] - t.polygon[0]) for t in truth]) if truth else np.zeros(0)
     reach = MATCH_WIDTHS * (float(np.median(width)) if len(width) else 100.0)
     tc = np.array([_centre(t.polygon) for t in truth]).reshape(-1, 2)
@@ -138,9 +137,10 @@ class ByCondition:
     def _bin(self, key: tuple[str, str]) -> Tally:
         return self.bins.setdefault(key, Tally())
 
-    def add(self, scene: EnvelopeFrame, outcomes: list[Outcome], hidden_wrong: list[Outcome], invented: int,
+    def add(self, bins: Mapping[str, str], outcomes: list[Outcome], hidden_wrong: list[Outcome], invented: int,
             where: str, cpu_ms: float | None, traceback: bool = False) -> None:
-        frame_bins = [(name, value) for name, value in scene.conditions.bins().items()]
+        """One frame's outcomes, under the bin of each of its conditions (``Conditions.bins``)."""
+        frame_bins = list(bins.items())
         for tally in [self.overall] + [self._bin(key) for key in frame_bins]:
             tally.frames += 1
             tally.tracebacks += traceback
