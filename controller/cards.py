@@ -33,6 +33,7 @@ __all__ = [
     "Card",
     "UnknownCard",
     "JOKER",
+    "card_named",
     "parse_cards",
     "standard_deck",
     "deck_with_joker",
@@ -192,6 +193,30 @@ for _suit in NATURAL_SUITS:
         Card(_rank, _suit)
 for _rank in BONUS_RANKS:
     Card(_rank, Suit.BONUS)
+
+
+_RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "10": "T", "nine": "9", "eight": "8",
+               "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "two": "2", "deuce": "2"}
+_SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+
+
+def card_named(name: str) -> Card:
+    """The card a file or a label names, as people and image sets name cards: its code (``AS``, ``td``), ``10`` for
+    the ten (``10S``), or in words (``ace_of_spades``, ``10_of_hearts``, ``Queen of Clubs``, ``joker``,
+    ``red_joker``); ``UnknownCard`` says what is wrong."""
+    text = name.strip()
+    words = text.lower().replace("-", "_").replace(" ", "_").split("_")
+    if words and words[-1] == "joker" and len(words) <= 2:
+        return JOKER
+    if len(words) == 3 and words[1] == "of" and words[0] in _RANK_WORDS and words[2] in _SUIT_WORDS:
+        return Card.parse(_RANK_WORDS[words[0]] + _SUIT_WORDS[words[2]])
+    if len(text) == 3 and text.startswith("10"):
+        text = "T" + text[2]
+    try:
+        return Card.parse(text)
+    except UnknownCard:
+        raise UnknownCard(f"unknown card {name!r}: name a card by its code (AS, TD, JK), with 10 for the ten (10D), "
+                          "or in words (ace_of_spades, 10_of_hearts, joker)") from None
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -1,5 +1,6 @@
 """The card vocabulary: codes, interning, and every deck the seeds use."""
 
+import re
 from collections import Counter
 
 import pytest
@@ -86,3 +87,15 @@ def test_shoe_sizes_outside_the_rules_are_refused() -> None:
 @given(st.lists(st.sampled_from(deck_with_joker() + pure_21_5_deck())))
 def test_codes_round_trip(cards: list[Card]) -> None:
     assert parse_cards(" ".join(c.code for c in cards)) == cards
+
+
+def test_a_card_is_named_by_its_code_by_ten_as_10_or_in_words_as_image_sets_name_their_files() -> None:
+    from controller.cards import card_named
+
+    named = {"AS": "AS", "td": "TD", "10S": "TS", "10h": "TH", "ace_of_spades": "AS", "10_of_hearts": "TH",
+             "Queen of Clubs": "QC", "two-of-diamonds": "2D", "jack_of_clubs": "JC", "joker": "JK", "red_joker": "JK",
+             "Black_Joker": "JK", "KB": "KB"}
+    assert {name: card_named(name).code for name in named} == named
+    for wrong in ("11S", "ace_of_stars", "1X", "of_spades", "ace_spades", "blue_joker_x"):
+        with pytest.raises(UnknownCard, match=re.escape(repr(wrong)) + ".*10 for the ten"):
+            card_named(wrong)

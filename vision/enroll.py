@@ -2,9 +2,9 @@
 
 A casino's own brand is enrolled from a folder holding one image per card,
 named by the card's code (``AS.png``, ``TD.jpg``, ``JK.png``, ``KB.png`` for a
-Bonus king...). Each image is either a scan (the card fills the image) or a
-photograph of the card lying on the felt; then the card is found and
-straightened first. Decks shipped as SVG (``vision.artwork``) are enrolled
+Bonus king...; ``10D.png`` or ``ten_of_diamonds.png`` as image sets name them:
+``controller.cards.card_named``). Each image is either a scan (the card fills the image) or a photograph
+of the card lying on the felt; then the card is found and straightened first. Decks shipped as SVG (``vision.artwork``) are enrolled
 from their artwork. Either way the result is a ``DeckTemplates`` file
 (``.npz``) that the ``[vision]`` table of the config names::
 
@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from controller.cards import Card, UnknownCard
+from controller.cards import Card, UnknownCard, card_named
 from vision.artwork import cache_dir, render_deck
 from vision.detect import DOWNSCALE, card_mask
 from vision.sources import IMAGE_SUFFIXES, read_image
@@ -114,9 +114,9 @@ def faces_from_images(folder: Path) -> dict[Card, np.ndarray]:
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             continue
         try:
-            card = Card.parse(path.stem)
+            card = card_named(path.stem)
         except UnknownCard as error:
-            raise EnrolmentError(f"{path.name}: the file name must be a card code ({error})") from None
+            raise EnrolmentError(f"{path.name}: the file name must name a card ({error})") from None
         if card in faces:
             raise EnrolmentError(f"{path.name}: a second image of {card.code}")
         faces[card] = face_from_image(read_image(path))

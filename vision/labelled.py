@@ -10,7 +10,7 @@ benchmark's own frames in this form. Each frame (``*.png``, ``*.jpg`` ...) has i
      "calibration": {"image_points": ..., "table_points": ..., "camera_matrix": ..., "distortion": ...},
      "conditions": {"felt": "grey", "glare": "glare"}}
 
-* ``card``: the card's code (``AS``, ``TD``, ``JK``); ``polygon``: its outline in the frame's pixels, from
+* ``card``: the card's code (``AS``, ``TD``, ``JK``; ``10D`` and ``ace_of_spades`` will do); ``polygon``: its outline in the frame's pixels, from
   one of its two index corners round the card;
 * ``visible``: ``full`` (no other card on it, all of it in the frame), ``corner`` (an index corner shows
   whole, nothing on it), ``hidden`` (neither index corner shows: not counted as readable; a read naming it
@@ -30,7 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from controller.cards import Card, UnknownCard
+from controller.cards import UnknownCard, card_named
 from vision.envelope import EnvelopeFrame, TruthCard
 from vision.sources import IMAGE_SUFFIXES
 
@@ -91,9 +91,9 @@ def _card(entry: Any, where: str) -> TruthCard:
         raise LabelError(f'{where}: each card is a JSON object with "card", "polygon" and "visible"')
     code = entry.get("card")
     try:
-        card = Card.parse(str(code))
+        card = card_named(str(code))
     except UnknownCard as error:
-        raise LabelError(f"{where}: {code!r} is not a card ({error})") from None
+        raise LabelError(f"{where}: {error}") from None
     try:
         polygon = np.array(entry.get("polygon"), dtype=np.float64)
     except (TypeError, ValueError):

@@ -244,3 +244,14 @@ def test_record_writes_a_videos_frames_for_calibrate_and_replay_and_names_a_miss
     assert "already holds images" in capsys.readouterr().err
     assert main(["vision", "record", "/dev/video99", "--out", str(tmp_path / "none")]) == 2
     assert "camera '/dev/video99' cannot be opened" in capsys.readouterr().err
+
+
+def test_a_deck_whose_images_name_their_cards_in_words_or_with_10_for_the_ten_is_enrolled(tmp_path: Path, faces, capsys) -> None:
+    """A casino's or a public image set's own file names (``10_of_hearts.png``, ``10S.png``) need no renaming."""
+    (tmp_path / "deck").mkdir()
+    names = {"AS": "ace_of_spades", "TH": "10_of_hearts", "TS": "10S", "KD": "King of Diamonds", "2C": "2C"}
+    for code, name in names.items():
+        cv2.imwrite(str(tmp_path / "deck" / f"{name}.png"), faces[Card.parse(code)])
+    assert main(["vision", "enroll", "--images", str(tmp_path / "deck"), "--out", str(tmp_path / "d.npz"), "--partial"]) == 0
+    printed = re.search(r"enrolled deck: 5 cards \(([^)]*)\)", capsys.readouterr().out)
+    assert printed is not None and set(printed.group(1).split()) == set(names)
