@@ -39,6 +39,9 @@ corner drawn 1.55 times larger, as casinos' jumbo-index decks print it), enrols 
 draws the part's frames again from the same seeds: a card is readable when its jumbo
 index shows.
 
+``--four-index`` prints every deck's index at all four corners (``vision.envelope.four_index``), as many
+casinos' blackjack decks print it, enrols it so and draws the part's frames again from the same seeds.
+
 ``--export DIR`` also writes each deck's faces and its frames with their labels, as a test lab's own set is
 read: ``tablectl vision enroll --images DIR/DECK/deck --out DECK.npz`` and ``tablectl vision score
 DIR/DECK/frames --deck-file DECK.npz`` then give the figures printed here for that deck (``vision.labelled``).
@@ -71,6 +74,7 @@ from vision.enroll import faces_from_images  # noqa: E402
 from vision.envelope import INDEX_BOX, EnvelopeFrame, envelope_frame  # noqa: E402
 from vision.envelope.conditions import BLIND_FELTS, FELTS, draw_conditions  # noqa: E402
 from vision.envelope.decks import BLIND_DECKS, TUNE_DECKS  # noqa: E402
+from vision.envelope.four_index import four_index_faces  # noqa: E402
 from vision.envelope.jumbo import jumbo_box, jumbo_faces  # noqa: E402
 from vision.envelope.scoring import ByCondition, Reported, Tally, score_frame  # noqa: E402
 from vision.labelled import write_labelled  # noqa: E402
@@ -105,8 +109,8 @@ def enrol_from_images(name: str, faces: dict) -> tuple[DeckTemplates, dict]:  # 
 
 
 def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, seed: int,  # type: ignore[type-arg]
-              fresh: bool, felt: str | None = None, jumbo: bool = False) -> list[EnvelopeFrame]:
-    variant = ("-" + felt if felt else "") + ("-jumbo" if jumbo else "")
+              fresh: bool, felt: str | None = None, jumbo: bool = False, four_index: bool = False) -> list[EnvelopeFrame]:
+    variant = ("-" + felt if felt else "") + ("-jumbo" if jumbo else "") + ("-four" if four_index else "")
     folder = cache_dir() / "envelope" / f"v{GENERATOR_VERSION}-{part}-{seed}{variant}" / name
     folder.mkdir(parents=True, exist_ok=True)
     out = []
@@ -137,10 +141,12 @@ def export_deck(folder: Path, faces: dict) -> None:  # type: ignore[type-arg]
 
 
 def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
-             felt: str | None = None, jumbo: bool = False, export: Path | None = None) -> tuple[ByCondition, Tally, list[float]]:
+             felt: str | None = None, jumbo: bool = False, export: Path | None = None,
+             four_index: bool = False) -> tuple[ByCondition, Tally, list[float]]:
     ours, peer, ratios = ByCondition(), Tally(), []
     for deck_index, name in enumerate(decks):
         faces = jumbo_faces(render_deck(name)) if jumbo else render_deck(name)
+        faces = four_index_faces(faces) if four_index else faces
         if export is not None:
             export_deck(export / name / "deck", faces)
         try:
@@ -148,9 +154,11 @@ def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
         except TemplateError as refusal:
             print(f"  {name}: refused at enrolment, its frames not read: {refusal}")
             continue
+        if four_index and not templates.side_index:
+            print(f"  {name}: printed with four indexes but not enrolled as such")
         if jumbo:
             print(f"  {name}: enrolled with its index read in {templates.index_region[0]:.2f} x {templates.index_region[1]:.2f} of the card")
-        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt, jumbo)):
+        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt, jumbo, four_index)):
             if export is not None:
                 write_labelled(export / name / "frames", f"{k:04d}", scene)
             reads, crashed, start = [], False, time.process_time()
@@ -188,6 +196,8 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="draw the frames again rather than read them from the cache")
     parser.add_argument("--felt", help="the same frames with only the felt changed to this one (run once per felt to compare)")
     parser.add_argument("--jumbo", action="store_true", help="every deck printed with a jumbo index (vision.envelope.jumbo)")
+    parser.add_argument("--four-index", action="store_true",
+                        help="every deck printed with its index at all four corners (vision.envelope.four_index)")
     parser.add_argument("--export", type=Path, metavar="DIR",
                         help="also write each deck's faces (DIR/DECK/deck) and its frames with their labels (DIR/DECK/frames), "
                              "as `tablectl vision enroll --images` and `tablectl vision score` read them")
@@ -200,10 +210,11 @@ def main() -> None:
     if not decks:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
     seed = args.seed if args.seed is not None else SEEDS[args.part]
-    on = (f", every frame on {args.felt} felt" if args.felt else "") + (", every deck with a jumbo index" if args.jumbo else "")
+    on = (f", every frame on {args.felt} felt" if args.felt else "") + (", every deck with a jumbo index" if args.jumbo else "") \
+        + (", every deck with four indexes" if args.four_index else "")
     print(f"{args.part} part: {args.frames_per_deck} frames of each of {', '.join(decks)} (seed {seed}{on})")
     ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt, args.jumbo,
-                                 args.export)
+                                 args.export, args.four_index)
     print()
     print(ours.report())
     for example in ours.overall.examples[:20]:

@@ -77,6 +77,11 @@ Strips = Callable[[np.ndarray], np.ndarray]
 #: side (each showing its index, as ``[vision] fan_mm`` and split hands lay them) are two.
 SAME_READ = 0.2
 ON_READ = 0.45
+#: A look at a four-index deck's side index outlines a card this many card widths on along its own width from
+#: the card (the index at 0.1 of the width from either side: 0.8), and at most ``SIDE_INDEX_OFF`` card heights
+#: up or down (``Recognizer._read_from_a_side_index``).
+SIDE_INDEX_SHIFT = (0.55, 0.95)
+SIDE_INDEX_OFF = 0.12
 
 
 @dataclass(frozen=True, eq=False)
@@ -420,6 +425,8 @@ class Recognizer:
         for center, read, _ in decided:
             near = (SAME_READ if read.card is not None else ON_READ) * self.card_size.width_mm
             x, y = center.tolist()
+            if read.card is not None and self.deck.side_index and self._read_from_a_side_index(center, read, kept, layout):
+                continue
             if any(math.hypot(x - ox, y - oy) < near or (
                     read.card is not None and other.card == read.card and math.hypot(x - ox, y - oy) < again
                     and not self._two_of_one_card(np.array([x - ox, y - oy]), layout.to_table(other.polygon)))
@@ -430,6 +437,34 @@ class Recognizer:
                 continue
             kept.append(((x, y), read))
         return [read for _, read in kept]
+
+    def _read_from_a_side_index(self, center: np.ndarray, read: Read, kept: list[tuple[tuple[float, float], Read]],
+                                layout: Layout) -> bool:
+        """A four-index deck (``DeckTemplates.side_index``) shows a card's index at its top right and bottom left
+        too, and a look there is taken as an index corner of a card lying beside the real one: its outline lies
+        ``SIDE_INDEX_SHIFT`` card widths on along its own width. Of two reads of one card so placed, the one ahead
+        is that read: when ``read`` is, it is dropped (True); when a kept read is, ``read`` takes its place."""
+        outline = layout.to_table(read.polygon)
+        for k, ((ox, oy), other) in enumerate(kept):
+            if other.card != read.card:
+                continue
+            other_outline = layout.to_table(other.polygon)
+            offset = center - np.array([ox, oy])
+            if self._beside_by_side_index(offset, outline):
+                return True
+            if self._beside_by_side_index(-offset, other_outline):
+                kept[k] = ((float(center[0]), float(center[1])), read)
+                return True
+        return False
+
+    def _beside_by_side_index(self, offset: np.ndarray, polygon: np.ndarray) -> bool:
+        """Whether a read whose outline is ``polygon`` (table mm, index corner first) lies ``offset`` from another
+        read of its card as a read from the card's side index lies from a read of its card."""
+        across, down = polygon[1] - polygon[0], polygon[3] - polygon[0]
+        along = float(offset @ across) / max(float(np.linalg.norm(across)), 1e-9) / self.card_size.width_mm
+        below = abs(float(offset @ down)) / max(float(np.linalg.norm(down)), 1e-9) / self.card_size.height_mm
+        low, high = SIDE_INDEX_SHIFT
+        return low <= along <= high and below <= SIDE_INDEX_OFF
 
     def _two_of_one_card(self, offset: np.ndarray, polygon: np.ndarray) -> bool:
         """Whether two reads of one card whose centres lie ``offset`` (table mm) apart can be two copies of

@@ -66,13 +66,14 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-#: 11: a deck's index may be read in a larger region (``DeckTemplates.index_region``; 10 was a trial branch's,
+#: 12: a deck records whether it prints its index at all four corners (``DeckTemplates.side_index``; a four-index
+#: deck of format 11 would read a card twice). 11: a deck's index may be read in a larger region (``DeckTemplates.index_region``; 10 was a trial branch's,
 #: never landed, and may lie in a cache); 9: always in the usual one. 8: enrolled since decks that print the
 #: bottom-right index upright are refused (a file of format 7 may hold one, and a cached artwork deck would skip
 #: the check); 7: the index looks stored as enrolled
 #: (float32), where format 6 rounded them to float16 and a deck read from its file read a few corners
 #: otherwise than the same deck just enrolled.
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 JITTERS_PER_CORNER = 40
 #: Patches of faces that are not an index (``_elsewhere``), at least six a face and this many a deck: a
 #: deck of a few cards learns as well as a full one what is no index (two hearts of a nine read as an
@@ -106,6 +107,9 @@ TWIN_SEPARATION = 6.0
 #: 1.16 times, but for aisleriot's ornamental, whose large index reaches under the usual region (2.1 times):
 #: read in the larger region, which a fan covers more often, it read 4 cards fewer in 25.
 LARGER_REGION_GAIN = 2.5
+#: The median correlation of a deck's top-left index with the top right of its face above which the deck
+#: prints its index at all four corners (``prints_side_index``).
+SIDE_INDEX_MATCH = 0.8
 
 
 class TemplateError(ValueError):
@@ -207,6 +211,10 @@ class DeckTemplates:
     ``vision.geometry.INDEX_REGIONS``: the first, unless a larger one tells the deck's cards much better apart
     (``LARGER_REGION_GAIN``)."""
 
+    side_index: bool = False
+    """Whether the deck prints its index at all four corners (a "four-index" deck, as many casinos deal
+    blackjack from): the top-right and bottom-left corners show a card's index too (``prints_side_index``)."""
+
     @property
     def strip_layout(self) -> tuple[Strip, ...]:
         """Where each of ``strips`` is read on the card (``vision.geometry.index_strips``)."""
@@ -278,6 +286,7 @@ class DeckTemplates:
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
             self.index_centers[keep], self.background, self.index_looks[keep],
             tuple(strip.restricted_to(keep) for strip in self.strips), self.layouts, self.margins, self.index_region,
+            self.side_index,
         )
 
     def save(self, path: Path) -> None:
@@ -296,6 +305,7 @@ class DeckTemplates:
             strips=_strips_layout(self.index_region),
             layouts=np.array([[*g.rank, *g.suit, g.rank_weight, g.suit_weight] for g in self.layouts]).reshape(-1, 6),
             margins=self.margins,
+            side_index=np.array(self.side_index),
             **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
                for part in ("mean", "projection", "centers")},
         )
@@ -329,6 +339,7 @@ class DeckTemplates:
                                   for r in data["layouts"]),
                     margins=data["margins"].astype(np.float64),
                     index_region=region,
+                    side_index=bool(data["side_index"]),
                 )
         except TemplateError:
             raise
@@ -376,6 +387,27 @@ def _refuse_index_elsewhere(name: str, cards: tuple[Card, ...], faces: list[np.n
             f"deck {name!r} cannot be read from its index corners: {len(mirrored)} of {len(indexed)} cards ({shown}) "
             "print their index at the top right, where the camera sees blank card. The camera reads a card's rank "
             "and suit in its top-left and bottom-right corners")
+
+
+def prints_side_index(cards: tuple[Card, ...], faces: list[np.ndarray]) -> bool:
+    """Whether most of a deck's cards print their top-left index again at the top right (a four-index deck): the
+    top-left index (the middle of ``vision.envelope.INDEX_BOX``, clear of the card's edge and rounded corner)
+    matched in the top right of the face, at a width of 200 px, correlates at least ``SIDE_INDEX_MATCH`` on the
+    median card. Enrolled from images as a casino's deck is, the tune and blind decks lie at 0.26 to 0.54 (their
+    top right is blank card, pips or picture), printed with four indexes (``vision.envelope.four_index``) at 0.98
+    and over; so does the blind part's dondorf, which prints four."""
+    scores = []
+    for card, face in zip(cards, faces):
+        if card.is_joker:
+            continue
+        grey = _at_width(face, 200.0).min(axis=2)
+        h, w = grey.shape
+        index = grey[int(0.05 * h) : int(0.28 * h), int(0.05 * w) : int(0.18 * w)]
+        top_right = grey[: int(0.4 * h), int(0.55 * w) :]
+        if index.std() < 1.0:
+            continue  # a blank corner says nothing
+        scores.append(float(cv2.matchTemplate(top_right, index, cv2.TM_CCOEFF_NORMED).max()))
+    return bool(scores) and float(np.median(scores)) >= SIDE_INDEX_MATCH
 
 
 def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list[np.ndarray]) -> None:
@@ -518,6 +550,7 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
         layouts=index_layouts(faces),
         margins=margin_points(faces),
         index_region=index.region,
+        side_index=prints_side_index(cards, originals),
     )
     _refuse_alike_indexes(deck)
     return deck

@@ -331,6 +331,10 @@ def enroll_command(args: argparse.Namespace) -> int:
         print(f"note: its index reaches further into the card than most (a jumbo index): the camera reads each "
               f"index corner over {across:.0%} of the card's width and {down:.0%} of its height, and a corner "
               "another card covers there is not read")
+    if deck.side_index:
+        print("note: it prints its index at all four corners (a four-index deck): a card read from its index and "
+              "again from the index beside it is one card; a card whose two own index corners are covered is read "
+              "from the one beside, its outline laid a card's width aside")
     for first, second, apart in deck.alike():
         print(f"note: {first.code} and {second.code} look alike at their index corners ({apart:.1f} apart): the camera "
               "names either only when the pips beside the index or the index net tell them apart")

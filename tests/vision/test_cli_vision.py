@@ -255,3 +255,16 @@ def test_a_deck_whose_images_name_their_cards_in_words_or_with_10_for_the_ten_is
     assert main(["vision", "enroll", "--images", str(tmp_path / "deck"), "--out", str(tmp_path / "d.npz"), "--partial"]) == 0
     printed = re.search(r"enrolled deck: 5 cards \(([^)]*)\)", capsys.readouterr().out)
     assert printed is not None and set(printed.group(1).split()) == set(names)
+
+
+def test_a_four_index_deck_is_enrolled_with_a_note_saying_so(tmp_path: Path, faces, capsys) -> None:
+    from vision.envelope.four_index import four_index_faces
+
+    for deck, printed_faces in (("two", faces), ("four", four_index_faces(faces))):
+        (tmp_path / deck).mkdir()
+        for code in ("AS", "AC", "AH", "AD", "6S", "6C", "6H", "6D", "KH", "KD", "9S", "TC"):
+            cv2.imwrite(str(tmp_path / deck / f"{code}.png"), printed_faces[Card.parse(code)])
+        argv = ["vision", "enroll", "--images", str(tmp_path / deck), "--out", str(tmp_path / f"{deck}.npz"), "--partial"]
+        assert main(argv) == 0
+        said = "note: it prints its index at all four corners (a four-index deck)" in capsys.readouterr().out
+        assert said == (deck == "four")

@@ -951,3 +951,28 @@ def test_frames_no_table_camera_sends_read_as_no_card_without_a_fault(deck, monk
     noise = np.random.default_rng(1).integers(0, 256, (270, 480, 3), dtype=np.uint8)
     assert all(read.card is None for read in recognizer.read(cv2.resize(noise, (1920, 1080))))
     assert recognizer.failures == 0
+
+
+@pytest.mark.parametrize("side", ["top right", "bottom left"])
+@pytest.mark.parametrize("phantom_first", [True, False])
+def test_a_four_index_card_read_again_from_its_side_index_is_one_card_at_its_own_outline(deck, side, phantom_first) -> None:
+    """A four-index deck prints the index at the top right and bottom left too. Read there, as an index corner, the
+    card's outline is laid 0.77 card widths on along its own width (the top-right index's look stands as the top
+    left one does, the bottom-left one as the bottom-right one): of the two reads, the one at the card's own outline
+    is kept, whichever fits closer. A deck that prints two indexes keeps both: two cards of a shoe side by side."""
+    from vision.recognizer import Read
+
+    king = parse_cards("KD")[0]
+    upright = _outlines((100, 100))[0]  # 100 x 140 px, read from its top-left index
+    turned = np.roll(upright, -2, axis=0)  # the same card read from its bottom-right index
+    true = upright if side == "top right" else turned
+    own_width = (true[1] - true[0]) / np.linalg.norm(true[1] - true[0])
+    phantom = true + 0.77 * 100 * own_width  # the side index's look outlines the card ahead along its width
+    reads = [Read(king, true, "corner", 1.0), Read(king, phantom, "corner", 1.0)]
+    decided = [(quad_center(r.polygon) / 1.6, r, fit) for r, fit in zip(reads, (8.5, 8.0) if phantom_first else (8.0, 8.5))]
+    four = Recognizer(dataclasses.replace(deck, side_index=True))
+    assert four._suppress(list(decided), STRAIGHT_DOWN) == [reads[0]]
+    assert len(Recognizer(deck)._suppress(list(decided), STRAIGHT_DOWN)) == 2
+    # two kings of a shoe a card step apart down a fan are still two
+    fanned = [(quad_center(r.polygon) / 1.6, r, 8.0) for r in (reads[0], Read(king, true + [0.0, 45.0], "corner", 1.0))]
+    assert len(four._suppress(fanned, STRAIGHT_DOWN)) == 2

@@ -219,3 +219,20 @@ def test_a_deck_file_with_an_index_region_this_version_does_not_read_is_refused(
     np.savez(tmp_path / "other.npz", **arrays)
     with pytest.raises(TemplateError, match="other patches or strips.*enrol it again"):
         DeckTemplates.load(tmp_path / "other.npz")
+
+
+def test_a_deck_that_prints_its_index_at_all_four_corners_is_enrolled_as_one_and_its_file_says_so(faces: dict, tmp_path: Path) -> None:
+    """A four-index deck (``vision.envelope.four_index``, as casinos deal blackjack from) is told from the same deck
+    printed with two, and the deck file keeps it."""
+    import dataclasses
+
+    from vision.envelope.four_index import four_index_faces
+    from vision.templates import _on_background, prints_side_index
+
+    cards = tuple(sorted(faces))
+    assert not prints_side_index(cards, [_on_background(faces[c]) for c in cards])
+    four = four_index_faces(faces)
+    assert prints_side_index(cards, [_on_background(four[c]) for c in cards])
+    deck = dataclasses.replace(enrol_faces(DECK, faces), side_index=True)
+    deck.save(tmp_path / "four.npz")
+    assert DeckTemplates.load(tmp_path / "four.npz").side_index
