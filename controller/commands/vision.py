@@ -34,7 +34,7 @@ VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, 
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("vision", help="camera: read cards in an image, calibrate, enrol a deck, record frames")
+    parser = subparsers.add_parser("vision", help="camera: read cards in an image, score labelled frames, calibrate, enrol a deck, record frames")
     sub = parser.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
 
     read = sub.add_parser("read", help="print the cards found in one image")
