@@ -148,8 +148,8 @@ _log = logging.getLogger(__name__)
 GLYPH_EDGE = 0.08
 #: A frame narrower or lower than this shows no card (the least card measured is 95 px wide).
 LEAST_FRAME_PX = 32
-#: A blob is searched for index glyphs only where it is this many card widths thick somewhere (half of it either
-#: side of its deepest point): an index is about a quarter of a card wide.
+#: A blob is searched for index glyphs only when some point of it lies this many card widths inside its outline
+#: (the blob twice as thick there): an index is about a fifth of a card wide.
 GLYPH_BLOB = 0.05
 _SQUARE3 = np.ones((3, 3), np.uint8)
 #: Which strips lie beside the index, each in ``STRIPS`` order (not the centre, read only on a card lying alone).
