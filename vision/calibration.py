@@ -103,11 +103,14 @@ class Layout:
     zones: tuple[Zone, ...] = field(default=())
     lens: Lens | None = None
     """The camera's lens; ``image_to_table`` maps lens-corrected pixels (see the module docstring)."""
+    image_size: tuple[int, int] | None = None
+    """The width and height of the frames it was measured on, when known: frames of another size (a camera set to
+    another resolution) put every card elsewhere, and are refused by name (``frame_size_error``)."""
 
     @classmethod
     def fit(
         cls, image_points: Iterable[Sequence[float]], table_points: Iterable[Sequence[float]], zones: Iterable[Zone] = (),
-        lens: Lens | None = None,
+        lens: Lens | None = None, image_size: tuple[int, int] | None = None,
     ) -> Layout:
         """Fit the homography; four or more point pairs, not three on a line, reprojecting within 5 mm.
         ``image_points`` are camera pixels, corrected for ``lens`` before the fit."""
@@ -121,7 +124,7 @@ class Layout:
         homography, _ = cv2.findHomography(ideal, tab, 0)
         if homography is None or abs(np.linalg.det(homography)) < 1e-12:
             raise CalibrationError("calibration points are degenerate (three or more on one line?)")
-        layout = cls(img, tab, homography, tuple(zones), lens)
+        layout = cls(img, tab, homography, tuple(zones), lens, image_size)
         error = float(np.abs(layout.to_table(img) - tab).max())
         if error > MAX_REPROJECTION_MM:
             raise CalibrationError(f"calibration points disagree: a point reprojects {error:.1f} mm off (limit {MAX_REPROJECTION_MM})")
@@ -178,6 +181,7 @@ class Layout:
                 "image_points": [[round(float(x), 3), round(float(y), 3)] for x, y in self.image_points],
                 "table_points": [[round(float(x), 3), round(float(y), 3)] for x, y in self.table_points],
                 **(self.lens.to_toml() if self.lens is not None else {}),
+                **({"image_size": list(self.image_size)} if self.image_size is not None else {}),
             },
             "zones": {z.name: [[float(x), float(y)] for x, y in z.polygon] for z in self.zones},
         }
@@ -197,7 +201,25 @@ class Layout:
             lens = Lens.from_toml(calibration)
         except LensError as error:
             raise CalibrationError(str(error)) from None
-        return cls.fit(calibration.get("image_points", []), calibration.get("table_points", []), zones, lens)
+        return cls.fit(calibration.get("image_points", []), calibration.get("table_points", []), zones, lens,
+                       _image_size(calibration.get("image_size")))
+
+    def frame_size_error(self, frame: np.ndarray) -> str | None:
+        """Why a frame cannot be read through this calibration (its size is not the one calibrated), else ``None``."""
+        if self.image_size is None or (frame.shape[1], frame.shape[0]) == self.image_size:
+            return None
+        width, height = self.image_size
+        return (f"the camera sends {frame.shape[1]}x{frame.shape[0]} frames, but [vision.calibration] was measured on "
+                f"{width}x{height} frames: set the camera to {width}x{height}, or calibrate it again at its new size")
+
+
+def _image_size(value: Any) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        raise CalibrationError(f"[vision.calibration] image_size must be [width, height] in pixels, not {value!r}")
+    return int(value[0]), int(value[1])
 
 
 def _transform(points: np.ndarray, homography: np.ndarray) -> np.ndarray:

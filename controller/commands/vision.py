@@ -131,7 +131,11 @@ def _recognizer(args: argparse.Namespace) -> Recognizer:
 def read_command(args: argparse.Namespace) -> int:
     try:
         recognizer = _recognizer(args)
-        reads = recognizer.read(read_image(args.image))
+        image = read_image(args.image)
+        mismatch = recognizer.layout.frame_size_error(image) if recognizer.layout is not None else None
+        if mismatch:
+            raise CalibrationError(f"{args.image}: {mismatch}")
+        reads = recognizer.read(image)
     except (*VISION_ERRORS, ConfigError) as error:
         return _fail(error)
     if recognizer.layout is None:
@@ -160,6 +164,9 @@ def score_command(args: argparse.Namespace) -> int:
             try:
                 image = read_image(frame.path)
                 layout = layout_from({"calibration": frame.calibration}) if frame.calibration else recognizer.layout
+                mismatch = layout.frame_size_error(image) if layout is not None else None
+                if mismatch:
+                    raise CalibrationError(f"{frame.path.name}: {mismatch}")
             except (*VISION_ERRORS, ConfigError) as error:
                 return _fail(error)
             reader = Recognizer(recognizer.deck, layout, recognizer.settings)
@@ -217,7 +224,8 @@ def calibrate_command(args: argparse.Namespace) -> int:
             zones.append(Zone(name.strip(), tuple(polygon)))
         image_points = _pairs(args.image_points, "--image-points")
         table_points = _pairs(args.table_points, "--table-points")
-        layout = Layout.fit(image_points, table_points, zones, _lens(args, image_points, table_points))
+        layout = Layout.fit(image_points, table_points, zones, _lens(args, image_points, table_points),
+                            _measured_size(args))
         if args.preview and not args.image:
             raise CalibrationError("--preview needs --image, the camera frame to draw on")
         written = layout.to_toml()
@@ -235,6 +243,22 @@ def calibrate_command(args: argparse.Namespace) -> int:
     if warning:
         print(f"tablectl vision: warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _measured_size(args: argparse.Namespace) -> tuple[int, int] | None:
+    """The size of the frames the calibration is measured on, where the command was shown one (``--image-size``,
+    ``--image``, the chessboard photographs); else the size the config's calibration recorded, if any."""
+    if args.image_size or args.image:
+        return _image_size(args)
+    if args.chessboard:
+        height, width = read_image(args.chessboard[0]).shape[:2]
+        return width, height
+    if args.config.is_file():
+        calibration = load_vision_table(args.config).get("calibration", {})
+        size = calibration.get("image_size") if isinstance(calibration, dict) else None
+        if isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) for v in size):
+            return size[0], size[1]
+    return None
 
 
 def _image_size(args: argparse.Namespace) -> tuple[int, int]:

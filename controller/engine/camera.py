@@ -216,7 +216,11 @@ class CameraWitness:
         """The cards of the next frame, each in the zone of its hand, or in the zone the shoe dealt it to
         where its outline reaches into that zone (``vision.hands``): a fanned hand crossing a zone's line
         is no discrepancy."""
-        reads = self.recognizer.read(self.source.read())
+        frame = self.source.read()
+        mismatch = self.layout.frame_size_error(frame)
+        if mismatch:
+            raise CameraError(mismatch)
+        reads = self.recognizer.read(frame)
         zones = dealt_zones([r.card for r in reads], [r.polygon for r in reads], [r.zone for r in reads], dealt, self.layout)
         return [replace(r, zone=zone) for r, zone in zip(reads, zones)]
 

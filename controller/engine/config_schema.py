@@ -272,6 +272,8 @@ class Calibration(Section):
         default=None, description="the lens: OpenCV's camera matrix [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] (docs/vision.md)")
     distortion: Annotated[list[float], Field(min_length=4, max_length=8)] | None = Field(
         default=None, description="the lens: OpenCV's distortion [k1, k2, p1, p2, k3]")
+    image_size: Annotated[list[Annotated[int, Field(gt=0)]], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="[width, height] of the frames it was measured on: frames of another size are refused")
 
     @model_validator(mode="after")
     def _same_count(self) -> Calibration:

@@ -69,3 +69,16 @@ def test_the_layout_round_trips_through_the_config_keeping_other_sections(tmp_pa
 def test_a_config_without_calibration_says_what_to_run() -> None:
     with pytest.raises(CalibrationError, match="tablectl vision calibrate"):
         Layout.from_toml({"deck": "x"})
+
+
+def test_a_calibration_keeps_the_size_of_its_frames_and_names_a_frame_of_another() -> None:
+    points = {"image_points": [[0, 0], [1000, 0], [1000, 500], [0, 500]], "table_points": [[0, 0], [800, 0], [800, 400], [0, 400]]}
+    layout = Layout.from_toml({"calibration": {**points, "image_size": [1920, 1080]}})
+    assert layout.image_size == (1920, 1080) and layout.to_toml()["calibration"]["image_size"] == [1920, 1080]
+    assert layout.frame_size_error(np.zeros((1080, 1920, 3), np.uint8)) is None
+    assert "sends 1280x720 frames" in (layout.frame_size_error(np.zeros((720, 1280, 3), np.uint8)) or "")
+    unsized = Layout.from_toml({"calibration": points})
+    assert unsized.frame_size_error(np.zeros((720, 1280, 3), np.uint8)) is None and "image_size" not in unsized.to_toml()["calibration"]
+    for wrong in ([1920], [1920, 0], [1920.5, 1080], "1920x1080"):
+        with pytest.raises(CalibrationError, match="image_size must be"):
+            Layout.from_toml({"calibration": {**points, "image_size": wrong}})

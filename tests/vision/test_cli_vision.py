@@ -268,3 +268,26 @@ def test_a_four_index_deck_is_enrolled_with_a_note_saying_so(tmp_path: Path, fac
         assert main(argv) == 0
         said = "note: it prints its index at all four corners (a four-index deck)" in capsys.readouterr().out
         assert said == (deck == "four")
+
+
+def test_calibrate_records_the_frame_size_and_read_refuses_a_frame_of_another(tmp_path: Path, faces, capsys) -> None:
+    """A camera set to 1280x720 after being calibrated at 1920x1080 would put every card elsewhere: refused by name."""
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nid = "T"\n\n[vision]\ndeck = "aisleriot-anglo"\n')
+    layout = Camera.overhead().layout()
+    image = " ".join(f"{x},{y}" for x, y in layout.image_points)
+    table = " ".join(f"{x:g},{y:g}" for x, y in layout.table_points)
+    _scene(faces, tmp_path / "frame.png")
+    argv = ["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table,
+            "--image", str(tmp_path / "frame.png"), "--preview", str(tmp_path / "zones.png")]
+    assert main(argv) == 0
+    assert tomllib.loads(config.read_text())["vision"]["calibration"]["image_size"] == [1920, 1080]
+    capsys.readouterr()
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--config", str(config), "--json"]) == 0
+    capsys.readouterr()
+    cv2.imwrite(str(tmp_path / "small.png"), cv2.resize(cv2.imread(str(tmp_path / "frame.png")), (1280, 720)))
+    assert main(["vision", "read", str(tmp_path / "small.png"), "--config", str(config)]) == 2
+    assert "small.png: the camera sends 1280x720 frames, but [vision.calibration] was measured on 1920x1080" in capsys.readouterr().err
+    # marked again without a frame, the size measured before stays
+    assert main(["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table]) == 0
+    assert tomllib.loads(config.read_text())["vision"]["calibration"]["image_size"] == [1920, 1080]

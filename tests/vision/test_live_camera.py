@@ -92,6 +92,20 @@ def test_a_camera_that_stops_giving_frames_holds_the_round_naming_it(tmp_path: P
     assert log.named(CameraFailed.EVENT)[0]["reason"] == f"no more images in {folder}"
 
 
+def test_a_camera_set_to_another_resolution_than_calibrated_holds_the_round_naming_both(tmp_path: Path, faces) -> None:
+    """Its frames would put every card elsewhere on the table: the round holds, saying what to do."""
+    folder = film(tmp_path / "frames", faces, [({"home": [AS]}, 3)])
+    for path in folder.iterdir():
+        cv2.imwrite(str(path), cv2.resize(cv2.imread(str(path)), (1280, 720)))
+    vision = vision_config(source=str(folder), settle_frames=2)
+    vision["calibration"] = {**vision["calibration"], "image_size": [1920, 1080]}
+    round, log = deal(CameraWitness(vision, MemoryLog("TC-01")), AS)
+    said = ("the camera sends 1280x720 frames, but [vision.calibration] was measured on 1920x1080 frames: set the camera "
+            "to 1920x1080, or calibrate it again at its new size")
+    assert round.state == "hold" and round.hold_reason == f"camera: {said}"
+    assert log.named(CameraFailed.EVENT)[0]["reason"] == said
+
+
 def test_a_network_camera_that_drops_its_stream_films_on_and_its_outages_are_logged(faces) -> None:
     """The default table filmed over an MJPEG stream (as an IP camera serves one), the connection
     dropped every 10 frames: the card dealt is confirmed, and the outages before and during the
