@@ -14,7 +14,8 @@ benchmark's own frames in this form. Each frame (``*.png``, ``*.jpg`` ...) has i
   one of its two index corners round the card;
 * ``visible``: ``full`` (no other card on it, all of it in the frame), ``corner`` (an index corner shows
   whole, nothing on it), ``hidden`` (neither index corner shows: not counted as readable; a read naming it
-  wrong still counts as wrong); optional ``overlapped`` (another card touches it; default: not ``full``);
+  wrong still counts as wrong); optional ``overlapped`` (another card touches it; default: not ``full``) and
+  ``cut`` (part of it lies outside the frame; default: false), for the kinds of card the figures are given by;
 * ``calibration`` (optional): the ``[vision.calibration]`` table of the camera that filmed the frame, else
   the config's;
 * ``conditions`` (optional): a bin for each condition to report by (any names, any values).
