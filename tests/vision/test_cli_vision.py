@@ -36,16 +36,23 @@ def test_read_prints_each_card_as_the_issue_describes(tmp_path: Path, faces, cap
         assert len(r["polygon"]) == 4 and r["visible"] in ("full", "corner") and 0 <= r["confidence"] <= 1
 
 
-def test_calibrate_writes_the_vision_table_and_read_then_names_zones(tmp_path: Path, faces, capsys) -> None:
+def _calibrate(tmp_path: Path, faces, *more: str) -> tuple[Path, list[str]]:
+    """A table config holding only its deck, and the calibrate command that marks the overhead camera's four
+    points on a frame of ``_scene`` (``more`` appended); the config and that command's point arguments."""
     config = tmp_path / "table.toml"
     config.write_text('[table]\nid = "T"\n\n[vision]\ndeck = "aisleriot-anglo"\n')
     layout = Camera.overhead().layout()
-    image = " ".join(f"{x},{y}" for x, y in layout.image_points)
-    table = " ".join(f"{x:g},{y:g}" for x, y in layout.table_points)
+    points = ["--image-points", " ".join(f"{x},{y}" for x, y in layout.image_points),
+              "--table-points", " ".join(f"{x:g},{y:g}" for x, y in layout.table_points)]
     _scene(faces, tmp_path / "frame.png")
-    argv = ["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table,
-            "--zone", "left=0,0 500,0 500,620 0,620", "--image", str(tmp_path / "frame.png"), "--preview", str(tmp_path / "zones.png")]
+    argv = ["vision", "calibrate", "--config", str(config), *points, *more,
+            "--image", str(tmp_path / "frame.png"), "--preview", str(tmp_path / "zones.png")]
     assert main(argv) == 0
+    return config, points
+
+
+def test_calibrate_writes_the_vision_table_and_read_then_names_zones(tmp_path: Path, faces, capsys) -> None:
+    config, _ = _calibrate(tmp_path, faces, "--zone", "left=0,0 500,0 500,620 0,620")
     printed = capsys.readouterr()
     assert "worst reprojection" in printed.out and "warning" not in printed.err and (tmp_path / "zones.png").is_file()
     assert tomllib.loads(config.read_text())["vision"]["zones"]["left"][1] == [500.0, 0.0]
@@ -272,15 +279,7 @@ def test_a_four_index_deck_is_enrolled_with_a_note_saying_so(tmp_path: Path, fac
 
 def test_calibrate_records_the_frame_size_and_read_refuses_a_frame_of_another(tmp_path: Path, faces, capsys) -> None:
     """A camera set to 1280x720 after being calibrated at 1920x1080 would put every card elsewhere: refused by name."""
-    config = tmp_path / "table.toml"
-    config.write_text('[table]\nid = "T"\n\n[vision]\ndeck = "aisleriot-anglo"\n')
-    layout = Camera.overhead().layout()
-    image = " ".join(f"{x},{y}" for x, y in layout.image_points)
-    table = " ".join(f"{x:g},{y:g}" for x, y in layout.table_points)
-    _scene(faces, tmp_path / "frame.png")
-    argv = ["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table,
-            "--image", str(tmp_path / "frame.png"), "--preview", str(tmp_path / "zones.png")]
-    assert main(argv) == 0
+    config, points = _calibrate(tmp_path, faces)
     assert tomllib.loads(config.read_text())["vision"]["calibration"]["image_size"] == [1920, 1080]
     capsys.readouterr()
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--config", str(config), "--json"]) == 0
@@ -289,5 +288,5 @@ def test_calibrate_records_the_frame_size_and_read_refuses_a_frame_of_another(tm
     assert main(["vision", "read", str(tmp_path / "small.png"), "--config", str(config)]) == 2
     assert "small.png: the camera sends 1280x720 frames, but [vision.calibration] was measured on 1920x1080" in capsys.readouterr().err
     # marked again without a frame, the size measured before stays
-    assert main(["vision", "calibrate", "--config", str(config), "--image-points", image, "--table-points", table]) == 0
+    assert main(["vision", "calibrate", "--config", str(config), *points]) == 0
     assert tomllib.loads(config.read_text())["vision"]["calibration"]["image_size"] == [1920, 1080]
