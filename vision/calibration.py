@@ -51,7 +51,7 @@ import numpy as np
 
 from vision.lens import Lens, LensError
 
-__all__ = ["CalibrationError", "Zone", "Layout", "load_vision_table", "scale_warning"]
+__all__ = ["CalibrationError", "Zone", "Layout", "image_size_of", "load_vision_table", "scale_warning"]
 
 MAX_REPROJECTION_MM = 5.0
 #: The least scale (pixels per table millimetre at the layout's centre) the recognizer is measured at:
@@ -202,7 +202,7 @@ class Layout:
         except LensError as error:
             raise CalibrationError(str(error)) from None
         return cls.fit(calibration.get("image_points", []), calibration.get("table_points", []), zones, lens,
-                       _image_size(calibration.get("image_size")))
+                       image_size_of(calibration))
 
     def frame_size_error(self, frame: np.ndarray) -> str | None:
         """Why a frame cannot be read through this calibration (its size is not the one calibrated), else ``None``."""
@@ -213,7 +213,9 @@ class Layout:
                 f"{width}x{height} frames: set the camera to {width}x{height}, or calibrate it again at its new size")
 
 
-def _image_size(value: Any) -> tuple[int, int] | None:
+def image_size_of(calibration: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The ``image_size`` a ``[vision.calibration]`` table records (``None`` when it records none)."""
+    value = calibration.get("image_size")
     if value is None:
         return None
     if (not isinstance(value, (list, tuple)) or len(value) != 2

@@ -67,12 +67,12 @@ __all__ = [
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
 #: 12: a deck records whether it prints its index at all four corners (``DeckTemplates.side_index``; a four-index
-#: deck of format 11 would read a card twice). 11: a deck's index may be read in a larger region (``DeckTemplates.index_region``; 10 was a trial branch's,
-#: never landed, and may lie in a cache); 9: always in the usual one. 8: enrolled since decks that print the
-#: bottom-right index upright are refused (a file of format 7 may hold one, and a cached artwork deck would skip
-#: the check); 7: the index looks stored as enrolled
-#: (float32), where format 6 rounded them to float16 and a deck read from its file read a few corners
-#: otherwise than the same deck just enrolled.
+#: deck of format 11 would read a card twice). 11: a deck's index may be read in a larger region
+#: (``DeckTemplates.index_region``; 10 was a trial branch's, never landed, and may lie in a cache); 9: always in
+#: the usual one. 8: enrolled since decks that print the bottom-right index upright are refused (a file of format 7
+#: may hold one, and a cached artwork deck would skip the check); 7: the index looks stored as enrolled (float32),
+#: where format 6 rounded them to float16 and a deck read from its file read a few corners otherwise than the same
+#: deck just enrolled.
 FORMAT_VERSION = 12
 JITTERS_PER_CORNER = 40
 #: Patches of faces that are not an index (``_elsewhere``), at least six a face and this many a deck: a

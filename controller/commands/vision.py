@@ -19,7 +19,7 @@ from controller.engine.config import config_path, load_config
 from controller.engine.config_edit import edit_config, set_layout
 from controller.errors import ConfigError
 from vision.artwork import ArtworkMissing, render_deck
-from vision.calibration import CalibrationError, Layout, Zone, load_vision_table, scale_warning
+from vision.calibration import CalibrationError, Layout, Zone, image_size_of, load_vision_table, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
 from vision.envelope.scoring import ByCondition, Reported, score_frame
 from vision.geometry import INDEX_REGIONS
@@ -255,9 +255,7 @@ def _measured_size(args: argparse.Namespace) -> tuple[int, int] | None:
         return width, height
     if args.config.is_file():
         calibration = load_vision_table(args.config).get("calibration", {})
-        size = calibration.get("image_size") if isinstance(calibration, dict) else None
-        if isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) for v in size):
-            return size[0], size[1]
+        return image_size_of(calibration) if isinstance(calibration, dict) else None
     return None
 
 

@@ -41,6 +41,7 @@ class _WarmUp:
 
 _WARM_UP = _WarmUp()
 
+
 def exercise() -> None:
     """Call every kernel the monitor calls, with the types it calls them with (compiling or loading each)."""
     from controller.engine.shuffle.monitor import exercise as monitor_exercise  # here: the monitor imports this module
