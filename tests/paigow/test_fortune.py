@@ -116,3 +116,40 @@ def test_the_fortune_bonus_needs_a_standard_wager_and_whole_dollars() -> None:
 def test_no_collection_fee_on_the_fortune_bonus() -> None:
     round = new_round("fortune-pai-gow", wagers={(2, "bet"): 2000, (2, "fortune"): 2000})
     assert [(f.spot, f.amount) for f in round.fees if f.spot != 1] == [(2, 100)]
+
+
+WEAK_PLAYER_DEALER = "2S 3H 5D 7S 8C JH KD"
+
+
+def limited_bank_round(bank: int, hands: dict[int, str], bets: int) -> dict[tuple[int, str], object]:
+    wagers = {(seat, wager): amount for seat in (2, 3) for wager, amount in (("bet", bets), ("fortune", 500))}
+    round = new_round("fortune-pai-gow", None, wagers, bank=bank)
+    deal(round, stacked_deck({1: WEAK_PLAYER_DEALER, **hands}))
+    play_out(round, first_pile=1, dice=(2, 3, 3))  # seat k receives pile k; seat 2 settles first
+    return {(s.spot, s.wager): s for s in round.settlements}
+
+
+def test_a_short_bank_covers_every_standard_wager_before_any_bonus() -> None:
+    # seed 003 Fortune Pai Gow, Round of Play: "Once the standard Pai Gow Poker wagers are settled ... the
+    # Cardroom dealer will determine if the player's hand qualifies for the Fortune Bonus". Seat 2's four aces
+    # (20 to 1 on $5) came before seat 3's winning standard wager, which got nothing from a $30 bank.
+    records = limited_bank_round(3000, {2: "AS AH AD AC QS QH 4C", 3: "KS KH 8S 8H 6C 4D 3C"}, bets=2000)
+    assert records[(2, "bet")].returned == 4000
+    assert records[(3, "bet")].returned == 3000 and "$10.00 of $20.00 covered" in records[(3, "bet")].reason
+    assert records[(2, "fortune")].returned == 500 and "$0.00 of $100.00 covered" in records[(2, "fortune")].reason
+    assert records[(1, "bank")].returned == 0
+
+
+def test_envy_is_paid_from_what_the_bank_has_left_after_every_bonus() -> None:
+    # "The player/dealer pays any Envy Bonuses at the end of the round": seat 2's Envy for seat 3's four nines
+    # comes after seat 3's own Fortune Bonus. $125 covers the standard wagers ($20), seat 2's losing bonus ($5)
+    # and seat 3's four of a kind ($100), nothing of the Envy.
+    hands = {2: "AS QH 7C 5C 3D 2H JD", 3: "9H 9D 9C 9S 2C 5H 7D"}
+    records = limited_bank_round(12500, hands, bets=1000)
+    assert records[(3, "fortune")].returned == 10500
+    envy = records[(2, "fortune")]
+    assert (envy.returned, envy.outcome.value, envy.payout) == (0, "lose", "lose + envy $5.00")
+    assert "$0.00 of $5.00 envy covered" in envy.reason
+    # with $5 more the Envy is paid: the bonus lost, the Envy returns its $5
+    envy = limited_bank_round(13000, hands, bets=1000)[(2, "fortune")]
+    assert (envy.returned, envy.outcome.value) == (500, "push") and "envy covered" not in envy.reason

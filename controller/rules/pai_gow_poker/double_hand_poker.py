@@ -381,11 +381,15 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
 
     def settle(self, state: PaiGowRound, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         """The players' wagers against the bank, then the bank itself: it returns the bank plus the net."""
-        records, result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)
+        records, result = self.against_bank(state, wagers, rounding)
         state.bank_result = result
         records.append(bank_record(state.player_dealer, result))
         self._banked = True
         return records
+
+    def against_bank(self, state: PaiGowRound, wagers: Wagers, rounding: Rounding) -> tuple[list[Settlement], BankResult]:
+        """The players' wagers settled in order against the player-dealer's bank."""
+        return settle_against_bank(self.claims(state, wagers), state.bank, rounding)
 
     def settlement_summary(self, state: PaiGowRound) -> dict[str, Any]:
         assert state.bank_result is not None

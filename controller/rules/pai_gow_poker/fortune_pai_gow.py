@@ -8,26 +8,31 @@ Fortune Bonus, the player qualifies for the Envy Bonus." The player-dealer
 the Envy Bonuses. "There shall be no additional house (or collection) fee":
 the collection fee is taken on the standard wager only.
 
-Each seat settles in turn from the action button: the standard wager, then the
-Fortune Bonus. The Envy amounts a seat has won are added to its Fortune Bonus
-settlement (one record per wager, as the round engine requires), so the
-player-dealer's bank covers them in that order; the record's reason lists
-them.
+The bank covers them in the seed's order ("Round of Play"): every standard wager
+from the action button first ("Once the standard Pai Gow Poker wagers are
+settled ... the Cardroom dealer will determine if the player's hand qualifies
+for the Fortune Bonus"), then every Fortune Bonus in the same order, then the
+Envy Bonuses ("The player/dealer pays any Envy Bonuses at the end of the
+round"). So when the bank runs out, a standard wager is never left uncovered by
+a bonus paid before it. What Envy a seat is paid is added to its Fortune Bonus
+settlement (one record per wager, as the round engine requires); the record's
+reason lists it, and what the bank could not cover.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
+from dataclasses import replace
 from typing import Any
 
 from controller.errors import WagerRefused
-from controller.money import Cents, format_cents
-from controller.odds import Outcome, Payout
-from controller.rules.banking import Claim
+from controller.money import Cents, Rounding, format_cents
+from controller.odds import Outcome
+from controller.rules.banking import BankResult, Claim
 from controller.rules.base import OptionError, Wagers
 from controller.rules.pai_gow_poker.double_hand_poker import DoubleHandPoker, PaiGowRound
 from controller.rules.pai_gow_poker.fortune import OVERLAPS, PAYTABLES, FortuneResult
+from controller.settlement import Settlement
 
 
 class FortunePaiGow(DoubleHandPoker):
@@ -72,28 +77,49 @@ class FortunePaiGow(DoubleHandPoker):
         return shown
 
     def claims(self, state: PaiGowRound, wagers: Wagers) -> list[Claim]:
-        bets = {c.spot: c for c in super().claims(state, wagers)}
-        claims = []
+        """Every standard wager in settlement order, then every Fortune Bonus (without Envy) in that order."""
+        claims = super().claims(state, wagers)
         for seat in state.settlement_order():
-            if seat in bets:
-                claims.append(bets[seat])
             stake = wagers.get((seat, "fortune"), 0)
             if stake:
-                claims.append(self._fortune_claim(state, seat, stake))
+                result = self.fortune(state, seat)
+                claims.append(Claim(seat, "fortune", stake, result.payout, result.row or "no paying hand"))
         return claims
 
-    def _fortune_claim(self, state: PaiGowRound, seat: int, stake: Cents) -> Claim:
-        result = self.fortune(state, seat)
-        envy = self.envy(state, seat) if stake >= self.envy_threshold else []
-        envy_total = sum(amount for _, _, amount in envy)
-        reason = result.row or "no paying hand"
-        if not envy_total:
-            return Claim(seat, "fortune", stake, result.payout, reason)
-        multiplier = result.payout.multiplier + Fraction(envy_total, stake)
-        outcome = Outcome.WIN if multiplier > 1 else Outcome.PUSH if multiplier == 1 else Outcome.PARTIAL
-        text = f"{result.payout.text} + envy {format_cents(envy_total)}"
-        listed = ", ".join(f"seat {s} {row} {format_cents(a)}" for s, row, a in envy)
-        return Claim(seat, "fortune", stake, Payout(outcome, multiplier, text), f"{reason}; envy: {listed}")
+    def against_bank(self, state: PaiGowRound, wagers: Wagers, rounding: Rounding) -> tuple[list[Settlement], BankResult]:
+        """The claims against the bank, then the Envy Bonuses from what is left of it, in settlement order."""
+        records, result = super().against_bank(state, wagers, rounding)
+        left = result.bank - result.action
+        paid = 0
+        for seat in state.settlement_order():
+            if wagers.get((seat, "fortune"), 0) < self.envy_threshold:
+                continue
+            envy = self.envy(state, seat)
+            owed = sum(amount for _, _, amount in envy)
+            if not owed:
+                continue
+            covered = min(owed, left)
+            left -= covered
+            paid += covered
+            k = next(i for i, r in enumerate(records) if r.spot == seat and r.wager == "fortune")
+            records[k] = _with_envy(records[k], envy, covered)
+        result = replace(result, action=result.action + paid, net=result.net - paid,
+                         exhausted=left == 0 and result.bank > 0)
+        return records, result
+
+
+def _with_envy(record: Settlement, envy: list[tuple[int, str, Cents]], covered: Cents) -> Settlement:
+    """A Fortune Bonus settlement with the Envy the bank paid on it added."""
+    owed = sum(amount for _, _, amount in envy)
+    returned = record.returned + covered
+    outcome = Outcome.WIN if returned > record.stake else Outcome.PUSH if returned == record.stake else (
+        Outcome.PARTIAL if returned else Outcome.LOSE)
+    listed = ", ".join(f"seat {s} {row} {format_cents(a)}" for s, row, a in envy)
+    reason = f"{record.reason}; envy: {listed}"
+    if covered < owed:
+        reason += f"; bank exhausted: {format_cents(covered)} of {format_cents(owed)} envy covered"
+    return replace(record, outcome=outcome, payout=f"{record.payout} + envy {format_cents(owed)}", returned=returned,
+                   exact_returned=record.exact_returned + covered, reason=reason)
 
 
 GAME = FortunePaiGow
