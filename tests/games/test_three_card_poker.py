@@ -150,6 +150,23 @@ def test_settlement_order_and_bank_exhaustion_mid_settlement() -> None:
     assert staked == sum(s.returned for s in round.settlements)
 
 
+def test_forfeited_wagers_are_collected_before_a_short_bank_pays_anyone() -> None:
+    # Round of Play 4: "the house dealer shall collect all forfeited wagers" before the player-dealer's hand is
+    # revealed (5) and the payouts from the player-dealer's left (8). Seat 6 folded after seat 5 played: its Ante
+    # and Pair Plus take the bank's action first, and seat 5's Play, last in line, is returned uncovered.
+    round = play_round(
+        {(4, "bank"): 2500, (5, "ante"): 1000, (6, "ante"): 1000, (6, "pair_plus"): 500},
+        ["AS AD 3C", "2C 4H 7S", "QS JD 5D"],
+        {5: "play", 6: "fold"},
+    )
+    order = [(s.spot, s.wager) for s in round.settlements]
+    assert order == [(6, "ante"), (6, "pair_plus"), (5, "ante"), (5, "play"), (4, "bank")]
+    returned = by_wager(round)
+    assert returned[(6, "ante")] == 0 and returned[(6, "pair_plus")] == 0
+    assert returned[(5, "ante")] == 2000 and returned[(5, "play")] == 1000
+    assert returned[(4, "bank")] == 2500 + 1500 - 1000
+
+
 def test_player_dealer_fee_by_total_table_action_collected_before_the_deal() -> None:
     # Wagering Limits and Collection Fees: player $0 per bet; player-dealer $0.50 ... $5.00 by total table action
     log = MemoryLog("TCP")

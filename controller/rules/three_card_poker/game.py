@@ -189,11 +189,13 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
         }
 
     def claims(self, state: TcpHand, wagers: Wagers) -> list[Claim]:
-        """What each wager is owed by the rules, in settlement order (General 8)."""
+        """What each wager is owed by the rules, in settlement order: the forfeited wagers first, collected before
+        the player-dealer's hand is revealed (Round of Play 4), then from the left of the player-dealer the Ante,
+        the Play and the Pair Plus of each player still in (Round of Play 8)."""
         claims = []
         dealer = state.value(state.player_dealer) if state.players else 0
         qualifies = dealer >= QUEEN_HIGH
-        for seat in state.players:
+        for seat in sorted(state.players, key=lambda s: s not in state.folded):
             mine = state.value(seat)
             for wager in ("ante", "play", "pair_plus"):
                 stake = wagers.get((seat, wager))
