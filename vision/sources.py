@@ -24,7 +24,8 @@ from urllib.parse import urlsplit, urlunsplit
 import cv2
 import numpy as np
 
-__all__ = ["FrameSource", "CameraError", "EndOfFrames", "CameraSource", "FolderSource", "VideoFileSource", "open_source", "record"]
+__all__ = ["FrameSource", "CameraError", "EndOfFrames", "CameraSource", "FolderSource", "VideoFileSource", "colour_error", "open_source",
+           "record"]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -210,6 +211,30 @@ class FolderSource:
 
     def close(self) -> None:
         """Nothing is held open between frames."""
+
+
+#: A frame whose colour channels nowhere differ by more than this is taken as grey (a JPEG of a grey image
+#: decodes its channels within a level or two of each other); one whose levels span less than ``LEAST_SPAN``
+#: (a covered lens, a black frame) shows nothing to read either way and is not called grey.
+GREY_TOLERANCE = 3
+LEAST_SPAN = 40
+
+
+def colour_error(frame: np.ndarray) -> str | None:
+    """Why a frame cannot be read (it has no colour: a monochrome camera, or one set to greyscale), else ``None``.
+
+    Every deck's looks tell a heart from a spade partly by the red of its ink: on a grey frame a red card reads
+    as the black one alike at its index, and confidently, so such frames are refused by name rather than read."""
+    if frame.ndim == 2 or frame.shape[2] == 1:
+        grey = True
+    else:
+        sample = frame[::2, ::2].astype(np.int16)
+        grey = int(np.abs(sample[:, :, 0] - sample[:, :, 1]).max()) <= GREY_TOLERANCE and \
+            int(np.abs(sample[:, :, 1] - sample[:, :, 2]).max()) <= GREY_TOLERANCE
+    if not grey or int(frame.max()) - int(frame.min()) < LEAST_SPAN:
+        return None
+    return ("the camera sends frames without colour (greyscale): the reader tells red suits from black by their ink, "
+            "so a grey frame would read red cards as black ones; set the camera to colour")
 
 
 def read_image(path: Path) -> np.ndarray:

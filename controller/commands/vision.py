@@ -27,7 +27,7 @@ from vision.labelled import LabelError, labelled_frames
 from vision.lens import Lens, LensError, fit_k1, lens_from_chessboard
 from vision.recognizer import Recognizer
 from vision.setup import build_recognizer, layout_from
-from vision.sources import CameraError, open_source, read_image, record
+from vision.sources import CameraError, colour_error, open_source, read_image, record
 from vision.templates import ENROL_STEPS, DeckTemplates, TemplateError, enrol_faces
 
 VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, TemplateError)
@@ -132,7 +132,7 @@ def read_command(args: argparse.Namespace) -> int:
     try:
         recognizer = _recognizer(args)
         image = read_image(args.image)
-        mismatch = recognizer.layout.frame_size_error(image) if recognizer.layout is not None else None
+        mismatch = (recognizer.layout.frame_size_error(image) if recognizer.layout is not None else None) or colour_error(image)
         if mismatch:
             raise CalibrationError(f"{args.image}: {mismatch}")
         reads = recognizer.read(image)
@@ -164,7 +164,7 @@ def score_command(args: argparse.Namespace) -> int:
             try:
                 image = read_image(frame.path)
                 layout = layout_from({"calibration": frame.calibration}) if frame.calibration else recognizer.layout
-                mismatch = layout.frame_size_error(image) if layout is not None else None
+                mismatch = (layout.frame_size_error(image) if layout is not None else None) or colour_error(image)
                 if mismatch:
                     raise CalibrationError(f"{frame.path.name}: {mismatch}")
             except (*VISION_ERRORS, ConfigError) as error:

@@ -60,7 +60,7 @@ from vision.crosscheck import Discrepancy, Seen, Unsure, crosscheck, seen_by_zon
 from vision.hands import dealt_zones
 from vision.recognizer import Read
 from vision.setup import build_recognizer, layout_from
-from vision.sources import CameraError, CameraSource, EndOfFrames, FrameSource, open_source
+from vision.sources import CameraError, CameraSource, EndOfFrames, FrameSource, colour_error, open_source
 from vision.synthetic import DEALER_SPREAD, Camera, SceneSource
 from vision.templates import TemplateError
 from vision.tracking import Tracker
@@ -217,7 +217,7 @@ class CameraWitness:
         where its outline reaches into that zone (``vision.hands``): a fanned hand crossing a zone's line
         is no discrepancy."""
         frame = self.source.read()
-        mismatch = self.layout.frame_size_error(frame)
+        mismatch = self.layout.frame_size_error(frame) or colour_error(frame)
         if mismatch:
             raise CameraError(mismatch)
         reads = self.recognizer.read(frame)

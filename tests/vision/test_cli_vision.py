@@ -290,3 +290,16 @@ def test_calibrate_records_the_frame_size_and_read_refuses_a_frame_of_another(tm
     # marked again without a frame, the size measured before stays
     assert main(["vision", "calibrate", "--config", str(config), *points]) == 0
     assert tomllib.loads(config.read_text())["vision"]["calibration"]["image_size"] == [1920, 1080]
+
+
+def test_read_refuses_a_frame_without_colour_by_name(tmp_path: Path, faces, capsys) -> None:
+    """A monochrome camera: a red card reads as the black one alike at its index (an outside lab's nine of
+    diamonds read as the nine of spades at confidence 1.0), so a grey frame is refused, as PNG or as JPEG."""
+    _scene(faces, tmp_path / "frame.png")
+    grey = cv2.cvtColor(cv2.imread(str(tmp_path / "frame.png")), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(tmp_path / "grey.png"), grey)
+    cv2.imwrite(str(tmp_path / "grey.jpg"), cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), [cv2.IMWRITE_JPEG_QUALITY, 70])
+    for name in ("grey.png", "grey.jpg"):
+        assert main(["vision", "read", str(tmp_path / name), "--json"]) == 2
+        assert f"{name}: the camera sends frames without colour (greyscale)" in capsys.readouterr().err
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--json"]) == 0
