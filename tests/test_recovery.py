@@ -147,3 +147,13 @@ def _config(tmp_path: Path) -> Path:
     path = tmp_path / "t1.toml"
     path.write_text(DEFAULT_CONFIG.read_text().replace('id = "TC-01"', 'id = "T1"'))
     return path
+
+
+def test_a_round_on_hold_lists_what_is_staked_not_a_zero_wagered(tmp_path: Path, capsys) -> None:
+    # A walkthrough saw a held round with $247.50 on the layout listed as "wagered $0.00 paid $0.00".
+    path = tmp_path / "j.sqlite"
+    with new_journal(path) as journal:
+        cut_off_round(journal, "KH", hold="shoe: card 3 not dealt")
+    assert main(["rounds", "--journal", str(path), "--config", str(_config(tmp_path))]) == 0
+    line = capsys.readouterr().out
+    assert "T1-R1  hold" in line and "staked     $12.50  not settled" in line and "wagered" not in line

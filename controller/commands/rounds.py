@@ -115,11 +115,18 @@ def list_rounds(args: argparse.Namespace) -> int:
     if not summaries:
         print("no round has been played at this table yet")
     for s in summaries:
-        totals = s["totals"] or {"wagered": 0, "paid": 0, "house_win": 0}
+        totals = s["totals"]
         cards = " ".join(c["card"] for c in s["cards"] if c["target"] != "burn")
-        print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} wagered {format_cents(totals['wagered']):>10}  "
-              f"paid {format_cents(totals['paid']):>10}  house {format_cents(totals['house_win']):>10}")
+        money = unsettled(sum(w["amount"] for w in s["wagers"])) if totals is None else (
+            f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
+            f"house {format_cents(totals['house_win']):>10}")
+        print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} {money}")
     return 0
+
+
+def unsettled(staked: int) -> str:
+    """The money column of a round not settled yet: what lies on the layout, none of it won or lost."""
+    return f"staked {format_cents(staked):>10}  not settled"
 
 
 def show_round(args: argparse.Namespace) -> int:

@@ -30,6 +30,7 @@ from typing import Any
 from controller.commands.jackpot_awards import award_source
 from controller.commands.options import config_argument
 from controller.commands.progress import progress
+from controller.commands.rounds import unsettled
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.settings import console_settings
 from controller.engine.config import TableConfig, load_config
@@ -91,6 +92,8 @@ def round_line(table: Table, round: Round) -> str:
     )
     if totals["between_players"]:
         money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
+    if not round.settlements:  # on hold, or stopped before settling: its wagers are still on the layout
+        money = unsettled(sum(round.wagers.values()))
     hand = table.game.describe(round.hand) if round.state == "complete" else f"({round.state}, {len(round.cards)} cards out)"
     return f"{round.id}  {round.state:<8} {hand:<44} {money}"
 
