@@ -160,6 +160,8 @@ def available_decks(names: Iterable[str] = KNOWN_DECKS) -> list[str]:
 
 
 def cache_dir() -> Path:
+    """Where drawn faces and enrolled decks are kept between runs (``$TABLECTL_CACHE``, else ``~/.cache/tablectl``);
+    one that cannot be written is skipped: the deck is drawn and enrolled again at the next start."""
     return Path(os.environ.get("TABLECTL_CACHE", Path.home() / ".cache" / "tablectl"))
 
 
@@ -240,8 +242,11 @@ def render_deck(name: str, height: int = CARD_HEIGHT_PX) -> dict[Card, np.ndarra
     for (card, _), face in zip(wanted, rendered):
         if face is not None and card not in faces:
             faces[card] = face
-    folder.mkdir(parents=True, exist_ok=True)
-    for card, face in faces.items():
-        cv2.imwrite(str(folder / f"{card.code}.png"), face)
-    (folder / "complete").touch()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for card, face in faces.items():
+            cv2.imwrite(str(folder / f"{card.code}.png"), face)
+        (folder / "complete").touch()
+    except OSError:
+        pass  # a cache it cannot write (a read-only home): drawn again next time, nothing lost now
     return faces

@@ -15,6 +15,7 @@ from their artwork. Either way the result is a ``DeckTemplates`` file
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -50,10 +51,14 @@ def enrol_artwork(name: str, advance: Callable[[int], None] | None = None) -> De
         except TemplateError:
             path.unlink(missing_ok=True)
     deck = enrol_faces(name, render_deck(name), advance=advance)
-    path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")
-    deck.save(partial)
-    partial.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        deck.save(partial)
+        partial.replace(path)
+    except OSError:
+        with contextlib.suppress(OSError):  # a cache it cannot write: enrolled again at the next start (cache_dir)
+            partial.unlink(missing_ok=True)
     return deck
 
 

@@ -65,6 +65,17 @@ def test_without_the_artwork_a_camera_asked_for_stops_the_run_naming_the_package
     assert RoundCompleted.EVENT not in (tmp_path / "e.jsonl").read_text()
 
 
+def test_a_cache_it_cannot_write_does_not_stop_the_table_filming(tmp_path: Path) -> None:
+    """A read-only home (a walkthrough's ``HOME=/ro-dir``) stopped ``run`` with "[Errno 1] Operation not permitted:
+    '/ro-dir/.cache'": the deck is drawn and enrolled in memory instead, and the camera films as ever."""
+    (tmp_path / "a-file").write_text("")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLECTL_CACHE": str(tmp_path / "a-file" / "cache")}
+    done = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--no-journal", "--rounds", "1", "--seed", "5",
+                           "--log", str(tmp_path / "e.jsonl")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "camera      2 looks agreed" in done.stdout and "Not a directory" not in done.stderr and "Errno" not in done.stderr
+
+
 def test_an_unknown_deck_stops_the_run_whether_or_not_the_camera_was_asked_for(tmp_path: Path, capsys) -> None:
     config = tmp_path / "table.toml"
     config.write_text(DEFAULT_CONFIG.read_text().replace('deck = "aisleriot-anglo"', 'deck = "no-such-deck"'))
