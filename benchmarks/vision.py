@@ -39,6 +39,9 @@ corner drawn 1.55 times larger, as casinos' jumbo-index decks print it), enrols 
 draws the part's frames again from the same seeds: a card is readable when its jumbo
 index shows.
 
+``--small-index`` prints every deck with a small index (``vision.envelope.jumbo``: each index corner drawn 0.65
+times the size, as many brands for bridge, poker and home play print it; none of the artwork does), likewise.
+
 ``--four-index`` prints every deck's index at all four corners (``vision.envelope.four_index``), as many
 casinos' blackjack decks print it, enrols it so and draws the part's frames again from the same seeds.
 
@@ -75,7 +78,7 @@ from vision.envelope import INDEX_BOX, EnvelopeFrame, envelope_frame  # noqa: E4
 from vision.envelope.conditions import BLIND_FELTS, FELTS, draw_conditions  # noqa: E402
 from vision.envelope.decks import BLIND_DECKS, TUNE_DECKS  # noqa: E402
 from vision.envelope.four_index import four_index_faces  # noqa: E402
-from vision.envelope.jumbo import jumbo_box, jumbo_faces  # noqa: E402
+from vision.envelope.jumbo import jumbo_box, jumbo_faces, small_index_box, small_index_faces  # noqa: E402
 from vision.envelope.scoring import ByCondition, Reported, Tally, score_frame  # noqa: E402
 from vision.labelled import write_labelled  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
@@ -109,8 +112,8 @@ def enrol_from_images(name: str, faces: dict) -> tuple[DeckTemplates, dict]:  # 
 
 
 def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, seed: int,  # type: ignore[type-arg]
-              fresh: bool, felt: str | None = None, jumbo: bool = False, four_index: bool = False) -> list[EnvelopeFrame]:
-    variant = ("-" + felt if felt else "") + ("-jumbo" if jumbo else "") + ("-four" if four_index else "")
+              fresh: bool, felt: str | None = None, index: str | None = None, four_index: bool = False) -> list[EnvelopeFrame]:
+    variant = ("-" + felt if felt else "") + (f"-{index}" if index else "") + ("-four" if four_index else "")
     folder = cache_dir() / "envelope" / f"v{GENERATOR_VERSION}-{part}-{seed}{variant}" / name
     folder.mkdir(parents=True, exist_ok=True)
     out = []
@@ -126,7 +129,8 @@ def frames_of(part: str, deck_index: int, name: str, faces: dict, count: int, se
             felts = {**FELTS, **BLIND_FELTS}
             tint = np.array(conditions.felt_bgr) / np.array(felts[conditions.felt], float)
             conditions = replace(conditions, felt=felt, felt_bgr=tuple(float(c) for c in np.array(felts[felt]) * tint))
-        scene = envelope_frame(faces, rng, conditions=conditions, index_box=jumbo_box(INDEX_BOX) if jumbo else INDEX_BOX)
+        box = jumbo_box(INDEX_BOX) if index == "jumbo" else small_index_box(INDEX_BOX) if index == "small" else INDEX_BOX
+        scene = envelope_frame(faces, rng, conditions=conditions, index_box=box)
         with open(path, "wb") as handle:
             pickle.dump(scene, handle)
         out.append(scene)
@@ -141,11 +145,13 @@ def export_deck(folder: Path, faces: dict) -> None:  # type: ignore[type-arg]
 
 
 def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
-             felt: str | None = None, jumbo: bool = False, export: Path | None = None,
+             felt: str | None = None, index: str | None = None, export: Path | None = None,
              four_index: bool = False) -> tuple[ByCondition, Tally, list[float]]:
+    """``index``: "jumbo" or "small" to print every deck's index so (``vision.envelope.jumbo``), else as printed."""
     ours, peer, ratios = ByCondition(), Tally(), []
     for deck_index, name in enumerate(decks):
-        faces = jumbo_faces(render_deck(name)) if jumbo else render_deck(name)
+        faces = render_deck(name)
+        faces = jumbo_faces(faces) if index == "jumbo" else small_index_faces(faces) if index == "small" else faces
         faces = four_index_faces(faces) if four_index else faces
         if export is not None:
             export_deck(export / name / "deck", faces)
@@ -156,9 +162,9 @@ def run_part(part: str, decks: list[str], per_deck: int, seed: int, fresh: bool,
             continue
         if four_index and not templates.side_index:
             print(f"  {name}: printed with four indexes but not enrolled as such")
-        if jumbo:
+        if index:
             print(f"  {name}: enrolled with its index read in {templates.index_region[0]:.2f} x {templates.index_region[1]:.2f} of the card")
-        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt, jumbo, four_index)):
+        for k, scene in enumerate(frames_of(part, deck_index, name, faces, per_deck, seed, fresh, felt, index, four_index)):
             if export is not None:
                 write_labelled(export / name / "frames", f"{k:04d}", scene)
             reads, crashed, start = [], False, time.process_time()
@@ -196,6 +202,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="draw the frames again rather than read them from the cache")
     parser.add_argument("--felt", help="the same frames with only the felt changed to this one (run once per felt to compare)")
     parser.add_argument("--jumbo", action="store_true", help="every deck printed with a jumbo index (vision.envelope.jumbo)")
+    parser.add_argument("--small-index", action="store_true", help="every deck printed with a small index (vision.envelope.jumbo)")
     parser.add_argument("--four-index", action="store_true",
                         help="every deck printed with its index at all four corners (vision.envelope.four_index)")
     parser.add_argument("--export", type=Path, metavar="DIR",
@@ -210,10 +217,11 @@ def main() -> None:
     if not decks:
         raise SystemExit("the benchmark needs the SVG decks of gnome-cards-data and rsvg-convert (librsvg2-bin)")
     seed = args.seed if args.seed is not None else SEEDS[args.part]
-    on = (f", every frame on {args.felt} felt" if args.felt else "") + (", every deck with a jumbo index" if args.jumbo else "") \
+    index = "jumbo" if args.jumbo else "small" if args.small_index else None
+    on = (f", every frame on {args.felt} felt" if args.felt else "") + (f", every deck with a {index} index" if index else "") \
         + (", every deck with four indexes" if args.four_index else "")
     print(f"{args.part} part: {args.frames_per_deck} frames of each of {', '.join(decks)} (seed {seed}{on})")
-    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt, args.jumbo,
+    ours, peer, ratios = run_part(args.part, decks, args.frames_per_deck, seed, args.fresh, args.felt, index,
                                  args.export, args.four_index)
     print()
     print(ours.report())

@@ -1,4 +1,4 @@
-"""Where the recognizer loses each readable card it does not read right, stage by stage (tune part only).
+"""Where the recognizer loses each readable card it does not read right, stage by stage.
 
 For every readable card of the tune part's cached envelope frames that is not read
 right, the first stage that lost it:
@@ -19,7 +19,9 @@ gap a read needs? That bounds what a perfect index-corner finder would give the
 current classifier.
 
 Run: ``PYTHONPATH=. python benchmarks/vision_losses.py [--frames-per-deck 6] [--decks a,b]``
-(reads the frames ``benchmarks/vision.py --part tune`` cached).
+(reads the frames ``benchmarks/vision.py --part tune`` cached), or on a test lab's own labelled frames
+(``tablectl vision score``'s folder) with the deck enrolled for them:
+``--labelled FOLDER --deck-file DECK.npz``.
 """
 
 from __future__ import annotations
@@ -43,9 +45,11 @@ from vision.enroll import faces_from_images  # noqa: E402
 from vision.envelope import INDEX_BOX  # noqa: E402
 from vision.envelope.decks import TUNE_DECKS  # noqa: E402
 from vision.envelope.scoring import Reported, score_frame  # noqa: E402
+from vision.labelled import LabelledFrame, labelled_frames  # noqa: E402
 from vision.recognizer import Recognizer, evidence_needed  # noqa: E402
 from vision.setup import layout_from, one_core  # noqa: E402
-from vision.templates import enrol_faces  # noqa: E402
+from vision.sources import read_image  # noqa: E402
+from vision.templates import DeckTemplates, enrol_faces  # noqa: E402
 
 NEAR = 0.12
 
@@ -56,6 +60,37 @@ def enrol(name: str):  # type: ignore[no-untyped-def]
         for card, face in faces.items():
             cv2.imwrite(str(Path(folder) / f"{card.code}.png"), face)
         return enrol_faces(name, faces_from_images(Path(folder)))
+
+
+class Scene:
+    """A labelled frame as the cached scenes give theirs."""
+
+    def __init__(self, frame: LabelledFrame) -> None:
+        self.frame, self.truth, self.calibration = read_image(frame.path), frame.truth, frame.calibration
+        self.bins = frame.bins
+
+    class _Bins:
+        def __init__(self, bins: dict[str, str]) -> None:
+            self._bins = bins
+
+        def bins(self) -> dict[str, str]:
+            return self._bins
+
+    @property
+    def conditions(self) -> Scene._Bins:
+        return Scene._Bins({key: self.bins.get(key, "-") for key in ("glare", "blur", "layout", "felt")} | self.bins)
+
+
+def labelled(folder: Path):  # type: ignore[no-untyped-def]
+    for frame in labelled_frames(folder):
+        yield Scene(frame)
+
+
+def cached(name: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    folder = cache_dir() / "envelope" / "v1-tune-2049" / name
+    for k in range(args.first, args.first + args.frames_per_deck):
+        with open(folder / f"{k:04d}.pickle", "rb") as handle:
+            yield pickle.load(handle)  # noqa: S301 - the benchmark's own cache
 
 
 class Spy(Recognizer):
@@ -103,6 +138,8 @@ def main() -> None:
     parser.add_argument("--frames-per-deck", type=int, default=6)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--decks")
+    parser.add_argument("--labelled", type=Path, help="a folder of labelled frames (tablectl vision score's) instead")
+    parser.add_argument("--deck-file", type=Path, help="the deck file enrolled for --labelled")
     args = parser.parse_args()
     one_core()
     decks = args.decks.split(",") if args.decks else list(TUNE_DECKS)
@@ -112,12 +149,11 @@ def main() -> None:
     oracle_by: dict[str, Counter[str]] = defaultdict(Counter)
     far_dist: list[float] = []
     total = right = 0
-    for name in decks:
-        deck = enrol(name)
-        folder = cache_dir() / "envelope" / "v1-tune-2049" / name
-        for k in range(args.first, args.first + args.frames_per_deck):
-            with open(folder / f"{k:04d}.pickle", "rb") as handle:
-                scene = pickle.load(handle)  # noqa: S301 - the benchmark's own cache
+    sources = [(args.deck_file.stem, lambda: DeckTemplates.load(args.deck_file), lambda: labelled(args.labelled))] \
+        if args.labelled else [(name, lambda name=name: enrol(name), lambda name=name: cached(name, args)) for name in decks]
+    for name, deck_of, scenes in sources:
+        deck = deck_of()
+        for scene in scenes():
             layout = layout_from({"calibration": scene.calibration})
             spy = Spy(deck, layout)
             reads = spy.read(scene.frame)

@@ -30,6 +30,7 @@ __all__ = [
     "INDEX_FX",
     "INDEX_FY",
     "INDEX_REGIONS",
+    "SMALL_INDEX_REGION",
     "STRIPS",
     "CardSize",
     "Strip",
@@ -103,8 +104,11 @@ STRIPS = (
 #: fractions). Nearly every brand prints rank and suit within the first; a jumbo index, the large rank with
 #: its suit under it that casinos' poker and blackjack decks print, reaches 40 to 50% of the card down, and
 #: in the first region shows a rank with no suit. Enrolment takes the first unless a larger one tells the
-#: deck's cards much better apart (``vision.templates.LARGER_REGION_GAIN``).
-INDEX_REGIONS: tuple[tuple[float, float], ...] = ((INDEX_FX, INDEX_FY), (0.25, 0.37), (0.28, 0.43), (0.31, 0.49))
+#: deck's cards much better apart (``vision.templates.LARGER_REGION_GAIN``), or the deck prints a small index
+#: (``SMALL_INDEX_REGION``).
+SMALL_INDEX_REGION = (0.17, 0.24)
+INDEX_REGIONS: tuple[tuple[float, float], ...] = ((INDEX_FX, INDEX_FY), (0.25, 0.37), (0.28, 0.43), (0.31, 0.49),
+                                                  SMALL_INDEX_REGION)
 
 
 def index_strips(region: tuple[float, float]) -> tuple[Strip, ...]:

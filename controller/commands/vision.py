@@ -22,7 +22,7 @@ from vision.artwork import ArtworkMissing, render_deck
 from vision.calibration import CalibrationError, Layout, Zone, image_size_of, load_vision_table, scale_warning
 from vision.enroll import EnrolmentError, enrol_artwork, faces_from_images
 from vision.envelope.scoring import ByCondition, Reported, score_frame
-from vision.geometry import INDEX_REGIONS
+from vision.geometry import INDEX_REGIONS, SMALL_INDEX_REGION
 from vision.labelled import LabelError, labelled_frames
 from vision.lens import Lens, LensError, fit_k1, lens_from_chessboard
 from vision.recognizer import Recognizer
@@ -348,7 +348,11 @@ def enroll_command(args: argparse.Namespace) -> int:
     except VISION_ERRORS as error:
         return _fail(error)
     print(f"enrolled {deck.name}: {len(deck.cards)} cards ({' '.join(c.code for c in deck.cards)}) -> {args.out}")
-    if deck.index_region != INDEX_REGIONS[0]:
+    if deck.index_region == SMALL_INDEX_REGION:
+        across, down = deck.index_region
+        print(f"note: it prints a small index: the camera reads each index corner over {across:.0%} of the card's "
+              f"width and {down:.0%} of its height, finer than most decks; run --trial to see how it reads")
+    elif deck.index_region != INDEX_REGIONS[0]:
         across, down = deck.index_region
         print(f"note: its index reaches further into the card than most (a jumbo index): the camera reads each "
               f"index corner over {across:.0%} of the card's width and {down:.0%} of its height, and a corner "

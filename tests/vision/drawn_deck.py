@@ -1,5 +1,6 @@
-"""A deck drawn here, not taken from any artwork: a large rank with its suit under it, reaching 45% of the card
-down (a casino's jumbo index), so that the usual index region shows the rank alone."""
+"""Decks drawn here, not taken from any artwork: a large rank with its suit under it, reaching 45% of the card
+down (a casino's jumbo index), so that the usual index region shows the rank alone; and a small index, the rank
+about 7 mm tall and its suit under it reaching 15% of the card down."""
 
 from __future__ import annotations
 
@@ -35,22 +36,34 @@ def _suit(image: np.ndarray, suit: str, cx: float, cy: float, r: float, ink: tup
         poly([(cx, cy), (cx + 0.35 * r, cy + r), (cx - 0.35 * r, cy + r)])
 
 
-def _index(image: np.ndarray, card: Card) -> None:
+def _index(image: np.ndarray, card: Card, size: float = 1.0) -> None:
     rank, suit = card.code[0], card.code[1]
     text = "10" if rank == "T" else rank
-    scale = 2.6 if text != "10" else 1.9
-    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 5)
+    scale = (2.6 if text != "10" else 1.9) * size
+    thick = max(2, round(5 * size))
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
     ink = _INK[suit]
-    cv2.putText(image, text, (42 - width // 2, 12 + height), cv2.FONT_HERSHEY_DUPLEX, scale, ink, 5, cv2.LINE_AA)
-    _suit(image, suit, 44, 12 + height + 62, 25, ink)
+    x = round(42 * size) if size < 1 else 42
+    cv2.putText(image, text, (x - width // 2 + round(8 * (1 - size)), 12 + height), cv2.FONT_HERSHEY_DUPLEX, scale, ink,
+                thick, cv2.LINE_AA)
+    _suit(image, suit, x + 2 + round(8 * (1 - size)), 12 + height + (62 if size == 1 else 35 * size), 25 * size, ink)
 
 
 def jumbo_face(card: Card) -> np.ndarray:
     """The card's face (BGR, ``W`` x ``H``): its index in two corners, its pips or its letter between them."""
+    return _face(card, 1.0)
+
+
+def small_index_face(card: Card) -> np.ndarray:
+    """The card's face as ``jumbo_face`` draws it, its index drawn at 0.4 times the size."""
+    return _face(card, 0.4)
+
+
+def _face(card: Card, size: float) -> np.ndarray:
     image = np.full((H, W, 3), 250, np.uint8)
-    _index(image, card)
+    _index(image, card, size)
     image = np.ascontiguousarray(image[::-1, ::-1])
-    _index(image, card)
+    _index(image, card, size)
     image = np.ascontiguousarray(image[::-1, ::-1])
     rank, suit = card.code[0], card.code[1]
     ink = _INK[suit]
