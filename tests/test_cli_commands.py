@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from controller.commands import COMMANDS
 from controller.commands.cli import build_parser
+from tests.terminal import TABLECTL
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("module", list(COMMANDS))
@@ -45,3 +50,32 @@ def test_a_command_that_reads_the_journal_does_not_load_the_camera_the_console_o
 
 def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     return next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_every_command_reads_the_tables_own_config_by_default(tmp_path: Path) -> None:
+    """With ``/etc/tablectl/table.toml`` (here ``TABLECTL_CONFIG_DIR``), `journal`, `audit` and `staff` work on that
+    table, as `run` does, and not on the shipped Top Card table."""
+    etc, own = tmp_path / "etc", tmp_path / "TC-07"
+    etc.mkdir()
+    (etc / "table.toml").write_text(
+        (ROOT / "config" / "top-card.toml").read_text().replace('id = "TC-01"', 'id = "TC-07"')
+        .replace('events = "var/log/TC-01.events.jsonl"', f'events = "{own}/TC-07.events.jsonl"')
+        + f'\n[journal]\npath = "{own}/TC-07.sqlite"\n\n[console]\nstaff = "{own}/staff.json"\n')
+    env = {**os.environ, "TABLECTL_CONFIG_DIR": str(etc)}
+
+    def tablectl(*argv: str, stdin: str = "") -> str:
+        done = subprocess.run([TABLECTL, *argv], cwd=tmp_path, env=env, input=stdin, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "TC-07" in tablectl("journal", "init")
+    assert "intact" in tablectl("journal", "verify")
+    assert "ed25519:" in tablectl("audit", "checkpoint") + tablectl("journal", "verify")
+    refused = subprocess.run([TABLECTL, "serve"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and f"no supervisor account in {own}/staff.json" in refused.stderr
+    assert "tablectl staff add NAME --role supervisor\n" in refused.stderr  # the default config: no `--config None`
+    tablectl("staff", "add", "pat", "--role", "supervisor", "--pin-stdin", stdin="482913\n")
+    assert "pat" in tablectl("staff", "list")
+    assert {p.name for p in own.iterdir()} >= {"TC-07.sqlite", "TC-07.anchor", "staff.json"}
+    assert not (tmp_path / "var").exists()

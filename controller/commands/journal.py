@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.engine.config import DEFAULT_CONFIG, TableConfig, load_config
+from controller.commands.options import config_argument
+from controller.engine.config import TableConfig, load_config
 from controller.engine.session import RecordPaths, record_paths
 from controller.errors import TableError
 from controller.records.anchor import read_anchor
@@ -37,7 +38,7 @@ from controller.records.witnesses import check_key, check_log_against_journal
 
 
 def record_options(parser: argparse.ArgumentParser, *, key: bool = True) -> None:
-    parser.add_argument("--config", default=str(DEFAULT_CONFIG), help="the table's config; default: %(default)s")
+    config_argument(parser)
     parser.add_argument("--journal", default=None, help="journal file (default: the config's [journal] path)")
     parser.add_argument("--log", default=None, help="event log (default: the config's [log] events)")
     if key:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import signal
 import sys
 import threading
@@ -93,6 +94,12 @@ def unhealthy(session: Session) -> str | None:
     return None
 
 
+def _config_option(config: str | None) -> str:
+    """`` --config FILE`` as a shell would read it back, or nothing for the default config (the one a command
+    without ``--config`` reads too)."""
+    return "" if config is None else f" --config {shlex.quote(config)}"
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -100,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         accounts = SessionAccounts(StaffFile(settings.staff))
         if not args.no_console and not accounts.has_supervisor():
             print(f"tablectl: no supervisor account in {settings.staff}: nobody could clear a hold. Create one with\n"
-                  f"  tablectl staff add NAME --role supervisor --config {args.config}\n"
+                  f"  tablectl staff add NAME --role supervisor{_config_option(args.config)}\n"
                   "and the dealers with --role dealer, then start again.", file=sys.stderr)
             return 2
     except TableError as exc:

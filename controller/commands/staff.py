@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.commands.options import CONFIG_HELP
 from controller.console.settings import console_settings
-from controller.engine.config import DEFAULT_CONFIG, load_config
+from controller.engine.config import load_config
 from controller.errors import TableError
 from controller.records.staff import ROLES, StaffError, StaffFile
 
@@ -38,7 +39,8 @@ def register(subparsers: Any) -> None:
     actions.add_parser("list", help="list the accounts (names, roles, which secrets they have)")
     for sub in (add, remove, actions.choices["list"]):
         where = sub.add_mutually_exclusive_group()
-        where.add_argument("--config", default=None, help=f"table config whose [console] staff names the file (default: {DEFAULT_CONFIG})")
+        where.add_argument("--config", default=None, metavar="FILE|GAME",
+                           help=f"{CONFIG_HELP}; its [console] staff names the file")
         where.add_argument("--file", default=None, help="the staff file itself")
     parser.set_defaults(func=run)
 
@@ -46,7 +48,7 @@ def register(subparsers: Any) -> None:
 def staff_file(args: argparse.Namespace) -> StaffFile:
     if args.file:
         return StaffFile(Path(args.file))
-    return StaffFile(console_settings(load_config(args.config or DEFAULT_CONFIG)).staff)
+    return StaffFile(console_settings(load_config(args.config)).staff)
 
 
 def run(args: argparse.Namespace) -> int:
