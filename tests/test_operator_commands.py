@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -81,3 +82,26 @@ def test_a_progressive_hit_names_what_the_meter_paid_in_dollars() -> None:
     game = make_game("high-card-flush")  # the meter starts at its $10,000 reset
     _, reason = game.progressive_payout(7, 100)
     assert reason == "7-card straight flush: $10,000.00 from the meter"
+
+
+def test_ctrl_c_ends_a_run_after_the_round_in_play_with_its_summary_and_the_records_whole(tmp_path: Path) -> None:
+    """Ctrl-C at the terminal (SIGINT to the whole process group, the simulated shoe's process too): no traceback;
+    the round in play finishes, the summary of the rounds played is printed, exit 130, and the journal verifies."""
+    files = ["--journal", str(tmp_path / "j.sqlite"), "--log", str(tmp_path / "e.jsonl")]
+    init_table(tmp_path / "j.sqlite", tmp_path / "e.jsonl")
+    run = subprocess.Popen([TABLECTL, "run", "--rounds", "100000", "--seed", "2", "--no-camera", *files], cwd=tmp_path,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        assert run.stdout is not None
+        while " complete " not in run.stdout.readline():
+            pass
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=120)
+    finally:
+        run.kill()
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and "device lost" not in err and "tablectl: interrupted after " in err
+    assert "\nsummary\n" in out and "journal meters: " in out
+    verified = subprocess.run([TABLECTL, "journal", "verify", *files], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0 and "intact" in verified.stdout, verified.stdout + verified.stderr

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from controller.commands import COMMANDS
+from controller.commands.interrupt import EXIT_INTERRUPTED
 from controller.engine.log import route_stdlib_logging
 
 
@@ -43,9 +44,13 @@ def version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         route_stdlib_logging()
-    args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
     try:
+        args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
         return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        # Ctrl-C: whatever the command had open (the records, a device, the console) was closed on the way here.
+        print(f"{os.linesep if sys.stderr.isatty() else ''}tablectl: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `tablectl run | head`: the reader went away; end quietly. SIGPIPE itself stays ignored (Python's default):
         # its default action would kill tablectl without a word whenever a socket:// device closed its end.

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from controller.commands.interrupt import EXIT_INTERRUPTED, StopAfter
 from controller.commands.jackpot_awards import award_source
 from controller.commands.options import config_argument
 from controller.commands.progress import progress
@@ -156,12 +157,15 @@ def run(args: argparse.Namespace) -> int:
             rounds = 0 if args.console else args.rounds
             played: list[dict[str, Any]] = []
             # -v writes every event to stderr, where a bar would tear through them: the events are the progress then.
-            with progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance:
+            with (StopAfter("after the round in play") as stop,
+                  progress(f"{config.table_id} rounds", rounds, unit="round", show=bool(rounds) and not args.verbose) as advance):
                 tell: Callable[..., None] = (lambda *_, **__: None) if args.json else advance.print
                 loop = session.table_loop(players=players, views=False, recovery_wait=table.recovery_timeout)
                 if rounds and table.stopped and not loop.wait_for_player_dealer(say=tell):
                     rounds = 0
                 for _ in range(rounds):
+                    if stop.requested.is_set():
+                        break
                     round = loop.play_round(say=tell)
                     played.append(round_json(round))
                     if not args.json:
@@ -192,14 +196,23 @@ def run(args: argparse.Namespace) -> int:
     except (TableError, SimulatorError, OSError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
+    summary(args, config, table, played, journal_meters, camera)
+    if stop.requested.is_set():
+        print(f"tablectl: interrupted after {len(played)} of {rounds} rounds", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def summary(args: argparse.Namespace, config: TableConfig, table: Table, played: list[dict[str, Any]],
+            journal_meters: Meters | None, camera: Any) -> None:
+    """The session's rounds and meters on standard output: text, or ``--json``."""
     if args.json:
         print(json.dumps(session_json(config, table, played, journal_meters, camera), indent=2))
-        return 0
+        return
     print("\n".join(["", "summary", *table.meters.summary_lines(), *([camera.summary()] if camera else [])]))
     if journal_meters is not None:
         print(f"journal meters: {journal_meters.rounds} rounds, wagered {format_cents(journal_meters.total.wagered)}, "
               f"house win {format_cents(journal_meters.total.house_win)}")
-    return 0
 
 
 def serve_console(args: argparse.Namespace, session: Session, players: SimulatedPlayers) -> None:

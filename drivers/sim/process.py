@@ -33,6 +33,9 @@ class SimulatorProcess:
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "drivers.sim", device, "--stop-on-eof", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, bufsize=1,
+            # Its own process group: a Ctrl-C at the terminal is the parent's to handle (it stops at a safe point and
+            # then closes the device); the child ends when the parent closes its standard input, or dies.
+            process_group=0,
         )
         self._lock = threading.Lock()
         self._lines: queue.Queue[str] = queue.Queue()

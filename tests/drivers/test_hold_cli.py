@@ -6,6 +6,9 @@ journaled."""
 from __future__ import annotations
 
 import io
+import os
+import signal
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from controller.records.journal import Journal
 from controller.records.staff import StaffFile
 from drivers.sim.process import SimulatorProcess
 from tests.helpers import init_table
+from tests.terminal import TABLECTL
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,3 +168,22 @@ def test_a_resume_of_a_round_whose_shuffler_restarted_after_cards_were_dealt_is_
         assert main(["hold", "void", round_id, "--by", "pat", *pin(monkeypatch, "482913"), *files]) == 0
         assert "voided: every wager is returned" in capsys.readouterr().out
         assert main(["run", "--rounds", "1", "--seed", "2", "--no-camera", *files]) == 0
+
+
+def test_ctrl_c_at_the_pin_prompt_ends_in_one_line_and_leaves_the_round_held(
+    held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, files, round_id = held
+    asking = subprocess.Popen([TABLECTL, "hold", "resume", round_id, "--by", "pat", *files], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert asking.stderr is not None
+        said = b""
+        while b"PIN for pat: " not in said:
+            said += asking.stderr.read(1) or pytest.fail(f"no PIN prompt: {said!r}")
+        os.killpg(asking.pid, signal.SIGINT)
+        _, err = asking.communicate(timeout=60)
+    finally:
+        asking.kill()
+    assert asking.returncode == 130 and err.decode().strip() == "tablectl: interrupted"
+    assert main(["hold", "list", *files[:4]]) == 0 and capsys.readouterr().out.startswith(round_id)
