@@ -161,3 +161,23 @@ def test_the_cli_refuses_to_run_on_a_damaged_journal(tmp_path: Path, capsys) -> 
     path.write_bytes(b"garbage" * 2000)
     assert main(["run", "--rounds", "1", "--journal", str(path), "--log", str(tmp_path / "e.jsonl")]) == 4
     assert "damaged" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["meters"], ["rounds"], ["round", "TC-01-R1"], ["replay", "TC-01-R1"], ["journal", "verify"],
+                                     ["journal", "backup"], ["audit", "verify"], ["audit", "checkpoint"], ["hold", "list"],
+                                     ["shuffle", "report", "--no-picture"], ["journal", "init"]])
+def test_a_journal_path_that_is_a_directory_is_named_by_every_command(tmp_path: Path, capsys, command: list[str]) -> None:
+    from controller.commands.cli import main
+
+    path, log = tmp_path / "TC-01.sqlite", tmp_path / "e.jsonl"
+    if command[0] == "audit":  # it reads the event log first: one there is
+        init_table(path, log)
+        assert main(["run", "--rounds", "1", "--no-camera", "--journal", str(path), "--log", str(log)]) == 0
+        capsys.readouterr()
+        path.rename(tmp_path / "aside.sqlite")
+    path.mkdir()
+    assert main([*command, "--journal", str(path), *(["--log", str(log)] if command[0] == "audit" else [])]) == 3
+    assert capsys.readouterr().err == (
+        f"tablectl: journal {path} is a directory, not a journal file: give the table's journal file (--journal, or the "
+        "config's [journal] path), or move this aside and restore the journal (`tablectl journal restore BACKUP`, "
+        "docs/operations.md)\n")

@@ -58,7 +58,7 @@ def report_command(args: argparse.Namespace) -> int:
             shoes = report.shoes(r for r in records if r.table == table)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     if args.shoe is not None and not any(s.shoe == args.shoe for s in shoes):
         known = ", ".join(str(s.shoe) for s in shoes[-5:]) or "none yet"
         print(f"tablectl: no shoe {args.shoe} in the journal of {table} (the last shoes: {known})", file=sys.stderr)

@@ -53,6 +53,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -289,7 +290,8 @@ class Journal:
 
     def _refuse_missing(self) -> None:
         try:
-            size = self.path.stat().st_size
+            found = self.path.stat()
+            size = found.st_size
         except FileNotFoundError:
             history = _history(self.path)
             if history:
@@ -299,6 +301,11 @@ class Journal:
                                  "(give --config or --journal for another table's)") from None
         except OSError as exc:
             raise storage_error(self.path, exc, "opening the journal") from None
+        if not stat.S_ISREG(found.st_mode):
+            what = "a directory" if stat.S_ISDIR(found.st_mode) else "not a regular file"
+            raise JournalError(f"journal {self.path} is {what}, not a journal file: give the table's journal file "
+                               "(--journal, or the config's [journal] path), or move this aside and restore the journal "
+                               "(`tablectl journal restore BACKUP`, docs/operations.md)")
         if size == 0:
             history = _history(self.path)
             raise JournalMissing(f"journal {self.path} is empty (0 bytes)" + (f", and {history}" if history else "")
