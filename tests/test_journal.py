@@ -181,3 +181,24 @@ def test_a_journal_path_that_is_a_directory_is_named_by_every_command(tmp_path: 
         f"tablectl: journal {path} is a directory, not a journal file: give the table's journal file (--journal, or the "
         "config's [journal] path), or move this aside and restore the journal (`tablectl journal restore BACKUP`, "
         "docs/operations.md)\n")
+
+
+@pytest.mark.parametrize("damage", ["missing", "damaged"])
+def test_journal_verify_checks_what_it_can_without_the_anchor_and_says_what_to_do(tmp_path: Path, capsys, damage: str) -> None:
+    """The table refuses a journal whose anchor is missing and says to check it with `journal verify`: verify then
+    checks the journal and the event log, reports them, and names the anchor's loss (exit 4), so a person can decide."""
+    from controller.commands.cli import main
+
+    files = ["--journal", str(tmp_path / "j.sqlite"), "--log", str(tmp_path / "e.jsonl")]
+    init_table(tmp_path / "j.sqlite", tmp_path / "e.jsonl")
+    assert main(["run", "--rounds", "2", "--no-camera", *files]) == 0
+    anchor = tmp_path / "j.anchor"
+    anchor.unlink() if damage == "missing" else anchor.write_bytes(b"\0" * anchor.stat().st_size)
+    capsys.readouterr()
+    assert main(["journal", "verify", *files]) == 4
+    out, err = capsys.readouterr()
+    assert "whole in itself" in out and f"anchor {anchor}: {damage.upper()}: nothing shows" in out
+    assert "not ahead of the journal, not behind its checkpoint" in out
+    assert "`tablectl journal anchor --rewrite`" in err and "journal verify" not in err
+    assert main(["journal", "anchor", "--rewrite", *files]) == 0
+    assert main(["journal", "verify", *files]) == 0 and ": intact: " in capsys.readouterr().out

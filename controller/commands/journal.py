@@ -3,7 +3,8 @@
 - ``init``: a new table's journal, its anchor and (if missing) its signing key.
   The only way a journal is made: ``run`` and ``serve`` never make one. Run on
   a table that already has a healthy journal it says so and changes nothing.
-- ``verify``: the journal checked whole (pages, chain, rows, anchor) and against the event log.
+- ``verify``: the journal checked whole (pages, chain, rows, anchor) and against the event log; with the anchor
+  missing or damaged, the rest is checked and reported, and the anchor named (exit 4).
 - ``backup [--to FILE]``: a verified copy made with SQLite's online backup API (safe while the table plays).
 - ``restore [BACKUP]``: put the journal back from a backup and the event log, verified by the anchor
   (``controller.records.backup``); ``--accept-loss`` records what neither holds as lost.
@@ -133,25 +134,50 @@ def run_init(args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     try:
         config, paths = resolve(args)
-        with Journal(paths.journal, table_id=config.table_id, readonly=True) as journal:
+        unanchored = _anchor_problem(paths.anchor)
+        with Journal(paths.journal, table_id=config.table_id, readonly=True, anchored=unanchored is None) as journal:
             check_log_against_journal(journal, paths.log)
-            result: dict[str, Any] = {"journal": str(paths.journal), "ok": True, "records": journal.chain.records, "first_seq": journal.first_seq,
-                      "last_seq": journal.last_seq, "hash": journal.last_hash, "rounds": journal.rounds_started(),
-                      "anchor": str(paths.anchor), "anchored_seq": journal.anchored.seq if journal.anchored else None,
+            result: dict[str, Any] = {"journal": str(paths.journal), "ok": unanchored is None, "records": journal.chain.records,
+                      "first_seq": journal.first_seq, "last_seq": journal.last_seq, "hash": journal.last_hash,
+                      "rounds": journal.rounds_started(), "anchor": str(paths.anchor),
+                      "anchored_seq": journal.anchored.seq if journal.anchored else None, "anchor_problem": unanchored,
                       "log": str(paths.log), "logged_seq": logged_seq(paths.log),
                       "gaps": [list(g) for g in journal.gaps()], "key": journal.meta().get("key") or None}
     except TableError as exc:
         return _fail(exc)
     if args.json:
         print(json.dumps(result, indent=2))
-        return 0
-    print(f"journal {paths.journal}: intact: {result['records']} records (seq {result['first_seq']}-{result['last_seq']}), "
+    else:
+        _print_verified(paths, result)
+    return 0 if unanchored is None else RecordsDamaged.exit_code
+
+
+def _anchor_problem(anchor: Path) -> str | None:
+    """What is wrong with the journal's anchor (missing, damaged), or ``None``: ``journal verify`` then checks the
+    journal without it, and says what it found, so that a person can decide to write the anchor again."""
+    try:
+        return "missing" if read_anchor(anchor) is None else None
+    except RecordsDamaged:
+        return "damaged"
+
+
+def _print_verified(paths: RecordPaths, result: dict[str, Any]) -> None:
+    whole = "intact" if result["ok"] else "whole in itself"
+    print(f"journal {paths.journal}: {whole}: {result['records']} records (seq {result['first_seq']}-{result['last_seq']}), "
           f"{result['rounds']} rounds, chain and every row check")
-    print(f"  anchor {paths.anchor} at seq {result['anchored_seq']}: reached with the committed hash")
+    if result["anchor_problem"] is None:
+        print(f"  anchor {paths.anchor} at seq {result['anchored_seq']}: reached with the committed hash")
+    else:
+        print(f"  anchor {paths.anchor}: {result['anchor_problem'].upper()}: nothing shows whether records were committed "
+              f"after seq {result['last_seq']} and lost")
     print(f"  event log {paths.log} at seq {result['logged_seq']}: not ahead of the journal, not behind its checkpoint")
     for first, last, at, why in result["gaps"]:
         print(f"  gap: seq {first}-{last} recorded as lost at {at}: {why}")
-    return 0
+    if result["anchor_problem"] is not None:
+        print(f"tablectl: the anchor is {result['anchor_problem']}: if the journal's last record (seq {result['last_seq']}) "
+              f"is the table's last (the event log ends at seq {result['logged_seq']}; `tablectl audit verify` checks every "
+              "line of it against the journal), write the anchor again with `tablectl journal anchor --rewrite`; "
+              "if records are missing, `tablectl journal restore BACKUP`", file=sys.stderr)
 
 
 def run_backup(args: argparse.Namespace) -> int:
