@@ -3,6 +3,7 @@ the game has no card target for refused before anything is written."""
 
 from __future__ import annotations
 
+import datetime as dt
 import tomllib
 from pathlib import Path
 
@@ -47,6 +48,19 @@ def test_calibrate_keeps_every_comment_and_line_it_does_not_change(tmp_path: Pat
     assert len(backups) == 1 and backups[0].read_text() == before
     assert f"the previous file is {backups[0]}" in capsys.readouterr().out
     assert load_config(path).game_id == "top-card"
+
+
+def test_an_edit_in_the_same_second_as_a_backup_keeps_that_backup_and_its_own(tmp_path: Path) -> None:
+    """Two calibrations in one second: the second's backup does not overwrite the first's (the original config)."""
+    path = _table(tmp_path)
+    before = path.read_text()
+    now = dt.datetime.now().astimezone()
+    taken = [path.with_name(f"{path.name}.{now + dt.timedelta(seconds=s):%Y%m%dT%H%M%S}.bak") for s in range(3)]
+    for file in taken:
+        file.write_text("the original config, backed up a moment ago\n")
+    assert _calibrate(path, HOME, AWAY) == 0
+    assert all(file.read_text() == "the original config, backed up a moment ago\n" for file in taken)
+    assert [b.read_text() for b in tmp_path.glob("table.toml.*.bak") if b not in taken] == [before]
 
 
 def test_calibrate_without_zones_keeps_the_config_s_zones(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ line and the way each array is written), applies a change to that document,
 and checks the result against the schema before anything is written: a change
 the schema refuses (a zone named for a target the game does not have) leaves
 the file as it was and raises ``ConfigError``. The file it replaces is kept
-beside it as ``NAME.YYYYMMDDTHHMMSS.bak``, and the new text is written to a
+beside it as ``NAME.YYYYMMDDTHHMMSS.bak`` (never over an older one), and the new text is written to a
 temporary file and renamed over the old one, so a crash leaves one or the other.
 
 A file that names no game (a ``[vision]`` table kept for ``tablectl vision
@@ -15,6 +15,7 @@ read``) is checked as far as it goes: its ``[vision]`` table against the schema.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import shutil
 import tomllib
@@ -46,16 +47,31 @@ def edit_config(path: Path, change: Change) -> Path | None:
     change(doc)
     new_text = tomlkit.dumps(doc)
     check_text(new_text, str(path))
-    backup = None
-    if path.exists():
-        backup = path.with_name(f"{path.name}.{dt.datetime.now().astimezone():%Y%m%dT%H%M%S}.bak")
-        shutil.copy2(path, backup)
+    backup = keep_backup(path) if path.exists() else None
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(new_text, encoding="utf-8")
     if backup is not None:
         shutil.copymode(backup, tmp)
     os.replace(tmp, path)
     return backup
+
+
+def keep_backup(path: Path) -> Path:
+    """A copy of ``path`` as ``NAME.YYYYMMDDTHHMMSS.bak`` (``-2``, ``-3``, ... after the time when one of that
+    second exists: an existing backup is never overwritten, so two edits in one second keep the original)."""
+    stamp = f"{dt.datetime.now().astimezone():%Y%m%dT%H%M%S}"
+    for n in itertools.count(1):
+        backup = path.with_name(f"{path.name}.{stamp}{'' if n == 1 else f'-{n}'}.bak")
+        try:
+            with path.open("rb") as source, backup.open("xb") as copy:
+                shutil.copyfileobj(source, copy)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise ConfigError(str(path), "(file)", f"cannot keep a backup as {backup}: {exc.strerror or exc}") from None
+        shutil.copystat(path, backup)
+        return backup
+    raise AssertionError("unreachable")
 
 
 def check_text(text: str, file: str) -> None:
