@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from controller.commands.cli import main
 from controller.records.staff import StaffError, StaffFile
+from tests.terminal import TABLECTL
 
 
 def staff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str, stdin: str = "") -> int:
@@ -66,3 +71,40 @@ def test_a_damaged_staff_file_is_named_not_trusted(tmp_path: Path) -> None:
     path.write_text("not json")
     with pytest.raises(StaffError, match="not a staff file"):
         StaffFile(path).verify("pat", "1234")
+
+
+def test_without_a_terminal_the_pin_is_not_asked_and_the_error_says_how_to_give_it(tmp_path: Path) -> None:
+    done = subprocess.run([TABLECTL, "staff", "add", "carol", "--role", "dealer", "--file", str(tmp_path / "staff.json")],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, start_new_session=True, timeout=60)
+    assert (done.returncode, done.stderr) == (
+        2, "tablectl: no terminal to ask for the PIN on: nothing saved; give it on standard input with --pin-stdin\n")
+    assert not (tmp_path / "staff.json").exists()
+
+
+@pytest.mark.parametrize(("key", "code", "said"), [
+    (b"\x03", 130, "tablectl: interrupted: nothing saved"),  # Ctrl-C
+    (b"\x04", 2, "tablectl: no PIN given for carol (the input ended): nothing saved; type it at a terminal, "
+                 "or give it with --pin-stdin"),  # Ctrl-D
+])
+def test_ctrl_c_or_ctrl_d_at_the_pin_prompt_says_so_and_saves_nothing(tmp_path: Path, key: bytes, code: int, said: str) -> None:
+    master, slave = pty.openpty()
+    on_terminal = "import os, sys; os.login_tty(0); os.execv(sys.argv[1], sys.argv[1:])"  # its own session, the pty its terminal
+    asking = subprocess.Popen([sys.executable, "-c", on_terminal, TABLECTL, "staff", "add", "carol", "--role", "dealer",
+                               "--file", str(tmp_path / "staff.json")], stdin=slave)
+    os.close(slave)
+    try:
+        shown = b""
+        while b"PIN for carol" not in shown:
+            shown += os.read(master, 1024)
+        os.write(master, key)
+        assert asking.wait(timeout=60) == code
+        while True:
+            try:
+                shown += os.read(master, 1024)
+            except OSError:  # the terminal's other end is closed: all it said has been read
+                break
+    finally:
+        asking.kill()
+        os.close(master)
+    assert shown.decode().replace("\r\n", "\n").rstrip().endswith(said) and b"Traceback" not in shown
+    assert not (tmp_path / "staff.json").exists()

@@ -7,17 +7,19 @@ terminal; ``--pin-stdin`` reads it from the first line of standard input
 instead of, or as well as, a PIN. Only scrypt hashes are stored
 (``controller.records.staff``).
 
-Exit codes: 0 done, 2 bad arguments, config or file.
+Exit codes: 0 done, 2 bad arguments, config or file, or no PIN given; 130 interrupted (Ctrl-C), nothing saved.
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from controller.commands.interrupt import EXIT_INTERRUPTED
 from controller.commands.options import CONFIG_HELP
 from controller.console.settings import console_settings
 from controller.engine.config import load_config
@@ -72,9 +74,16 @@ def run(args: argparse.Namespace) -> int:
         pin = None if args.no_pin else ask(lines, f"PIN for {args.name} (4 to 12 digits)")
         card = ask(lines, f"swipe {args.name}'s card (or type its ID)") if args.card else None
         account = store.add(args.name, args.role, pin=pin, card=card)
-    except (TableError, EOFError, KeyboardInterrupt) as exc:
-        print(f"tablectl: {exc or 'cancelled'}", file=sys.stderr)
+    except TableError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
         return 2
+    except EOFError:
+        print(f"tablectl: no PIN given for {args.name} (the input ended): nothing saved; type it at a terminal, "
+              "or give it with --pin-stdin", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{os.linesep if sys.stderr.isatty() else ''}tablectl: interrupted: nothing saved", file=sys.stderr)
+        return EXIT_INTERRUPTED
     print(f"{account.name} ({account.role}) saved in {store.path}")
     return 0
 
@@ -86,7 +95,19 @@ def ask(lines: Any, prompt: str) -> str:
             return str(next(lines)).strip()
         except StopIteration:
             raise StaffError(f"standard input ended before the {prompt.split(' ', maxsplit=1)[0]}") from None
+    if not _terminal():
+        raise StaffError(f"no terminal to ask for the {prompt.split(' ', maxsplit=1)[0]} on: nothing saved; "
+                         "give it on standard input with --pin-stdin")
     first = getpass.getpass(f"{prompt}: ")
     if getpass.getpass("again: ") != first:
         raise StaffError("the two entries differ: nothing saved")
     return first.strip()
+
+
+def _terminal() -> bool:
+    """Whether there is a terminal to ask a secret on without echo (``getpass`` opens ``/dev/tty``)."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        return False
+    return True
