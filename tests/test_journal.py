@@ -202,3 +202,17 @@ def test_journal_verify_checks_what_it_can_without_the_anchor_and_says_what_to_d
     assert "`tablectl journal anchor --rewrite`" in err and "journal verify" not in err
     assert main(["journal", "anchor", "--rewrite", *files]) == 0
     assert main(["journal", "verify", *files]) == 0 and ": intact: " in capsys.readouterr().out
+
+
+def test_a_backup_that_does_not_exist_is_refused_by_name_and_nothing_changes(tmp_path: Path, capsys) -> None:
+    from controller.commands.cli import main
+
+    journal = tmp_path / "j.sqlite"
+    files = ["--journal", str(journal), "--log", str(tmp_path / "e.jsonl")]
+    init_table(journal, tmp_path / "e.jsonl")
+    assert main(["run", "--rounds", "1", "--no-camera", *files]) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert main(["journal", "restore", str(tmp_path / "nosuch.sqlite"), *files]) == 2
+    assert capsys.readouterr().err == f"tablectl: backup {tmp_path / 'nosuch.sqlite'} does not exist: nothing was restored or changed\n"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before

@@ -198,6 +198,9 @@ def run_backup(args: argparse.Namespace) -> int:
 def run_restore(args: argparse.Namespace) -> int:
     try:
         config, paths = resolve(args)
+        if args.backup and (wrong := _not_a_backup(Path(args.backup), paths.journal)):
+            print(f"tablectl: {wrong}", file=sys.stderr)
+            return 2
         key = SigningKey.load(paths.key)
         result = restore(paths.journal, config.table_id, Path(args.backup) if args.backup else None, log=paths.log, key=key,
                          accept_loss=args.accept_loss)
@@ -205,6 +208,18 @@ def run_restore(args: argparse.Namespace) -> int:
         return _fail(exc)
     print("\n".join(result.lines()))
     return 0
+
+
+def _not_a_backup(given: Path, journal: Path) -> str | None:
+    """Why ``given`` cannot be the backup to restore from (nothing there, a folder), naming the newest backups; or
+    ``None``. A misspelt name must not restore the journal from itself and set the healthy one aside."""
+    if given.is_file():
+        return None
+    what = "is a folder, not a backup file" if given.is_dir() else "does not exist"
+    folder = journal.parent / "backups"
+    newest = sorted(folder.glob(f"{journal.stem}-*.sqlite"))[-3:] if folder.is_dir() else []
+    known = f"; the newest in {folder}: {', '.join(p.name for p in reversed(newest))}" if newest else ""
+    return f"backup {given} {what}: nothing was restored or changed{known}"
 
 
 def run_migrate(args: argparse.Namespace) -> int:
