@@ -79,3 +79,18 @@ def test_every_command_reads_the_tables_own_config_by_default(tmp_path: Path) ->
     assert "pat" in tablectl("staff", "list")
     assert {p.name for p in own.iterdir()} >= {"TC-07.sqlite", "TC-07.anchor", "staff.json"}
     assert not (tmp_path / "var").exists()
+
+
+@pytest.mark.parametrize(("argv", "code", "said"), [
+    (["simulate", "shoe", "--script", "no such.txt"], 2, "simulate: cannot read the script no such.txt: No such file or directory"),
+    (["simulate", "shoe", "--socket", "99999"], 2, "argument --socket: a port is a number from 0 to 65535, not 99999"),
+    (["run", "--console", "--port", "99999"], 2, "argument --port: a port is a number from 0 to 65535, not 99999"),
+    (["serve", "--port", "-1"], 2, "argument --port: a port is a number from 0 to 65535, not -1"),
+    (["rounds", "--last", "99999999999999999999"], 0, ""),
+])
+def test_an_out_of_range_number_or_a_missing_file_is_named_not_a_traceback(tmp_path: Path, argv: list[str], code: int,
+                                                                           said: str) -> None:
+    subprocess.run([TABLECTL, "journal", "init"], cwd=tmp_path, capture_output=True, check=True, timeout=120)
+    done = subprocess.run([TABLECTL, *argv], cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert done.returncode == code and "Traceback" not in done.stderr, done.stderr
+    assert said in done.stderr and (not said or done.stderr.rstrip().endswith(said))

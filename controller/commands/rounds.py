@@ -44,7 +44,7 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be a whole number of rounds, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+    return min(value, 2**62)  # more than any journal holds: all of them (SQLite counts in 64 bits)
 
 
 def journal_options(parser: argparse.ArgumentParser) -> None:

@@ -19,8 +19,19 @@ def console_arguments(parser: argparse.ArgumentParser) -> None:
     """The listening options both commands take."""
     add = parser.add_argument
     add("--host", default=None, help="address to listen on (default: [console] host, else 127.0.0.1)")
-    add("--port", type=int, default=None, help="port to listen on (default: [console] port, else 8470; 0 picks a free one)")
+    add("--port", type=port_number, default=None, help="port to listen on (default: [console] port, else 8470; 0 picks a free one)")
     add("--allow-remote", action="store_true", help="allow listening on an address other than this machine's loopback")
+
+
+def port_number(text: str) -> int:
+    """A TCP port to listen on, 0 (any free one) to 65535, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {value}")
+    return value
 
 
 def with_overrides(settings: ConsoleSettings, host: str | None, port: int | None, pace: float | None = None) -> ConsoleSettings:

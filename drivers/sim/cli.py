@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jokers", type=int, default=0, help="shoe: jokers added per deck (0 or 1)")
     parser.add_argument("--seed", type=int, help="seed of the shuffles and line faults (random when omitted)")
     parser.add_argument("--script", type=Path, help="file of control commands to run at start")
-    parser.add_argument("--socket", type=int, metavar="PORT", help="listen on socket://127.0.0.1:PORT (0: any) instead of a pty")
+    parser.add_argument("--socket", type=port_number, metavar="PORT", help="listen on socket://127.0.0.1:PORT (0: any) instead of a pty")
     parser.add_argument("--link", type=Path, help="path of the pty symlink (default: a new temporary directory)")
     parser.add_argument("--cut", type=int, help="shoe: cards behind the cut card (default: an eighth of the shoe)")
     parser.add_argument("--serial", default="SIM-0001", help="serial number the device reports")
@@ -58,6 +58,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stop-on-eof", action="store_true", help="stop when standard input closes (for test harnesses)")
     parser.add_argument("--control", type=Path, metavar="FIFO",
                         help="also read control commands from this named pipe (mkfifo), written by any number of writers in turn")
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {value}")
+    return value
 
 
 def build(args: argparse.Namespace) -> SimDevice:
@@ -85,6 +96,12 @@ def answer(device: SimDevice, line: str, out: TextIO) -> None:
 
 def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     try:
+        script = args.script.read_text(encoding="utf-8").splitlines() if args.script is not None else []
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc)
+        print(f"simulate: cannot read the script {args.script}: {why}", file=sys.stderr, flush=True)
+        return 2
+    try:
         device = build(args).start()
     except ValueError as exc:
         print(f"error: {exc}", file=stdout, flush=True)
@@ -92,10 +109,9 @@ def serve(args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = 
     print(f"PORT {device.url}", file=stdout, flush=True)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
-    if args.script is not None:
-        for line in args.script.read_text(encoding="utf-8").splitlines():
-            if line.strip() and not line.lstrip().startswith("#"):
-                answer(device, line, sys.stderr)
+    for line in script:
+        if line.strip() and not line.lstrip().startswith("#"):
+            answer(device, line, sys.stderr)
 
     def read_controls() -> None:
         for line in stdin:
