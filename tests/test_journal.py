@@ -216,3 +216,22 @@ def test_a_backup_that_does_not_exist_is_refused_by_name_and_nothing_changes(tmp
     assert main(["journal", "restore", str(tmp_path / "nosuch.sqlite"), *files]) == 2
     assert capsys.readouterr().err == f"tablectl: backup {tmp_path / 'nosuch.sqlite'} does not exist: nothing was restored or changed\n"
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+def test_the_backups_restore_hint_is_a_command_a_shell_runs_as_it_reads(tmp_path: Path, capsys) -> None:
+    """Paths with spaces are quoted, and only the options given are repeated (no `--config None`)."""
+    import shlex
+
+    from controller.commands.cli import main
+
+    folder = tmp_path / "my table"
+    folder.mkdir()
+    config = folder / "my table.toml"
+    config.write_text((Path(__file__).resolve().parents[1] / "config" / "top-card.toml").read_text())
+    files = ["--config", str(config), "--journal", str(folder / "j 1.sqlite"), "--log", str(folder / "e 1.jsonl")]
+    init_table(folder / "j 1.sqlite", folder / "e 1.jsonl", config)
+    capsys.readouterr()
+    assert main(["journal", "backup", *files, "--to", f"{folder}/"]) == 0
+    hint = capsys.readouterr().out.splitlines()[-1].split("restore with: ", 1)[1]
+    words = shlex.split(hint)
+    assert words[:3] == ["tablectl", "journal", "restore"] and Path(words[3]).is_file() and words[4:] == files

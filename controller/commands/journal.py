@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from controller.commands.options import config_argument
+from controller.commands.options import config_argument, config_option
 from controller.engine.config import TableConfig, load_config
 from controller.engine.session import RecordPaths, record_paths
 from controller.errors import TableError
@@ -191,7 +192,8 @@ def run_backup(args: argparse.Namespace) -> int:
         return _fail(exc)
     print(f"backup {made.path}: {made.records} records, seq {made.first_seq}-{made.last_seq}, head {made.last_hash[:16]}..., "
           "chain verified")
-    print(f"  restore with: tablectl journal restore {made.path} --config {args.config}")
+    given = "".join(f" --{name} {shlex.quote(value)}" for name in ("journal", "log") if (value := getattr(args, name)))
+    print(f"  restore with: tablectl journal restore {shlex.quote(str(made.path))}{config_option(args.config)}{given}")
     return 0
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import shlex
 import signal
 import sys
 import threading
@@ -38,7 +37,7 @@ from typing import Any
 
 from controller.commands.jackpot_awards import award_source
 from controller.commands.notify import Notifier
-from controller.commands.options import config_argument
+from controller.commands.options import config_argument, config_option
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.settings import console_settings
 from controller.engine.config import load_config
@@ -94,12 +93,6 @@ def unhealthy(session: Session) -> str | None:
     return None
 
 
-def _config_option(config: str | None) -> str:
-    """`` --config FILE`` as a shell would read it back, or nothing for the default config (the one a command
-    without ``--config`` reads too)."""
-    return "" if config is None else f" --config {shlex.quote(config)}"
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -107,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         accounts = SessionAccounts(StaffFile(settings.staff))
         if not args.no_console and not accounts.has_supervisor():
             print(f"tablectl: no supervisor account in {settings.staff}: nobody could clear a hold. Create one with\n"
-                  f"  tablectl staff add NAME --role supervisor{_config_option(args.config)}\n"
+                  f"  tablectl staff add NAME --role supervisor{config_option(args.config)}\n"
                   "and the dealers with --role dealer, then start again.", file=sys.stderr)
             return 2
     except TableError as exc:
