@@ -169,7 +169,7 @@ class VideoFileSource:
     def __init__(self, path: Path, realtime: bool = True) -> None:
         self.path = Path(path)
         if not self.path.is_file():
-            raise CameraError(f"video {self.path} does not exist")
+            raise CameraError(f"video {self.path} {not_a_file(self.path)}")
         self.capture = cv2.VideoCapture(str(self.path))
         if not self.capture.isOpened():
             raise CameraError(f"video {self.path} cannot be decoded")
@@ -237,10 +237,17 @@ def colour_error(frame: np.ndarray) -> str | None:
             "so a grey frame would read red cards as black ones; set the camera to colour")
 
 
+def not_a_file(path: Path) -> str:
+    """Why ``path``, which is not a regular file, cannot be read as one: the end of a message naming it."""
+    if path.is_dir():
+        return "is a folder, not a file"
+    return "is not a regular file" if path.exists() else "does not exist"
+
+
 def read_image(path: Path) -> np.ndarray:
     """One image file as a BGR frame; a clear error for a missing or garbled file."""
     if not Path(path).is_file():
-        raise CameraError(f"image {path} does not exist")
+        raise CameraError(f"image {path} {not_a_file(Path(path))}")
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if frame is None:
         raise CameraError(f"image {path} is not a readable image (garbled or not an image format)")

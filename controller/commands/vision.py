@@ -27,7 +27,7 @@ from vision.labelled import LabelError, labelled_frames
 from vision.lens import Lens, LensError, fit_k1, lens_from_chessboard
 from vision.recognizer import Recognizer
 from vision.setup import build_recognizer, layout_from
-from vision.sources import CameraError, colour_error, open_source, read_image, record
+from vision.sources import IMAGE_SUFFIXES, CameraError, colour_error, open_source, read_image, record
 from vision.templates import ENROL_STEPS, DeckTemplates, TemplateError, enrol_faces
 
 VISION_ERRORS = (ArtworkMissing, CalibrationError, CameraError, EnrolmentError, TemplateError)
@@ -201,7 +201,12 @@ def _game_cards(config: Path) -> tuple[Card, ...] | None:
         table = tomllib.load(handle).get("table")
     if not isinstance(table, dict) or "game" not in table:
         return None
-    return load_config(config).make_game().deck()
+    game = load_config(config).make_game()
+    cards = tuple(c for c in game.deck() if isinstance(c, Card))
+    if not cards:
+        raise ConfigError(str(config), "table.game", f"{game.title} deals tiles, not cards: there is nothing for the "
+                          "camera to read")
+    return cards
 
 
 def _pairs(text: str, what: str) -> list[tuple[float, float]]:
@@ -416,7 +421,9 @@ def record_command(args: argparse.Namespace) -> int:
     except CameraError as error:
         return _fail(error)
     if not written:
-        return _fail(CameraError(f"{args.source} gave no frame"))
+        what = (f"folder {args.source} holds no images ({', '.join(IMAGE_SUFFIXES)})" if Path(args.source).is_dir()
+                else f"{args.source} gave no frame: is it a video or camera OpenCV can read?")
+        return _fail(CameraError(what))
     import cv2
 
     first = cv2.imread(str(written[0]), cv2.IMREAD_UNCHANGED)

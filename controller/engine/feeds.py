@@ -287,7 +287,7 @@ class ShoeFeed(CardFeed):
                 message = (f"card {count} of the shoe could not be read: the supervisor identifies it and enters it, "
                            "or voids the round")
                 self.supervisor_faults["unreadable-card"] = message
-                raise DeviceFaulted("unreadable-card", f"shoe: {message}", supervisor=True)
+                raise DeviceFaulted("unreadable-card", message, supervisor=True)
             blocking = self.open_faults | self.supervisor_faults
             if blocking:
                 raise self._fault_of(blocking)

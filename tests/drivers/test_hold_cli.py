@@ -70,6 +70,7 @@ def test_a_held_round_stops_every_run_until_the_supervisor_acts(
     assert main(["hold", "list", *files[:4]]) == 0
     listed = capsys.readouterr().out
     assert listed.startswith(round_id) and "could not be read" in listed
+    assert "shoe: card 4 of the shoe could not be read" in listed and "shoe: shoe:" not in listed  # the device named once
 
 
 def test_the_supervisor_enters_the_unread_card_and_the_next_run_finishes_the_round(

@@ -303,3 +303,22 @@ def test_read_refuses_a_frame_without_colour_by_name(tmp_path: Path, faces, caps
         assert main(["vision", "read", str(tmp_path / name), "--json"]) == 2
         assert f"{name}: the camera sends frames without colour (greyscale)" in capsys.readouterr().err
     assert main(["vision", "read", str(tmp_path / "frame.png"), "--json"]) == 0
+
+
+def test_what_is_wrong_with_an_image_or_a_source_is_named_as_it_is(tmp_path: Path, faces, capsys) -> None:
+    """A folder is a folder, a missing file does not exist, a folder without images says so, and a game of tiles
+    has nothing for the camera to read."""
+    _scene(faces, tmp_path / "frame.png")
+    (tmp_path / "empty").mkdir()
+    cases = [
+        (["vision", "read", str(tmp_path)], f"image {tmp_path} is a folder, not a file"),
+        (["vision", "read", str(tmp_path / "nosuch.png")], f"image {tmp_path / 'nosuch.png'} does not exist"),
+        (["vision", "record", str(tmp_path / "empty"), "--out", str(tmp_path / "out")],
+         f"folder {tmp_path / 'empty'} holds no images (.png, .jpg, .jpeg, .bmp, .tif, .tiff, .webp)"),
+        (["vision", "read", str(tmp_path / "frame.png"), "--config", "pai-gow-tiles"],
+         "Pai Gow Tiles (player-dealer) deals tiles, not cards: there is nothing for the camera to read"),
+    ]
+    for argv, said in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("tablectl vision: ") and err.rstrip().endswith(said), err
