@@ -235,3 +235,14 @@ def test_the_backups_restore_hint_is_a_command_a_shell_runs_as_it_reads(tmp_path
     hint = capsys.readouterr().out.splitlines()[-1].split("restore with: ", 1)[1]
     words = shlex.split(hint)
     assert words[:3] == ["tablectl", "journal", "restore"] and Path(words[3]).is_file() and words[4:] == files
+
+
+def test_migrating_a_journal_that_needs_none_is_a_success_that_says_so(tmp_path: Path, capsys) -> None:
+    from controller.commands.cli import main
+
+    journal = tmp_path / "j.sqlite"
+    init_table(journal, tmp_path / "e.jsonl")
+    before = journal.read_bytes()
+    assert main(["journal", "migrate", "--journal", str(journal), "--log", str(tmp_path / "e.jsonl")]) == 0
+    assert capsys.readouterr().out == f"journal {journal} already has the record chain (schema 2): nothing to migrate\n"
+    assert journal.read_bytes() == before and not list(tmp_path.glob("*.schema1-*"))

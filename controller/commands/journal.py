@@ -35,7 +35,7 @@ from controller.records.chain import GENESIS
 from controller.records.errors import RecordsDamaged
 from controller.records.journal import Journal
 from controller.records.keys import SigningKey
-from controller.records.migrate import migrate
+from controller.records.migrate import NothingToMigrate, migrate
 from controller.records.witnesses import check_key, check_log_against_journal
 
 
@@ -229,6 +229,9 @@ def run_migrate(args: argparse.Namespace) -> int:
         config, paths = resolve(args)
         key, made = _key(paths)
         done = migrate(paths.journal, config.table_id, key)
+    except NothingToMigrate as exc:
+        print(exc)
+        return 0
     except TableError as exc:
         return _fail(exc)
     print(f"journal {done.journal} migrated: {done.records} records chained (seq 1-{done.last_seq}) and anchored in {paths.anchor}")

@@ -22,6 +22,12 @@ from controller.records.keys import SigningKey
 from controller.records.lock import FileLock
 
 
+class NothingToMigrate(JournalConflict):
+    """The journal already has the record chain: ``journal migrate`` has nothing to do (a success, exit 0)."""
+
+    exit_code = 0
+
+
 @dataclass(frozen=True)
 class Migrated:
     journal: Path
@@ -40,7 +46,7 @@ def migrate(path: Path, table_id: str, key: SigningKey) -> Migrated:
             if not columns:
                 raise JournalCorrupt(f"{path} is not a tablectl journal")
             if "hash" in columns:
-                raise JournalConflict(f"journal {path} already has the record chain (schema 2): nothing to migrate")
+                raise NothingToMigrate(f"journal {path} already has the record chain (schema 2): nothing to migrate")
             owner = db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()
             if owner is None or owner[0] != table_id:
                 raise JournalConflict(f"journal {path} belongs to table {owner[0] if owner else None!r}, not {table_id!r}")
