@@ -25,11 +25,15 @@ class StopAfter:
         self._previous: object = None
 
     def __enter__(self) -> StopAfter:
-        self._previous = signal.signal(signal.SIGINT, self._interrupted)
+        # Only the main thread may set a signal handler (a command run from a test's or a service's thread keeps
+        # Python's: an interrupt there is the main thread's business).
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._interrupted)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
 
     def _interrupted(self, signum: int, frame: FrameType | None) -> None:
         if self.requested.is_set():
