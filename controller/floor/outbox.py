@@ -43,7 +43,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -259,7 +259,7 @@ class Outbox:
         backoff = 0.5
         while not self._stop.is_set():
             try:
-                client = await nats.connect(
+                client = await self._unless_stopped(nats.connect(
                     servers=self.servers,
                     name=f"tablectl-outbox-{self.table_id}",
                     connect_timeout=2,
@@ -269,7 +269,9 @@ class Outbox:
                     error_cb=self._quiet,
                     disconnected_cb=self._disconnected,
                     reconnected_cb=self._reconnected,
-                )
+                ))
+                if client is None:
+                    return
             except (TimeoutError, NatsError, OSError) as exc:
                 self._note(connected=False, error=f"cannot reach the floor's broker ({', '.join(self.servers)}): {wire.reason(exc)}")
                 await self._sleep(backoff)
@@ -283,6 +285,20 @@ class Outbox:
                 with contextlib.suppress(Exception):
                     await client.close()
                 self._note(connected=False)
+
+    async def _unless_stopped(self, connecting: Coroutine[Any, Any, Any]) -> Any:
+        """What ``connecting`` returns, or ``None`` once the outbox is stopped first: with the broker away, nats-py's
+        first connect tries again for ever (``max_reconnect_attempts=-1``), and a table's exit waited out
+        ``stop``'s whole timeout for it."""
+        task = asyncio.ensure_future(connecting)
+        while not task.done():
+            if self._stop.is_set():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+                return None
+            await asyncio.wait({task}, timeout=0.05)
+        return task.result()
 
     async def _quiet(self, exc: Exception) -> None:
         self._note(error=f"floor broker: {wire.reason(exc)}")
