@@ -232,3 +232,16 @@ def test_a_legacy_log_still_verifies_with_the_old_chain(tmp_path: Path) -> None:
     assert legacy.verify([path]).ok
     path.write_bytes(b"".join(lines).replace(b'"seq": 3', b'"seq": 4'))
     assert not legacy.verify([path]).ok
+
+
+def test_keygen_where_a_key_is_refuses_as_a_usage_error_and_keeps_the_key(tmp_path: Path, capsys) -> None:
+    # A walkthrough saw exit 4 ("records damaged: a person restores them", which systemd does not restart) for a
+    # table whose key simply exists already.
+    from tests.helpers import init_table
+
+    init_table(tmp_path / "j.sqlite", tmp_path / "e.jsonl")
+    key = next(tmp_path.glob("*.key"))
+    before = key.read_bytes()
+    assert main(["audit", "keygen", "--journal", str(tmp_path / "j.sqlite"), "--log", str(tmp_path / "e.jsonl")]) == 2
+    assert "already holds a key: a table keeps its key" in capsys.readouterr().err
+    assert key.read_bytes() == before

@@ -81,8 +81,10 @@ def test_a_round_cannot_start_twice_nor_a_wager_settle_twice(tmp_path: Path) -> 
 
 def test_a_journal_belongs_to_one_table(tmp_path: Path) -> None:
     new_journal(tmp_path / "j.sqlite").close()
-    with pytest.raises(JournalConflict, match="belongs to table 'T1'"):
+    with pytest.raises(JournalConflict, match="belongs to table 'T1'") as refused:
         Journal(tmp_path / "j.sqlite", table_id="T2")
+    # a config to correct (exit 2), not records held by another process (3): a walkthrough saw 3
+    assert refused.value.exit_code == 2  # type: ignore[attr-defined]
 
 
 def test_a_full_journal_refuses_the_write_keeps_everything_before_and_the_round_resumes(tmp_path: Path) -> None:

@@ -74,6 +74,13 @@ class JournalConflict(JournalError):
     """A record contradicts what the journal holds (a round started twice, a wager settled twice)."""
 
 
+class AnotherTablesJournal(JournalConflict):
+    """A config that points this table at another table's journal: a config to correct (exit 2), nothing held or
+    damaged."""
+
+    exit_code = 2
+
+
 class NoJournal(JournalError):
     """No journal where a table has no history yet: ``tablectl journal init`` makes one (exit 2, as a usage error)."""
 

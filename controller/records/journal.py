@@ -84,6 +84,7 @@ from controller.money import format_cents
 from controller.records.anchor import Anchor, Head, anchor_path, read_anchor
 from controller.records.chain import GENESIS, record_hash, row_sum
 from controller.records.errors import (
+    AnotherTablesJournal,
     JournalConflict,
     JournalCorrupt,
     JournalError,
@@ -352,7 +353,7 @@ class Journal:
                                  '`tablectl journal migrate` (docs/operations.md, "Migrating a journal")')
         owner = self._meta("table")
         if owner != self.table_id:
-            raise JournalConflict(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: give this table its own [journal] path")
+            raise AnotherTablesJournal(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: give this table its own [journal] path")
         if max_bytes is not None and not self.readonly:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
             self._db.execute(f"PRAGMA max_page_count={max(2, max_bytes // page)}")

@@ -37,6 +37,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from controller.errors import TableError
 from controller.records.errors import RecordsDamaged, RecordsError, storage_error
 
 LINE_LABEL = b"tablectl log line\n"
@@ -45,6 +46,12 @@ CHECKPOINT_LABEL = b"tablectl checkpoint\n"
 
 class KeyProblem(RecordsDamaged):
     """The table's key is missing, unreadable, not a key, the wrong one, or readable by others."""
+
+
+class KeyExists(TableError):
+    """``audit keygen`` where the table has a key already: refused, nothing damaged (exit 2, as a usage error)."""
+
+    exit_code = 2
 
 
 def key_path(journal: Path) -> Path:
@@ -123,7 +130,7 @@ class SigningKey:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         except FileExistsError:
-            raise KeyProblem(f"{path} already holds a key: a table keeps its key (remove it yourself to make a new one)") from None
+            raise KeyExists(f"{path} already holds a key: a table keeps its key (remove it yourself to make a new one)") from None
         except OSError as exc:
             raise storage_error(path, exc, "creating the table's key") from None
         try:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from controller.records.backup import stamp
 from controller.records.chain import GENESIS, record_hash
-from controller.records.errors import JournalConflict, JournalCorrupt
+from controller.records.errors import AnotherTablesJournal, JournalConflict, JournalCorrupt
 from controller.records.integrity import SEALED
 from controller.records.journal import SCHEMA, Journal, _connect, _storage_error, now
 from controller.records.keys import SigningKey
@@ -49,7 +49,7 @@ def migrate(path: Path, table_id: str, key: SigningKey) -> Migrated:
                 raise NothingToMigrate(f"journal {path} already has the record chain (schema 2): nothing to migrate")
             owner = db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()
             if owner is None or owner[0] != table_id:
-                raise JournalConflict(f"journal {path} belongs to table {owner[0] if owner else None!r}, not {table_id!r}")
+                raise AnotherTablesJournal(f"journal {path} belongs to table {owner[0] if owner else None!r}, not {table_id!r}")
             problems = [str(r[0]) for r in db.execute("PRAGMA integrity_check(5)")]
             if problems != ["ok"]:
                 raise JournalCorrupt(f"journal {path} is damaged ({'; '.join(problems)}): restore it before migrating")
