@@ -151,6 +151,12 @@ class Kit:
             self.probe.close()
             raise KitError(f"the {self.device} at {self.port}, opening the session the clauses start from "
                            f"(8.1: SYNC, Hello, Identity): {exc}") from exc
+        assert self.identity is not None
+        if self.identity.device is not self.kind:
+            self.probe.close()
+            other = self.identity.device.name.lower()
+            raise KitError(f"the device at {self.port} says it is a {other} ({self.identity.model}), not a {self.device}: "
+                           f"check it with `tablectl conformance {other} {self.port}`")
         try:
             for number, title, check in sorted(CHECKS[self.device], key=lambda c: tuple(int(p) for p in c[0].split("."))):
                 if only is not None and number not in only:

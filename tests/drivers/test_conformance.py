@@ -83,6 +83,18 @@ def test_a_device_that_never_answers_is_reported_in_words_with_the_step_the_kit_
     assert "Traceback" not in err
 
 
+def test_a_shoe_checked_as_a_shuffler_is_named_not_failed_clause_by_clause(capsys: pytest.CaptureFixture[str]) -> None:
+    """A walkthrough pointed `conformance shuffler` at a shoe: 10 FAILs and exit 1, as if a shuffler had failed them.
+    Its Identity says what it is: the kit checks nothing and says which check to run (exit 2)."""
+    from drivers.conformance.run import simulator
+
+    with simulator("shoe", "reference") as sim:
+        with pytest.raises(KitError, match=r"says it is a shoe .*not a shuffler: check it with `tablectl conformance shoe"):
+            check("shuffler", sim.url, NoOperator(), lambda o: None)
+        assert main(["conformance", "shuffler", sim.url]) == 2
+    assert "FAIL" not in capsys.readouterr().out
+
+
 @pytest.mark.hardware
 @pytest.mark.parametrize(("device", "option"), [("shoe", "--shoe-port"), ("shuffler", "--shuffler-port")])
 def test_a_real_device_passes_every_clause_the_kit_can_check_alone(
