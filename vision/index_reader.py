@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.detect import patch_source
 from vision.geometry import patch_homographies, patch_outlines, warp_patches
-from vision.templates import INDEX_SIZE, DeckTemplates, features
+from vision.templates import INDEX_SIZE, DeckTemplates
 
 __all__ = ["IndexReader"]
 
@@ -165,7 +165,7 @@ class IndexReader:
         turned = np.einsum("nij,tjk->ntik", fit.homographies[rows], np.stack(turns)).reshape(-1, 3, 3)
         slid, patches = self._slid(image, turned, np.repeat(fit.distances[rows], len(turns), axis=0), cards)
         tries = len(turns) * cards
-        found_vectors = features(patches)
+        found_vectors = self.deck.features(patches)
         found = self.deck.index_distances(found_vectors, judged=False).reshape(len(rows), tries, -1)
         nearest_each = found.min(axis=1)
         # ``rows`` are the best poses of distinct looks.
@@ -202,7 +202,7 @@ class IndexReader:
         return np.repeat(homographies, cards, axis=0) @ moves, _shifted(around, shifts.reshape(len(around), cards, 2))
 
     def _features_at(self, image: np.ndarray, homographies: np.ndarray) -> np.ndarray:
-        return features(warp_patches(image, homographies, INDEX_SIZE))
+        return self.deck.features(warp_patches(image, homographies, INDEX_SIZE))
 
 
 def _looks_within(distances: np.ndarray, looks: np.ndarray, fitted: np.ndarray, above: float, below: float) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 from controller.cards import JOKER
 from vision.detect import patch_source
 from vision.geometry import Strip, patch_homographies, warp_patches
-from vision.templates import DeckTemplates, StripModel, features
+from vision.templates import DeckTemplates, StripModel
 
 __all__ = ["SUIT_POSE_SLACK", "strip_distances"]
 
@@ -56,23 +56,23 @@ def strip_distances(
         image, to_source, _ = patch_source(frame, small, width_px, strip.card_width_px)
         if strip.lone:
             if lone is not None and lone.any():
-                out[lone, k] = _read(model, strip, image, to_source(quads[lone]))
+                out[lone, k] = _read(deck, model, strip, image, to_source(quads[lone]))
             continue
         if not strip.in_index:
-            out[:, k] = _read(model, strip, image, to_source(quads))
+            out[:, k] = _read(deck, model, strip, image, to_source(quads))
             continue
         at = quads if fitted is None else fitted
         moves = _MOVES if strip.suit else _MOVES[:1]  # the rank strip at the fitted pose alone
         moved = (at[None] + SUIT_POSE_SLACK * moves[:, None, None]).reshape(-1, 4, 2)
         groups = suits if strip.suit else ranks
-        per_move = _per_group(_read(model, strip, image, to_source(moved)), groups).reshape(len(moves), len(quads), -1)
+        per_move = _per_group(_read(deck, model, strip, image, to_source(moved)), groups).reshape(len(moves), len(quads), -1)
         out[:, k] = per_move.max(axis=0)
     return out
 
 
-def _read(model: StripModel, strip: Strip, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
+def _read(deck: DeckTemplates, model: StripModel, strip: Strip, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
     homographies = patch_homographies(quads, strip.size, strip.fx, strip.fy, strip.origin)
-    return model.distances(features(warp_patches(image, homographies, strip.size)))
+    return model.distances(deck.features(warp_patches(image, homographies, strip.size)))
 
 
 def _per_group(distances: np.ndarray, groups: np.ndarray) -> np.ndarray:

@@ -67,7 +67,8 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-#: 13: a deck printing a small index is read in a smaller region (``SMALL_INDEX``; a cached artwork deck of
+#: 13: a deck printing a small index is read in a smaller region (``SMALL_INDEX``), a four-colour deck by its inks' hue
+#: (``DeckTemplates.four_colour``; a cached artwork deck of
 #: format 12 would not be). 12: a deck records whether it prints its index at all four corners (``DeckTemplates.side_index``; a four-index
 #: deck of format 11 would read a card twice). 11: a deck's index may be read in a larger region
 #: (``DeckTemplates.index_region``; 10 was a trial branch's, never landed, and may lie in a cache); 9: always in
@@ -116,6 +117,9 @@ LARGER_REGION_GAIN = 2.5
 #: pips beside it, which a fan's next card covers. Every tune deck prints its suit's centre 0.19 to 0.24 down; the
 #: small indexes of an outside lab's decks, 0.11 to 0.14 (0.16 a larger one, which reads the same either way).
 SMALL_INDEX = (0.12, 0.17)
+#: How far apart (red plus blue less twice green, 0 to 255 levels) two suits' inks lie in a four-colour deck
+#: (``prints_four_colours``).
+FOUR_COLOUR_HUE = 60.0
 #: The median correlation of a deck's top-left index with the top right of its face above which the deck
 #: prints its index at all four corners (``prints_side_index``).
 SIDE_INDEX_MATCH = 0.8
@@ -141,11 +145,15 @@ def grey_patches(patches: np.ndarray) -> np.ndarray:
     return np.asarray(stack[..., 0] * 0.114 + stack[..., 1] * 0.587 + stack[..., 2] * 0.299)
 
 
-def features(patches: np.ndarray) -> np.ndarray:
+def features(patches: np.ndarray, four_colour: bool = False) -> np.ndarray:
     """Unit-length feature rows for a stack of BGR patches (N, h, w, 3); flat patches give zero rows.
 
     The grey level and the redness are taken with OpenCV's 8-bit operations,
-    which keeps this cheap enough for the thousands of patches of a frame.
+    which keeps this cheap enough for the thousands of patches of a frame. For a ``four_colour`` deck
+    (``prints_four_colours``) the second half is the ink's hue against green instead, red plus blue less twice
+    green: black and white paper 0, red and blue above it, green below, so its green clubs are not its black
+    spades (by redness both are 0, told apart by the shape of a suit a few pixels wide); its red hearts and blue
+    diamonds are told apart by shape, as every deck's hearts and diamonds are.
     """
     stack = np.ascontiguousarray(patches, dtype=np.uint8)
     n, h, w = stack.shape[:3]
@@ -154,7 +162,11 @@ def features(patches: np.ndarray) -> np.ndarray:
     grey, redness = vec[:, : h * w], vec[:, h * w :]
     grey[:] = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).reshape(n, h * w)
     blue, green, red = cv2.split(flat)
-    redness[:] = cv2.subtract(red, cv2.max(blue, green)).reshape(n, h * w)
+    if four_colour:
+        hue = cv2.addWeighted(red, 0.5, blue, 0.5, 0.0, dtype=cv2.CV_32F)
+        redness[:] = cv2.subtract(hue, green, dtype=cv2.CV_32F).reshape(n, h * w)
+    else:
+        redness[:] = cv2.subtract(red, cv2.max(blue, green)).reshape(n, h * w)
     if (h, w) == (INDEX_SIZE[1], INDEX_SIZE[0]):
         grey[:, _CORNER] = grey[:, -1:]
         redness[:, _CORNER] = redness[:, -1:]
@@ -223,6 +235,14 @@ class DeckTemplates:
     side_index: bool = False
     """Whether the deck prints its index at all four corners (a "four-index" deck, as many casinos deal
     blackjack from): the top-right and bottom-left corners show a card's index too (``prints_side_index``)."""
+
+    four_colour: bool = False
+    """Whether the deck prints its four suits in four inks (``prints_four_colours``): its looks are taken with
+    ``features(..., four_colour=True)``."""
+
+    def features(self, patches: np.ndarray) -> np.ndarray:
+        """``features`` of patches as this deck's looks were enrolled."""
+        return features(patches, self.four_colour)
 
     @property
     def strip_layout(self) -> tuple[Strip, ...]:
@@ -295,7 +315,7 @@ class DeckTemplates:
             self.name, self.aspect, tuple(self.cards[i] for i in keep), self.index_mean, self.index_projection,
             self.index_centers[keep], self.background, self.index_looks[keep],
             tuple(strip.restricted_to(keep) for strip in self.strips), self.layouts, self.margins, self.index_region,
-            self.side_index,
+            self.side_index, self.four_colour,
         )
 
     def save(self, path: Path) -> None:
@@ -315,6 +335,7 @@ class DeckTemplates:
             layouts=np.array([[*g.rank, *g.suit, g.rank_weight, g.suit_weight] for g in self.layouts]).reshape(-1, 6),
             margins=self.margins,
             side_index=np.array(self.side_index),
+            four_colour=np.array(self.four_colour),
             **{f"strip{i}_{part}": getattr(model, part) for i, model in enumerate(self.strips)
                for part in ("mean", "projection", "centers")},
         )
@@ -349,6 +370,7 @@ class DeckTemplates:
                     margins=data["margins"].astype(np.float64),
                     index_region=region,
                     side_index=bool(data["side_index"]),
+                    four_colour=bool(data["four_colour"]),
                 )
         except TemplateError:
             raise
@@ -417,6 +439,31 @@ def prints_side_index(cards: tuple[Card, ...], faces: list[np.ndarray]) -> bool:
             continue  # a blank corner says nothing
         scores.append(float(cv2.matchTemplate(top_right, index, cv2.TM_CCOEFF_NORMED).max()))
     return bool(scores) and float(np.median(scores)) >= SIDE_INDEX_MATCH
+
+
+def prints_four_colours(cards: tuple[Card, ...], faces: list[np.ndarray]) -> bool:
+    """Whether a deck prints its clubs or its diamonds in an ink of their own (a four-colour deck: green clubs, blue
+    diamonds), told by the hue of the ink of its index corners: the median over a suit's cards of red plus blue
+    less twice green, at the pixels darker than the paper, lying ``FOUR_COLOUR_HUE`` or more from the spades' (for
+    clubs), or from the hearts' and from black (for diamonds: kde-jolly-royal prints its diamonds black, 0 where
+    its hearts are 147, and is read as a two-colour deck). The blind part's two four-colour decks: clubs -77 and
+    -143 where their spades are 36 and 62; an outside lab's: -199 against 0; every two-colour deck: within 5."""
+    hues: dict[str, list[float]] = {"S": [], "C": [], "H": [], "D": []}
+    for card, face in zip(cards, faces):
+        if card.is_joker or card.suit is None or card.suit.value not in hues:
+            continue
+        corner = _at_width(face, 200.0)[:, :, :3].astype(np.float32)
+        h, w = corner.shape[:2]
+        corner = corner[int(0.03 * h): int(0.2 * h), int(0.03 * w): int(0.15 * w)]
+        grey = corner.mean(axis=2)
+        ink = corner[grey < 0.7 * float(np.percentile(grey, 95))]
+        if len(ink) >= 10:
+            blue, green, red = ink[:, 0], ink[:, 1], ink[:, 2]
+            hues[card.suit.value].append(float(np.median(red + blue - 2 * green)))
+    median = {suit: float(np.median(values)) if values else 0.0 for suit, values in hues.items()}
+    green_clubs = abs(median["C"] - median["S"]) >= FOUR_COLOUR_HUE
+    coloured_diamonds = abs(median["D"] - median["H"]) >= FOUR_COLOUR_HUE and abs(median["D"]) >= FOUR_COLOUR_HUE
+    return green_clubs or coloured_diamonds
 
 
 def _refuse_upright_bottom_index(name: str, cards: tuple[Card, ...], faces: list[np.ndarray]) -> None:
@@ -545,7 +592,8 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
     _refuse_index_elsewhere(name, cards, originals)
     _refuse_upright_bottom_index(name, cards, originals)
     layouts = index_layouts(faces)
-    index = _enrol_index(originals, _index_region(originals, seed, layouts), rng)
+    four = prints_four_colours(cards, originals)
+    index = _enrol_index(originals, _index_region(originals, seed, layouts, four), rng, four_colour=four)
     step(1)
     deck = DeckTemplates(
         name=name,
@@ -556,11 +604,12 @@ def enrol_faces(name: str, faces: Mapping[Card, np.ndarray], seed: int = 0,
         index_centers=index.centers,
         background=index.background,
         index_looks=index.looks,
-        strips=tuple(_enrol_strip(strip, originals, rng, step, index.region) for strip in index_strips(index.region)),
+        strips=tuple(_enrol_strip(strip, originals, rng, step, index.region, four) for strip in index_strips(index.region)),
         layouts=layouts,
         margins=margin_points(faces),
         index_region=index.region,
         side_index=prints_side_index(cards, originals),
+        four_colour=four,
     )
     _refuse_alike_indexes(deck)
     return deck
@@ -578,14 +627,16 @@ class _IndexModel:
     background: np.ndarray
 
 
-def _index_region(originals: list[np.ndarray], seed: int, layouts: Sequence[IndexLayout]) -> tuple[float, float]:
+def _index_region(originals: list[np.ndarray], seed: int, layouts: Sequence[IndexLayout],
+                  four_colour: bool = False) -> tuple[float, float]:
     """The region of ``vision.geometry.INDEX_REGIONS`` to read the deck's index in: the usual one, unless a larger
     one sets its two closest cards ``LARGER_REGION_GAIN`` times further apart (a jumbo index, whose suit lies
     under the usual region), or the deck prints a small index (``SMALL_INDEX``: the smaller region). Each larger
     region is judged on a quarter of enrolment's jitters, from a generator of its own, so that a deck read in the
     usual region is enrolled as it always was."""
     larger = [region for region in INDEX_REGIONS if region[0] >= INDEX_FX]
-    least = [_separation(_enrol_index(originals, region, np.random.default_rng([seed, k]), JITTERS_PER_CORNER // 4).centers).min()
+    least = [_separation(_enrol_index(originals, region, np.random.default_rng([seed, k]), JITTERS_PER_CORNER // 4,
+                                      four_colour).centers).min()
              for k, region in enumerate(larger)]
     best = int(np.argmax(least))
     if least[best] >= LARGER_REGION_GAIN * least[0]:
@@ -595,7 +646,7 @@ def _index_region(originals: list[np.ndarray], seed: int, layouts: Sequence[Inde
 
 
 def _enrol_index(originals: list[np.ndarray], region: tuple[float, float], rng: np.random.Generator,
-                 jitters: int = JITTERS_PER_CORNER) -> _IndexModel:
+                 jitters: int = JITTERS_PER_CORNER, four_colour: bool = False) -> _IndexModel:
     """The index discriminant of ``jitters`` patches that ``region`` cuts from each index corner of each face,
     with each card's mean look and the projected patches of the faces where no index lies."""
     index_patches: list[np.ndarray] = []
@@ -612,10 +663,10 @@ def _enrol_index(originals: list[np.ndarray], region: tuple[float, float], rng: 
                                   for quad in _elsewhere(face, rng, max(6, -(-BACKGROUND_SAMPLES // len(originals)))))
     patches = np.stack(index_patches)
     labels = np.array(index_labels)
-    mean, projection, centers = _discriminant(features(patches), labels, len(originals))
+    mean, projection, centers = _discriminant(features(patches, four_colour), labels, len(originals))
     grey = grey_patches(patches)
     looks = np.stack([grey[labels == label].mean(axis=0) for label in range(len(originals))])
-    background = (features(np.stack(background_patches)) - mean) @ projection
+    background = (features(np.stack(background_patches), four_colour) - mean) @ projection
     return _IndexModel(region, mean, projection, centers, looks.astype(np.float32), background.astype(np.float32))
 
 
@@ -629,7 +680,7 @@ def _separation(centers: np.ndarray) -> np.ndarray:
 
 
 def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator,
-                 advance: Callable[[int], None], region: tuple[float, float]) -> StripModel:
+                 advance: Callable[[int], None], region: tuple[float, float], four_colour: bool = False) -> StripModel:
     """The discriminant of one strip over ``faces`` (one per card, in the deck's card order)."""
     patches: list[np.ndarray] = []
     labels: list[int] = []
@@ -639,6 +690,6 @@ def _enrol_strip(strip: Strip, faces: list[np.ndarray], rng: np.random.Generator
         for corner, quad in enumerate((upright, rotate_quad(upright, 2))):
             patches.extend(_jittered(face, quad, rng, strip, region) for _ in range(STRIP_JITTERS_PER_CORNER))
             labels.extend([2 * label + corner] * STRIP_JITTERS_PER_CORNER)
-    mean, projection, centers = _discriminant(features(np.stack(patches)), np.array(labels), 2 * len(faces))
+    mean, projection, centers = _discriminant(features(np.stack(patches), four_colour), np.array(labels), 2 * len(faces))
     advance(1)
     return StripModel(mean, projection, centers)

@@ -11,6 +11,8 @@ from controller.cards import Card
 
 W, H = 240, 336
 _INK = {"S": (30, 30, 30), "C": (30, 30, 30), "H": (40, 40, 210), "D": (40, 40, 210)}
+#: A four-colour deck's inks (BGR): green clubs, blue diamonds.
+FOUR_INKS = {"S": (30, 30, 30), "C": (40, 150, 30), "H": (40, 40, 210), "D": (200, 80, 30)}
 
 
 def _suit(image: np.ndarray, suit: str, cx: float, cy: float, r: float, ink: tuple[int, int, int]) -> None:
@@ -36,13 +38,13 @@ def _suit(image: np.ndarray, suit: str, cx: float, cy: float, r: float, ink: tup
         poly([(cx, cy), (cx + 0.35 * r, cy + r), (cx - 0.35 * r, cy + r)])
 
 
-def _index(image: np.ndarray, card: Card, size: float = 1.0) -> None:
+def _index(image: np.ndarray, card: Card, size: float = 1.0, inks: dict[str, tuple[int, int, int]] = _INK) -> None:
     rank, suit = card.code[0], card.code[1]
     text = "10" if rank == "T" else rank
     scale = (2.6 if text != "10" else 1.9) * size
     thick = max(2, round(5 * size))
     (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
-    ink = _INK[suit]
+    ink = inks[suit]
     x = round(42 * size) if size < 1 else 42
     cv2.putText(image, text, (x - width // 2 + round(8 * (1 - size)), 12 + height), cv2.FONT_HERSHEY_DUPLEX, scale, ink,
                 thick, cv2.LINE_AA)
@@ -54,19 +56,19 @@ def jumbo_face(card: Card) -> np.ndarray:
     return _face(card, 1.0)
 
 
-def small_index_face(card: Card) -> np.ndarray:
-    """The card's face as ``jumbo_face`` draws it, its index drawn at 0.4 times the size."""
-    return _face(card, 0.4)
+def small_index_face(card: Card, inks: dict[str, tuple[int, int, int]] = _INK) -> np.ndarray:
+    """The card's face as ``jumbo_face`` draws it, its index drawn at 0.4 times the size (in ``inks``)."""
+    return _face(card, 0.4, inks)
 
 
-def _face(card: Card, size: float) -> np.ndarray:
+def _face(card: Card, size: float, inks: dict[str, tuple[int, int, int]] = _INK) -> np.ndarray:
     image = np.full((H, W, 3), 250, np.uint8)
-    _index(image, card, size)
+    _index(image, card, size, inks)
     image = np.ascontiguousarray(image[::-1, ::-1])
-    _index(image, card, size)
+    _index(image, card, size, inks)
     image = np.ascontiguousarray(image[::-1, ::-1])
     rank, suit = card.code[0], card.code[1]
-    ink = _INK[suit]
+    ink = inks[suit]
     if rank in "JQK":
         cv2.rectangle(image, (80, 100), (160, 236), ink, 3)
         cv2.putText(image, rank, (100, 190), cv2.FONT_HERSHEY_TRIPLEX, 2.0, ink, 4, cv2.LINE_AA)
