@@ -92,6 +92,9 @@ class RoundStarted(RoundEvent, frozen=True, kw_only=True, tag="round_started"):
     """The game's options as configured (pay tables, limits of the game's own)."""
     roles: dict[str, Any]
     """Who plays which role this round (the player-dealer, the bank button) and the game's carried state (a meter)."""
+    rules: int | UnsetType = UNSET
+    """The revision of the game's rules the round is settled by (``Game.rules_version``), written from the second on:
+    a round journaled before a revision is replayed by the rules it was played under."""
 
 
 class StateChanged(RoundEvent, frozen=True, kw_only=True, tag="state_changed"):

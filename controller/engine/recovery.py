@@ -35,6 +35,7 @@ from controller.engine.log import EventLog, as_written
 from controller.engine.round import FINISHED, Limits, Round
 from controller.errors import CardRefused, TableError
 from controller.events import (
+    UNSET,
     CardBurned,
     CardCorrected,
     CardDealt,
@@ -222,7 +223,10 @@ def rebuild(records: list[Event], live: EventLog | None, *, game: Game[Any] | No
     if started is None:
         raise JournalMismatch(f"the journal holds no {RoundStarted.EVENT} record for this round")
     log = ReplayLog(started.table, records, live)
-    game = game or make_game(started.game, started.options)
+    rules = 1 if started.rules is UNSET else started.rules
+    if game is None or game.rules_version != rules:  # a round journaled under other rules is settled by them
+        game = make_game(started.game, started.options)
+        game.rules_version = rules
     if started.roles:
         game.restore_roles(started.roles)
     round = Round(

@@ -32,6 +32,7 @@ from controller.engine import jackpot
 from controller.engine.log import EventLog
 from controller.errors import CardRefused, IllegalAction, WagerRefused
 from controller.events import (
+    UNSET,
     BettingClosed,
     CardBurned,
     CardCorrected,
@@ -220,8 +221,9 @@ class Round:
     @_journaled_together
     def start(self) -> None:
         """Open betting."""
+        rules = self.game.rules_version
         self.emit(RoundStarted(spots=self.spots, rounding=self.rounding.value, options=dict(self.game.options),
-                               roles=self.game.table_roles()))
+                               roles=self.game.table_roles(), rules=rules if rules != 1 else UNSET))
         self._fire("open_betting")
 
     @_journaled_together

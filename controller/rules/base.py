@@ -205,6 +205,10 @@ class Game(abc.ABC, Generic[State]):
     """Cards per stack when a shuffler deals (three for Three Card Poker)."""
     banker: ClassVar[str] = "house"
     """Who takes the other side of the wagers: ``house``; ``pot`` where players play for a pot the house does not bank."""
+    rules_version: int = 1
+    """The revision of the game's rules: raised when a game settles some round otherwise than before (a corrected
+    settlement order). Each round journals the revision it was played under (``RoundStarted.rules``, from 2), and a
+    replay settles it by that one, so a round journaled before a correction still replays to the cent."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = dict(options or {})

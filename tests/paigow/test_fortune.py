@@ -153,3 +153,26 @@ def test_envy_is_paid_from_what_the_bank_has_left_after_every_bonus() -> None:
     # with $5 more the Envy is paid: the bonus lost, the Envy returns its $5
     envy = limited_bank_round(13000, hands, bets=1000)[(2, "fortune")]
     assert (envy.returned, envy.outcome.value) == (500, "push") and "envy covered" not in envy.reason
+
+
+def test_a_round_journaled_under_the_first_rules_replays_by_them() -> None:
+    """The order changed in rules revision 2: a round played before it (journaled without ``rules``) still replays
+    to the cent by its own order, and one played after journals ``rules: 2`` and replays by the new order."""
+    from controller.engine.recovery import rebuild
+    from controller.events import RoundStarted, from_record
+    from controller.rules.registry import make_game
+    from tests.helpers import MemoryLog
+
+    hands = {2: "AS AH AD AC QS QH 4C", 3: "KS KH 8S 8H 6C 4D 3C"}
+    for rules, spot_3_bet in ((1, 2000), (2, 3000)):
+        game, log = make_game("fortune-pai-gow"), MemoryLog()
+        game.rules_version = rules
+        wagers = {(seat, wager): amount for seat in (2, 3) for wager, amount in (("bet", 2000), ("fortune", 500))}
+        round = new_round("fortune-pai-gow", None, wagers, log, bank=3000, game=game)
+        deal(round, stacked_deck({1: WEAK_PLAYER_DEALER, **hands}))
+        play_out(round, first_pile=1, dice=(2, 3, 3))
+        assert {(s.spot, s.wager): s.returned for s in round.settlements}[(3, "bet")] == spot_3_bet
+        [started] = log.named(RoundStarted.EVENT)
+        assert started.get("rules") == (None if rules == 1 else 2)
+        replayed = rebuild([from_record(r) for r in log.records()], None)
+        assert [s.returned for s in replayed.settlements] == [s.returned for s in round.settlements]

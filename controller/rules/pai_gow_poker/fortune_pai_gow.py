@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from controller.errors import WagerRefused
 from controller.money import Cents, Rounding, format_cents
-from controller.odds import Outcome
+from controller.odds import Outcome, Payout
 from controller.rules.banking import BankResult, Claim
 from controller.rules.base import OptionError, Wagers
 from controller.rules.pai_gow_poker.double_hand_poker import DoubleHandPoker, PaiGowRound
@@ -38,6 +39,7 @@ from controller.settlement import Settlement
 class FortunePaiGow(DoubleHandPoker):
     id = "fortune-pai-gow"
     title = "Fortune Pai Gow Poker"
+    rules_version = 2  # 2: every standard wager before any bonus, the Envy last (before: seat by seat, Envy in the bonus)
     wagers = ("bet", "fortune", "bank")  # type: ignore[assignment]  # one more wager than the base game
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -77,7 +79,10 @@ class FortunePaiGow(DoubleHandPoker):
         return shown
 
     def claims(self, state: PaiGowRound, wagers: Wagers) -> list[Claim]:
-        """Every standard wager in settlement order, then every Fortune Bonus (without Envy) in that order."""
+        """Every standard wager in settlement order, then every Fortune Bonus (without Envy) in that order; rounds of
+        ``rules_version`` 1, seat by seat, each Fortune Bonus with its Envy (``_seat_by_seat``)."""
+        if self.rules_version < 2:
+            return self._seat_by_seat(state, wagers)
         claims = super().claims(state, wagers)
         for seat in state.settlement_order():
             stake = wagers.get((seat, "fortune"), 0)
@@ -86,9 +91,34 @@ class FortunePaiGow(DoubleHandPoker):
                 claims.append(Claim(seat, "fortune", stake, result.payout, result.row or "no paying hand"))
         return claims
 
+    def _seat_by_seat(self, state: PaiGowRound, wagers: Wagers) -> list[Claim]:
+        """The order of ``rules_version`` 1: each seat's standard wager, then its Fortune Bonus with its Envy added."""
+        bets = {c.spot: c for c in super().claims(state, wagers)}
+        claims = []
+        for seat in state.settlement_order():
+            if seat in bets:
+                claims.append(bets[seat])
+            stake = wagers.get((seat, "fortune"), 0)
+            if stake:
+                result = self.fortune(state, seat)
+                envy = self.envy(state, seat) if stake >= self.envy_threshold else []
+                total = sum(amount for _, _, amount in envy)
+                reason = result.row or "no paying hand"
+                if not total:
+                    claims.append(Claim(seat, "fortune", stake, result.payout, reason))
+                    continue
+                multiplier = result.payout.multiplier + Fraction(total, stake)
+                outcome = Outcome.WIN if multiplier > 1 else Outcome.PUSH if multiplier == 1 else Outcome.PARTIAL
+                listed = ", ".join(f"seat {s} {row} {format_cents(a)}" for s, row, a in envy)
+                claims.append(Claim(seat, "fortune", stake, Payout(outcome, multiplier, f"{result.payout.text} + envy {format_cents(total)}"),
+                                    f"{reason}; envy: {listed}"))
+        return claims
+
     def against_bank(self, state: PaiGowRound, wagers: Wagers, rounding: Rounding) -> tuple[list[Settlement], BankResult]:
         """The claims against the bank, then the Envy Bonuses from what is left of it, in settlement order."""
         records, result = super().against_bank(state, wagers, rounding)
+        if self.rules_version < 2:
+            return records, result
         left = result.bank - result.action
         paid = 0
         for seat in state.settlement_order():

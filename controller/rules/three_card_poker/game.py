@@ -82,6 +82,7 @@ class TcpHand:
 class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
     id = "three-card-poker"
     title = "Three Card Poker (player-dealer)"
+    rules_version = 2  # 2: forfeited wagers collected before a short bank pays anyone (Round of Play 4)
     wagers = ("ante", "pair_plus", "bank")
     max_spots = 8  # "A maximum of eight players including the player-dealer position"
     device = "shuffler"
@@ -191,11 +192,13 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
     def claims(self, state: TcpHand, wagers: Wagers) -> list[Claim]:
         """What each wager is owed by the rules, in settlement order: the forfeited wagers first, collected before
         the player-dealer's hand is revealed (Round of Play 4), then from the left of the player-dealer the Ante,
-        the Play and the Pair Plus of each player still in (Round of Play 8)."""
+        the Play and the Pair Plus of each player still in (Round of Play 8). Rounds of ``rules_version`` 1 settled
+        the folds in their seats' turn."""
         claims = []
         dealer = state.value(state.player_dealer) if state.players else 0
         qualifies = dealer >= QUEEN_HIGH
-        for seat in sorted(state.players, key=lambda s: s not in state.folded):
+        folds_first = self.rules_version >= 2
+        for seat in sorted(state.players, key=lambda s: folds_first and s not in state.folded):
             mine = state.value(seat)
             for wager in ("ante", "play", "pair_plus"):
                 stake = wagers.get((seat, wager))
