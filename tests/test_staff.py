@@ -88,7 +88,10 @@ def test_without_a_terminal_the_pin_is_not_asked_and_the_error_says_how_to_give_
 ])
 def test_ctrl_c_or_ctrl_d_at_the_pin_prompt_says_so_and_saves_nothing(tmp_path: Path, key: bytes, code: int, said: str) -> None:
     master, slave = pty.openpty()
-    on_terminal = "import os, sys; os.login_tty(0); os.execv(sys.argv[1], sys.argv[1:])"  # its own session, the pty its terminal
+    # its own session, the pty its terminal; Ctrl-C's SIGINT at its default (a worker that ran other tests may ignore
+    # it, and an ignored signal stays ignored across exec: the fresh-clone CI saw this test wait out its minute)
+    on_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.login_tty(0); "
+                   "os.execv(sys.argv[1], sys.argv[1:])")
     asking = subprocess.Popen([sys.executable, "-c", on_terminal, TABLECTL, "staff", "add", "carol", "--role", "dealer",
                                "--file", str(tmp_path / "staff.json")], stdin=slave)
     os.close(slave)

@@ -9,6 +9,7 @@ import io
 import os
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -175,8 +176,11 @@ def test_ctrl_c_at_the_pin_prompt_ends_in_one_line_and_leaves_the_round_held(
     held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, files, round_id = held
-    asking = subprocess.Popen([TABLECTL, "hold", "resume", round_id, "--by", "pat", *files], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # SIGINT at its default in the child: a worker that ran other tests may ignore it, and an ignored signal stays
+    # ignored across exec (the fresh-clone CI saw exit 1 here, the PIN prompt reading on to the end of its input)
+    at_default = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+    asking = subprocess.Popen([sys.executable, "-c", at_default, TABLECTL, "hold", "resume", round_id, "--by", "pat", *files],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         assert asking.stderr is not None
         said = b""
