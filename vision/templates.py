@@ -67,9 +67,9 @@ __all__ = [
 
 INDEX_SIZE = (20, 36)
 BACKGROUND_BGR = (60, 120, 50)
-#: 13: a deck printing a small index is read in a smaller region (``SMALL_INDEX``), a four-colour deck by its inks' hue
-#: (``DeckTemplates.four_colour``; a cached artwork deck of
-#: format 12 would not be). 12: a deck records whether it prints its index at all four corners (``DeckTemplates.side_index``; a four-index
+#: 13: a deck records whether it prints a small index (read in a smaller region, ``SMALL_INDEX``) and four colours
+#: (read by its inks' hue, ``DeckTemplates.four_colour``); a cached artwork deck of format 12 would be read as
+#: neither. 12: a deck records whether it prints its index at all four corners (``DeckTemplates.side_index``; a four-index
 #: deck of format 11 would read a card twice). 11: a deck's index may be read in a larger region
 #: (``DeckTemplates.index_region``; 10 was a trial branch's, never landed, and may lie in a cache); 9: always in
 #: the usual one. 8: enrolled since decks that print the bottom-right index upright are refused (a file of format 7
