@@ -251,7 +251,26 @@ def read_image(path: Path) -> np.ndarray:
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if frame is None:
         raise CameraError(f"image {path} is not a readable image (garbled or not an image format)")
+    if _cut_short_jpeg(Path(path)):
+        raise CameraError(f"image {path} is cut short: its JPEG data ends before the end of the picture (a copy or a "
+                          "download that stopped early); copy it again")
     return frame
+
+
+#: How far from a JPEG file's end its end-of-image mark may lie (data some cameras append after it).
+JPEG_TAIL = 65536
+
+
+def _cut_short_jpeg(path: Path) -> bool:
+    """Whether a JPEG file lacks its end-of-image mark near its end: OpenCV decodes such a file, its lost rows
+    grey, and says so only on libjpeg's stderr (an outside lab's truncated frame read as no card, exit 0)."""
+    with path.open("rb") as handle:
+        if handle.read(2) != b"\xff\xd8":
+            return False  # not a JPEG
+        handle.seek(0, 2)
+        size = handle.tell()
+        handle.seek(max(0, size - JPEG_TAIL))
+        return b"\xff\xd9" not in handle.read()
 
 
 def open_source(spec: str) -> FrameSource:
