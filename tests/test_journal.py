@@ -248,3 +248,9 @@ def test_migrating_a_journal_that_needs_none_is_a_success_that_says_so(tmp_path:
     assert main(["journal", "migrate", "--journal", str(journal), "--log", str(tmp_path / "e.jsonl")]) == 0
     assert capsys.readouterr().out == f"journal {journal} already has the record chain (schema 2): nothing to migrate\n"
     assert journal.read_bytes() == before and not list(tmp_path.glob("*.schema1-*"))
+    # its key lost, migrate makes none: a new key would not be the one its chain was signed with
+    keys = sorted(tmp_path.glob("*.key*"))
+    for key in keys:
+        key.unlink()
+    assert main(["journal", "migrate", "--journal", str(journal), "--log", str(tmp_path / "e.jsonl")]) == 0
+    assert "nothing to migrate" in capsys.readouterr().out and keys and not list(tmp_path.glob("*.key*"))

@@ -227,8 +227,9 @@ def _not_a_backup(given: Path, journal: Path) -> str | None:
 def run_migrate(args: argparse.Namespace) -> int:
     try:
         config, paths = resolve(args)
-        key, made = _key(paths)
-        done = migrate(paths.journal, config.table_id, key)
+        made = not paths.key.exists()
+        done = migrate(paths.journal, config.table_id, lambda: _key(paths)[0])  # a key only for a journal to migrate
+        key = SigningKey.load(paths.key)
     except NothingToMigrate as exc:
         print(exc)
         return 0

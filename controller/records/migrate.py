@@ -10,6 +10,7 @@ writes the anchor. Run it once per journal, with the table stopped.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,10 @@ class Migrated:
     last_seq: int
 
 
-def migrate(path: Path, table_id: str, key: SigningKey) -> Migrated:
+def migrate(path: Path, table_id: str, key: SigningKey | Callable[[], SigningKey]) -> Migrated:
+    """Chain and anchor a schema-1 journal, keeping the old file beside it. ``key`` may be a callable giving the
+    key: it is called only once the journal is known to need it, so a journal with nothing to migrate (or another
+    table's, or a damaged one) never has a key made for it."""
     lock = FileLock(path, f"table {table_id}'s journal")
     lock.acquire()
     try:
@@ -53,18 +57,19 @@ def migrate(path: Path, table_id: str, key: SigningKey) -> Migrated:
             problems = [str(r[0]) for r in db.execute("PRAGMA integrity_check(5)")]
             if problems != ["ok"]:
                 raise JournalCorrupt(f"journal {path} is damaged ({'; '.join(problems)}): restore it before migrating")
+            signing = key if isinstance(key, SigningKey) else key()
             kept = path.with_name(f"{path.name}.schema1-{stamp()}")
             copy = sqlite3.connect(kept)
             db.backup(copy)
             copy.close()
-            count, last = _chain(db, path, key)
+            count, last = _chain(db, path, signing)
         except sqlite3.Error as exc:
             raise _storage_error(path, exc, "migrating") from None
         finally:
             db.close()
     finally:
         lock.release()
-    with Journal(path, table_id=table_id, key=key, anchored=False) as journal:
+    with Journal(path, table_id=table_id, key=signing, anchored=False) as journal:
         journal.rewrite_anchor()
     return Migrated(path, kept, count, last)
 
