@@ -35,6 +35,8 @@ import argparse  # noqa: E402
 import pickle  # noqa: E402
 import tempfile  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -42,10 +44,10 @@ import numpy as np  # noqa: E402
 from vision.artwork import cache_dir, render_deck  # noqa: E402
 from vision.detect import half_size  # noqa: E402
 from vision.enroll import faces_from_images  # noqa: E402
-from vision.envelope import INDEX_BOX  # noqa: E402
+from vision.envelope import INDEX_BOX, TruthCard  # noqa: E402
 from vision.envelope.decks import TUNE_DECKS  # noqa: E402
 from vision.envelope.scoring import Reported, score_frame  # noqa: E402
-from vision.labelled import LabelledFrame, labelled_frames  # noqa: E402
+from vision.labelled import labelled_frames  # noqa: E402
 from vision.recognizer import Recognizer, evidence_needed  # noqa: E402
 from vision.setup import layout_from, one_core  # noqa: E402
 from vision.sources import read_image  # noqa: E402
@@ -62,28 +64,29 @@ def enrol(name: str):  # type: ignore[no-untyped-def]
         return enrol_faces(name, faces_from_images(Path(folder)))
 
 
+@dataclass(frozen=True)
+class Bins:
+    """A labelled frame's conditions, as an envelope frame's ``conditions`` gives them."""
+
+    named: dict[str, str]
+
+    def bins(self) -> dict[str, str]:
+        return dict.fromkeys(("glare", "blur", "layout", "felt"), "-") | self.named
+
+
+@dataclass(frozen=True)
 class Scene:
     """A labelled frame as the cached scenes give theirs."""
 
-    def __init__(self, frame: LabelledFrame) -> None:
-        self.frame, self.truth, self.calibration = read_image(frame.path), frame.truth, frame.calibration
-        self.bins = frame.bins
-
-    class _Bins:
-        def __init__(self, bins: dict[str, str]) -> None:
-            self._bins = bins
-
-        def bins(self) -> dict[str, str]:
-            return self._bins
-
-    @property
-    def conditions(self) -> Scene._Bins:
-        return Scene._Bins({key: self.bins.get(key, "-") for key in ("glare", "blur", "layout", "felt")} | self.bins)
+    frame: np.ndarray
+    truth: tuple[TruthCard, ...]
+    calibration: dict[str, Any] | None
+    conditions: Bins
 
 
 def labelled(folder: Path):  # type: ignore[no-untyped-def]
     for frame in labelled_frames(folder):
-        yield Scene(frame)
+        yield Scene(read_image(frame.path), frame.truth, frame.calibration, Bins(frame.bins))
 
 
 def cached(name: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]

@@ -450,7 +450,7 @@ def prints_four_colours(cards: tuple[Card, ...], faces: list[np.ndarray]) -> boo
     -143 where their spades are 36 and 62; an outside lab's: -199 against 0; every two-colour deck: within 5."""
     hues: dict[str, list[float]] = {"S": [], "C": [], "H": [], "D": []}
     for card, face in zip(cards, faces):
-        if card.is_joker or card.suit is None or card.suit.value not in hues:
+        if card.is_joker or card.suit.value not in hues:
             continue
         corner = _at_width(face, 200.0)[:, :, :3].astype(np.float32)
         h, w = corner.shape[:2]

@@ -182,6 +182,15 @@ def test_a_no_face_deck_cannot_be_read_as_a_face_card(deck: DeckTemplates, faces
     assert all(model.centers.shape[0] == 2 * 40 for model in small.strips)
 
 
+def _corner_patch(face: np.ndarray, scale: float, corner: int, region: tuple[float, float]) -> np.ndarray:
+    """The index patch of ``face`` shrunk by ``scale`` (as a camera sees it), from its top-left (0) or bottom-right
+    (2) index corner, over ``region``."""
+    small = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    quad = rotate_quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], float), corner)
+    return sample_patch(small, quad, INDEX_SIZE, *region)
+
+
 def test_a_deck_whose_suit_lies_under_a_jumbo_rank_is_read_in_a_taller_index_region(tmp_path: Path) -> None:
     """A jumbo index shows its rank alone in the usual index region, where a six of hearts is a six of diamonds:
     enrolment takes the larger region (``vision.geometry.INDEX_REGIONS``) that tells the cards apart, the deck file
@@ -200,11 +209,8 @@ def test_a_deck_whose_suit_lies_under_a_jumbo_rank_is_read_in_a_taller_index_reg
     assert again.index_region == deck.index_region and again.strip_layout == index_strips(deck.index_region)
     assert np.array_equal(again.index_centers, deck.index_centers)
     for card in cards:
-        face = cv2.resize(faces[card], None, fx=0.42, fy=0.42, interpolation=cv2.INTER_AREA)
-        h, w = face.shape[:2]
         for corner in (0, 2):
-            quad = rotate_quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], float), corner)
-            patch = sample_patch(face, quad, INDEX_SIZE, *deck.index_region)
+            patch = _corner_patch(faces[card], 0.42, corner, deck.index_region)
             assert deck.match_index(features(np.stack([patch])))[0].card is card, (card, corner)
     # In the usual region alone the suits of a rank and colour are alike: the deck would have been refused.
     usual = _enrol_index([faces[c] for c in sorted(faces)], INDEX_REGIONS[0], np.random.default_rng(0))
@@ -227,11 +233,8 @@ def test_a_deck_printing_a_small_index_is_read_in_a_smaller_region(tmp_path: Pat
     again = DeckTemplates.load(tmp_path / "small.npz")
     assert again.index_region == SMALL_INDEX_REGION and again.strip_layout == index_strips(SMALL_INDEX_REGION)
     for card in cards:
-        face = cv2.resize(faces[card], None, fx=0.55, fy=0.55, interpolation=cv2.INTER_AREA)
-        h, w = face.shape[:2]
         for corner in (0, 2):
-            quad = rotate_quad(np.array([[0, 0], [w, 0], [w, h], [0, h]], float), corner)
-            patch = sample_patch(face, quad, INDEX_SIZE, *small.index_region)
+            patch = _corner_patch(faces[card], 0.55, corner, small.index_region)
             assert again.match_index(features(np.stack([patch])))[0].card is card, (card, corner)
 
 
@@ -253,14 +256,10 @@ def test_a_four_colour_deck_is_told_by_its_inks_and_its_green_clubs_are_not_its_
     again = DeckTemplates.load(tmp_path / "four.npz")
     assert again.four_colour
     for card in cards:
-        face = cv2.resize(four[card], None, fx=0.55, fy=0.55, interpolation=cv2.INTER_AREA)
-        h, w = face.shape[:2]
-        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        patch = sample_patch(face, quad, INDEX_SIZE, *again.index_region)
+        patch = _corner_patch(four[card], 0.55, 0, again.index_region)
         assert again.match_index(again.features(np.stack([patch])))[0].card is card, card
     # by redness a green club and a black spade differ by nothing; by the hue, by their inks
-    club, spade = (sample_patch(cv2.resize(four[Card.parse(c)], None, fx=0.55, fy=0.55), np.array(
-        [[0, 0], [132, 0], [132, 185], [0, 185]], float), INDEX_SIZE, *again.index_region) for c in ("9C", "9S"))
+    club, spade = (_corner_patch(four[Card.parse(c)], 0.55, 0, again.index_region) for c in ("9C", "9S"))
     half = INDEX_SIZE[0] * INDEX_SIZE[1]
     plain, hued = features(np.stack([club, spade])), features(np.stack([club, spade]), four_colour=True)
     assert np.abs(hued[0, half:]).sum() > 3 * np.abs(plain[0, half:]).sum()
