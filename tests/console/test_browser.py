@@ -353,6 +353,7 @@ def test_a_dealer_who_mistypes_their_pin_is_locked_out_never_the_supervisor_at_t
         log_in(page, SUPERVISOR)  # the same screen, another name
         page.click("#open-round")
         enter(page, 2, "home", "25")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$25\.00")  # placed before the hold
         console.loop.submit(DeviceFault("shoe", "door open"))
         page.locator("#hold-screen").wait_for(state="visible")
         for _ in range(3):  # the dealer tries to clear the hold: not a supervisor, and locked
