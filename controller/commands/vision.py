@@ -362,6 +362,9 @@ def enroll_command(args: argparse.Namespace) -> int:
         print(f"note: its index reaches further into the card than most (a jumbo index): the camera reads each "
               f"index corner over {across:.0%} of the card's width and {down:.0%} of its height, and a corner "
               "another card covers there is not read")
+    if deck.four_colour:
+        print("note: it prints four colours (its clubs or diamonds in an ink of their own): the camera tells its suits "
+              "by the hue of each index's ink, not by red and black")
     if deck.side_index:
         print("note: it prints its index at all four corners (a four-index deck): a card read from its index and "
               "again from the index beside it is one card; a card whose two own index corners are covered is read "

@@ -277,6 +277,21 @@ def test_a_four_index_deck_is_enrolled_with_a_note_saying_so(tmp_path: Path, fac
         assert said == (deck == "four")
 
 
+def test_a_four_colour_deck_is_enrolled_with_a_note_saying_so(tmp_path: Path, capsys) -> None:
+    """The technician is told the deck was taken as four-colour (read by its inks' hue), and a two-colour one is not."""
+    from tests.vision.drawn_deck import FOUR_INKS, small_index_face
+
+    for deck, inks in (("two", None), ("four", FOUR_INKS)):
+        (tmp_path / deck).mkdir()
+        for code in ("AS", "AC", "AH", "AD", "6S", "6C", "6H", "6D", "9S", "9C", "KH", "KD", "KS", "KC"):
+            face = small_index_face(Card.parse(code)) if inks is None else small_index_face(Card.parse(code), inks)
+            cv2.imwrite(str(tmp_path / deck / f"{code}.png"), face)
+        argv = ["vision", "enroll", "--images", str(tmp_path / deck), "--out", str(tmp_path / f"{deck}.npz"), "--partial"]
+        assert main(argv) == 0
+        said = "note: it prints four colours" in capsys.readouterr().out
+        assert said == (deck == "four")
+
+
 def test_calibrate_records_the_frame_size_and_read_refuses_a_frame_of_another(tmp_path: Path, faces, capsys) -> None:
     """A camera set to 1280x720 after being calibrated at 1920x1080 would put every card elsewhere: refused by name."""
     config, points = _calibrate(tmp_path, faces)
