@@ -95,7 +95,7 @@ def ask(lines: Any, prompt: str) -> str:
             return str(next(lines)).strip()
         except StopIteration:
             raise StaffError(f"standard input ended before the {prompt.split(' ', maxsplit=1)[0]}") from None
-    if not _terminal():
+    if not terminal_present():
         raise StaffError(f"no terminal to ask for the {prompt.split(' ', maxsplit=1)[0]} on: nothing saved; "
                          "give it on standard input with --pin-stdin")
     first = getpass.getpass(f"{prompt}: ")
@@ -104,7 +104,7 @@ def ask(lines: Any, prompt: str) -> str:
     return first.strip()
 
 
-def _terminal() -> bool:
+def terminal_present() -> bool:
     """Whether there is a terminal to ask a secret on without echo (``getpass`` opens ``/dev/tty``)."""
     try:
         os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))

@@ -14,6 +14,7 @@ import argparse
 import getpass
 import sys
 
+from controller.commands.staff import terminal_present
 from controller.console.settings import console_settings
 from controller.engine.config import TableConfig
 from controller.engine.log import EventLog
@@ -42,6 +43,8 @@ def confirm_supervisor(args: argparse.Namespace, config: TableConfig, log: Event
     def refused(reason: str) -> SupervisorRefusal:
         return SupervisorRefusal(round=round_id, name=name, step="command line", action=action, reason=reason)
 
+    if not args.pin_stdin and not terminal_present():  # getpass would read the PIN with echo, and warn in Python's words
+        raise SupervisorRefused("no terminal to ask for the PIN on: nothing was done; give it on standard input with --pin-stdin")
     tries = 1 if args.pin_stdin else TRIES
     for attempt in range(1, tries + 1):
         pin = sys.stdin.readline().strip() if args.pin_stdin else getpass.getpass(f"PIN for {args.by}: ")

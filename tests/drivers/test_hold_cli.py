@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import os
-import signal
+import pty
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -115,6 +115,20 @@ def test_the_supervisor_voids_the_held_round_and_every_wager_is_returned(
     assert main(["run", "--rounds", "1", "--seed", "4", "--no-camera", *files]) == 0
 
 
+def test_without_a_terminal_the_supervisor_is_not_asked_for_a_pin_and_the_error_says_how_to_give_it(
+    held: tuple[SimulatorProcess, list[str], str],
+) -> None:
+    """Run where there is no terminal (a script, ssh without one): getpass read the PIN from standard input with
+    echo, after a Python warning. Now: refused, saying how to give it; the round stays held."""
+    _, files, round_id = held
+    done = subprocess.run([TABLECTL, "hold", "void", round_id, "--by", "pat", *files], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, start_new_session=True, timeout=120)
+    assert (done.returncode, done.stderr) == (
+        2, "tablectl: no terminal to ask for the PIN on: nothing was done; give it on standard input with --pin-stdin\n")
+    with Journal(files[3], table_id="TC-01", readonly=True) as journal:
+        assert journal.round(round_id).state == "hold"  # type: ignore[union-attr]
+
+
 def test_holding_nothing_is_said_plainly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "j.sqlite"
     init_table(journal, tmp_path / "ev.jsonl")
@@ -176,19 +190,27 @@ def test_ctrl_c_at_the_pin_prompt_ends_in_one_line_and_leaves_the_round_held(
     held: tuple[SimulatorProcess, list[str], str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, files, round_id = held
-    # SIGINT at its default in the child: a worker that ran other tests may ignore it, and an ignored signal stays
-    # ignored across exec (the fresh-clone CI saw exit 1 here, the PIN prompt reading on to the end of its input)
-    at_default = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
-    asking = subprocess.Popen([sys.executable, "-c", at_default, TABLECTL, "hold", "resume", round_id, "--by", "pat", *files],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    master, slave = pty.openpty()
+    # its own session, the pty its terminal (the PIN is asked only at a terminal); SIGINT at its default: a worker that
+    # ran other tests may ignore it, and an ignored signal stays ignored across exec (the fresh-clone CI saw exit 1 here)
+    on_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.login_tty(0); "
+                   "os.execv(sys.argv[1], sys.argv[1:])")
+    asking = subprocess.Popen([sys.executable, "-c", on_terminal, TABLECTL, "hold", "resume", round_id, "--by", "pat", *files],
+                              stdin=slave)
+    os.close(slave)
     try:
-        assert asking.stderr is not None
         said = b""
         while b"PIN for pat: " not in said:
-            said += asking.stderr.read(1) or pytest.fail(f"no PIN prompt: {said!r}")
-        os.killpg(asking.pid, signal.SIGINT)
-        _, err = asking.communicate(timeout=60)
+            said += os.read(master, 1024)
+        os.write(master, b"\x03")  # Ctrl-C
+        assert asking.wait(timeout=60) == 130
+        while True:
+            try:
+                said += os.read(master, 1024)
+            except OSError:  # the terminal's other end is closed: all it said has been read
+                break
     finally:
         asking.kill()
-    assert asking.returncode == 130 and err.decode().strip() == "tablectl: interrupted"
+        os.close(master)
+    assert said.decode().replace("\r\n", "\n").rstrip().endswith("tablectl: interrupted") and b"Traceback" not in said
     assert main(["hold", "list", *files[:4]]) == 0 and capsys.readouterr().out.startswith(round_id)
