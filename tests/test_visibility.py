@@ -9,7 +9,7 @@ import random
 from controller.engine.log import EventLog
 from controller.engine.round import Limits, Round
 from controller.engine.visibility import Audience, blank, hands, sight
-from controller.events import CardDealt, DecisionTaken, StackDispensed
+from controller.events import CardDealt, DecisionTaken, ShuffleTested, StackDispensed
 from controller.rules.base import Decision, Face
 from controller.rules.evaluators.three_card import describe3, evaluate3
 from controller.rules.registry import make_game
@@ -77,3 +77,25 @@ def test_an_event_of_a_round_no_longer_known_is_blanked_never_guessed_open() -> 
     decision = {"event": DecisionTaken.EVENT, "round": "gone", "cards": ["AS", "KD"], "action": "set"}
     assert blank(decision, None) | {"cards": None} == blank(decision, None)
     assert blank(decision, None)["cards_count"] == 2
+
+
+def test_a_decks_order_at_its_end_reaches_no_screen_a_folded_hand_in_it_stays_hidden() -> None:
+    # A shuffler's deck ends when the next round's deck is shuffled: its `shuffle_tested` names every card dealt from
+    # it in order, the folded hand and the burns too, which console.md says are never shown.
+    record, terminal = io.StringIO(), io.StringIO()
+    log = EventLog("T1", json_stream=record, console_stream=terminal)
+    round = three_card_poker_round(log)
+    for card in list(round.game.deck())[:9]:
+        round.card(card, "shuffler")
+    round.decide(Decision(2, "fold"))
+    round.decide(Decision(3, "play"))
+    folded = [c.code for t, c, _ in round.cards if t == "seat2"]
+    order = [c.code for _, c, _ in round.cards]
+    log.emit(ShuffleTested(round=None, device="T1/shuffler", shoe=1, cards=9, order=order, results=[]))
+    following = Round("R2", make_game("three-card-poker"), log, spots=8, limits=Limits({}))
+    following.start()
+    log.emit(ShuffleTested(round=following.id, device="T1/shuffler", shoe=1, cards=9, order=order, results=[]))
+    tested = [line for line in terminal.getvalue().splitlines() if ShuffleTested.EVENT in line]
+    assert len(tested) == 2 and not any(code in line for line in tested for code in folded)
+    recorded = [json.loads(line) for line in record.getvalue().splitlines() if ShuffleTested.EVENT in line]
+    assert [r["order"] for r in recorded] == [order, order]  # the record keeps it whole (docs/shuffle.md's report)

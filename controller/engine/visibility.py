@@ -31,7 +31,16 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.events import CardBurned, CardCorrected, CardDealt, DecisionRefusal, DecisionTaken, ShoeCardBurned, StackDispensed
+from controller.events import (
+    CardBurned,
+    CardCorrected,
+    CardDealt,
+    DecisionRefusal,
+    DecisionTaken,
+    ShoeCardBurned,
+    ShuffleTested,
+    StackDispensed,
+)
 from controller.rules.base import Game
 from controller.tiles import Piece
 
@@ -66,6 +75,7 @@ ALWAYS_HIDDEN: dict[str, tuple[str, ...]] = {
     StackDispensed.EVENT: ("cards",),  # a stack out of the shuffler: its cards are dealt face down or up one by one
     ShoeCardBurned.EVENT: ("card",),
     CardBurned.EVENT: ("card",),
+    ShuffleTested.EVENT: ("order",),  # a deck's whole order at its end: burns, folded hands, discards among it
 }
 """Event fields no screen ever gets: each card in them reaches the screens only as it is placed, if it is face up."""
 PLACED: dict[str, tuple[str, ...]] = {
