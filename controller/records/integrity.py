@@ -10,17 +10,21 @@ numbers, rounds) and how to restore. What it checks:
 3. the record chain: each record's checksum, its link to the one before, no sequence number skipped (but for
    a loss acknowledged with ``tablectl journal restore --accept-loss``, kept in ``gaps``);
 4. each row's checksum in every other table, and that the rounds and meters count what the records hold;
-5. the anchor (``controller.records.anchor``): the journal must reach the head the anchor saw, with the same hash.
+5. the meters and counters against the records of every round that ended (a row's checksum is no secret: a meter
+   changed and resealed must still add up to the settlements the chain holds);
+6. the anchor (``controller.records.anchor``): the journal must reach the head the anchor saw, with the same hash.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.events import RoundStarted
+from controller.events import FeeCollected, RoundCompleted, RoundStarted, RoundVoided, WagerSettled
 from controller.records.anchor import Head
 from controller.records.chain import GENESIS, ranges, record_hash
 from controller.records.errors import JournalBehind, JournalCorrupt
@@ -137,6 +141,44 @@ def check_rows(db: sqlite3.Connection, path: Path) -> None:
     if bad:
         raise JournalCorrupt(f"journal {path} is damaged: {'; '.join(bad)} no longer match their checksums or the records; "
                              f"{RESTORE}")
+
+
+def check_meters(db: sqlite3.Connection, path: Path) -> None:
+    """The meters and counters are what the records of the rounds that ended add up to (as the journal adds them)."""
+    names = (FeeCollected.EVENT, RoundCompleted.EVENT, RoundVoided.EVENT, WagerSettled.EVENT)
+    rows = db.execute(f"SELECT round, event, record FROM events WHERE round IS NOT NULL AND event IN ({', '.join('?' * len(names))}) "
+                      "ORDER BY seq", names).fetchall()
+    ended = {r: e for r, e, _ in rows if e in (RoundCompleted.EVENT, RoundVoided.EVENT)}
+    counters: Counter[str] = Counter()
+    meters: dict[str, Counter[str]] = {}
+    if ended:
+        counters.update({"rounds": len(ended), "voided": sum(e == RoundVoided.EVENT for e in ended.values()), "fees": 0,
+                         "between_count": 0, "between_wagered": 0, "between_paid": 0})
+    for round_id, event, text in rows:
+        if round_id not in ended or event not in (FeeCollected.EVENT, WagerSettled.EVENT):
+            continue
+        try:
+            record = json.loads(text)
+            if event == FeeCollected.EVENT:
+                counters["fees"] += int(record["amount"])
+            elif record["banker"] != "house":
+                counters.update({"between_count": 1, "between_wagered": int(record["stake"]),
+                                 "between_paid": int(record["returned"])})
+            else:
+                for name in ("", str(record["wager"])):
+                    meters.setdefault(name, Counter()).update(
+                        {"count": 1, "wagered": int(record["stake"]), "paid": int(record["returned"])})
+        except (ValueError, TypeError, KeyError):
+            raise JournalCorrupt(f"journal {path} is damaged: a {event} record of round {round_id} cannot be read; "
+                                 f"{RESTORE}") from None
+    kept_counters = dict(db.execute("SELECT name, value FROM counters").fetchall())
+    kept_meters = {w: (c, a, p) for w, c, a, p in db.execute("SELECT wager, count, wagered, paid FROM meters")}
+    bad = sorted(name for name in set(counters) | set(kept_counters) if kept_counters.get(name, 0) != counters.get(name, 0))
+    bad += sorted(f"meter {name or 'total'!r}" for name in set(meters) | set(kept_meters)
+                  if kept_meters.get(name, (0, 0, 0)) != tuple(meters.get(name, Counter())[k] for k in ("count", "wagered", "paid")))
+    if bad:
+        raise JournalCorrupt(f"journal {path} is damaged: {', '.join(bad)} no longer add up to the records of the "
+                             f"rounds that ended (changed in the file); {RESTORE}")
 
 
 def check_anchor(path: Path, anchor: Path, head: Head | None, chain: Chain, hash_at: dict[int, str]) -> None:

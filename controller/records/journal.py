@@ -94,7 +94,7 @@ from controller.records.errors import (
     RecordsError,
     storage_error,
 )
-from controller.records.integrity import Chain, check_anchor, check_chain, check_pages, check_rows, genesis_ok
+from controller.records.integrity import Chain, check_anchor, check_chain, check_meters, check_pages, check_rows, genesis_ok
 from controller.records.keys import SigningKey, sign_checkpoint
 from controller.records.lock import FileLock
 from controller.records.meters import Meter, Meters
@@ -369,6 +369,7 @@ class Journal:
             gaps = {int(a): int(b) for a, b in self._db.execute("SELECT from_seq, to_seq FROM gaps")}
             check_rows(self._db, self.path)
             chain = check_chain(self._db, self.path, first_seq, genesis, gaps)
+            check_meters(self._db, self.path)
             at = {}
             if head is not None:  # the last record at or before the anchored seq (a seq in an acknowledged gap has none)
                 row = self._db.execute("SELECT hash FROM events WHERE seq <= ? ORDER BY seq DESC LIMIT 1", (head.seq,)).fetchone()

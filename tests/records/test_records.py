@@ -137,6 +137,23 @@ def test_a_meter_changed_in_the_file_is_found(table: Path) -> None:
         Journal(table / "journal.sqlite", table_id="TC-01", readonly=True)
 
 
+def test_a_meter_changed_and_resealed_is_found_against_the_records(table: Path) -> None:
+    # a row's checksum is a plain hash anyone can compute: an insider who moves $1,000 of payouts off the meters and
+    # writes the row's checksum again must still be found, by the settlements the chain holds
+    from controller.records.chain import row_sum
+
+    with sqlite3.connect(table / "journal.sqlite") as db:
+        db.create_function("rowsum", -1, row_sum, deterministic=True)
+        db.execute("UPDATE meters SET paid = paid - 100000 WHERE wager = ''")
+        db.execute("UPDATE meters SET sum = rowsum(wager, count, wagered, paid)")
+        db.execute("UPDATE counters SET value = value + 500 WHERE name = 'fees'")
+        db.execute("UPDATE counters SET sum = rowsum(name, value)")
+    with pytest.raises(JournalCorrupt, match="fees, meter 'total' no longer add up to the records"):
+        Journal(table / "journal.sqlite", table_id="TC-01", readonly=True)
+    verified = cli(table, "journal", "verify", "--config", "table.toml")
+    assert verified.rc == 4 and "meter 'total'" in verified.err
+
+
 def test_a_torn_anchor_write_leaves_the_head_before_it(tmp_path: Path) -> None:
     anchor = Anchor(tmp_path / "j.anchor")
     anchor.open()
