@@ -34,9 +34,9 @@ from controller.records.backup import backup, restore, stamp
 from controller.records.chain import GENESIS
 from controller.records.errors import RecordsDamaged
 from controller.records.journal import Journal
-from controller.records.keys import SigningKey
+from controller.records.keys import PublicKey, SigningKey, public_path
 from controller.records.migrate import NothingToMigrate, migrate
-from controller.records.witnesses import check_key, check_log_against_journal
+from controller.records.witnesses import check_anchor_signed, check_key, check_log_against_journal
 
 
 def record_options(parser: argparse.ArgumentParser, *, key: bool = True) -> None:
@@ -137,6 +137,8 @@ def run_verify(args: argparse.Namespace) -> int:
         config, paths = resolve(args)
         unanchored = _anchor_problem(paths.anchor)
         with Journal(paths.journal, table_id=config.table_id, readonly=True, anchored=unanchored is None) as journal:
+            if public_path(paths.key).exists():
+                check_anchor_signed(journal, PublicKey.load(public_path(paths.key)))
             check_log_against_journal(journal, paths.log)
             result: dict[str, Any] = {"journal": str(paths.journal), "ok": unanchored is None, "records": journal.chain.records,
                       "first_seq": journal.first_seq, "last_seq": journal.last_seq, "hash": journal.last_hash,

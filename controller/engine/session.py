@@ -38,7 +38,7 @@ from controller.records.audit import ChainedFile
 from controller.records.errors import JournalBehind
 from controller.records.journal import Journal
 from controller.records.keys import SigningKey, key_path
-from controller.records.witnesses import check_key, check_log_against_journal, name_lost_rounds
+from controller.records.witnesses import check_anchor_signed, check_key, check_log_against_journal, name_lost_rounds
 from drivers.sim.process import SimulatorProcess
 
 
@@ -158,6 +158,7 @@ def open_records(
         store.key = signer = SigningKey.load(paths.key)
         stack.callback(store.checkpoint)  # after the log's chain_closed: the journal holds the log's last line
         check_key(store, signer)
+        check_anchor_signed(store, signer.public)
         check_log_against_journal(store, paths.log)
     else:
         signer = SigningKey.load(paths.key) if log_named and paths.key.exists() else None

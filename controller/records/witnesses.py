@@ -6,7 +6,8 @@ What it cannot see alone, this module compares before the table plays:
 - the event log ahead of the journal: records were committed, logged, and then
   lost from the journal (a ``-wal`` deleted after a crash, an old copy put back);
 - the event log behind the journal's newest checkpoint of it: lines of the log were lost;
-- a journal made with another key than the one the table now holds.
+- a journal made with another key than the one the table now holds;
+- an anchor whose checkpoint the table's key did not sign (written again by hand to match a changed journal).
 
 Each stops the table (``RecordsDamaged``, exit 4) naming the files, the
 sequence numbers and rounds lost, and how to restore.
@@ -20,9 +21,9 @@ from typing import Any
 
 from controller.records.audit import logged_seq, read_tail, trail_files
 from controller.records.chain import ranges
-from controller.records.errors import JournalBehind, RecordsDamaged
+from controller.records.errors import JournalBehind, JournalCorrupt, RecordsDamaged
 from controller.records.journal import Journal
-from controller.records.keys import KeyProblem, SigningKey
+from controller.records.keys import KeyProblem, PublicKey, SigningKey, checkpoint_signed_by
 
 
 def log_records(path: Path, first: int, last: int) -> dict[int, dict[str, Any]]:
@@ -93,3 +94,15 @@ def check_key(journal: Journal, key: SigningKey) -> None:
     if made_with and made_with != key.fingerprint:
         raise KeyProblem(f"the signing key {key.path} ({key.fingerprint}) is not the key journal {journal.path} was made with "
                          f"({made_with}): put the table's own key back (a log signed by another key fails verification)")
+
+
+def check_anchor_signed(journal: Journal, public: PublicKey) -> None:
+    """The anchor's head was signed by the table's key: its slot's checksum is a plain hash anyone can write again, so a
+    journal changed and rechained to its end, with the anchor's hash written to match, is otherwise taken as whole."""
+    head = journal.anchored
+    if head is not None and not checkpoint_signed_by(head.checkpoint, public):
+        raise JournalCorrupt(
+            f"journal {journal.path} does not match its anchor {journal.anchor_file}: the anchor's head (seq {head.seq}) is not "
+            f"signed by the table's key {public.fingerprint} (the anchor was written again by something other than the table, "
+            "to match a journal changed or replaced); compare the journal with the event log (`tablectl audit verify`) and "
+            'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Restoring the journal")')

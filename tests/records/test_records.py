@@ -154,6 +154,47 @@ def test_a_meter_changed_and_resealed_is_found_against_the_records(table: Path) 
     assert verified.rc == 4 and "meter 'total'" in verified.err
 
 
+def test_a_record_changed_and_rechained_with_the_anchor_written_to_match_is_found_by_the_anchors_signature(table: Path) -> None:
+    # without the key: a losing wager made a win, the chain's hashes computed again to the end, the meters and the
+    # anchor's hash (its slot checksum is a plain hash) written to match; the anchor's checkpoint signature cannot be
+    from controller.records.anchor import _slot_sum
+    from controller.records.chain import record_hash, row_sum
+
+    with sqlite3.connect(table / "journal.sqlite") as db:
+        db.create_function("rowsum", -1, row_sum, deterministic=True)
+        rows = db.execute("SELECT seq, round, event, record, prev FROM events ORDER BY seq").fetchall()
+        target = next(seq for seq, _, event, text, _ in rows if event == WagerSettled.EVENT and '"returned":0' in text)
+        prev = None
+        for seq, round_id, event, text, link in rows:
+            if seq < target:
+                continue
+            prev = link if prev is None else prev
+            if seq == target:
+                record = json.loads(text)
+                record.update(outcome="win", returned=2 * record["stake"], house_win=-record["stake"],
+                              exact_returned=str(2 * record["stake"]), payout="1 to 1")
+                text = json.dumps(record, separators=(",", ":"))
+                won, wager = 2 * record["stake"], record["wager"]
+            prev_hash = record_hash(seq, prev, round_id, event, text)
+            db.execute("UPDATE events SET record = ?, prev = ?, hash = ? WHERE seq = ?", (text, prev, prev_hash, seq))
+            prev = prev_hash
+        db.execute("UPDATE meters SET paid = paid + ? WHERE wager IN ('', ?)", (won, wager))
+        db.execute("UPDATE meters SET sum = rowsum(wager, count, wagered, paid)")
+    anchor = table / "journal.anchor"
+    data = bytearray(anchor.read_bytes())
+    for at in (0, SLOT):
+        slot = json.loads(data[at : at + SLOT])
+        if slot["checkpoint"]["journal"]["seq"] == rows[-1][0]:
+            slot["checkpoint"]["journal"]["hash"] = prev
+            slot["sum"] = _slot_sum(slot["generation"], slot["checkpoint"])
+            data[at : at + SLOT] = json.dumps(slot, sort_keys=True, separators=(",", ":")).encode().ljust(SLOT - 1) + b"\n"
+    anchor.write_bytes(bytes(data))
+    verified = cli(table, "journal", "verify", "--config", "table.toml")
+    assert verified.rc == 4 and "is not signed by the table's key" in verified.err
+    played = cli(table, "run", "--config", "table.toml", "--rounds", "1")
+    assert played.rc == 4 and "is not signed by the table's key" in played.err
+
+
 def test_a_torn_anchor_write_leaves_the_head_before_it(tmp_path: Path) -> None:
     anchor = Anchor(tmp_path / "j.anchor")
     anchor.open()
