@@ -9,7 +9,7 @@ import random
 from controller.engine.log import EventLog
 from controller.engine.round import Limits, Round
 from controller.engine.visibility import Audience, blank, hands, sight
-from controller.events import CardDealt, DecisionTaken, ShuffleTested, StackDispensed
+from controller.events import CardDealt, DecisionTaken, ShuffleTested, StackDispensed, SupervisorActed
 from controller.rules.base import Decision, Face
 from controller.rules.evaluators.three_card import describe3, evaluate3
 from controller.rules.registry import make_game
@@ -99,3 +99,26 @@ def test_a_decks_order_at_its_end_reaches_no_screen_a_folded_hand_in_it_stays_hi
     assert len(tested) == 2 and not any(code in line for line in tested for code in folded)
     recorded = [json.loads(line) for line in record.getvalue().splitlines() if ShuffleTested.EVENT in line]
     assert [r["order"] for r in recorded] == [order, order]  # the record keeps it whole (docs/shuffle.md's report)
+
+
+def test_a_card_the_supervisor_enters_for_a_face_down_place_is_not_shown_before_it_is_placed() -> None:
+    # the supervisor's entry is journaled before the card is placed (controller/engine/loop.py, holds.py): at that
+    # moment its code is no hidden card of the round yet, so neither the scrub nor (target, code) blanked it
+    record, terminal = io.StringIO(), io.StringIO()
+    log = EventLog("T1", json_stream=record, console_stream=terminal)
+    round = three_card_poker_round(log)
+    deck = list(round.game.deck())
+    for card in deck[:8]:
+        round.card(card, "shuffler")
+    entered = deck[8]  # the ninth card: seat 3's third, face down
+    log.emit(SupervisorActed(round=round.id, action="correct_card", reason="unreadable card", by="pat", card=entered.code))
+    round.card(entered, "supervisor")
+    assert not sight(round, Audience.DEALER).shown[8]
+    acted = [line for line in terminal.getvalue().splitlines() if SupervisorActed.EVENT in line]
+    assert len(acted) == 1 and entered.code not in acted[0].split("card=")[1]
+    kept = [json.loads(line) for line in record.getvalue().splitlines() if SupervisorActed.EVENT in line]
+    assert kept[0]["card"] == entered.code
+    # once the round reveals it, the screens may name it
+    round.decide(Decision(2, "fold"))
+    round.decide(Decision(3, "play"))
+    assert blank(kept[0], sight(round, Audience.PIT))["card"] == entered.code

@@ -40,6 +40,7 @@ from controller.events import (
     ShoeCardBurned,
     ShuffleTested,
     StackDispensed,
+    SupervisorActed,
 )
 from controller.rules.base import Game
 from controller.tiles import Piece
@@ -88,6 +89,11 @@ NAMED: dict[str, tuple[str, ...]] = {
     DecisionRefusal.EVENT: ("cards",),
 }
 """Event fields naming cards of a hand (a set hand, a discard): shown when every card named lies face up."""
+ENTERED: dict[str, tuple[str, ...]] = {
+    SupervisorActed.EVENT: ("card", "previous"),
+}
+"""Event fields naming a card a supervisor entered (journaled before it is placed) or replaced at ``index``: shown
+when the card at ``index`` lies face up, or (no index) when a face-up card of the round has that code."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +167,18 @@ def blank(record: dict[str, Any], sight: Sight | None) -> dict[str, Any]:
         if out.get(key) and (sight is None or not sight.named_ok(out[key])):
             out[key] = None
             out[f"{key}_count"] = len(record[key]) if isinstance(record[key], list) else None
+    for key in ENTERED.get(event, ()):  # type: ignore[arg-type]
+        if isinstance(out.get(key), str) and not _entered_ok(out[key], out.get("index"), sight):
+            out[key] = None
     return scrub_all(out, sight) if sight is not None else out
+
+
+def _entered_ok(code: str, index: Any, sight: Sight | None) -> bool:
+    if sight is None:
+        return False
+    if isinstance(index, int) and not isinstance(index, bool):
+        return 0 <= index < len(sight.shown) and sight.shown[index]
+    return code in sight.shown_codes
 
 
 def scrub_all(value: Any, sight: Sight) -> Any:
