@@ -128,16 +128,26 @@ def _connect(dsn: str) -> Any:
         raise SystemExit(3) from None
 
 
+def _has_floor_tables(conn: Any) -> bool:
+    """Whether the floor service has made its tables in this database (it makes them on its first start)."""
+    return conn.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()[0] is True
+
+
 def _check(args: argparse.Namespace) -> int:
     from controller.floor.reconcile import check_table
 
     config = _config(args.config)
+    for journal in args.journals:
+        if not Path(journal).is_file():
+            print(f"tablectl floor check: {journal}: no such journal", file=sys.stderr)
+            return 2
     results = []
     with _connect(config.database.dsn) as conn:
+        if not _has_floor_tables(conn):
+            print(f"tablectl floor check: the floor database ({config.database.dsn}) holds no table's records yet: "
+                  "`tablectl floor serve` makes its tables and stores the records the tables publish", file=sys.stderr)
+            return 1
         for journal in args.journals:
-            if not Path(journal).is_file():
-                print(f"tablectl floor check: {journal}: no such journal", file=sys.stderr)
-                return 2
             results.append(check_table(conn, journal))
     if args.json:
         print(json.dumps([{"table": r.table, "ok": r.ok, "journal_records": r.journal_records,
@@ -216,10 +226,11 @@ def _checkpoints(args: argparse.Namespace) -> int:
 
 
 def _edges(args: argparse.Namespace) -> int:
-    from controller.floor.store import recompute_theoretical, set_edges
+    from controller.floor.store import create_schema, recompute_theoretical, set_edges
 
     config = _config(args.config)
     with _connect(config.database.dsn) as conn:
+        create_schema(conn)  # edges loaded before the service's first start wait there for the meters
         if args.source:
             rows = _edges_from_file(Path(args.source))
         else:
