@@ -134,12 +134,17 @@ def _has_floor_tables(conn: Any) -> bool:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from controller.floor.reconcile import check_table
+    from controller.floor.reconcile import check_table, journal_table
 
     config = _config(args.config)
     for journal in args.journals:
         if not Path(journal).is_file():
             print(f"tablectl floor check: {journal}: no such journal", file=sys.stderr)
+            return 2
+        try:
+            journal_table(journal)
+        except ValueError as exc:
+            print(f"tablectl floor check: {exc}", file=sys.stderr)
             return 2
     results = []
     with _connect(config.database.dsn) as conn:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
+from controller.floor.outbox import Position
 from tests.helpers import init_table
 
 
@@ -16,6 +17,25 @@ def _floor_toml(folder: Path, dsn: str, **floor: str) -> Path:
     path = folder / "floor.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def test_floor_check_over_a_journal_folder_names_the_file_that_is_not_a_journal(
+    tmp_path: Path, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`floor check var/journal/*.sqlite` also picks up the outbox's TC-01.outbox.sqlite beside the journal."""
+    journals = tmp_path / "journal"
+    journals.mkdir()
+    journal = journals / "TC-01.sqlite"
+    init_table(journal, tmp_path / "TC-01.jsonl")
+    Position(journal).close()  # the outbox's own file, as `tablectl run` with [floor] leaves it beside the journal
+    (journals / "TC-01.key.sqlite").write_bytes(b"not a database at all\n" * 20)
+    config = _floor_toml(tmp_path, database)
+    capsys.readouterr()
+    for other in (journals / "TC-01.outbox.sqlite", journals / "TC-01.key.sqlite"):
+        assert other.exists()
+        assert main(["floor", "check", "--config", str(config), str(journal), str(other)]) == 2
+        err = capsys.readouterr().err
+        assert f"{other}: not a table's journal" in err, err
 
 
 def test_floor_check_and_edges_before_the_service_first_ran_say_so_without_a_traceback(
