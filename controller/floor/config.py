@@ -13,6 +13,7 @@ import tomllib
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
     BaseModel,
@@ -100,6 +101,23 @@ class Floor(_Section):
     @classmethod
     def _site(cls, value: str) -> str:
         wire.token(value, "site")
+        return value
+
+    @field_validator("listen")
+    @classmethod
+    def _listen(cls, value: str) -> str:
+        host, colon, port = value.rpartition(":")
+        if not colon or not host or not port.isdigit() or int(port) > 65535:
+            raise ValueError(f'must be HOST:PORT (e.g. "127.0.0.1:8480"; port 0: any free port), not {value!r}')
+        return value
+
+    @field_validator("time_zone")
+    @classmethod
+    def _time_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f'no time zone called {value!r}: an IANA name such as "America/New_York" or "UTC"') from None
         return value
 
 

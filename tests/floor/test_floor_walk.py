@@ -52,3 +52,19 @@ def test_floor_check_and_edges_before_the_service_first_ran_say_so_without_a_tra
     assert "holds no table's records yet: `tablectl floor serve` makes its tables" in capsys.readouterr().err
     assert main(["floor", "edges", "--config", str(config), "--from", str(edges)]) == 0
     assert "1 wagers' edges loaded" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("time_zone", "America/New_Yrok", "floor.time_zone: no time zone called 'America/New_Yrok'"),
+    ("listen", "0.0.0.0", "floor.listen: must be HOST:PORT"),
+    ("listen", "127.0.0.1:84800", "floor.listen: must be HOST:PORT"),
+])
+def test_a_floor_config_with_a_wrong_time_zone_or_listen_address_is_refused_naming_the_key(
+    tmp_path: Path, key: str, value: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both went through the config check and died in a traceback as the service started (ZoneInfoNotFoundError, int())."""
+    config = _floor_toml(tmp_path, "host=127.0.0.1 port=1 dbname=none", **{key: value})
+    with pytest.raises(SystemExit) as exit:
+        main(["floor", "serve", "--config", str(config)])
+    assert exit.value.code == 2
+    assert f"{config}: {said}" in capsys.readouterr().err
