@@ -254,13 +254,18 @@ def _edges_from_file(path: Path) -> list[tuple[str, str, str, Any]]:
         print(f"tablectl floor edges: {path}: {exc.strerror}", file=sys.stderr)
         raise SystemExit(2) from None
     decoder, index, entries = json.JSONDecoder(), 0, []
-    while index < len(text.strip()):
-        value, end = decoder.raw_decode(text, index)
-        entries.extend(value if isinstance(value, list) else [value])
-        index = end
-        while index < len(text) and text[index].isspace():
-            index += 1
-    return _rows(entries)
+    try:
+        while index < len(text.strip()):
+            value, end = decoder.raw_decode(text, index)
+            entries.extend(value if isinstance(value, list) else [value])
+            index = end
+            while index < len(text) and text[index].isspace():
+                index += 1
+        return _rows(entries)
+    except (ValueError, KeyError, TypeError, AttributeError, ArithmeticError) as exc:
+        why = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        print(f"tablectl floor edges: {path} is not what `tablectl edge GAME --json` prints ({why})", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _edges_computed(games: list[str]) -> list[tuple[str, str, str, Any]]:

@@ -68,3 +68,21 @@ def test_a_floor_config_with_a_wrong_time_zone_or_listen_address_is_refused_nami
         main(["floor", "serve", "--config", str(config)])
     assert exit.value.code == 2
     assert f"{config}: {said}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("<html>502 Bad Gateway</html>\n", "Expecting value"),
+    ('{"game": "top-card", "paytable": "standard", "wagers": {"home": {}}}\n', "missing 'house_edge'"),
+])
+def test_floor_edges_from_a_file_that_is_not_edge_json_names_the_file_without_a_traceback(
+    tmp_path: Path, database: str, text: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`floor edges --from` a wrong or truncated file died in a JSONDecodeError or KeyError traceback."""
+    edges = tmp_path / "edges.json"
+    edges.write_text(text)
+    config = _floor_toml(tmp_path, database)
+    with pytest.raises(SystemExit) as exit:
+        main(["floor", "edges", "--config", str(config), "--from", str(edges)])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{edges} is not what `tablectl edge GAME --json` prints" in err and said in err, err
