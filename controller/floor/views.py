@@ -36,6 +36,8 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
         SELECT t.table_id, t.pit, t.game, t.state, t.round_id, t.hold_reason, t.hold_since, t.last_at,
                t.contiguous_seq, t.last_seq,
                COALESCE(m.wagered, 0), COALESCE(m.paid, 0), COALESCE(m.theoretical, 0),
+               (SELECT COALESCE(SUM(c.value), 0) FROM counters c WHERE c.table_id = t.table_id AND c.gaming_day = %(day)s
+                AND c.shift = %(shift)s AND c.game = t.game AND c.name = 'fees'),
                (SELECT COUNT(*) FROM rounds r WHERE r.table_id = t.table_id AND r.ended_at > %(hour_ago)s),
                (SELECT COUNT(*) FROM gaps g WHERE g.table_id = t.table_id AND g.filled_at IS NULL),
                (SELECT COUNT(*) FROM alerts a WHERE a.table_id = t.table_id AND a.at > %(hour_ago)s)
@@ -49,8 +51,8 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
     ).fetchall()
     result = []
     for (table, pit_name, game, state, round_id, hold_reason, hold_since, last_at, contiguous, last_seq,
-         wagered, paid, theoretical, last_hour, open_gaps, recent_alerts) in rows:
-        win = int(wagered) - int(paid)
+         wagered, paid, theoretical, fees, last_hour, open_gaps, recent_alerts) in rows:
+        win = int(wagered) - int(paid) + int(fees)  # the table's house win: a player-dealer game's is its fees
         result.append({
             "table": table, "pit": pit_name, "game": game, "state": state or "—", "round": round_id,
             "hold_reason": hold_reason, "hold_since": hold_since.isoformat() if hold_since else None,
@@ -68,18 +70,22 @@ def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None) -> 
     """Meters per table, gaming day, shift and game (drop, win, hold %, theoretical, rounds, holds, faults)."""
     rows = conn.execute(
         """
-        SELECT m.table_id, m.gaming_day, m.shift, m.game, m.pit, m.count, m.wagered, m.paid, m.theoretical,
+        WITH k AS (SELECT table_id, gaming_day, shift, game FROM meters WHERE wager = ''
+                   UNION SELECT table_id, gaming_day, shift, game FROM counters)
+        SELECT k.table_id, k.gaming_day, k.shift, k.game, COALESCE(m.pit, MIN(c.pit)), COALESCE(m.count, 0), COALESCE(m.wagered, 0),
+               COALESCE(m.paid, 0), COALESCE(m.theoretical, 0),
                COALESCE(jsonb_object_agg(c.name, c.value) FILTER (WHERE c.name IS NOT NULL), '{}'::jsonb)
-        FROM meters m LEFT JOIN counters c USING (table_id, gaming_day, shift, game)
-        WHERE m.wager = '' AND (%(table)s::TEXT IS NULL OR m.table_id = %(table)s)
-        GROUP BY m.table_id, m.gaming_day, m.shift, m.game, m.pit, m.count, m.wagered, m.paid, m.theoretical
-        ORDER BY m.gaming_day DESC, m.shift, m.table_id
+        FROM k LEFT JOIN meters m ON m.wager = '' AND (m.table_id, m.gaming_day, m.shift, m.game) = (k.table_id, k.gaming_day, k.shift, k.game)
+        LEFT JOIN counters c ON (c.table_id, c.gaming_day, c.shift, c.game) = (k.table_id, k.gaming_day, k.shift, k.game)
+        WHERE %(table)s::TEXT IS NULL OR k.table_id = %(table)s
+        GROUP BY k.table_id, k.gaming_day, k.shift, k.game, m.pit, m.count, m.wagered, m.paid, m.theoretical
+        ORDER BY k.gaming_day DESC, k.shift, k.table_id
         """,
         {"table": table},
     ).fetchall()
     result = []
     for table_id, day, shift, game, pit, count, wagered, paid, theoretical, counters in rows:
-        win = int(wagered) - int(paid)
+        win = int(wagered) - int(paid) + int(counters.get("fees", 0))  # the table's house win: with its fees
         result.append({
             "table": table_id, "gaming_day": day.isoformat(), "shift": shift, "game": game, "pit": pit,
             "wagers": int(count), "drop_text": format_cents(int(wagered)), "win_text": format_cents(win),

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from controller.commands.cli import main
-from controller.floor.outbox import Position
+from controller.floor import views
+from controller.floor.consumer import FloorConsumer
+from controller.floor.localservers import NatsCluster
+from controller.floor.outbox import Outbox, Position
+from controller.floor.shifts import Shifts
+from controller.money import format_cents
+from controller.records.journal import Journal
+from tests.floor.consuming import consume_while, until
+from tests.floor.tables import play
 from tests.helpers import init_table
 
 
@@ -86,3 +96,30 @@ def test_floor_edges_from_a_file_that_is_not_edge_json_names_the_file_without_a_
     assert exit.value.code == 2
     err = capsys.readouterr().err
     assert f"{edges} is not what `tablectl edge GAME --json` prints" in err and said in err, err
+
+
+def test_a_player_dealer_tables_win_on_the_pit_page_is_its_fees_as_its_own_summary_says(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    """Three Card Poker with a player-dealer: the table said house win $43.00 (its fees), the pit page $0.00, and the
+    shift meters left the table out."""
+    journal = play(tmp_path / "TCP-01.sqlite", rounds=6, seed=3, config="config/three-card-poker.toml")
+    with Journal(journal, table_id="TCP-01") as own:
+        meters = own.meters()
+    assert meters.total.wagered == 0 and meters.total.fees > 0
+    outbox = Outbox(journal, table_id="TCP-01", site="walk", servers=cluster.urls)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site="walk")
+
+    async def body() -> None:
+        outbox.start()
+        await until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
+        await until(lambda: consumer.stats.stored >= outbox.status().acked_seq)
+
+    asyncio.run(consume_while(consumer, body))
+    outbox.stop()
+    with psycopg.connect(database) as conn:
+        [row] = views.tables(conn, Shifts.default())
+        [shift] = views.shift_meters(conn, table="TCP-01")
+    assert (row["table"], row["win"], row["win_text"], row["drop_text"]) == (
+        "TCP-01", meters.total.house_win, format_cents(meters.total.house_win), "$0.00")
+    assert (shift["win_text"], shift["rounds"]) == (format_cents(meters.total.house_win), meters.rounds)
