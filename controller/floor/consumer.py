@@ -37,7 +37,7 @@ from typing import Any
 
 import nats
 import psycopg
-from nats.errors import Error as NatsError, TimeoutError as NatsTimeout
+from nats.errors import Error as NatsError
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
 
@@ -197,7 +197,7 @@ class FloorConsumer:
                 await self._heal(client)
             try:
                 messages = await subscription.fetch(self.batch, timeout=1)
-            except NatsTimeout:
+            except TimeoutError:  # nothing to fetch: nats' own timeout, or asyncio's when the pull's second below ran out
                 continue
             while not self.stop.is_set():
                 try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import psycopg
@@ -123,3 +124,25 @@ def test_a_player_dealer_tables_win_on_the_pit_page_is_its_fees_as_its_own_summa
     assert (row["table"], row["win"], row["win_text"], row["drop_text"]) == (
         "TCP-01", meters.total.house_win, format_cents(meters.total.house_win), "$0.00")
     assert (shift["win_text"], shift["rounds"]) == (format_cents(meters.total.house_win), meters.rounds)
+
+
+def test_an_idle_floor_on_a_healthy_cluster_logs_no_broker_error(tmp_path: Path, cluster: NatsCluster, database: str) -> None:
+    """With every node up and no table playing, the service logged "the broker: no answer in time" every 10 to 30 s
+    (a pull that found nothing ended in asyncio's TimeoutError, taken for a broken broker) and reconnected. Seen with
+    two services on the floor, as docs/floor.md allows (both on the same durable consumer)."""
+    first, second = (FloorConsumer(servers=cluster.urls, dsn=database, site="walk") for _ in range(2))
+    other = threading.Thread(target=asyncio.run, args=(second.run(),), daemon=True)
+
+    async def body() -> None:
+        other.start()
+        deadline = asyncio.get_running_loop().time() + 40
+        while asyncio.get_running_loop().time() < deadline:
+            assert not first.stats.errors and not second.stats.errors, (first.stats.errors, second.stats.errors)
+            await asyncio.sleep(0.5)
+
+    try:
+        asyncio.run(consume_while(first, body))
+    finally:
+        second.stop.set()  # read by its loop's next pass (within a second)
+        other.join(30)
+    assert first.stats.errors == second.stats.errors == []
