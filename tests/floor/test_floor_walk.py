@@ -146,3 +146,19 @@ def test_an_idle_floor_on_a_healthy_cluster_logs_no_broker_error(tmp_path: Path,
         second.stop.set()  # read by its loop's next pass (within a second)
         other.join(30)
     assert first.stats.errors == second.stats.errors == []
+
+
+def test_the_floors_nats_unit_takes_port_4222_from_debians_own_nats_server_service() -> None:
+    """Debian's nats-server package enables and starts its own nats-server.service on 127.0.0.1:4222; the
+    documented tablectl-nats@floor (listen 0.0.0.0:4222) then failed "address already in use", restarting every 2 s."""
+    debian = Path("/etc/nats-server.conf")
+    if not debian.exists():
+        pytest.skip("Debian's nats-server is not installed (apt-get install nats-server)")
+    ours = [line.split(":")[-1].split()[0] for line in Path("config/floor/nats-floor-1.conf").read_text().splitlines()
+            if line.startswith("listen:")]
+    theirs = [line.split(":")[-1].strip() for line in debian.read_text().splitlines() if line.startswith("port:")]
+    assert ours == theirs == ["4222"]
+    unit = Path("systemd/tablectl-nats@.service").read_text().splitlines()
+    assert "Conflicts=nats-server.service" in unit
+    assert unit.index("Conflicts=nats-server.service") < unit.index("[Service]")
+    assert "nats-server.service" in Path("docs/floor.md").read_text()
