@@ -31,6 +31,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -275,8 +276,8 @@ class FloorConsumer:
             stats.checkpoints_stored += kept.new
             stats.checkpoints_refused += len(kept.refused)
             stats.checkpoint_duplicates += kept.duplicates
-            for reason in kept.refused:
-                log.warning("checkpoint refused: %s", reason)
+            for reason, times in Counter(kept.refused).items():  # a table with no key yet: one line a batch, not one a checkpoint
+                log.warning("checkpoint refused: %s", reason if times == 1 else f"{reason} ({times} checkpoints)")
             stats.refusals = [*stats.refusals, *kept.refused][-50:]
             for conflict in kept.conflicts:
                 log.error("records contradict the floor's checkpoints: %s", conflict)

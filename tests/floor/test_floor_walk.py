@@ -162,3 +162,26 @@ def test_the_floors_nats_unit_takes_port_4222_from_debians_own_nats_server_servi
     assert "Conflicts=nats-server.service" in unit
     assert unit.index("Conflicts=nats-server.service") < unit.index("[Service]")
     assert "nats-server.service" in Path("docs/floor.md").read_text()
+
+
+def test_a_table_whose_key_is_not_yet_enrolled_does_not_flood_the_floors_log(
+    tmp_path: Path, cluster: NatsCluster, database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three tables playing a minute before `floor enrol` wrote 1,400 identical warnings to the service's log, one per
+    signed checkpoint ("no key is enrolled for table TC-01 ..."): now one line a batch, with the count."""
+    journal = play(tmp_path / "TC-01.sqlite", rounds=6, seed=4)
+    outbox = Outbox(journal, table_id="TC-01", site="walk", servers=cluster.urls)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site="walk")
+
+    async def body() -> None:
+        outbox.start()
+        await until(lambda: outbox.status().lag == 0 and outbox.status().acked_seq > 0)
+        await until(lambda: consumer.stats.stored >= outbox.status().acked_seq and consumer.stats.checkpoints_refused > 20)
+        await asyncio.sleep(2)
+
+    with caplog.at_level("WARNING", logger="tablectl.floor"):
+        asyncio.run(consume_while(consumer, body))
+    outbox.stop()
+    refused = [r.getMessage() for r in caplog.records if r.getMessage().startswith("checkpoint refused")]
+    assert refused and all("no key is enrolled for table TC-01" in line for line in refused)
+    assert len(refused) <= consumer.stats.batches < consumer.stats.checkpoints_refused, (len(refused), consumer.stats)
