@@ -167,7 +167,8 @@ def parse_floor_config(data: dict[str, Any], file: str) -> FloorConfig:
         error = exc.errors()[0]
         names = [n for model in (FloorConfig, Floor, Broker, Database, Jackpot, Pit, ShiftRow) for n in model.model_fields]
         reason = "unknown key" if error["type"] == "extra_forbidden" else str(error["msg"]).removeprefix("Value error, ")
-        raise FloorConfigError(f"{file}: {_where(error['loc'])}: {reason}{_hint(error, names)}") from None
+        where = _where(error["loc"]) or "pits"  # a model check (a table in two pits) has no key of its own
+        raise FloorConfigError(f"{file}: {where}: {reason}{_hint(error, names)}") from None
 
 
 def load_floor_config(path: str | Path) -> FloorConfig:

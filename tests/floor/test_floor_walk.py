@@ -81,6 +81,16 @@ def test_a_floor_config_with_a_wrong_time_zone_or_listen_address_is_refused_nami
     assert f"{config}: {said}" in capsys.readouterr().err
 
 
+def test_a_table_in_two_pits_is_refused_naming_the_pits_table() -> None:
+    """The message named no key at all ('floor.toml: : table TC-01 is in pit A and in pit B')."""
+    from controller.floor.config import FloorConfigError, parse_floor_config
+
+    with pytest.raises(FloorConfigError) as refused:
+        parse_floor_config({"floor": {"site": "s"}, "pits": {"A": {"tables": ["TC-01"]}, "B": {"tables": ["TC-01"]}}},
+                           "floor.toml")
+    assert str(refused.value) == "floor.toml: pits: table TC-01 is in pit A and in pit B"
+
+
 @pytest.mark.parametrize(("text", "said"), [
     ("<html>502 Bad Gateway</html>\n", "Expecting value"),
     ('{"game": "top-card", "paytable": "standard", "wagers": {"home": {}}}\n', "missing 'house_edge'"),
