@@ -443,7 +443,10 @@ class TableLoop:
             round.sit(command.spot)
             return f"spot {command.spot} is dealt in"
         if isinstance(command, CloseBetting):
-            round.close_betting()
+            try:
+                round.close_betting()
+            except WagerRefused as exc:  # a wager placed a while ago, on one of many spots: say which
+                raise CommandRefused(f"spot {exc.spot} {exc.wager.replace('_', ' ')}: {exc.reason}") from None
             return "no more bets"
         if isinstance(command, Decide):
             pending = round.pending_decision()

@@ -1,0 +1,28 @@
+"""A new dealer's and supervisor's walk through the console at the table's 1024x600 touch screen: what they saw
+that did not say or do what it should, each checked here in Chromium as they met it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.console.tables import served
+from tests.console.test_browser import enter, expect_text, open_console, wager
+
+
+def test_no_more_bets_refused_for_a_side_wager_names_its_spot(page: Any) -> None:
+    """Eight spots of three wagers: "a side wager needs a base game wager at the same spot" left the dealer to find
+    which spot; the refusal names it and the wager."""
+    with served("no-bust-21") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "base", "10")
+        enter(page, 4, "bonus", "5")
+        expect_text(page, '#layout button.wager[data-spot="4"][data-wager="bonus"]', r"\$5\.00")
+        page.click("#no-more-bets")
+        expect_text(page, "#message", "spot 4 bonus: a side wager needs a base game wager at the same spot")
+        wager(page, 4, "bonus").click()
+        page.click("#take-back")
+        page.click("#no-more-bets")
+        expect_text(page, "#state", "decisions|complete")  # dealt: the refusal was the only thing in the way
