@@ -173,7 +173,7 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
         "pending": None,
         "entry": None,
         "decisions": [blank({"event": DecisionTaken.EVENT, **d.as_event()}, seen) for d in round.decisions],
-        "reveal": loop.reveals.get(round.id),
+        "reveal": reveal_view(loop.reveals.get(round.id)),
         "fees": [{"spot": f.spot, "amount": f.amount, "text": format_cents(f.amount), "reason": f.reason} for f in round.fees],
         "settlements": [settlement_view(s) for s in round.settlements],
         "totals": round.totals() if round.state in FINISHED else None,
@@ -185,6 +185,18 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
     shown["pending"] = pending_view(pending, game, seen) if pending else None
     shown["entry"] = piece_entry(loop, round)
     return shown
+
+
+REVEALED_MONEY = ("bank", "progressive_meter")
+"""What a game's reveal announces in cents (the player-dealer's bank, High Card Flush's meter): shown in dollars."""
+
+
+def reveal_view(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The reveal as the page shows it: its amounts of money in dollars, never in cents."""
+    if reveal is None:
+        return None
+    return {key: format_cents(value) if key in REVEALED_MONEY and isinstance(value, int) else value
+            for key, value in reveal.items()}
 
 
 def pending_view(pending: PendingDecision, game: Game[Any], seen: Sight) -> dict[str, Any]:

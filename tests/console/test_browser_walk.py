@@ -26,3 +26,23 @@ def test_no_more_bets_refused_for_a_side_wager_names_its_spot(page: Any) -> None
         page.click("#take-back")
         page.click("#no-more-bets")
         expect_text(page, "#state", "decisions|complete")  # dealt: the refusal was the only thing in the way
+
+
+def test_the_reveal_shows_the_player_dealers_bank_in_dollars(page: Any) -> None:
+    """The line under the status read "bank: 50000" for a $500.00 bank: cents on the dealer's screen."""
+    with served("no-bust-21") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "base", "10")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="base"]', r"\$10\.00")
+        page.click("#no-more-bets")
+        for _ in range(10):  # stand on whatever is asked until the round is settled
+            page.locator('#state[data-state="complete"], #decision-actions button[data-action="stand"]').first.wait_for()
+            if page.locator("#state").get_attribute("data-state") == "complete":
+                break
+            page.click('#decision-actions button[data-action="stand"]')
+            page.wait_for_timeout(300)
+        expect_text(page, "#reveal", r"bank: \$500\.00")
+        assert "50000" not in page.inner_text("#reveal")
