@@ -46,3 +46,28 @@ def test_the_reveal_shows_the_player_dealers_bank_in_dollars(page: Any) -> None:
             page.wait_for_timeout(300)
         expect_text(page, "#reveal", r"bank: \$500\.00")
         assert "50000" not in page.inner_text("#reveal")
+
+
+def test_a_chip_adds_dollars_to_the_amount_typed(page: Any) -> None:
+    """$1.06 and a +5 chip read "6.0600000000000005" (then refused: not an amount of money), and "$10" and +5
+    read "5": the chips added floats, and dropped an amount written with its dollar sign."""
+    with served("top-card") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        wager(page, 1, "home").click()
+        page.fill("#amount", "1.06")
+        page.click('[data-chip="5"]')
+        assert page.input_value("#amount") == "6.06"
+        page.click('[data-chip="100"]')
+        assert page.input_value("#amount") == "106.06"
+        page.fill("#amount", "$10")
+        page.click('[data-chip="5"]')
+        assert page.input_value("#amount") == "15"
+        page.click("#place")
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$15\.00")
+        wager(page, 2, "home").click()
+        page.fill("#amount", "ten")
+        page.click('[data-chip="5"]')
+        assert page.input_value("#amount") == "ten"  # left as typed, and said why
+        expect_text(page, "#message", "not an amount of money: 'ten'")

@@ -338,12 +338,31 @@ function showSelection() {
   }
 }
 
+// The amount typed, in whole cents, read as the console reads an amount ("12.50", "$5"); null when it is not one.
+function typedCents(text) {
+  const match = /^\s*\$?\s*(\d*)(?:\.(\d{0,2}))?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1] || "0") * 100 + Number((match[2] || "").padEnd(2, "0"));
+}
+
+// A chip adds its dollars to the amount typed, counted in cents: added as a float, $1.06 and +5 read
+// "6.0600000000000005" (refused as no amount of money), and "$10" and +5 read "5".
+function addChip(amount, dollars) {
+  const cents = typedCents(amount.value);
+  if (cents === null) {
+    showMessage("not an amount of money: '" + amount.value + "' (expected e.g. 12.50 or $5): clear it, then add chips");
+    return;
+  }
+  const total = cents + dollars * 100;
+  amount.value = String(Math.floor(total / 100)) + (total % 100 ? "." + String(total % 100).padStart(2, "0") : "");
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("[data-command]"))
     button.addEventListener("click", () => command({ command: button.dataset.command }));
   const amount = document.getElementById("amount");
   for (const chip of document.querySelectorAll("[data-chip]"))
-    chip.addEventListener("click", () => { amount.value = String((Number(amount.value) || 0) + Number(chip.dataset.chip)); });
+    chip.addEventListener("click", () => addChip(amount, Number(chip.dataset.chip)));
   document.getElementById("amount-clear").addEventListener("click", () => { amount.value = ""; });
   document.getElementById("place").addEventListener("click", () => place(amount.value));
   document.getElementById("take-back").addEventListener("click", () => place("0"));
