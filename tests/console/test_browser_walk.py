@@ -71,3 +71,20 @@ def test_a_chip_adds_dollars_to_the_amount_typed(page: Any) -> None:
         page.click('[data-chip="5"]')
         assert page.input_value("#amount") == "ten"  # left as typed, and said why
         expect_text(page, "#message", "not an amount of money: 'ten'")
+
+
+def test_place_with_no_amount_keeps_the_wager_and_says_so(page: Any) -> None:
+    """A placed wager tapped, its amount cleared and Place tapped: the wager went (sent as $0.00) with no word on
+    screen. Take back removes a wager; an empty amount is asked for."""
+    with served("top-card") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "home", "25")
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")
+        wager(page, 1, "home").click()
+        page.click("#amount-clear")
+        page.click("#place")
+        expect_text(page, "#message", "enter an amount for home on spot 1")
+        assert console.loop.round is not None and console.loop.round.wagers == {(1, "home"): 2500}
+        expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")

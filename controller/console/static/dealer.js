@@ -317,6 +317,10 @@ function select(spot, wager) {
 // amount to the wager before, changing it without a word.
 async function place(amount) {
   if (!selected) return;
+  if (!String(amount).trim()) {  // sent, an empty amount was $0.00: the wager taken back without a word
+    showMessage("enter an amount for " + label(selected.wager) + " on spot " + selected.spot + " (Take back removes the wager)");
+    return;
+  }
   const aimed = selected;
   const answer = await command({ command: "place_wager", spot: aimed.spot, wager: aimed.wager, amount });
   if (!answer.ok) return;
