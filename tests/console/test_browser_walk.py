@@ -88,3 +88,28 @@ def test_place_with_no_amount_keeps_the_wager_and_says_so(page: Any) -> None:
         expect_text(page, "#message", "enter an amount for home on spot 1")
         assert console.loop.round is not None and console.loop.round.wagers == {(1, "home"): 2500}
         expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")
+
+
+def test_a_slow_answer_leaves_the_next_amount_being_typed(page: Any) -> None:
+    """On a slow network the dealer placed spot 1, tapped spot 2 and typed 30 before the answer came: the answer
+    cleared the field, and a Place then sent nothing (or took spot 2's wager back)."""
+    with served("top-card") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions",
+                 {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+        wager(page, 1, "home").click()
+        page.fill("#amount", "20")
+        with page.expect_response("**/api/command"):  # spot 1's answer, come while spot 2's amount is typed
+            page.click("#place")
+            wager(page, 2, "home").click()
+            page.locator("#amount").press_sequentially("30")
+        page.wait_for_timeout(300)
+        assert page.input_value("#amount") == "30"
+        cdp.send("Network.emulateNetworkConditions",
+                 {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        page.click("#place")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$30\.00")

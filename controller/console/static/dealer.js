@@ -324,8 +324,10 @@ async function place(amount) {
   const aimed = selected;
   const answer = await command({ command: "place_wager", spot: aimed.spot, wager: aimed.wager, amount });
   if (!answer.ok) return;
-  document.getElementById("amount").value = "";
+  // the field is the next wager's once another is tapped: on a slow network the answer came while the dealer typed
+  // that amount, and cleared it
   if (selected === aimed) {
+    document.getElementById("amount").value = "";
     selected = null;
     showSelection();
   }
