@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.console.tables import served
-from tests.console.test_browser import enter, expect_text, open_console, wager
+from controller.engine.commands import DeviceFault
+from tests.console.tables import SUPERVISOR, served
+from tests.console.test_browser import enter, expect_text, open_console, supervise, wager
 
 
 def test_no_more_bets_refused_for_a_side_wager_names_its_spot(page: Any) -> None:
@@ -113,3 +114,32 @@ def test_a_slow_answer_leaves_the_next_amount_being_typed(page: Any) -> None:
                  {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         page.click("#place")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="home"]', r"\$30\.00")
+
+
+def test_a_pin_mistyped_at_the_confirmation_is_what_the_screen_says(page: Any) -> None:
+    """A held round: the supervisor's first try refused (no reason given), then their PIN taken and the question asked
+    while the refusal still stood above it; then the PIN mistyped at the confirmation: the refusal journaled, the view
+    that followed showed the table's older answer again in place of "wrong name or PIN"."""
+    with served("top-card") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "home", "25")
+        enter(page, 2, "tie", "500")  # refused by the table, not the page: the views carry it as its last answer
+        expect_text(page, "#message", "outside the table limits")
+        console.loop.submit(DeviceFault("shoe", "door open")).result(5)
+        expect_text(page, "#state", "hold")
+        page.fill("#hold-supervisor-card", "QH")  # no card is due yet: the table refuses it, its last answer
+        supervise(page, "hold-supervisor", "correct_card", "card shown", again=SUPERVISOR[1])
+        page.locator("#message").filter(has_text="no card is due").wait_for()
+        refused = page.inner_text("#message")
+        supervise(page, "hold-supervisor", "resume", "")
+        expect_text(page, "#message", "reason")
+        supervise(page, "hold-supervisor", "resume", "door closed")
+        page.locator("#hold-supervisor .question").wait_for()
+        assert not page.locator("#message").is_visible()  # the refusal before the PIN was taken is gone
+        page.fill("#hold-supervisor-pin-again", "000000")
+        page.click("#hold-supervisor button.confirm")
+        expect_text(page, "#message", "wrong name or PIN")
+        page.wait_for_timeout(1500)  # the refusal journaled, and views pushed meanwhile
+        assert "wrong name or PIN" in page.inner_text("#message"), refused

@@ -218,6 +218,7 @@ function supervisorPanel(container) {
     pin.value = "";
     const answer = await post("/api/supervisor", body);
     if (!answer.ok) return;
+    showMessage("");  // the PIN is right: a refusal before it no longer applies
     pending = answer.confirm;
     question.textContent = answer.question + " Type the PIN again to confirm.";
     question.hidden = false;

@@ -3,6 +3,7 @@
 
 let view = null;
 let selected = null; // { spot, wager } picked for entry
+let lastViewMessage = null; // the table's last answer as the view before this one said it
 let draft = null; // what the dealer has picked so far for the pending decision: numbers, cards of the named hand
 
 // The spot a card or hand shows on, as the engine says (a pai gow pile once the dice gave it to a seat).
@@ -34,7 +35,10 @@ function render(next) {
   const dealerMode = view.mode === "dealer";
   document.getElementById("mode").textContent = dealerMode ? "" : "simulated players (watching)";
   renderLimits(view);
-  if (view.message) showMessage(view.message);
+  // the table's last answer, shown when it changes: shown again with every view, it covered the answers that came
+  // after it on this page (a PIN mistyped at the confirmation read as the refusal before it)
+  if (view.message && view.message !== lastViewMessage) showMessage(view.message);
+  lastViewMessage = view.message;
 
   const held = Boolean(screens.hold);
   document.getElementById("hold-screen").hidden = !held;
