@@ -8,6 +8,7 @@ from typing import Any
 from controller.engine.commands import DeviceFault
 from tests.console.tables import SUPERVISOR, served
 from tests.console.test_browser import enter, expect_text, open_console, supervise, wager
+from tests.console.test_browser_decisions import FIVE_CARD_FLUSH_SEED
 
 
 def test_no_more_bets_refused_for_a_side_wager_names_its_spot(page: Any) -> None:
@@ -143,3 +144,20 @@ def test_a_pin_mistyped_at_the_confirmation_is_what_the_screen_says(page: Any) -
         expect_text(page, "#message", "wrong name or PIN")
         page.wait_for_timeout(1500)  # the refusal journaled, and views pushed meanwhile
         assert "wrong name or PIN" in page.inner_text("#message"), refused
+
+
+def test_a_raise_of_other_amount_with_nothing_typed_is_not_taken(page: Any) -> None:
+    """"Raise other amount" tapped before the amount was typed raised the smallest amount ($10, 1x) for a five-card
+    flush the player may raise 2x, and went on to the next spot without a word."""
+    with served("high-card-flush", seed=FIVE_CARD_FLUSH_SEED) as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        enter(page, 2, "ante", "10")
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "Spot 2 to act")
+        page.click('#decision-actions button[data-amount="other"]')
+        expect_text(page, "#message", "enter the raise amount first")
+        assert console.loop.round is not None and console.loop.round.decisions == []
+        page.fill("#decision-amount", "20")
+        page.click('#decision-actions button[data-amount="other"]')
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="raise"]', r"\$20\.00")

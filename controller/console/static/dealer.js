@@ -137,7 +137,10 @@ function renderDecision(round, dealerMode) {
 function amountPicker(action, amounts, decide, dealerMode) {
   const other = el("input", { id: "decision-amount", inputmode: "decimal", autocomplete: "off", placeholder: "other $",
                               "aria-label": label(action) + " amount in dollars", size: 6 });
-  const send = () => decide(action, { amount: other.value });
+  const send = () => {  // sent empty, the game took its smallest amount: a raise of 2x or 3x called for went in at 1x
+    if (!other.value.trim()) { showMessage("enter the " + label(action) + " amount first, or tap one of the amounts"); return; }
+    decide(action, { amount: other.value });
+  };
   other.addEventListener("keydown", (event) => { if (event.key === "Enter") send(); });
   return el("div", { class: "picker", "data-picker": action },
     amounts.map((a) => el("button", { class: "big action", "data-action": action, "data-amount": a.entry,
