@@ -64,15 +64,20 @@ def resume(round: Round, *, by: str, feed: CardFeed | None = None, card: Card | 
     """Resume ``round`` where it was held; ``card`` is the card the device could not read, entered by hand."""
     if round.state != "hold":
         raise HoldRefused(f"round {round.id} is not on hold (it is {round.state})")
+    if card is not None and not card_due_on_release(round):  # refused before anything changes: the hold stays as it is
+        raise HoldRefused(f"no card is due in round {round.id}: resume it without a card, or void it")
     round.release(by=by)
     if feed is not None:
         feed.supervisor_resumed(round.id)
     if card is not None:
-        if round.card_target() is None:
-            round.put_on_hold(f"card {card.code} entered by the {by}, but no card is due")
-            raise HoldRefused(f"no card is due in round {round.id}: resume it without a card, or void it")
         round.card(card, by)
     return f"round {round.id} resumed"
+
+
+def card_due_on_release(round: Round) -> bool:
+    """Whether the held ``round``, once released, expects a card (or a burn) next."""
+    return round.held_from in ("dealing", "decisions", "reveal") and (
+        round.burns_due > 0 or round.game.next_target(round.hand) is not None)
 
 
 def void_only(round: Round, feed: CardFeed | None = None, records: Sequence[Event] = (), *,

@@ -735,6 +735,10 @@ class TableLoop:
         card = None
         if isinstance(command, CorrectCard):
             card = Card.parse(command.card.strip().upper())
+            if not holds.card_due_on_release(round):  # refused before the hold, its reason or the faults change
+                self.log.emit(SupervisorRefusal(round=round.id, name=command.by, step="table", action=action,
+                                                reason="no card is due"))
+                raise CommandRefused("no card is due in this round: resume or void it instead")
         self.log.emit(SupervisorActed(round=round.id, action=action, reason=command.reason, by=command.by,
                                       card=card.code if card else UNSET))
         self._clear_faults()
@@ -777,10 +781,7 @@ class TableLoop:
     def _needs_device(self, round: Round) -> bool:
         """Whether the held ``round``'s next step asks its device: the shuffle it was opened without, the deal after
         betting, or a card (or burn) due; not a decision awaited with no card due, which the device cannot block."""
-        if round is self._unprepared or round.held_from == "betting":
-            return True
-        return round.held_from in ("dealing", "decisions", "reveal") and (
-            round.burns_due > 0 or round.game.next_target(round.hand) is not None)
+        return round is self._unprepared or round.held_from == "betting" or holds.card_due_on_release(round)
 
     def _refuse_while_down(self, command: Resume, round: Round | None) -> None:
         """Refuse the resume of the table's hold (``round`` ``None``) or of a held round while a device that blocks

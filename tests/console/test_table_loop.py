@@ -119,12 +119,20 @@ def test_a_void_returns_every_wager_whole(top_card: TableLoop) -> None:
     assert [(s["wager"], s["returned"]) for s in round["settlements"]] == [("home", "$25.00"), ("tie", "$5.00")]
 
 
-def test_a_card_correction_needs_a_card_to_be_due(top_card: TableLoop) -> None:
+def test_a_card_correction_needs_a_card_to_be_due_and_leaves_the_hold_as_it_was(top_card: TableLoop) -> None:
+    """Refused, the round was released (journaled as resumed), the device's fault cleared and the hold's reason replaced
+    by 'card AS entered by the supervisor, but no card is due': the hold screen no longer said the shoe was down."""
     do(top_card, OpenRound())
     do(top_card, DeviceFault("shoe", "jam"))
+    log = top_card.table.log
+    before = len(log.named(ev.StateChanged.EVENT))
     with pytest.raises(CommandRefused, match="no card is due"):
         do(top_card, CorrectCard("AS", "misread"))
-    assert top_card.snapshot()["round"]["state"] == "hold"
+    view = top_card.snapshot()
+    assert view["round"]["state"] == "hold" and view["round"]["hold_reason"] == "shoe: jam"
+    assert view["devices"]["shoe"] == "fault: jam"
+    assert len(log.named(ev.StateChanged.EVENT)) == before and not log.named(SupervisorActed.EVENT)
+    assert [(r["action"], r["reason"]) for r in log.named(ev.SupervisorRefusal.EVENT)] == [("correct_card", "no card is due")]
 
 
 def test_three_card_poker_decisions_in_turn_and_settlement_against_the_bank() -> None:
