@@ -231,6 +231,15 @@ class Outbox:
             time.sleep(0.05)
         return False
 
+    def unpublished(self) -> int:
+        """How many of the journal's records the broker has not acknowledged yet."""
+        db = read_journal(self.path)
+        try:
+            last = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+        finally:
+            db.close()
+        return max(0, last - self.status().acked_seq)
+
     # -- the outbox's thread ----------------------------------------------
 
     def _run(self) -> None:
@@ -480,7 +489,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     said: str | None = None
     while not stop.wait(0.2):
         if ending.is_set():
-            outbox.wait_caught_up(args.linger)
+            if not outbox.wait_caught_up(args.linger):
+                why = outbox.status().last_error or "the broker did not acknowledge them in time"
+                print(f"tablectl outbox {args.table}: {outbox.unpublished()} journal record(s) not yet on the floor "  # noqa: T201
+                      f"({why}): they wait in the journal "
+                      "and go to the floor when the table next runs with its broker reachable", file=sys.stderr, flush=True)
             break
         error = outbox.status().last_error
         if error != said:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import socket
+import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -30,3 +33,18 @@ def test_an_outbox_whose_broker_is_away_stops_at_once(tmp_path: Path) -> None:
     outbox.stop(timeout=10)
     assert outbox._thread is not None and not outbox._thread.is_alive()
     assert outbox.status().acked_seq == 0
+
+
+def test_a_table_that_ends_with_records_not_on_the_floor_is_told_they_wait_in_the_journal(tmp_path: Path) -> None:
+    """The table's outbox process, its input closed as the table stops: it said only why it could not connect, not
+    that the round's records had not gone, nor where they are."""
+    journal = play(tmp_path / "tc.sqlite", rounds=1, seed=3)
+    with sqlite3.connect(journal) as db:
+        records = int(db.execute("SELECT MAX(seq) FROM events").fetchone()[0])
+    done = subprocess.run([sys.executable, "-m", "controller.floor.outbox", "--journal", str(journal), "--table", "TC-01",
+                           "--site", "s1", "--server", f"nats://127.0.0.1:{_unused_port()}", "--linger", "1"],
+                          input=b"", capture_output=True, timeout=60)
+    said = done.stderr.decode()
+    assert done.returncode == 0
+    assert (f"tablectl outbox TC-01: {records} journal record(s) not yet on the floor (" in said
+            and "they wait in the journal and go to the floor when the table next runs with its broker reachable" in said)
