@@ -74,6 +74,13 @@ def test_init_writes_a_commented_config_that_checks(tmp_path: Path, game: str, c
     shipped = (ROOT / "config" / f"{game}.toml").read_text()
     assert text.startswith(shipped.rstrip("\n")[:200]) and "# port = 8470" in text  # the rules' comments, and the defaults
     assert load_config(out).game_id == game
+    # the floor's link is there to uncomment (docs/floor.md), and checks once uncommented
+    floor = text[text.index("# [floor]"):].split("\n\n")[0]
+    assert '# site = "main-floor"' in floor and "# servers = [" in floor
+    uncommented = text.replace(floor, "\n".join(line.removeprefix("# ") for line in floor.splitlines()))
+    (tmp_path / "linked.toml").write_text(uncommented)
+    linked = load_config(tmp_path / "linked.toml").settings
+    assert linked is not None and linked.floor is not None and linked.floor.site == "main-floor"
     assert main(["config", "init", game, "--out", str(out)]) == 2
     assert "exists: pass --force" in capsys.readouterr().err
 

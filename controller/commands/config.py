@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from controller import shipped
 from controller.engine.config import load_config, parse_config
-from controller.engine.config_schema import Console, Journal, Log, Shuffle, did_you_mean
+from controller.engine.config_schema import Console, Floor, Journal, Log, Shuffle, did_you_mean
 from controller.errors import ConfigError
 from controller.rules.registry import GAMES
 
@@ -86,7 +86,7 @@ def starting_config(source: Path) -> str:
     default and what it does: under its section where the file has one, else in a section of comments at the end."""
     doc = tomlkit.parse(source.read_text(encoding="utf-8"))
     tail = []
-    for name, model in (("shuffle", Shuffle), ("journal", Journal), ("log", Log), ("console", Console)):
+    for name, model in (("shuffle", Shuffle), ("journal", Journal), ("log", Log), ("console", Console), ("floor", Floor)):
         section = doc.get(name)
         rows = _commented(model, set(section) if section is not None else set())
         if not rows:
@@ -108,7 +108,7 @@ def _commented(model: type[BaseModel], present: set[str]) -> list[str]:
     """``key = default  # what it does`` for each key of ``model`` not in ``present`` that has a value to show."""
     rows = []
     for key, field in model.model_fields.items():
-        value = field.default if field.default is not None else (field.examples or [None])[0]
+        value = field.default if not field.is_required() and field.default is not None else (field.examples or [None])[0]
         if key in present or value is None:
             continue
         rows.append(f"{key + ' = ' + _toml(value):<40} # {field.description or ''}".rstrip(" #"))
@@ -120,5 +120,7 @@ def _toml(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
     return repr(value)
 

@@ -397,7 +397,7 @@ def _token(value: str) -> str:
 
 
 class Floor(Section):
-    site: Text = Field(description="the floor's site, as the floor's own config names it ([floor] site)")
+    site: Text = Field(description="the floor's site, as the floor's own config names it ([floor] site)", examples=["main-floor"])
     servers: list[Text] = Field(min_length=1, description="the floor's NATS servers, or the pit's leaf node with leaf",
                                 examples=[["nats://10.20.0.11:4222", "nats://10.20.0.12:4222", "nats://10.20.0.13:4222"]])
     leaf: Text | None = Field(default=None, description="publish to this leaf node's own stream (servers: the leaf's address)")
