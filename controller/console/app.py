@@ -182,7 +182,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
 
         if wait:
             await journal(refusal(f"too many wrong PINs: locked for {wait:.0f} s"))
-            return refuse(429, f"too many wrong PINs: try again in {wait:.0f} s")
+            return refuse(429, f"too many wrong PINs {limits.locked(name, client)}: try again in {wait:.0f} s")
         try:
             account = await run_in_threadpool(accounts.verify, name, pin) if isinstance(pin, str) and name else None
         except StaffError as exc:
@@ -229,7 +229,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         wait = limits.wait(name, client)
         if wait:
             await journal(refused(f"too many wrong PINs: locked for {wait:.0f} s"))
-            return refuse(429, f"too many wrong tries: try again in {wait:.0f} s")
+            return refuse(429, f"too many wrong tries {limits.locked(name, client)}: try again in {wait:.0f} s")
         if not name or not isinstance(secret, str) or not secret or len(secret) > 64:
             await journal(refused("name or PIN missing"))
             return refuse(400, "enter your name and your PIN (or swipe your card)")

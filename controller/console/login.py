@@ -93,6 +93,10 @@ class LoginLimits:
         """Seconds before ``name`` may try again from ``client`` (0: now)."""
         return max(self.names.wait(name), self.clients.wait(client))
 
+    def locked(self, name: str, client: str) -> str:
+        """What the wait is on, in the words of the screen: the name tried, or (after many names) this screen."""
+        return f"for {name}" if self.names.wait(name) >= self.clients.wait(client) else "from this screen"
+
     def failed(self, name: str, client: str) -> None:
         self.names.failed(name)
         self.clients.failed(client)

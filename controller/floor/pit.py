@@ -169,7 +169,7 @@ def create_app(config: FloorConfig, consumer: FloorConsumer | None = None, *, po
         wait = limits.wait(name, client)
         if wait:
             await audit(name, client, False, f"too many wrong PINs: locked for {wait:.0f} s")
-            return refuse(429, f"too many wrong tries: try again in {wait:.0f} s")
+            return refuse(429, f"too many wrong tries {limits.locked(name, client)}: try again in {wait:.0f} s")
         if not name or not isinstance(secret, str) or not secret or len(secret) > 64:
             await audit(name or None, client, False, "name or PIN missing")
             return refuse(400, "enter your name and your PIN (or swipe your card)")

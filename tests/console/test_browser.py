@@ -348,7 +348,7 @@ def test_a_dealer_who_mistypes_their_pin_is_locked_out_never_the_supervisor_at_t
         page.fill("#login-name", DEALER[0])
         page.fill("#login-pin", DEALER[1])  # the right PIN, too late: the name is locked
         page.click("#login-submit")
-        expect_text(page, "#login-why", r"too many wrong tries: try again in \d+ s")
+        expect_text(page, "#login-why", rf"too many wrong tries for {DEALER[0]}: try again in \d+ s")
         shots(page, "dealer-locked")
         log_in(page, SUPERVISOR)  # the same screen, another name
         page.click("#open-round")
