@@ -11,6 +11,7 @@ page that reloads mid-round shows the round exactly as it stands.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import deque
 from collections.abc import Callable
@@ -336,14 +337,39 @@ EVENT_FIELDS = ("seq", "event", "round")
 QUIET_FIELDS = ("seq", "event", "round", "table", "timestamp", "game")
 
 
+MONEY_FIELDS = frozenset({"amount", "previous", "total", "stake", "returned", "house_win", "paid", "wagered", "fees",
+                          "between_players", "bank"})
+"""Event fields that hold whole cents (``controller.events``): shown in dollars."""
+EXACT_FIELDS = frozenset({"exact_returned"})
+"""Exact amounts before rounding (the audit's): left off a screen line, which shows what was paid."""
+
+
 def events_view(loop: TableLoop, audience: Audience) -> list[dict[str, Any]]:
-    """The latest events as ``audience`` may see them (``Screens.event``: hidden cards left out)."""
+    """The latest events as ``audience`` may see them (``Screens.event``: hidden cards left out), each with ``text``,
+    the line a screen shows: its fields as ``name value``, money in dollars."""
     out = []
     for record in list(loop.events)[:25]:
         shown = loop.log.screens.event(record, audience)
-        out.append({k: shown.get(k) for k in EVENT_FIELDS} | {
-            "detail": {k: v for k, v in shown.items() if k not in QUIET_FIELDS}})
+        detail = {k: v for k, v in shown.items() if k not in QUIET_FIELDS}
+        out.append({k: shown.get(k) for k in EVENT_FIELDS} | {"detail": detail, "text": event_text(detail)})
     return out
+
+
+def event_text(detail: dict[str, Any]) -> str:
+    """An event's fields as one line for a person: ``spot 2  wager home  amount $58.25``; nothing left out but the
+    exact amounts, and empty fields."""
+    parts = []
+    for key, value in detail.items():
+        if key in EXACT_FIELDS or value is None or value == [] or value == {}:
+            continue
+        if key in MONEY_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            value = format_cents(value)
+        elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+            value = " ".join(str(v) for v in value)
+        elif isinstance(value, dict | list):
+            value = json.dumps(value, separators=(", ", ": "))
+        parts.append(f"{key.replace('_', ' ')} {value}")
+    return "  ".join(parts)
 
 
 def settlement_view(record: Settlement) -> dict[str, Any]:

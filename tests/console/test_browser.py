@@ -331,6 +331,9 @@ def test_the_pit_view_shows_meters_last_rounds_and_device_faults(page: Any, shot
         console.loop.submit(DeviceFault("shoe", "communication lost"))
         expect_text(page, "#devices", "shoe: fault: communication lost")
         expect_text(page, "#faults", "communication lost")
+        # the event list in a person's words, money in dollars: it showed each event's fields as JSON, amounts in cents
+        expect_text(page, "#events li", r"(house win|wagered|amount|stake) -?\$\d+\.\d\d")
+        assert not [t for t in page.locator("#events li").all_inner_texts() if '{"' in t or "exact" in t]
         shots(page, "pit")
 
 

@@ -29,7 +29,7 @@ function render(view) {
     el("li", { class: "fault", text: new Date(f.at * 1000).toISOString().slice(11, 19) + "  " + f.device + ": " + f.reason +
       (f.round ? " (round " + f.round + ")" : "") })) : [el("li", { class: "muted", text: "none" })]));
   document.getElementById("events").replaceChildren(...view.events.map((e) =>
-    el("li", { text: e.seq + " " + e.event + " " + JSON.stringify(e.detail) })));
+    el("li", { text: e.seq + " " + e.event.replace(/_/g, " ") + "  " + e.text })));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
