@@ -42,7 +42,7 @@ from nats.errors import Error as NatsError
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
 
-from controller.floor import checkpoints, wire
+from controller.floor import checkpoints, kinds, wire
 from controller.floor.shifts import Shifts
 from controller.floor.store import Applied, FloorStore, create_schema
 from controller.floor.stream import StreamSettings, ensure_stream
@@ -70,6 +70,8 @@ class ConsumerStats:
     checkpoints_stored: int = 0
     checkpoints_refused: int = 0
     checkpoint_duplicates: int = 0
+    record_conflicts: int = 0
+    """Records that differ from the one stored under their table and seq (two journals as one table): kept aside."""
     conflicts: list[str] = field(default_factory=list)
     """A table that signed the same journal seq twice with different records (rewound): the newest 50, in words."""
     refusals: list[str] = field(default_factory=list)
@@ -282,6 +284,9 @@ class FloorConsumer:
             for conflict in kept.conflicts:
                 log.error("records contradict the floor's checkpoints: %s", conflict)
             stats.conflicts = [*stats.conflicts, *kept.conflicts][-50:]
+        for kind, text in applied.raised:
+            (log.error if kind == kinds.JOURNAL_CONFLICT else log.warning)("%s", text)
+        stats.record_conflicts += applied.conflicts
         stats.stored += applied.new
         stats.duplicates += applied.duplicates
         stats.rejected += len(rejected)

@@ -42,3 +42,11 @@ def alert_text(kind: str, record: dict[str, Any]) -> str:
             return f"{kind.replace('_', ' ')}: {record[key]}"
     details = ", ".join(f"{k} {v}" for k, v in record.items() if k in ("code", "card", "zone", "kind", "device"))
     return kind.replace("_", " ") + (f": {details}" if details else "")
+
+
+JOURNAL_CONFLICT = "journal_conflict"
+"""An alert of the floor's own: records under a table's id that differ from the ones it stored (two journals)."""
+
+TABLE_ALERT_SEQ = {JOURNAL_CONFLICT: -1}
+"""Where an alert about a table rather than one of its records is kept in ``alerts`` (keyed by table and seq): a
+negative seq, which no record has, one row per table and kind, refreshed (its time and text) while it lasts."""

@@ -3,9 +3,10 @@
 The journal is the buffer. A thread beside the table loop reads records the
 broker has not acknowledged yet (its own read-only connection: in WAL mode
 reading never blocks the table's writes), publishes them in order with
-``Nats-Msg-Id = <table>:<seq>`` and, once the broker has acknowledged a batch,
-writes how far it got into a small database of its own beside the journal
-(``TABLE.outbox.sqlite``): never into the journal itself, whose write lock
+``Nats-Msg-Id = <table>:<seq>:<digest>`` (``wire.msg_id``: a digest of the
+record's own bytes, so only the very same record is a duplicate) and, once
+the broker has acknowledged a batch, writes how far it got into a small
+database of its own beside the journal (``TABLE.outbox.sqlite``): never into the journal itself, whose write lock
 belongs to the table (a second writer made the table wait on SQLite's busy
 handler and slowed its rounds threefold, measured by
 ``benchmarks/floor.py --outbox-cost``). A broker down for
@@ -435,10 +436,11 @@ class Outbox:
         """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order."""
         stream_seq = 0
         for seq, kind, record in rows:
+            data = str(record).encode()
             ack = await js.publish(
                 wire.subject(self.site, self.table_id, str(kind)),
-                str(record).encode(),
-                headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq))
+                data,
+                headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq), data)
                          + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else "")},
             )
             if ack.stream != self.stream:

@@ -4,7 +4,9 @@ For one table it compares, to the cent: the records (every seq once, none
 missing, none extra, each record identical), and the meters (rounds, voided
 rounds, fees, per-wager count, wagered and paid, the action between
 players) summed over every gaming day and shift against the journal's own
-meters. ``tablectl floor check`` prints the result per table.
+meters. ``tablectl floor check`` prints the result per table. A journal whose
+records the floor kept aside because another journal had published those seqs
+as the same table first (``event_conflicts``) differs, and the check says so.
 """
 
 from __future__ import annotations
@@ -103,20 +105,41 @@ def check_table(conn: psycopg.Connection[Any], journal_path: str | Path, *, comp
 
 def _compare_records(db: sqlite3.Connection, conn: psycopg.Connection[Any], table: str, check: TableCheck) -> None:
     floor = {int(seq): record for seq, record in conn.execute("SELECT seq, record FROM events WHERE table_id = %s", (table,))}
+    aside = _set_aside(conn, table)
     missing: list[int] = []
     changed: list[int] = []
+    other_journal: list[int] = []
     for seq, text in db.execute("SELECT seq, record FROM events ORDER BY seq"):
         theirs = floor.pop(int(seq), None)
+        ours = json.loads(text)
         if theirs is None:
             missing.append(int(seq))
-        elif theirs != json.loads(text):
+        elif theirs != ours:
             changed.append(int(seq))
+            if ours in aside.get(int(seq), []):
+                other_journal.append(int(seq))
     if missing:
         check.problems.append(f"{len(missing)} records missing on the floor (seq {_ranges(missing)})")
     if changed:
         check.problems.append(f"{len(changed)} records differ (seq {_ranges(changed)})")
+    if other_journal:
+        check.problems.append(
+            f"{len(other_journal)} of its records reached the floor and were kept aside, not counted (seq "
+            f"{_ranges(other_journal)}): another journal had published those seqs first: two journals publish as "
+            f"{table}; check each table's id")
     if floor:
         check.problems.append(f"{len(floor)} records on the floor the journal lacks (seq {_ranges(sorted(floor))})")
+
+
+def _set_aside(conn: psycopg.Connection[Any], table: str) -> dict[int, list[Any]]:
+    """The records of ``table`` the floor kept aside (they differ from the ones it counts), by seq."""
+    exists = conn.execute("SELECT to_regclass('event_conflicts') IS NOT NULL").fetchone()
+    if not exists or not exists[0]:
+        return {}
+    aside: dict[int, list[Any]] = {}
+    for seq, record in conn.execute("SELECT seq, record FROM event_conflicts WHERE table_id = %s", (table,)):
+        aside.setdefault(int(seq), []).append(record)
+    return aside
 
 
 def _ranges(numbers: list[int]) -> str:

@@ -6,6 +6,17 @@ records that were new, in the same transaction, so a record the consumer
 sees twice (a redelivery, a re-published record after an outage) is stored
 and counted once.
 
+A record whose (table, seq) is taken by a *different* record is not a
+duplicate: two journals publish as one table (a replaced PC, a copied config
+with its own fresh journal). The first record stored under that seq stays the
+one counted; the other is kept aside in ``event_conflicts``, never counted,
+and the table gets one alert (kind ``journal_conflict``, refreshed with the
+count of such records as more arrive) on the pit page.
+
+The floor's own alerts about a table are kept in ``alerts`` under
+a negative seq per kind (``kinds.TABLE_ALERT_SEQ``), so they never take the
+place of a record's own alert.
+
 Meters are kept per table, gaming day, shift and game, exactly as the table's
 own journal keeps them (``controller.records.journal``): when a round ends,
 its house-banked settlements add to its wagers' meters (count, wagered,
@@ -49,6 +60,10 @@ CREATE TABLE IF NOT EXISTS events (
     record JSONB NOT NULL, stream_seq BIGINT, stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (table_id, seq));
 CREATE INDEX IF NOT EXISTS events_by_round ON events (table_id, round_id, seq);
+CREATE TABLE IF NOT EXISTS event_conflicts (
+    table_id TEXT NOT NULL, seq BIGINT NOT NULL, digest TEXT NOT NULL, kind TEXT NOT NULL, at TIMESTAMPTZ,
+    record JSONB NOT NULL, stream_seq BIGINT, received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (table_id, seq, digest));
 CREATE TABLE IF NOT EXISTS rounds (
     table_id TEXT NOT NULL, round_id TEXT NOT NULL, game TEXT NOT NULL, paytable TEXT,
     started_seq BIGINT NOT NULL, started_at TIMESTAMPTZ, ended_seq BIGINT, ended_at TIMESTAMPTZ,
@@ -92,12 +107,16 @@ def create_schema(conn: psycopg.Connection[Any]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What one batch did: records new, records already stored, gaps opened and closed."""
+    """What one batch did: records new, records already stored, gaps opened and closed, records that differ from the
+    ones stored under their (table, seq) (kept aside, not counted), and the floor's alerts it raised anew
+    ((kind, text), for the log)."""
 
     new: int
     duplicates: int
     gaps_opened: int
     gaps_closed: int
+    conflicts: int = 0
+    raised: tuple[tuple[str, str], ...] = ()
 
 
 def _time(record: dict[str, Any]) -> dt.datetime | None:
@@ -136,8 +155,9 @@ class FloorStore:
                     "INSERT INTO floor_tables (table_id, site, pit) VALUES (%s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
                     (table, self.site, self.pits.get(table)),
                 )
+            conflicts, raised = self._set_aside(batch, inserted)
             opened, closed = self._follow(touched)
-        return Applied(len(inserted), len(batch) - len(inserted), opened, closed)
+        return Applied(len(inserted), len(batch) - len(inserted) - conflicts, opened, closed, conflicts, tuple(raised))
 
     # -- one record -------------------------------------------------------
 
@@ -157,6 +177,62 @@ class FloorStore:
             columns,
         ).fetchall()
         return [(str(table), int(seq)) for table, seq in rows]
+
+    def _set_aside(
+        self, batch: Sequence[tuple[TableRecord, int | None]], inserted: Sequence[tuple[str, int]]
+    ) -> tuple[int, list[tuple[str, str]]]:
+        """Keep aside each record of the batch that differs from the record stored under its (table, seq), and alert
+        its table: (how many were new to ``event_conflicts``, the alerts raised anew).
+
+        A record not inserted is a duplicate when it is the stored one, else another journal's under the same table
+        id; so is one of two records of one (table, seq) in the same batch, whichever was stored."""
+        fresh = set(inserted)
+        seen: dict[tuple[str, int], int] = {}
+        for item, _ in batch:
+            seen[(item.table, item.seq)] = seen.get((item.table, item.seq), 0) + 1
+        columns: list[list[Any]] = [[], [], [], [], [], []]
+        for item, stream_seq in batch:
+            key = (item.table, item.seq)
+            if key in fresh and seen[key] == 1:
+                continue
+            for column, value in zip(columns, (item.table, item.seq, item.kind, _time(item.record), Jsonb(item.record),
+                                               stream_seq)):
+                column.append(value)
+        if not columns[0]:
+            return 0, []
+        rows = self.conn.execute(
+            "INSERT INTO event_conflicts (table_id, seq, digest, kind, at, record, stream_seq) "
+            "SELECT p.table_id, p.seq, md5(p.record::TEXT), p.kind, p.at, p.record, p.stream_seq "
+            "FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[]) "
+            "AS p(table_id, seq, kind, at, record, stream_seq) "
+            "JOIN events e ON e.table_id = p.table_id AND e.seq = p.seq WHERE e.record <> p.record "
+            "ON CONFLICT DO NOTHING RETURNING table_id",
+            columns,
+        ).fetchall()
+        raised: list[tuple[str, str]] = []
+        for table in sorted({str(table) for (table,) in rows}):
+            summary = self.conn.execute(
+                "SELECT COUNT(*), MIN(seq), MAX(seq) FROM event_conflicts WHERE table_id = %s", (table,)).fetchone()
+            assert summary is not None
+            count, first, last = int(summary[0]), int(summary[1]), int(summary[2])
+            records = f"{count} records (seq {first} to {last}) differ" if count > 1 else f"1 record (seq {first}) differs"
+            text = (f"table {table}: {records} from the records the floor stored under the same seq: two journals publish "
+                    f"as this table (a replaced PC, a copied config). Check each table's id; the differing records are "
+                    f"kept aside and not counted")
+            if self._alert(table, kinds.JOURNAL_CONFLICT, text):
+                raised.append((kinds.JOURNAL_CONFLICT, text))
+        return len(rows), raised
+
+    def _alert(self, table: str, kind: str, text: str) -> bool:
+        """Raise the floor's own alert ``kind`` for ``table``, one row per table and kind (its time and text refreshed
+        while it lasts); True when it was not there before."""
+        row = self.conn.execute(
+            "INSERT INTO alerts (table_id, seq, kind, at, round_id, message) VALUES (%s, %s, %s, clock_timestamp(), NULL, %s) "
+            "ON CONFLICT (table_id, seq) DO UPDATE SET kind = excluded.kind, at = excluded.at, message = excluded.message "
+            "RETURNING xmax = 0",
+            (table, kinds.TABLE_ALERT_SEQ[kind], kind, text),
+        ).fetchone()
+        return bool(row and row[0])
 
     def _follow(self, tables: Sequence[str]) -> tuple[int, int]:
         """Derive every record of ``tables`` that is now contiguous, in seq order; keep each table's gap up to date.

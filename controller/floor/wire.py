@@ -3,10 +3,14 @@
 Every journal record travels as one JetStream message, unchanged (the
 record's own JSON, as the journal keeps it), on the subject
 ``tablectl.<site>.<table>.<kind>`` of the site's stream ``TABLECTL_<SITE>``.
-Its header ``Nats-Msg-Id`` is ``<table>:<seq>``, so the stream stores a
-re-published record once within its duplicate window, and the floor's database
-keys every record by (table, seq), so a record seen twice is stored once
-whatever the window.
+Its header ``Nats-Msg-Id`` is ``<table>:<seq>:<digest>`` (the first 16 hex
+digits of the SHA-256 of the record's bytes), so the stream stores a
+re-published record once within its duplicate window, and only that: another
+record under the same table and seq (a second journal publishing as the same
+table: a replaced PC, a copied config) is a message of its own. The floor's
+database keys every record by (table, seq): a record seen twice is stored once
+whatever the window, and one that differs from the record it stored is kept
+aside, never counted, and alerts the pit (``controller.floor.store``).
 
 The table's signed checkpoints (``controller.records.checkpoints``) travel on
 the same stream, on ``tablectl.<site>.<table>.checkpoint.signed`` (five
@@ -62,8 +66,14 @@ def control_subject(site: str, table: str, command: str) -> str:
     return f"tablectl-control.{token(site, 'site')}.{token(table, 'table id')}.{token(command, 'command')}"
 
 
-def msg_id(table: str, seq: int) -> str:
-    return f"{table}:{seq}"
+def record_digest(data: bytes) -> str:
+    """What tells two records of one (table, seq) apart in their message id: the first 16 hex digits of their SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def msg_id(table: str, seq: int, data: bytes) -> str:
+    """A record's message id: the very same record published again has it, another record of that seq does not."""
+    return f"{table}:{seq}:{record_digest(data)}"
 
 
 CHECKPOINT_SUFFIX = ".checkpoint.signed"

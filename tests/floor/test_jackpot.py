@@ -63,8 +63,9 @@ async def _publish(cluster: NatsCluster, records: list[dict[str, Any]]) -> None:
     except nats.js.errors.NotFoundError:
         await js.add_stream(name=wire.stream_name(SITE), subjects=[wire.site_subjects(SITE)], num_replicas=3)
     for record in records:
-        await js.publish(wire.subject(SITE, record["table"], record["event"]), json.dumps(record).encode(),
-                         headers={"Nats-Msg-Id": wire.msg_id(record["table"], record["seq"])})
+        data = json.dumps(record).encode()
+        await js.publish(wire.subject(SITE, record["table"], record["event"]), data,
+                         headers={"Nats-Msg-Id": wire.msg_id(record["table"], record["seq"], data)})
     await client.close()
 
 

@@ -99,9 +99,11 @@ async def _publish_raw(cluster: NatsCluster, records: list[dict[str, object]]) -
     client = await nats.connect(servers=cluster.urls)
     js = client.jetstream()
     for record in records:
+        data = json.dumps(record).encode()
         await js.publish(
-            wire.subject(SITE, str(record["table"]), str(record["event"])), json.dumps(record).encode(),
-            headers={"Nats-Msg-Id": wire.msg_id(str(record["table"]), int(str(record["seq"])))}, stream=wire.stream_name(SITE),
+            wire.subject(SITE, str(record["table"]), str(record["event"])), data,
+            headers={"Nats-Msg-Id": wire.msg_id(str(record["table"]), int(str(record["seq"])), data)},
+            stream=wire.stream_name(SITE),
         )
     await client.close()
 

@@ -47,8 +47,9 @@ def _publish(cluster: NatsCluster, records: list[dict[str, Any]]) -> None:
         client = await nats.connect(servers=cluster.urls)
         js = client.jetstream()
         for r in records:
-            await js.publish(wire.subject(SITE, r["table"], r["event"]), json.dumps(r).encode(),
-                             headers={"Nats-Msg-Id": wire.msg_id(r["table"], r["seq"])})
+            data = json.dumps(r).encode()
+            await js.publish(wire.subject(SITE, r["table"], r["event"]), data,
+                             headers={"Nats-Msg-Id": wire.msg_id(r["table"], r["seq"], data)})
         await client.close()
 
     asyncio.run(go())

@@ -1,0 +1,93 @@
+"""What the floor says about a table it cannot trust as one table: two journals under one id."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import psycopg
+
+from controller.floor import views, wire
+from controller.floor.consumer import FloorConsumer
+from controller.floor.localservers import NatsCluster
+from controller.floor.outbox import Outbox, Position
+from controller.floor.reconcile import check_table
+from controller.floor.shifts import Shifts
+from tests.floor.consuming import consume_while, until
+from tests.floor.tables import play
+
+SITE = "test"
+
+
+def _stored(dsn: str, table: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s", (table,)).fetchone()[0])
+
+
+def _alerts(dsn: str, table: str, kind: str) -> list[str]:
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute("SELECT message FROM alerts WHERE table_id = %s AND kind = %s", (table, kind)).fetchall()
+    return [str(message) for (message,) in rows]
+
+
+def _last_seq(journal: Path) -> int:
+    db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+    try:
+        return int(db.execute("SELECT MAX(seq) FROM events").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_second_journal_publishing_as_the_same_table_raises_one_alert_and_none_of_its_money_is_counted(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    # two PCs, each with its own fresh journal, both configured as TC-01 (a replaced PC, a copied config)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = play(tmp_path / "a" / "TC-01.sqlite", rounds=5, seed=3)
+    second = play(tmp_path / "b" / "TC-01.sqlite", rounds=2, seed=4)
+    assert _last_seq(second) < _last_seq(first)  # every record of the second has a seq the first journal used
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    outboxes = [Outbox(path, table_id="TC-01", site=SITE, servers=cluster.urls) for path in (first, second)]
+
+    async def body() -> None:
+        outboxes[0].start()
+        await until(lambda: outboxes[0].status().lag == 0 and outboxes[0].status().acked_seq > 0)
+        await until(lambda: _stored(database, "TC-01") == _last_seq(first))
+        outboxes[1].start()
+        await until(lambda: outboxes[1].status().lag == 0 and outboxes[1].status().acked_seq > 0)
+        assert outboxes[1].status().duplicates == 0  # the stream took the second journal's records: they differ
+        await until(lambda: consumer.stats.record_conflicts == _last_seq(second), 30)
+        # the second journal published again from the start: the very same records, dropped by the stream as before
+        outboxes[1].stop()
+        position = Position(second)
+        position.forget(wire.stream_name(SITE))
+        position.close()
+        again = Outbox(second, table_id="TC-01", site=SITE, servers=cluster.urls)
+        again.start()
+        await until(lambda: again.status().acked_seq == _last_seq(second))
+        again.stop()
+        assert again.status().duplicates == _last_seq(second)
+
+    try:
+        asyncio.run(consume_while(consumer, body))
+    finally:
+        for outbox in outboxes:
+            outbox.stop()
+    assert consumer.stats.record_conflicts == _last_seq(second)
+    alerts = _alerts(database, "TC-01", "journal_conflict")
+    assert len(alerts) == 1, alerts  # one for the table, not one per record
+    assert "TC-01" in alerts[0] and "two journals publish as this table" in alerts[0], alerts[0]
+    assert f"{_last_seq(second)} records" in alerts[0] and "not counted" in alerts[0], alerts[0]
+    with psycopg.connect(database) as conn:
+        counted = check_table(conn, first)
+        other = check_table(conn, second)
+        shown = views.alerts(conn)
+        tiles = {t["table"]: t for t in views.tables(conn, Shifts.default())}
+    assert counted.ok, counted.problems  # the floor's records and meters are the first journal's, to the cent
+    assert not other.ok
+    assert any("records differ" in problem for problem in other.problems), other.problems
+    assert any("two journals publish as TC-01" in problem for problem in other.problems), other.problems
+    assert [a["message"] for a in shown if a["kind"] == "journal_conflict"] == alerts  # on the pit page
+    assert tiles["TC-01"]["recent_alerts"] >= 1
