@@ -46,7 +46,9 @@ def alert_text(kind: str, record: dict[str, Any]) -> str:
 
 JOURNAL_CONFLICT = "journal_conflict"
 """An alert of the floor's own: records under a table's id that differ from the ones it stored (two journals)."""
+CLOCK_AHEAD = "clock_ahead"
+"""An alert of the floor's own: a table's records stamped ahead of the floor's clock."""
 
-TABLE_ALERT_SEQ = {JOURNAL_CONFLICT: -1}
+TABLE_ALERT_SEQ = {JOURNAL_CONFLICT: -1, CLOCK_AHEAD: -2}
 """Where an alert about a table rather than one of its records is kept in ``alerts`` (keyed by table and seq): a
 negative seq, which no record has, one row per table and kind, refreshed (its time and text) while it lasts."""

@@ -13,7 +13,14 @@ one counted; the other is kept aside in ``event_conflicts``, never counted,
 and the table gets one alert (kind ``journal_conflict``, refreshed with the
 count of such records as more arrive) on the pit page.
 
-The floor's own alerts about a table are kept in ``alerts`` under
+A record stamped more than ``CLOCK_AHEAD_LIMIT`` ahead of the database's
+clock (``clock_timestamp()``) as it is stored raises one alert for its table
+(kind ``clock_ahead``, refreshed while its records keep arriving so): its
+rounds are counted under the gaming day and shift its own clock names, as
+every table's are. Records stamped behind are not alerted: a table catching
+up after an outage sends old times.
+
+The floor's own alerts about a table (these two) are kept in ``alerts`` under
 a negative seq per kind (``kinds.TABLE_ALERT_SEQ``), so they never take the
 place of a record's own alert.
 
@@ -105,6 +112,10 @@ def create_schema(conn: psycopg.Connection[Any]) -> None:
         conn.execute(SCHEMA)
 
 
+CLOCK_AHEAD_LIMIT = dt.timedelta(minutes=5)
+"""How far ahead of the floor's clock a record's own time may be before its table's clock is alerted."""
+
+
 @dataclass(frozen=True, slots=True)
 class Applied:
     """What one batch did: records new, records already stored, gaps opened and closed, records that differ from the
@@ -148,7 +159,7 @@ class FloorStore:
         the order of arrival never changes a meter.
         """
         with self.conn.transaction(), self.conn.pipeline():
-            inserted = self._insert(batch)
+            inserted, ahead = self._insert(batch)
             touched = sorted({table for table, _ in inserted})
             for table in touched:
                 self.conn.execute(
@@ -156,15 +167,19 @@ class FloorStore:
                     (table, self.site, self.pits.get(table)),
                 )
             conflicts, raised = self._set_aside(batch, inserted)
+            raised += self._clock_ahead(ahead)
             opened, closed = self._follow(touched)
         return Applied(len(inserted), len(batch) - len(inserted) - conflicts, opened, closed, conflicts, tuple(raised))
 
     # -- one record -------------------------------------------------------
 
-    def _insert(self, batch: Sequence[tuple[TableRecord, int | None]]) -> list[tuple[str, int]]:
-        """Insert the batch in one statement; the (table, seq) of the records that were new."""
+    def _insert(
+        self, batch: Sequence[tuple[TableRecord, int | None]]
+    ) -> tuple[list[tuple[str, int]], dict[str, tuple[float, int, dt.datetime]]]:
+        """Insert the batch in one statement: the (table, seq) of the records that were new, and for each table among
+        them its new record stamped furthest ahead of the database's clock (seconds ahead, its seq, its time)."""
         if not batch:
-            return []
+            return [], {}
         columns: list[list[Any]] = [[], [], [], [], [], [], []]
         for item, stream_seq in batch:
             for column, value in zip(columns, (item.table, item.seq, item.round_id, item.kind, _time(item.record),
@@ -173,10 +188,14 @@ class FloorStore:
         rows = self.conn.execute(
             "INSERT INTO events (table_id, seq, round_id, kind, at, record, stream_seq) "
             "SELECT * FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[]) "
-            "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq",
+            "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq, at, EXTRACT(EPOCH FROM at - clock_timestamp())",
             columns,
         ).fetchall()
-        return [(str(table), int(seq)) for table, seq in rows]
+        ahead: dict[str, tuple[float, int, dt.datetime]] = {}
+        for table, seq, at, seconds in rows:
+            if seconds is not None and (str(table) not in ahead or float(seconds) > ahead[str(table)][0]):
+                ahead[str(table)] = (float(seconds), int(seq), at)
+        return [(str(table), int(seq)) for table, seq, _, _ in rows], ahead
 
     def _set_aside(
         self, batch: Sequence[tuple[TableRecord, int | None]], inserted: Sequence[tuple[str, int]]
@@ -222,6 +241,20 @@ class FloorStore:
             if self._alert(table, kinds.JOURNAL_CONFLICT, text):
                 raised.append((kinds.JOURNAL_CONFLICT, text))
         return len(rows), raised
+
+    def _clock_ahead(self, ahead: dict[str, tuple[float, int, dt.datetime]]) -> list[tuple[str, str]]:
+        """Alert each table whose new records are stamped more than ``CLOCK_AHEAD_LIMIT`` ahead of the floor's clock."""
+        raised: list[tuple[str, str]] = []
+        for table, (seconds, seq, at) in sorted(ahead.items()):
+            if seconds <= CLOCK_AHEAD_LIMIT.total_seconds():
+                continue
+            day, shift = self.shifts.of(at)
+            text = (f"the clock of table {table} is {_duration(seconds)} ahead of the floor's (its record seq {seq} is "
+                    f"stamped {at.astimezone(self.shifts.zone):%Y-%m-%d %H:%M %Z}): its rounds are filed under the shift "
+                    f"its clock names ({shift} of gaming day {day}); set the table's clock")
+            if self._alert(table, kinds.CLOCK_AHEAD, text):
+                raised.append((kinds.CLOCK_AHEAD, text))
+        return raised
 
     def _alert(self, table: str, kind: str, text: str) -> bool:
         """Raise the floor's own alert ``kind`` for ``table``, one row per table and kind (its time and text refreshed
@@ -407,6 +440,13 @@ class FloorStore:
             "ON CONFLICT (table_id, gaming_day, shift, game, name) DO UPDATE SET value = counters.value + excluded.value",
             (table, day, shift, game, self.pits.get(table), name, value),
         )
+
+
+def _duration(seconds: float) -> str:
+    """How far ahead, as a supervisor reads it: ``9 h 02 min``, ``7 min``."""
+    minutes = int(seconds // 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
 def set_edges(conn: psycopg.Connection[Any], edges: Iterable[tuple[str, str, str, Any]]) -> None:

@@ -1,13 +1,18 @@
-"""What the floor says about a table it cannot trust as one table: two journals under one id."""
+"""What the floor says about a table it cannot trust as one table: two journals under one id, a clock hours ahead."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
+import nats
 import psycopg
 
+from controller.events import RoundCompleted, RoundStarted, ShoeShuffled
 from controller.floor import views, wire
 from controller.floor.consumer import FloorConsumer
 from controller.floor.localservers import NatsCluster
@@ -91,3 +96,55 @@ def test_a_second_journal_publishing_as_the_same_table_raises_one_alert_and_none
     assert any("two journals publish as TC-01" in problem for problem in other.problems), other.problems
     assert [a["message"] for a in shown if a["kind"] == "journal_conflict"] == alerts  # on the pit page
     assert tiles["TC-01"]["recent_alerts"] >= 1
+
+
+def _records(table: str, at: dt.datetime, first_seq: int = 1) -> list[dict[str, Any]]:
+    stamp = at.isoformat().replace("+00:00", "Z")
+    base = {"table": table, "timestamp": stamp, "game": "top-card"}
+    round_id = f"{table}-R{first_seq}"
+    return [
+        {**base, "seq": first_seq, "event": ShoeShuffled.EVENT, "round": None, "shuffle": 1, "burn": 1},
+        {**base, "seq": first_seq + 1, "event": RoundStarted.EVENT, "round": round_id, "options": {"paytable": "standard"}},
+        {**base, "seq": first_seq + 2, "event": RoundCompleted.EVENT, "round": round_id, "wagered": 0, "paid": 0, "fees": 0,
+         "house_win": 0, "between_players": 0},
+    ]
+
+
+async def _publish(cluster: NatsCluster, records: list[dict[str, Any]]) -> None:
+    client = await nats.connect(servers=cluster.urls)
+    js = client.jetstream()
+    for record in records:
+        data = json.dumps(record, separators=(",", ":")).encode()
+        await js.publish(wire.subject(SITE, record["table"], record["event"]), data,
+                         headers={"Nats-Msg-Id": wire.msg_id(record["table"], record["seq"], data)},
+                         stream=wire.stream_name(SITE))
+    await client.close()
+
+
+def test_a_table_whose_clock_is_hours_ahead_raises_one_alert_and_its_rounds_still_count_where_its_clock_says(
+    cluster: NatsCluster, database: str
+) -> None:
+    now = dt.datetime.now(dt.UTC)
+    ahead = now + dt.timedelta(hours=9)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+
+    async def body() -> None:
+        await _publish(cluster, _records("SKEW-1", ahead))
+        await _publish(cluster, _records("SKEW-1", ahead + dt.timedelta(seconds=30), first_seq=4))
+        await _publish(cluster, _records("LATE-1", now - dt.timedelta(hours=3)))  # after an outage: old times, no alert
+        await _publish(cluster, _records("NEAR-1", now + dt.timedelta(minutes=1)))  # a minute off: no alert
+        await until(lambda: _stored(database, "SKEW-1") == 6 and _stored(database, "LATE-1") == 3
+                    and _stored(database, "NEAR-1") == 3)
+
+    asyncio.run(consume_while(consumer, body))
+    alerts = _alerts(database, "SKEW-1", "clock_ahead")
+    assert len(alerts) == 1, alerts  # one for the table, not one per record
+    assert "SKEW-1" in alerts[0] and "9 h" in alerts[0] and "ahead" in alerts[0], alerts[0]
+    assert "shift its clock names" in alerts[0], alerts[0]
+    assert _alerts(database, "LATE-1", "clock_ahead") == [] and _alerts(database, "NEAR-1", "clock_ahead") == []
+    day, shift = Shifts.default().of(ahead)
+    with psycopg.connect(database) as conn:
+        counted = conn.execute("SELECT gaming_day, shift, value FROM counters WHERE table_id = 'SKEW-1' AND name = 'rounds'").fetchall()
+        shown = views.alerts(conn)
+    assert counted == [(day, shift, 2)]  # stored and counted as before: under the shift its clock names
+    assert [a["table"] for a in shown if a["kind"] == "clock_ahead"] == ["SKEW-1"]
