@@ -167,6 +167,11 @@ class FloorConsumer:
     async def _broker_error(self, exc: Exception) -> None:
         self.stats.last_error = f"broker: {wire.reason(exc)}"
 
+    def _healthy(self, client: Any) -> None:
+        """The broker answered and the database took the batch: the last error is over (it stays in ``errors``)."""
+        if client.is_connected:
+            self.stats.last_error = None
+
     def _error(self, message: str) -> None:
         self.stats.last_error = message
         if not self.stats.errors or self.stats.errors[-1] != message:
@@ -198,9 +203,14 @@ class FloorConsumer:
             if time.monotonic() - healed > min(5.0, self.heal_after):
                 healed = time.monotonic()
                 await self._heal(client)
+            if not client.is_connected:  # the client reconnects by itself; meanwhile the page must not say "live"
+                self.stats.last_error = self.stats.last_error or "the broker: not connected; reconnecting"
+                await self._pause(0.2)
+                continue
             try:
                 messages = await subscription.fetch(self.batch, timeout=1)
             except TimeoutError:  # nothing to fetch: nats' own timeout, or asyncio's when the pull's second below ran out
+                self._healthy(client)
                 continue
             while not self.stop.is_set():
                 try:
@@ -217,6 +227,7 @@ class FloorConsumer:
             for message in messages:
                 await message.ack()
             self.stats.batches += 1
+            self._healthy(client)
             if self.on_applied is not None:
                 self.on_applied(applied)
 

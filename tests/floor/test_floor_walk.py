@@ -158,6 +158,24 @@ def test_an_idle_floor_on_a_healthy_cluster_logs_no_broker_error(tmp_path: Path,
     assert first.stats.errors == second.stats.errors == []
 
 
+def test_the_floor_says_it_is_behind_while_its_broker_is_away_and_live_once_it_is_back(
+    cluster: NatsCluster, database: str
+) -> None:
+    """With every node down the pit page said "live" over figures standing still: the consumer's last error was set
+    only by some failures and never cleared once the broker was back. The page reads it (``consumer.last_error``)."""
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site="walk")
+
+    async def body() -> None:
+        await until(lambda: consumer.stats.last_error is None, 30)
+        for node in cluster.nodes:
+            await asyncio.to_thread(node.stop)
+        await until(lambda: consumer.stats.last_error is not None, 30)
+        await asyncio.to_thread(cluster.start)
+        await until(lambda: consumer.stats.last_error is None, 60)
+
+    asyncio.run(consume_while(consumer, body))
+
+
 def test_the_floors_nats_unit_takes_port_4222_from_debians_own_nats_server_service() -> None:
     """Debian's nats-server package enables and starts its own nats-server.service on 127.0.0.1:4222; the
     documented tablectl-nats@floor (listen 0.0.0.0:4222) then failed "address already in use", restarting every 2 s."""

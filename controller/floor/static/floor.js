@@ -103,7 +103,11 @@ async function refresh() {
     const q = pitQuery();
     const [tables, alerts, jackpots] = await Promise.all([get(`/api/tables${q}`), get(`/api/alerts${q}`), get("/api/jackpots")]);
     showTables(tables); showAlerts(alerts); showJackpots(jackpots);
-    $("link").textContent = "live"; $("link").className = "link-up"; $("message").hidden = true;
+    // live only while the floor takes in the tables' records: with its broker or database away the figures stand still
+    const behind = tables.consumer && tables.consumer.last_error;
+    $("link").textContent = behind ? "behind" : "live"; $("link").className = behind ? "link-down" : "link-up";
+    $("message").textContent = behind ? `figures not up to date: ${behind}` : "";
+    $("message").hidden = !behind;
   } catch (error) {
     if (error instanceof LoggedOut) { showLogin(error.message); return; }
     $("link").textContent = "offline"; $("link").className = "link-down";
