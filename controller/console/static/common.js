@@ -34,7 +34,9 @@ function cardNode(card) {
   return el("div", { class: "card " + face.colour + bad, "data-card": card.card, "data-target": card.target,
                      "data-source": card.source, title: card.disagreement || card.source },
     el("span", { class: "face", text: face.text }),
-    el("span", { class: "source", text: card.source }),
+    // "shoe+camera" may break after its "+": on one line it was wider than a small card, and cut at both ends
+    el("span", { class: "source" }, ...String(card.source || "").split("+").flatMap((part, i) =>
+      i ? [el("wbr", {}), "+" + part] : [part])),
     card.disagreement ? el("span", { class: "why", text: card.disagreement }) : null);
 }
 
