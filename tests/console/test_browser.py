@@ -56,9 +56,14 @@ def expect_text(page: Any, selector: str, pattern: str) -> None:
 
 
 def settlement_rows(page: Any) -> list[tuple[str, str, str]]:
-    rows = page.locator("#settlement-rows tr")
-    return [(rows.nth(i).get_attribute("data-spot"), rows.nth(i).get_attribute("data-wager"),
-             rows.nth(i).locator("td.instruction").inner_text()) for i in range(rows.count())]
+    """(spot, wager, instruction) of every settlement line, in the order to pay and collect (each line is numbered:
+    the page lays them out a row per spot, a column per wager)."""
+    lines = page.locator("#settlement-rows [data-wager]")
+    found = [(int(lines.nth(i).get_attribute("data-line")), lines.nth(i).get_attribute("data-spot"),
+              lines.nth(i).get_attribute("data-wager"), lines.nth(i).locator(".instruction").inner_text())
+             for i in range(lines.count())]
+    assert sorted(n for n, *_ in found) == list(range(1, len(found) + 1))
+    return [(spot, wager, instruction) for _, spot, wager, instruction in sorted(found)]
 
 
 def test_a_tap_held_down_while_a_view_arrives_still_selects_the_wager(page: Any) -> None:

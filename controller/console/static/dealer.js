@@ -11,6 +11,13 @@ function spotOf(card) { return card.spot === undefined ? null : card.spot; }
 
 function title(name) { const text = label(name); return text.charAt(0).toUpperCase() + text.slice(1); }
 
+// Long wager names as dealers shorten them, where room is short (the spots once dealt, the settlement's columns); the
+// full name is the title. While betting the spots show the full name (its amount under it where both do not fit).
+const SHORT = { straight_flush_bonus: "SF bonus", tens_or_better: "10s or better", ace_or_face: "ace/face",
+                five_card: "5-card", progressive: "prog." };
+
+function shortLabel(name) { return SHORT[name] || label(name); }
+
 function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/^stack(\d+)$/, "stack $1").replace(/_/g, " "); }
 
 const STATUS = {
@@ -285,7 +292,8 @@ function renderLayout(round) {
           "data-spot": spot.spot, "data-wager": w.name, disabled: !(betting && w.open),
           "aria-pressed": isSelected ? "true" : "false",
           onclick: () => select(spot.spot, w),
-        }, el("span", { class: "name", text: label(w.name) }), el("span", { class: "amount", text: w.text || "\u2014" }));
+        }, el("span", { class: "name", text: betting ? label(w.name) : shortLabel(w.name), title: label(w.name) }),
+        el("span", { class: "amount", text: w.text || "\u2014" }));
       })),
       targets.map((target) => el("div", { class: "hand", "data-target": target },
         el("div", { class: "cardrow mini" }, cards.filter((c) => c.target === target).map(cardNode)),
@@ -296,19 +304,78 @@ function renderLayout(round) {
   }));
 }
 
+// The settlement as the dealer pays it: a row per spot in the order to pay and collect, a column per wager, each
+// line numbered in that order with what to do ("pay $15.00", "collect $5.00"). One row a line needed 22 rows for a
+// full No Bust 21 table and scrolled inside the panel at 1024x600; by spot it is at most one row a spot. A spot whose
+// lines are not all together in the order (or a wager settled twice on it) takes a row more, so the order stands.
 function renderSettlement(round) {
   const box = document.getElementById("settlement");
-  const show = round && round.settlements.length && round.state === "complete";
+  const show = Boolean(round && round.settlements.length && round.state === "complete");
   box.hidden = !show;
+  document.getElementById("dealer-area").classList.toggle("settled", show);
   if (!show) return;
   document.getElementById("result").textContent = round.result || "";
   document.getElementById("fees").textContent = round.fees.map((f) => "Fee spot " + f.spot + ": " + f.text).join(" \u00b7 ");
-  document.getElementById("settlement-rows").replaceChildren(...round.settlements.map((s, i) =>
-    el("tr", { class: "outcome-" + s.outcome, "data-spot": s.spot, "data-wager": s.wager, title: s.reason },
-      el("td", { text: String(i + 1) }), el("td", { text: String(s.spot) }), el("td", { text: label(s.wager) }),
-      el("td", { text: s.stake }), el("td", { text: s.outcome }), el("td", { class: "instruction", text: s.instruction }))));
+  const wagers = [...new Set(round.settlements.map((s) => s.wager))];
+  const groups = [];
+  round.settlements.forEach((s, i) => {
+    const last = groups[groups.length - 1];
+    if (last && last.spot === s.spot && !last.lines.has(s.wager)) last.lines.set(s.wager, [s, i + 1]);
+    else groups.push({ spot: s.spot, lines: new Map([[s.wager, [s, i + 1]]]) });
+  });
+  const head = () => el("thead", {}, el("tr", {},
+    el("th", { scope: "col", text: "Spot" }), wagers.map((w) => el("th", { scope: "col", text: shortLabel(w), title: label(w) }))));
+  const rows = groups.map((group) =>
+    el("tr", { "data-spot": group.spot },
+      el("th", { scope: "row", class: "spot-cell" }, el("span", { class: "spot-number", text: String(group.spot) })),
+      wagers.map((w) => {
+        const line = group.lines.get(w);
+        if (!line) return el("td", {});
+        const [s, n] = line;
+        return el("td", {}, el("span", {
+          class: "line outcome-" + s.outcome, "data-spot": s.spot, "data-wager": s.wager, "data-line": n,
+          title: s.reason, "aria-label": n + ". spot " + s.spot + " " + label(s.wager) + " " + s.stake + " " + s.outcome + ": " + s.instruction },
+        el("span", { class: "n", "data-cell": "number", text: String(n) }),
+        // it breaks only after a colon or a comma ("push: | return the wager"), never inside "collect $500.00"
+        el("span", { class: "instruction", "data-cell": "instruction" }, s.instruction.split(/(?<=[:,]) /).flatMap((part, k) =>
+          [k ? " " : null, el("span", { class: "unbroken", text: part })]))));
+      })));
+  settlementRows = rows;
+  settlementHead = head;
   document.getElementById("totals").textContent = round.totals_text || "";
+  fitSettlement();
+  requestAnimationFrame(fitSettlement);  // again once the rest of the page is laid out around it
 }
+
+// The settlement fitted to the room it has: as it is; in smaller type; then its rows (whole spots, in order) in two
+// or three tables side by side, read down the first, then the next.
+let settlementRows = [];
+let settlementHead = null;
+function fitSettlement() {
+  const box = document.getElementById("settlement");
+  if (box.hidden || !settlementHead) return;
+  const tables = document.getElementById("settlement-rows");
+  const main = document.getElementById("main");
+  // past its own box, or past the table screen (the dealer's area grown taller than the room left under the spots)
+  const over = () => Math.max(0, box.scrollHeight - box.clientHeight - 1) + Math.max(0, box.scrollWidth - box.clientWidth - 1) +
+    Math.max(0, box.getBoundingClientRect().bottom - Math.min(main.getBoundingClientRect().bottom, innerHeight) - 1);
+  const lay = ([tight, parts]) => {
+    box.classList.toggle("tight", tight);
+    const size = Math.ceil(settlementRows.length / parts);
+    tables.replaceChildren(...Array.from({ length: parts }, (_, i) => settlementRows.slice(i * size, (i + 1) * size))
+      .filter((part) => part.length).map((part) => el("table", { "aria-label": "settlement by spot, in the order to pay and collect" },
+        settlementHead(), el("tbody", {}, part))));
+    return over();
+  };
+  let best = null;
+  for (const way of [[false, 1], [true, 1], [false, 2], [true, 2], [true, 3]]) {
+    const left = lay(way);
+    if (!left) return;
+    if (best === null || left < best[0]) best = [left, way];
+  }
+  lay(best[1]);  // none fits: the one that overflows least
+}
+window.addEventListener("resize", fitSettlement);
 
 function select(spot, wager) {
   selected = { spot, wager: wager.name };
