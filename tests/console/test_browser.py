@@ -230,7 +230,7 @@ def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page
         assert [(int(s), w) for s, w, _ in rows] == [(r.spot, r.wager) for r in round.settlements]
         assert rows[-1][:2] == ("1", "bank")
         folded = [instruction for s, w, instruction in rows if (s, w) == ("3", "ante")]
-        assert folded == ["player-dealer: takes $25.00"]  # Round of Play 3: a fold loses the Ante
+        assert folded == ["P/D takes $25.00"]  # Round of Play 3: a fold loses the Ante (to the player-dealer, "P/D")
         expect_text(page, "#fees", "Fee spot 1")
         expect_text(page, "#reveal", "qualifies")
 

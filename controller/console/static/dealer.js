@@ -336,15 +336,22 @@ function renderSettlement(round) {
           class: "line outcome-" + s.outcome, "data-spot": s.spot, "data-wager": s.wager, "data-line": n,
           title: s.reason, "aria-label": n + ". spot " + s.spot + " " + label(s.wager) + " " + s.stake + " " + s.outcome + ": " + s.instruction },
         el("span", { class: "n", "data-cell": "number", text: String(n) }),
-        // it breaks only after a colon or a comma ("push: | return the wager"), never inside "collect $500.00"
-        el("span", { class: "instruction", "data-cell": "instruction" }, s.instruction.split(/(?<=[:,]) /).flatMap((part, k) =>
-          [k ? " " : null, el("span", { class: "unbroken", text: part })]))));
+        // it breaks only after a colon or a comma ("push: | return the wager"), never inside "collect $500.00"; the
+        // player-dealer is "P/D" here, as the header names it (the whole instruction is the line's label)
+        el("span", { class: "instruction", "data-cell": "instruction" }, shortInstruction(s.instruction).split(/(?<=[:,]) /)
+          .flatMap((part, k) => [k ? " " : null, el("span", { class: "unbroken", text: part })]))));
       })));
   settlementRows = rows;
   settlementHead = head;
   document.getElementById("totals").textContent = round.totals_text || "";
   fitSettlement();
   requestAnimationFrame(fitSettlement);  // again once the rest of the page is laid out around it
+}
+
+// A settlement instruction as the grid shows it: "player-dealer: takes $500.00" reads "P/D takes $500.00", as the
+// settlement's header names the player-dealer; a full table's 20 lines of it did not fit the screen otherwise.
+function shortInstruction(text) {
+  return text.replace(/^player-dealer: /, "P/D ");
 }
 
 // The settlement fitted to the room it has: as it is; in smaller type; then its rows (whole spots, in order) in two
