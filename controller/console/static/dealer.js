@@ -318,9 +318,11 @@ function renderSettlement(round) {
   document.getElementById("fees").textContent = round.fees.map((f) => "Fee spot " + f.spot + ": " + f.text).join(" \u00b7 ");
   const wagers = [...new Set(round.settlements.map((s) => s.wager))];
   const groups = [];
+  // a row per spot, in the order its first line comes (a spot's lines out of turn, as Top 5 Poker settles its Ace/Face
+  // bets before the rest, join its row: their numbers keep the order); a second line of one wager starts another row
   round.settlements.forEach((s, i) => {
-    const last = groups[groups.length - 1];
-    if (last && last.spot === s.spot && !last.lines.has(s.wager)) last.lines.set(s.wager, [s, i + 1]);
+    const row = groups.find((g) => g.spot === s.spot && !g.lines.has(s.wager));
+    if (row) row.lines.set(s.wager, [s, i + 1]);
     else groups.push({ spot: s.spot, lines: new Map([[s.wager, [s, i + 1]]]) });
   });
   const head = () => el("thead", {}, el("tr", {},
