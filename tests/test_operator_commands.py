@@ -39,18 +39,18 @@ def test_rounds_lists_each_round_with_the_time_it_started(tmp_path: Path, capsys
     init_table(journal, tmp_path / "e.jsonl")
     assert main(["rounds", "--journal", journal]) == 0
     assert capsys.readouterr().out == "no round has been played at this table yet\n"
-    before = dt.datetime.now().replace(microsecond=0)
+    before = dt.datetime.now().astimezone().replace(microsecond=0)
     assert main(["run", "--rounds", "2", "--seed", "9", "--no-camera", "--log", str(tmp_path / "e.jsonl"), "--journal", journal]) == 0
     capsys.readouterr()
     assert main(["rounds", "--journal", journal]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     for line in lines:
-        when = dt.datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S")
-        assert before - dt.timedelta(seconds=1) <= when <= dt.datetime.now() and line[19:21] == "  "
+        when = dt.datetime.strptime(line[:25], "%Y-%m-%d %H:%M:%S%z")  # local time, with its offset from UTC
+        assert before - dt.timedelta(seconds=1) <= when <= dt.datetime.now().astimezone() and line[25:27] == "  "
         assert " TC-01-" in line and "wagered" in line and "$" in line
     assert main(["round", lines[0].split()[2], "--journal", journal]) == 0
-    assert "started " + lines[0][:19] in capsys.readouterr().out.splitlines()[0]
+    assert "started " + lines[0][:25] in capsys.readouterr().out.splitlines()[0]
 
 
 def test_a_wager_outside_the_limits_is_refused_in_dollars() -> None:

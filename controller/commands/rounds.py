@@ -73,11 +73,11 @@ def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
 
 
 def when(timestamp: str | None) -> str:
-    """A journal timestamp (UTC, ISO 8601) as this machine's local time, to the second."""
+    """A journal timestamp (UTC, ISO 8601) as this machine's local time, to the second, with its offset from UTC
+    (``2026-11-29 15:50:42-05:00``: one word, so the columns of ``tablectl rounds`` stay where they were)."""
     if not timestamp:
         return "-"
-    moment = dt.datetime.fromisoformat(timestamp)
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    return dt.datetime.fromisoformat(timestamp).astimezone().isoformat(sep=" ", timespec="seconds")
 
 
 def _text(summary: dict[str, Any]) -> list[str]:
