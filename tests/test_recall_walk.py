@@ -55,3 +55,38 @@ def test_round_times_name_their_time_zone(tmp_path: Path, capsys, tokyo) -> None
     shown = capsys.readouterr().out.splitlines()[0]
     assert listed.split()[1].endswith("+09:00") and listed.split()[2] == "T1-R1", listed
     assert "started " in shown and shown.count("+09:00") == 2, shown
+
+
+def test_round_says_why_each_wager_was_settled_and_what_fees_were_taken(tmp_path: Path, capsys) -> None:
+    # The walk saw a Pai Gow Tiles spot paid $214.75 on a $118.00 "win 1 to 1", fees of $2.00 a spot taken and a
+    # round totalled "wagered $0.00  paid $0.00  house win $13.00": the journal says why (the bank ran out: $96.75
+    # of $118.00 covered), but neither `round` nor its --json did.
+    from tests.helpers import init_table
+
+    journal, log = tmp_path / "j.sqlite", tmp_path / "e.jsonl"
+    config = tmp_path / "pgt.toml"
+    from controller.shipped import shipped_dir
+
+    config.write_text((shipped_dir() / "pai-gow-tiles.toml").read_text())
+    init_table(journal, log, config)
+    common = ["--journal", str(journal), "--config", str(config)]
+    assert main(["run", "--rounds", "2", "--seed", "3", "--log", str(log), *common]) == 0
+    capsys.readouterr()
+    assert main(["rounds", *common]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert all("between players" in line and "fees" in line and "wagered" not in line for line in listed), listed
+    round_id = listed[-1].split()[2]
+    assert main(["round", round_id, "--json", *common]) == 0
+    import json
+
+    shown = json.loads(capsys.readouterr().out)
+    assert all(s["reason"] for s in shown["settlements"])
+    assert shown["fees"] and sum(f["amount"] for f in shown["fees"]) == shown["totals"]["fees"] > 0
+    assert shown["totals"]["between_players"] > 0
+    assert main(["round", round_id, *common]) == 0
+    text = capsys.readouterr().out
+    paid = [line for line in text.splitlines() if line.startswith("  paid")]
+    assert paid and all(s["reason"] in text for s in shown["settlements"])
+    assert sum(line.startswith("  fee ") for line in text.splitlines()) == len(shown["fees"])
+    totals = text.splitlines()[-1]
+    assert "fees $" in totals and "between players $" in totals, totals

@@ -91,13 +91,18 @@ def _text(summary: dict[str, Any]) -> list[str]:
     lines += _camera_lines(summary["camera"])
     lines += [f"  fault    {f['card']} from {f['source']}: {f['reason']}" for f in summary["faults"]]
     lines += [f"  hold     {h}" for h in summary["holds"]]
+    lines += [f"  fee      spot {f['spot']} {format_cents(f['amount']):>10}  {f['reason']}" for f in summary.get("fees", [])]
     lines += [f"  paid     spot {s['spot']} {s['wager']:<10} stake {format_cents(s['stake']):>10}  {s['outcome']:<5} "
-              f"{s['payout']:<14} returned {format_cents(s['returned']):>10}" for s in summary["settlements"]]
+              f"{s['payout']:<14} returned {format_cents(s['returned']):>10}" + (f"  ({s['reason']})" if s.get("reason") else "")
+              for s in summary["settlements"]]
     if summary.get("void_reason"):
         lines.append(f"  void     {summary['void_reason']}")
     if summary["totals"]:
         t = summary["totals"]
-        lines.append(f"  totals   wagered {format_cents(t['wagered'])}  paid {format_cents(t['paid'])}  house win {format_cents(t['house_win'])}")
+        fees = f"  fees {format_cents(t['fees'])}" if t["fees"] else ""
+        between = f"  between players {format_cents(t['between_players'])}" if t.get("between_players") else ""
+        lines.append(f"  totals   wagered {format_cents(t['wagered'])}  paid {format_cents(t['paid'])}{fees}"
+                     f"  house win {format_cents(t['house_win'])}{between}")
     return lines
 
 
@@ -120,6 +125,8 @@ def list_rounds(args: argparse.Namespace) -> int:
         money = unsettled(sum(w["amount"] for w in s["wagers"])) if totals is None else (
             f"wagered {format_cents(totals['wagered']):>10}  paid {format_cents(totals['paid']):>10}  "
             f"house {format_cents(totals['house_win']):>10}")
+        if totals is not None and totals.get("between_players"):  # as `tablectl run` lines it: the house banks none of it
+            money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
         print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} {money}")
     return 0
 

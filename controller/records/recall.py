@@ -22,6 +22,7 @@ from controller.events import (
     CardFaulted,
     DecisionTaken,
     Event,
+    FeeCollected,
     HoldReasonAdded,
     RoundCompleted,
     RoundHeld,
@@ -39,7 +40,8 @@ from controller.events import (
 def recall(records: list[Event]) -> dict[str, Any]:
     """One round's journal records, gathered for a person or a program."""
     summary: dict[str, Any] = {"id": None, "game": None, "state": None, "wagers": {}, "cards": [], "decisions": [],
-                               "settlements": [], "holds": [], "faults": [], "recovery": [], "camera": None, "totals": None}
+                               "settlements": [], "fees": [], "holds": [], "faults": [], "recovery": [], "camera": None,
+                               "totals": None}
     for r in records:
         match r:
             case RoundStarted():
@@ -55,7 +57,10 @@ def recall(records: list[Event]) -> dict[str, Any]:
                 summary["decisions"].append({"spot": r.spot, "action": r.action, "amount": r.amount, "cards": r.cards, "hand": r.hand})
             case WagerSettled():
                 summary["settlements"].append({"spot": r.spot, "wager": r.wager, "stake": r.stake, "outcome": r.outcome.value,
-                                               "payout": r.payout, "returned": r.returned, "house_win": r.house_win})
+                                               "payout": r.payout, "returned": r.returned, "house_win": r.house_win,
+                                               "reason": r.reason, "banker": r.banker})
+            case FeeCollected():
+                summary["fees"].append({"spot": r.spot, "amount": r.amount, "reason": r.reason})
             case RoundHeld() | HoldReasonAdded():
                 summary["holds"].append(r.reason)
             case CardFaulted():
@@ -65,7 +70,8 @@ def recall(records: list[Event]) -> dict[str, Any]:
             case RoundRecovered():
                 summary["recovery"].append(r.message)
             case RoundCompleted() | RoundVoided():
-                summary["totals"] = {"wagered": r.wagered, "paid": r.paid, "fees": r.fees, "house_win": r.house_win}
+                summary["totals"] = {"wagered": r.wagered, "paid": r.paid, "fees": r.fees, "house_win": r.house_win,
+                                     "between_players": r.between_players if isinstance(r.between_players, int) else 0}
                 summary["ended"] = r.timestamp
                 if isinstance(r, RoundVoided):
                     summary["void_reason"] = r.reason
