@@ -90,3 +90,33 @@ def test_round_says_why_each_wager_was_settled_and_what_fees_were_taken(tmp_path
     assert sum(line.startswith("  fee ") for line in text.splitlines()) == len(shown["fees"])
     totals = text.splitlines()[-1]
     assert "fees $" in totals and "between players $" in totals, totals
+
+
+def test_round_names_the_supervisor_who_resumed_it_and_entered_a_card(tmp_path: Path, capsys) -> None:
+    # The walk resumed a held round with `tablectl hold resume ... --by alice --card QH`: `round` showed the hold and
+    # "QH -> away from supervisor", but not who (alice), when, or that the round was resumed at all.
+    from controller.engine import holds
+    from controller.events import SupervisorActed
+
+    path = tmp_path / "j.sqlite"
+    with new_journal(path) as journal:
+        log = EventLog("T1", journal=journal)
+        round = top_card_round(log)  # type: ignore[arg-type]
+        round.start()
+        round.place_wager(1, "home", 1000)
+        round.close_betting()
+        round.card(Card.parse("KH"))
+        round.put_on_hold("shoe: card 3 of the shoe could not be read")
+        log.emit(SupervisorActed(round="T1-R1", action="resume", reason="resumed by the supervisor", by="alice", card="2D"))
+        holds.resume(round, by="supervisor", card=Card.parse("2D"))
+        assert round.state == "complete"
+    config = str(_config(tmp_path))
+    assert main(["round", "T1-R1", "--journal", str(path), "--config", config, "--json"]) == 0
+    import json
+
+    [acted] = json.loads(capsys.readouterr().out)["supervisor"]
+    assert (acted["by"], acted["action"], acted["card"]) == ("alice", "resume", "2D") and acted["at"].endswith("Z")
+    assert main(["round", "T1-R1", "--journal", str(path), "--config", config]) == 0
+    text = capsys.readouterr().out
+    assert "alice" in text and "entered 2D" in text and "resumed" in text, text
+

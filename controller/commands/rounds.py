@@ -91,6 +91,8 @@ def _text(summary: dict[str, Any]) -> list[str]:
     lines += _camera_lines(summary["camera"])
     lines += [f"  fault    {f['card']} from {f['source']}: {f['reason']}" for f in summary["faults"]]
     lines += [f"  hold     {h}" for h in summary["holds"]]
+    lines += [f"  resumed  by {r['by']} at {when(r['at'])}" for r in summary.get("resumed", [])]
+    lines += [_supervisor_line(a) for a in summary.get("supervisor", [])]
     lines += [f"  fee      spot {f['spot']} {format_cents(f['amount']):>10}  {f['reason']}" for f in summary.get("fees", [])]
     lines += [f"  paid     spot {s['spot']} {s['wager']:<10} stake {format_cents(s['stake']):>10}  {s['outcome']:<5} "
               f"{s['payout']:<14} returned {format_cents(s['returned']):>10}" + (f"  ({s['reason']})" if s.get("reason") else "")
@@ -104,6 +106,16 @@ def _text(summary: dict[str, Any]) -> list[str]:
         lines.append(f"  totals   wagered {format_cents(t['wagered'])}  paid {format_cents(t['paid'])}{fees}"
                      f"  house win {format_cents(t['house_win'])}{between}")
     return lines
+
+
+def _supervisor_line(acted: dict[str, Any]) -> str:
+    """A supervisor's action on the round: who, what, when and why."""
+    what = {"resume": "resumed", "void": "voided", "correct_card": "entered a card",
+            "correct_placed_card": "corrected a card"}.get(acted["action"], acted["action"])
+    card = acted.get("card")
+    if card is not None:
+        what += f": {acted['previous']} -> {card}" if acted.get("previous") else f", entered {card}"
+    return f"  supervisor {acted['by']} {what} at {when(acted['at'])} ({acted['reason']})"
 
 
 def list_rounds(args: argparse.Namespace) -> int:

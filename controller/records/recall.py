@@ -27,9 +27,11 @@ from controller.events import (
     RoundCompleted,
     RoundHeld,
     RoundRecovered,
+    RoundResumed,
     RoundStarted,
     RoundVoided,
     StateChanged,
+    SupervisorActed,
     WagerChanged,
     WagerPlaced,
     WagerSettled,
@@ -40,8 +42,8 @@ from controller.events import (
 def recall(records: list[Event]) -> dict[str, Any]:
     """One round's journal records, gathered for a person or a program."""
     summary: dict[str, Any] = {"id": None, "game": None, "state": None, "wagers": {}, "cards": [], "decisions": [],
-                               "settlements": [], "fees": [], "holds": [], "faults": [], "recovery": [], "camera": None,
-                               "totals": None}
+                               "settlements": [], "fees": [], "holds": [], "resumed": [], "supervisor": [], "faults": [],
+                               "recovery": [], "camera": None, "totals": None}
     for r in records:
         match r:
             case RoundStarted():
@@ -63,6 +65,13 @@ def recall(records: list[Event]) -> dict[str, Any]:
                 summary["fees"].append({"spot": r.spot, "amount": r.amount, "reason": r.reason})
             case RoundHeld() | HoldReasonAdded():
                 summary["holds"].append(r.reason)
+            case RoundResumed():
+                summary["resumed"].append({"by": r.by, "reason": r.reason, "at": r.timestamp})
+            case SupervisorActed():  # who: the round's own records name only the role
+                acted: dict[str, Any] = {"action": r.action, "by": r.by, "reason": r.reason, "at": r.timestamp}
+                acted.update({k: v for k, v in (("index", r.index), ("card", r.card), ("previous", r.previous))
+                              if isinstance(v, (int, str))})
+                summary["supervisor"].append(acted)
             case CardFaulted():
                 summary["faults"].append({"card": r.card, "source": r.source, "reason": r.reason})
             case CameraConfirmed() | CameraAgreed() | CameraDisagreed() | CameraFailed() | CameraLost() | CameraBack():
