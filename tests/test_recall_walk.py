@@ -120,3 +120,25 @@ def test_round_names_the_supervisor_who_resumed_it_and_entered_a_card(tmp_path: 
     text = capsys.readouterr().out
     assert "alice" in text and "entered 2D" in text and "resumed" in text, text
 
+
+
+def test_round_shows_the_card_a_supervisor_corrected_not_the_misread_one(tmp_path: Path, capsys) -> None:
+    # A card misread as 9H and corrected to KD settled on KD, but `round` still listed 9H: the surveillance
+    # officer's card list disagreed with the payout and with `replay`.
+    path = tmp_path / "j.sqlite"
+    with new_journal(path) as journal:
+        round = _top_card(journal, "9H")
+        round.correct_card(0, Card.parse("KD"), "camera saw KD")
+        round.card(Card.parse("KH"))
+    config = str(_config(tmp_path))
+    assert main(["round", "T1-R1", "--journal", str(path), "--config", config, "--json"]) == 0
+    import json
+
+    shown = json.loads(capsys.readouterr().out)
+    assert [c["card"] for c in shown["cards"]] == ["KD", "KH"]
+    assert shown["cards"][0]["corrected_from"] == "9H"
+    assert main(["round", "T1-R1", "--journal", str(path), "--config", config]) == 0
+    text = capsys.readouterr().out
+    assert "KD -> home" in text and "9H" in text and "camera saw KD" in text, text
+    assert main(["rounds", "--journal", str(path), "--config", config]) == 0
+    assert " KD KH " in capsys.readouterr().out

@@ -85,7 +85,9 @@ def _text(summary: dict[str, Any]) -> list[str]:
     lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}  started {when(summary.get('started'))}{ended}"]
     lines += [f"  recovery: {m}" for m in summary["recovery"]]
     lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10}" for w in summary["wagers"]]
-    lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}" for c in summary["cards"]]
+    lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}"
+              + (f" (corrected from {c['corrected_from']}: {c['correction']})" if c.get("corrected_from") else "")
+              for c in summary["cards"]]
     lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")
               for d in summary["decisions"]]
     lines += _camera_lines(summary["camera"])

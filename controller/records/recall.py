@@ -18,6 +18,7 @@ from controller.events import (
     CameraFailed,
     CameraLost,
     CardBurned,
+    CardCorrected,
     CardDealt,
     CardFaulted,
     DecisionTaken,
@@ -55,6 +56,9 @@ def recall(records: list[Event]) -> dict[str, Any]:
             case CardDealt() | CardBurned():
                 target = r.target if isinstance(r, CardDealt) else "burn"
                 summary["cards"].append({"card": r.card, "target": target, "source": r.source, "seq": r.seq})
+            case CardCorrected() if 0 <= r.index < len(summary["cards"]):  # the card really there, as the round settled
+                summary["cards"][r.index].update(card=r.card, source="supervisor", corrected_from=r.previous,
+                                                 correction=r.reason, corrected_seq=r.seq)
             case DecisionTaken():
                 summary["decisions"].append({"spot": r.spot, "action": r.action, "amount": r.amount, "cards": r.cards, "hand": r.hand})
             case WagerSettled():
