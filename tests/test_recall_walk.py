@@ -142,3 +142,17 @@ def test_round_shows_the_card_a_supervisor_corrected_not_the_misread_one(tmp_pat
     assert "KD -> home" in text and "9H" in text and "camera saw KD" in text, text
     assert main(["rounds", "--journal", str(path), "--config", config]) == 0
     assert " KD KH " in capsys.readouterr().out
+
+
+def test_shuffle_report_reads_the_table_it_is_asked_for(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/shuffle.md: `tablectl shuffle report [--table ID]`. The walk asked for `--table NB-01` beside the default
+    # config and was refused: "journal var/journal/NB-01.sqlite belongs to table 'NB-01', not 'TC-01'".
+    from tests.helpers import init_table
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TABLECTL_CONFIG_DIR", str(tmp_path / "etc"))  # no table config of this machine's: the shipped top-card
+    config = tmp_path / "t2.toml"
+    config.write_text(_config(tmp_path).read_text().replace('id = "T1"', 'id = "T2"'))
+    init_table(Path("var/journal/T2.sqlite"), tmp_path / "e.jsonl", config)
+    assert main(["shuffle", "report", "--table", "T2", "--no-picture"]) == 0, capsys.readouterr().err
+    assert "belongs to table" not in capsys.readouterr().err

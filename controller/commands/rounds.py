@@ -53,11 +53,12 @@ def journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def open_journal(args: argparse.Namespace) -> Journal:
-    """The journal named by ``--journal`` or the config, opened for reading: checked whole, never written, never created."""
+def open_journal(args: argparse.Namespace, table_id: str | None = None) -> Journal:
+    """The journal named by ``--journal`` or the config, opened for reading: checked whole, never written, never created;
+    ``table_id``: another table's than the config's (``tablectl shuffle report --table ID``)."""
     config = load_config(args.config)
     path = Path(args.journal) if args.journal else journal_path(config)
-    return Journal(path, table_id=config.table_id, readonly=True)
+    return Journal(path, table_id=table_id or config.table_id, readonly=True)
 
 
 def _camera_lines(camera: dict[str, Any] | None) -> list[str]:

@@ -53,7 +53,7 @@ def report_command(args: argparse.Namespace) -> int:
         table = args.table or load_config(args.config).table_id
         if args.table and not args.journal:
             args.journal = str(Path("var/journal") / f"{args.table}.sqlite")
-        with open_journal(args) as journal:
+        with open_journal(args, table) as journal:
             records = journal.records_of(ShuffleTested, ShuffleAlarm, DeckReconciled)
             shoes = report.shoes(r for r in records if r.table == table)
     except TableError as exc:
