@@ -156,3 +156,30 @@ def test_shuffle_report_reads_the_table_it_is_asked_for(tmp_path: Path, capsys, 
     init_table(Path("var/journal/T2.sqlite"), tmp_path / "e.jsonl", config)
     assert main(["shuffle", "report", "--table", "T2", "--no-picture"]) == 0, capsys.readouterr().err
     assert "belongs to table" not in capsys.readouterr().err
+
+
+def test_round_shows_when_each_wager_went_down_against_no_more_bets_and_every_refused_one(tmp_path: Path, capsys) -> None:
+    # Surveillance, a dealer suspected of past-posting: `round` listed each wager's final amount alone, with no time,
+    # no "no more bets", and not the wager the table refused after the first card.
+    from controller.errors import WagerRefused
+
+    path = tmp_path / "j.sqlite"
+    with new_journal(path) as journal:
+        round = _top_card(journal, "KH")
+        with pytest.raises(WagerRefused):
+            round.place_wager(2, "away", 5000)
+        round.card(Card.parse("2D"))
+    config = str(_config(tmp_path))
+    assert main(["round", "T1-R1", "--journal", str(path), "--config", config, "--json"]) == 0
+    import json
+
+    shown = json.loads(capsys.readouterr().out)
+    assert all(w["at"].endswith("Z") and w["seq"] < shown["betting_closed"]["seq"] for w in shown["wagers"])
+    [refused] = shown["refused"]
+    assert (refused["spot"], refused["wager"], refused["amount"]) == (2, "away", 5000)
+    assert refused["seq"] > shown["cards"][0]["seq"]
+    assert main(["round", "T1-R1", "--journal", str(path), "--config", config]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("  wager    spot 1 home") and " at " in line for line in lines), lines
+    assert any(line.startswith("  closed   no more bets at ") for line in lines), lines
+    assert any(line.startswith("  refused  spot 2 away") and "$50.00" in line for line in lines), lines

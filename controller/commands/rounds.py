@@ -81,12 +81,27 @@ def when(timestamp: str | None) -> str:
     return dt.datetime.fromisoformat(timestamp).astimezone().isoformat(sep=" ", timespec="seconds")
 
 
+def _at(item: dict[str, Any]) -> str:
+    """When a record was written, and its sequence number: its place among the round's other records."""
+    return f" at {when(item['at'])}, seq {item['seq']}" if item.get("at") else ""
+
+
+def _asked(amount: object) -> str:
+    """A refused wager's amount as it was asked (cents, not always a whole number)."""
+    return format_cents(amount) if isinstance(amount, int) and not isinstance(amount, bool) else repr(amount)
+
+
 def _text(summary: dict[str, Any]) -> list[str]:
     ended = f", ended {when(summary['ended'])}" if summary.get("ended") else ""
     lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}  started {when(summary.get('started'))}{ended}"]
     lines += [f"  recovery: {m}" for m in summary["recovery"]]
-    lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10}" for w in summary["wagers"]]
-    lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}"
+    lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10} " + _at(w)
+              + (f" by {w['by']}" if w.get("by") else "") for w in summary["wagers"]]
+    if summary.get("betting_closed"):
+        lines.append(f"  closed   no more bets{_at(summary['betting_closed'])}")
+    lines += [f"  refused  spot {w['spot']} {w['wager']:<10} {_asked(w['amount']):>10} {_at(w)}: {w['reason']}"
+              for w in summary.get("refused", [])]
+    lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}, seq {c['seq']}"
               + (f" (corrected from {c['corrected_from']}: {c['correction']})" if c.get("corrected_from") else "")
               for c in summary["cards"]]
     lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.events import (
+    BettingClosed,
     CameraAgreed,
     CameraBack,
     CameraConfirmed,
@@ -35,6 +36,7 @@ from controller.events import (
     SupervisorActed,
     WagerChanged,
     WagerPlaced,
+    WagerRefusal,
     WagerSettled,
     staked_after,
 )
@@ -43,7 +45,7 @@ from controller.events import (
 def recall(records: list[Event]) -> dict[str, Any]:
     """One round's journal records, gathered for a person or a program."""
     summary: dict[str, Any] = {"id": None, "game": None, "state": None, "wagers": {}, "cards": [], "decisions": [],
-                               "settlements": [], "fees": [], "holds": [], "resumed": [], "supervisor": [], "faults": [],
+                               "refused": [], "betting_closed": None, "settlements": [], "fees": [], "holds": [], "resumed": [], "supervisor": [], "faults": [],
                                "recovery": [], "camera": None, "totals": None}
     for r in records:
         match r:
@@ -51,8 +53,16 @@ def recall(records: list[Event]) -> dict[str, Any]:
                 summary.update(id=r.round, game=r.game, started=r.timestamp, options=r.options)
             case StateChanged():
                 summary["state"] = r.state
-            case WagerPlaced() | WagerChanged():
-                summary["wagers"][f"{r.spot}:{r.wager}"] = {"spot": r.spot, "wager": r.wager, "amount": staked_after(r)}
+            case WagerPlaced() | WagerChanged():  # when it last changed (seq: its place among the cards and no more bets)
+                wager = {"spot": r.spot, "wager": r.wager, "amount": staked_after(r), "at": r.timestamp, "seq": r.seq}
+                if isinstance(r, WagerPlaced) and isinstance(r.by, str):
+                    wager["by"] = r.by
+                summary["wagers"][f"{r.spot}:{r.wager}"] = wager
+            case WagerRefusal():
+                summary["refused"].append({"spot": r.spot, "wager": r.wager, "amount": r.amount, "reason": r.reason,
+                                           "at": r.timestamp, "seq": r.seq})
+            case BettingClosed():
+                summary["betting_closed"] = {"at": r.timestamp, "seq": r.seq}
             case CardDealt() | CardBurned():
                 target = r.target if isinstance(r, CardDealt) else "burn"
                 summary["cards"].append({"card": r.card, "target": target, "source": r.source, "seq": r.seq})
