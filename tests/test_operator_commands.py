@@ -53,6 +53,28 @@ def test_rounds_lists_each_round_with_the_time_it_started(tmp_path: Path, capsys
     assert "started " + lines[0][:25] in capsys.readouterr().out.splitlines()[0]
 
 
+def test_a_period_of_rounds_is_listed_with_its_drop_win_and_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A shift's figures from one table without the floor: `meters` counts the table's whole life and `rounds` only took
+    --last N, so a manager added a shift up by hand from `rounds --json` (a recall walk)."""
+    journal, log = str(tmp_path / "j.sqlite"), str(tmp_path / "e.jsonl")
+    init_table(journal, log)
+    assert main(["run", "--rounds", "3", "--seed", "9", "--no-camera", "--log", log, "--journal", journal, "--json"]) == 0
+    whole = json.loads(capsys.readouterr().out)["meters"]
+    assert main(["rounds", "--journal", journal, "--since", "2000-01-01", "--json"]) == 0
+    period = json.loads(capsys.readouterr().out)
+    assert len(period["rounds"]) == 3 and {k: period["totals"][k] for k in ("rounds", "wagered", "paid", "house_win")} == {
+        "rounds": 3, "wagered": whole["wagered"], "paid": whole["paid"], "house_win": whole["house_win"]}
+    # the first round's end splits the period: before it nothing, from it all three
+    ended = period["rounds"][0]["ended"]
+    assert main(["rounds", "--journal", journal, "--until", ended, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"]["rounds"] == 0
+    assert main(["rounds", "--journal", journal, "--since", ended]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("period from ") and ": 3 rounds ended (0 voided)  wagered $" in last and " hold " in last
+    assert main(["rounds", "--journal", journal, "--since", "2026-11-29 10:00", "--until", "2026-11-29 09:00"]) == 2
+    assert "is not after --since" in capsys.readouterr().err
+
+
 def test_a_wager_outside_the_limits_is_refused_in_dollars() -> None:
     round = top_card_round()
     round.open_betting()

@@ -1,4 +1,4 @@
-"""``tablectl rounds [--last N]`` and ``tablectl round ID``: recall past rounds from the journal.
+"""``tablectl rounds [--last N] [--since TIME] [--until TIME]`` and ``tablectl round ID``: recall past rounds from the journal.
 
 A round is shown with its wagers, each card with where it went and where it
 came from (shoe, shuffler, camera, dealer), what the overhead camera said of
@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,18 @@ from controller.errors import TableError
 from controller.events import CameraLost
 from controller.money import format_cents
 from controller.records.journal import Journal
+from controller.records.meters import percent
 from controller.records.recall import recall
 
 
 def register(subparsers: Any) -> None:
-    listing = subparsers.add_parser("rounds", help="list the last rounds in the journal")
-    listing.add_argument("--last", type=_positive, default=10, help="how many rounds (default: %(default)s)")
+    listing = subparsers.add_parser("rounds", help="list the last rounds in the journal, or a period's with its totals")
+    listing.add_argument("--last", type=_positive, default=None,
+                         help="how many rounds (default: 10; with --since or --until, every round of the period)")
+    listing.add_argument("--since", type=_moment, default=None, metavar="TIME",
+                         help='rounds that ended at or after TIME ("2026-11-29 06:00", this machine\'s time unless an '
+                              'offset is given), with the period\'s totals: a shift\'s drop, win and hold')
+    listing.add_argument("--until", type=_moment, default=None, metavar="TIME", help="... and before TIME")
     journal_options(listing)
     listing.set_defaults(func=list_rounds)
     one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
@@ -45,6 +52,16 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return min(value, 2**62)  # more than any journal holds: all of them (SQLite counts in 64 bits)
+
+
+def _moment(text: str) -> dt.datetime:
+    """A time on the command line: ISO 8601 (a date, or a date and time), this machine's time zone unless it names one."""
+    try:
+        moment = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'not a time: {text!r} (expected e.g. "2026-11-29 06:00" or '
+                                         '"2026-11-29T06:00-05:00")') from None
+    return moment if moment.tzinfo is not None else moment.astimezone()
 
 
 def journal_options(parser: argparse.ArgumentParser) -> None:
@@ -137,18 +154,30 @@ def _supervisor_line(acted: dict[str, Any]) -> str:
 
 
 def list_rounds(args: argparse.Namespace) -> int:
+    period = args.since is not None or args.until is not None
+    if args.since is not None and args.until is not None and args.until <= args.since:
+        print(f"tablectl: --until {when(args.until.isoformat())} is not after --since {when(args.since.isoformat())}",
+              file=sys.stderr)
+        return 2
     try:
         with open_journal(args) as journal:
-            rows = journal.rounds(args.last)
+            if period:
+                rows = journal.ended_between(args.since, args.until)
+                rows = rows[-args.last:] if args.last else rows
+            else:
+                rows = journal.rounds(args.last or 10)
             summaries = [recall(journal.round_records(row.id)) for row in rows]
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
+    period_sums = period_totals(summaries) if period else None
     if args.json:
-        print(json.dumps(summaries, indent=2))
+        print(json.dumps(summaries if period_sums is None else {
+            "since": args.since.isoformat() if args.since else None, "until": args.until.isoformat() if args.until else None,
+            "rounds": summaries, "totals": period_sums}, indent=2))
         return 0
     if not summaries:
-        print("no round has been played at this table yet")
+        print("no round ended in that period" if period else "no round has been played at this table yet")
     for s in summaries:
         totals = s["totals"]
         cards = " ".join(c["card"] for c in s["cards"] if c["target"] != "burn")
@@ -158,7 +187,34 @@ def list_rounds(args: argparse.Namespace) -> int:
         if totals is not None and totals.get("between_players"):  # as `tablectl run` lines it: the house banks none of it
             money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
         print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} {money}")
+    if period_sums is not None:
+        print(period_line(period_sums, args.since, args.until))
     return 0
+
+
+def period_totals(summaries: list[dict[str, Any]]) -> dict[str, int]:
+    """What a period's rounds add up to, as the table's meters add them (each round once it ended)."""
+    out = {"rounds": 0, "voided": 0, "wagered": 0, "paid": 0, "fees": 0, "house_win": 0, "between_players": 0}
+    for s in summaries:
+        t = s["totals"] or {}
+        out["rounds"] += 1
+        out["voided"] += s.get("void_reason") is not None or s["state"] == "void"
+        for key in ("wagered", "paid", "fees", "house_win", "between_players"):
+            out[key] += int(t.get(key) or 0)
+    return out
+
+
+def period_line(totals: dict[str, int], since: dt.datetime | None, until: dt.datetime | None) -> str:
+    """The period's totals in one line: its drop, paid, fees, house win and hold, and the action between players."""
+    span = (f"from {when(since.isoformat()) if since else 'the first round'} "
+            f"to {when(until.isoformat()) if until else 'now'}")
+    hold = percent(Fraction(totals["house_win"], totals["wagered"]) if totals["wagered"] else None)
+    line = (f"period {span}: {totals['rounds']} rounds ended ({totals['voided']} voided)  wagered "
+            f"{format_cents(totals['wagered'])}  paid {format_cents(totals['paid'])}  fees {format_cents(totals['fees'])}  "
+            f"house win {format_cents(totals['house_win'])}  hold {hold}")
+    if totals["between_players"]:
+        line += f"  between players {format_cents(totals['between_players'])}"
+    return line
 
 
 def unsettled(staked: int) -> str:

@@ -703,6 +703,19 @@ class Journal:
         )
         return [RoundRow(*row) for row in reversed(rows)]
 
+    def ended_between(self, since: dt.datetime | None, until: dt.datetime | None) -> list[RoundRow]:
+        """Rounds that ended (complete or void) at or after ``since`` and before ``until`` (aware datetimes; either
+        open), in the order they started: the rounds a period's meters count, as the meters count a round when it ends."""
+        rows = self._read(
+            "SELECT r.id, r.game, r.state, r.started_seq, r.ended_seq, json_extract(e.record, '$.timestamp') "
+            "FROM rounds r JOIN events e ON e.seq = r.ended_seq ORDER BY r.started_seq")
+        out = []
+        for *row, stamp in rows:
+            ended = dt.datetime.fromisoformat(str(stamp)) if stamp else None
+            if ended is not None and (since is None or ended >= since) and (until is None or ended < until):
+                out.append(RoundRow(*row))
+        return out
+
     def round(self, round_id: str) -> RoundRow | None:
         rows = self._read("SELECT id, game, state, started_seq, ended_seq FROM rounds WHERE id = ?", (round_id,))
         return RoundRow(*rows[0]) if rows else None
