@@ -75,6 +75,23 @@ def test_a_period_of_rounds_is_listed_with_its_drop_win_and_hold(tmp_path: Path,
     assert "is not after --since" in capsys.readouterr().err
 
 
+def test_a_round_is_found_by_its_number_or_its_id_in_any_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A player's receipt or a surveillance note gives "round 3": `round` found only the exact full id."""
+    journal, log = str(tmp_path / "j.sqlite"), str(tmp_path / "e.jsonl")
+    init_table(journal, log)
+    for seed in ("9", "10"):  # two sessions: the table numbers its rounds on across them
+        assert main(["run", "--rounds", "2", "--seed", seed, "--no-camera", "--log", log, "--journal", journal]) == 0
+    capsys.readouterr()
+    assert main(["rounds", "--journal", journal]) == 0
+    ids = [line.split()[2] for line in capsys.readouterr().out.splitlines()]
+    assert [i.rsplit("-", 1)[-1] for i in ids] == ["000001", "000002", "000003", "000004"]
+    for asked in (ids[2].lower(), "3", "000003"):
+        assert main(["round", asked, "--journal", journal]) == 0
+        assert capsys.readouterr().out.startswith(f"round {ids[2]} ")
+    assert main(["round", "999", "--journal", journal]) == 2
+    assert "no round '999'" in capsys.readouterr().err
+
+
 def test_a_wager_outside_the_limits_is_refused_in_dollars() -> None:
     round = top_card_round()
     round.open_betting()

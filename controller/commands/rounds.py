@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
     journal_options(listing)
     listing.set_defaults(func=list_rounds)
     one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
-    one.add_argument("id", help="round id, as `tablectl rounds` lists it")
+    one.add_argument("id", help="round id, as `tablectl rounds` lists it (its number alone will do: 42 or 000042)")
     journal_options(one)
     one.set_defaults(func=show_round)
 
@@ -225,10 +225,15 @@ def unsettled(staked: int) -> str:
 def show_round(args: argparse.Namespace) -> int:
     try:
         with open_journal(args) as journal:
-            if journal.round(args.id) is None:
+            found = [journal.round(args.id)] if journal.round(args.id) is not None else journal.rounds_named(args.id)
+            if not found:
                 recent = ", ".join(row.id for row in journal.rounds(3)) or "none yet"
                 raise TableError(f"no round {args.id!r} in {journal.path} (the last rounds are: {recent})")
-            summary = recall(journal.round_records(args.id))
+            if len(found) > 1:
+                named = ", ".join(row.id for row in found[-5:] if row is not None)
+                raise TableError(f"{len(found)} rounds end in {args.id!r} (the last: {named}): give the whole id")
+            assert found[0] is not None
+            summary = recall(journal.round_records(found[0].id))
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)

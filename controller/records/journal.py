@@ -716,6 +716,17 @@ class Journal:
                 out.append(RoundRow(*row))
         return out
 
+    def rounds_named(self, text: str) -> list[RoundRow]:
+        """Rounds a person may mean by ``text``: the id itself in any case, else those whose number (the id's last
+        part) it is (``000042`` or ``42`` for ``TC-01-20261122T101500-000042``), in the order they started."""
+        wanted = text.strip().upper()
+        rows = [RoundRow(*row) for row in self._read(
+            "SELECT id, game, state, started_seq, ended_seq FROM rounds ORDER BY started_seq")]
+        same = [row for row in rows if row.id.upper() == wanted]
+        if same or not wanted.isdigit():
+            return same
+        return [row for row in rows if row.id.rsplit("-", 1)[-1].lstrip("0") == wanted.lstrip("0")]
+
     def round(self, round_id: str) -> RoundRow | None:
         rows = self._read("SELECT id, game, state, started_seq, ended_seq FROM rounds WHERE id = ?", (round_id,))
         return RoundRow(*rows[0]) if rows else None
