@@ -161,3 +161,22 @@ def test_a_raise_of_other_amount_with_nothing_typed_is_not_taken(page: Any) -> N
         page.fill("#decision-amount", "20")
         page.click('#decision-actions button[data-amount="other"]')
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="raise"]', r"\$20\.00")
+
+
+def test_after_a_resume_the_keyboard_goes_on_at_the_table(page: Any) -> None:
+    """A supervisor resumed with the keyboard (the PIN again and Enter): the hold screen closed and the focus fell to the
+    top of the page, so keyboard-only dealing started again from the login bar."""
+    with served("top-card") as console:
+        open_console(page, console.url)
+        page.click("#open-round")
+        enter(page, 4, "home", "20")
+        expect_text(page, '#layout button.wager[data-spot="4"][data-wager="home"]', r"\$20\.00")
+        console.loop.submit(DeviceFault("shoe", "door open"))
+        page.locator("#hold-screen").wait_for(state="visible")
+        supervise(page, "hold-supervisor", "resume", "door closed")
+        page.locator("#hold-supervisor .question").wait_for()
+        page.fill("#hold-supervisor-pin-again", SUPERVISOR[1])
+        page.press("#hold-supervisor-pin-again", "Enter")
+        expect_text(page, "#state", "betting")
+        page.wait_for_function("() => document.activeElement && document.activeElement.closest('#main') !== null"
+                               " && document.activeElement.tagName === 'BUTTON'", timeout=5000)

@@ -82,6 +82,20 @@ function render(next) {
   renderCards(round);
   renderLayout(round);
   renderSettlement(round);
+  // a screen that covered the table closed (a hold resumed): the keyboard goes on at the table, not at the page's top
+  if (coveredBefore && !covered) focusTable();
+  coveredBefore = covered;
+}
+
+let coveredBefore = false;
+
+// The first button at the table the dealer can use now, focused when the focus was on a screen that just closed
+// (or nowhere): after a resume, keyboard-only dealing went on from the top of the page.
+function focusTable() {
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.closest("#screens")) return;
+  const next = [...document.querySelectorAll("#main button")].find((b) => !b.disabled && b.offsetParent !== null);
+  if (next) next.focus();
 }
 
 // A player-dealer game stopped for want of a player-dealer: why, and the seats that may take the position.
