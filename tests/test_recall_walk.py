@@ -12,6 +12,7 @@ from controller.cards import Card
 from controller.commands.cli import main
 from controller.engine.log import EventLog
 from tests.helpers import new_journal, top_card_round
+from tests.test_round_correction import top_card
 
 
 def _config(tmp_path: Path) -> Path:
@@ -23,14 +24,8 @@ def _config(tmp_path: Path) -> Path:
 
 
 def _top_card(journal, *cards: str):
-    round = top_card_round(EventLog("T1", journal=journal))  # type: ignore[arg-type]
-    round.start()
-    round.place_wager(1, "home", 1000)
-    round.place_wager(3, "tie", 250)
-    round.close_betting()
-    for code in cards:
-        round.card(Card.parse(code))
-    return round
+    """A Top Card round journaled as the table journals it (``tests/test_round_correction.py``'s round)."""
+    return top_card(EventLog("T1", journal=journal), *cards)
 
 
 @pytest.fixture
