@@ -36,13 +36,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import nats
 import psycopg
 from nats.errors import Error as NatsError
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import Error as JetStreamError
 
-from controller.floor import checkpoints, kinds, wire
+from controller.floor import broker, checkpoints, kinds, wire
 from controller.floor.shifts import Shifts
 from controller.floor.store import Applied, FloorStore, create_schema
 from controller.floor.stream import StreamSettings, ensure_stream
@@ -138,7 +137,7 @@ class FloorConsumer:
         backoff = 0.5
         while not self.stop.is_set():
             try:
-                client = await nats.connect(
+                client = await broker.connect(
                     servers=self.servers, name="tablectl-floor", connect_timeout=2, reconnect_time_wait=1,
                     max_reconnect_attempts=-1, error_cb=self._broker_error,
                 )

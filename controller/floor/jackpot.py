@@ -46,7 +46,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import nats
 import psycopg
 from nats.errors import Error as NatsError, TimeoutError as NatsTimeout
 from nats.js.api import ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
@@ -54,7 +53,7 @@ from nats.js.errors import Error as JetStreamError, NotFoundError
 
 from controller import events as ev
 from controller.cards import Card
-from controller.floor import wire
+from controller.floor import broker, wire
 from controller.floor.config import FloorConfig, Jackpot
 from controller.floor.jackpot_client import JackpotClient, award_key, bucket_name, claim_key, meter_key
 from controller.floor.stream import ensure_stream, stream_settings
@@ -165,7 +164,7 @@ class JackpotController:
         backoff = 0.5
         while not self.stop.is_set():
             try:
-                client = await nats.connect(servers=self.servers, name=f"tablectl-jackpot-{self.name}", connect_timeout=2,
+                client = await broker.connect(servers=self.servers, name=f"tablectl-jackpot-{self.name}", connect_timeout=2,
                                             reconnect_time_wait=1, max_reconnect_attempts=-1, error_cb=self._quiet)
             except (TimeoutError, NatsError, OSError) as exc:
                 log.warning("jackpot %s: cannot reach the broker: %s", self.name, exc)

@@ -12,11 +12,10 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import nats
 from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError, NotFoundError
 
-from controller.floor import wire
+from controller.floor import broker, wire
 
 
 def bucket_name(site: str) -> str:
@@ -47,7 +46,7 @@ class JackpotClient:
 
     async def _get(self, key: str, timeout: float) -> dict[str, Any] | None:
         # bounded from outside too: nats-py's connect can wait on a refused server well past connect_timeout
-        client = await nats.connect(servers=self.servers, connect_timeout=min(2, timeout), allow_reconnect=False,
+        client = await broker.connect(servers=self.servers, connect_timeout=min(2, timeout), allow_reconnect=False,
                                     max_reconnect_attempts=0)
         try:
             kv = await client.jetstream(timeout=timeout).key_value(bucket_name(self.site))

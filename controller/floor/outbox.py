@@ -49,11 +49,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import nats
 from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
 
-from controller.floor import wire
+from controller.floor import broker, wire
 from controller.floor.stream import StreamSettings, ensure_stream, leaf_stream_name
 from controller.records.checkpoints import Checkpoint
 
@@ -269,7 +268,7 @@ class Outbox:
         backoff = 0.5
         while not self._stop.is_set():
             try:
-                client = await self._unless_stopped(nats.connect(
+                client = await self._unless_stopped(broker.connect(
                     servers=self.servers,
                     name=f"tablectl-outbox-{self.table_id}",
                     connect_timeout=2,

@@ -37,9 +37,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import nats
-
 from controller import events as ev
+from controller.floor import broker
 from controller.floor.jackpot import award_key, bucket_name, claim_key
 from controller.floor.outbox import Outbox, Position, read_journal
 
@@ -250,7 +249,7 @@ class TableGroup:
         kv = None
         client = None
         if any(t.jackpot for t in self.tables):
-            client = await nats.connect(servers=self.servers, max_reconnect_attempts=-1, reconnect_time_wait=1,
+            client = await broker.connect(servers=self.servers, max_reconnect_attempts=-1, reconnect_time_wait=1,
                                         error_cb=_quiet)
             kv = await _wait_bucket(client, self.site, stop)
         tasks = [asyncio.create_task(t.play(stop, kv, done)) for t in self.tables]
@@ -272,7 +271,7 @@ class TableGroup:
                 outbox.position = Position(outbox.path)
                 outbox._acked = outbox.position.get(outbox.stream)[0]
             while not stop.is_set():
-                client = await nats.connect(servers=self.servers, connect_timeout=2, reconnect_time_wait=1,
+                client = await broker.connect(servers=self.servers, connect_timeout=2, reconnect_time_wait=1,
                                             max_reconnect_attempts=-1, allow_reconnect=True, error_cb=_quiet)
                 try:
                     drains = [asyncio.create_task(o._drain(client, db)) for o, db in zip(self.outboxes, dbs, strict=True)]
