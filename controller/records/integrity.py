@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.events import FeeCollected, RoundCompleted, RoundStarted, RoundVoided, WagerSettled
+from controller.events import Event, FeeCollected, RoundCompleted, RoundStarted, RoundVoided, WagerSettled, from_record
 from controller.records.anchor import Head
 from controller.records.chain import GENESIS, ranges, record_hash
 from controller.records.errors import JournalBehind, JournalCorrupt
+from controller.records.meters import Meters
 
 RESTORE = 'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Restoring the journal")'
 
@@ -144,38 +144,31 @@ def check_rows(db: sqlite3.Connection, path: Path) -> None:
 
 
 def check_meters(db: sqlite3.Connection, path: Path) -> None:
-    """The meters and counters are what the records of the rounds that ended add up to (as the journal adds them)."""
+    """The meters and counters are what the records of the rounds that ended add up to (``Meters.add_records``, the rule
+    the journal meters by)."""
     names = (FeeCollected.EVENT, RoundCompleted.EVENT, RoundVoided.EVENT, WagerSettled.EVENT)
     rows = db.execute(f"SELECT round, event, record FROM events WHERE round IS NOT NULL AND event IN ({', '.join('?' * len(names))}) "
                       "ORDER BY seq", names).fetchall()
     ended = {r: e for r, e, _ in rows if e in (RoundCompleted.EVENT, RoundVoided.EVENT)}
-    counters: Counter[str] = Counter()
-    meters: dict[str, Counter[str]] = {}
-    if ended:
-        counters.update({"rounds": len(ended), "voided": sum(e == RoundVoided.EVENT for e in ended.values()), "fees": 0,
-                         "between_count": 0, "between_wagered": 0, "between_paid": 0})
+    by_round: dict[str, list[Event]] = {r: [] for r in ended}
     for round_id, event, text in rows:
         if round_id not in ended or event not in (FeeCollected.EVENT, WagerSettled.EVENT):
             continue
         try:
-            record = json.loads(text)
-            if event == FeeCollected.EVENT:
-                counters["fees"] += int(record["amount"])
-            elif record["banker"] != "house":
-                counters.update({"between_count": 1, "between_wagered": int(record["stake"]),
-                                 "between_paid": int(record["returned"])})
-            else:
-                for name in ("", str(record["wager"])):
-                    meters.setdefault(name, Counter()).update(
-                        {"count": 1, "wagered": int(record["stake"]), "paid": int(record["returned"])})
-        except (ValueError, TypeError, KeyError):
+            by_round[round_id].append(from_record(json.loads(text)))
+        except (ValueError, TypeError):  # UnknownEvent and a record that does not fit the schema are ValueErrors
             raise JournalCorrupt(f"journal {path} is damaged: a {event} record of round {round_id} cannot be read; "
                                  f"{RESTORE}") from None
+    tally = Meters()
+    for round_id, records in by_round.items():
+        tally.add_records(records, voided=ended[round_id] == RoundVoided.EVENT)
+    counters = tally.counters()
+    meters = tally.meter_rows()
     kept_counters = dict(db.execute("SELECT name, value FROM counters").fetchall())
     kept_meters = {w: (c, a, p) for w, c, a, p in db.execute("SELECT wager, count, wagered, paid FROM meters")}
     bad = sorted(name for name in set(counters) | set(kept_counters) if kept_counters.get(name, 0) != counters.get(name, 0))
     bad += sorted(f"meter {name or 'total'!r}" for name in set(meters) | set(kept_meters)
-                  if kept_meters.get(name, (0, 0, 0)) != tuple(meters.get(name, Counter())[k] for k in ("count", "wagered", "paid")))
+                  if kept_meters.get(name, (0, 0, 0)) != meters.get(name, (0, 0, 0)))
     if bad:
         raise JournalCorrupt(f"journal {path} is damaged: {', '.join(bad)} no longer add up to the records of the "
                              f"rounds that ended (changed in the file); {RESTORE}")

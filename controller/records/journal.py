@@ -599,22 +599,15 @@ class Journal:
             raise JournalConflict(f"journal {self.path}: round {round_id} cannot end: spot {spot} {wager} has "
                                   f"{format_cents(settled)} of {format_cents(staked)} settled")
         self._db.execute("UPDATE rounds SET ended_seq = ? WHERE id = ?", (seq, round_id))
-        counts = {"rounds": 1, "voided": int(voided), "fees": 0, "between_count": 0, "between_wagered": 0, "between_paid": 0}
-        for event in self.round_records(round_id):
-            if isinstance(event, FeeCollected):
-                counts["fees"] += event.amount
-            elif isinstance(event, WagerSettled) and event.banker != "house":
-                counts["between_count"] += 1
-                counts["between_wagered"] += event.stake
-                counts["between_paid"] += event.returned
-            elif isinstance(event, WagerSettled):
-                for name in ("", event.wager):
-                    self._db.execute(
-                        "INSERT INTO meters (wager, count, wagered, paid) VALUES (?, 1, ?, ?) ON CONFLICT (wager) DO UPDATE SET "
-                        "count = count + 1, wagered = wagered + excluded.wagered, paid = paid + excluded.paid",
-                        (name, event.stake, event.returned),
-                    )
-        for name, amount in counts.items():
+        tally = Meters()
+        tally.add_records(self.round_records(round_id), voided=voided)
+        for name, (count, wagered, paid) in tally.meter_rows().items():
+            self._db.execute(
+                "INSERT INTO meters (wager, count, wagered, paid) VALUES (?, ?, ?, ?) ON CONFLICT (wager) DO UPDATE SET "
+                "count = count + excluded.count, wagered = wagered + excluded.wagered, paid = paid + excluded.paid",
+                (name, count, wagered, paid),
+            )
+        for name, amount in tally.counters().items():
             self._db.execute(
                 "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
                 (name, amount),

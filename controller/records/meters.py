@@ -7,11 +7,26 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
+from controller.events import Event, FeeCollected, WagerSettled
 from controller.money import Cents, format_cents
-from controller.settlement import Settlement
+
+
+class Settled(Protocol):
+    """A settled wager as the meters count it (``controller.settlement.Settlement`` or its ``WagerSettled`` record)."""
+
+    @property
+    def wager(self) -> str: ...
+    @property
+    def stake(self) -> int: ...
+    @property
+    def returned(self) -> int: ...
+    @property
+    def banker(self) -> str: ...
 
 
 @dataclass
@@ -40,7 +55,7 @@ class Meters:
         self.between_players = Meter()
         """Action between players and a player-dealer (or a pot): the house neither wins nor pays it."""
 
-    def add_round(self, settlements: list[Settlement], fees: Cents = 0, *, voided: bool = False) -> None:
+    def add_round(self, settlements: Sequence[Settled], fees: Cents = 0, *, voided: bool = False) -> None:
         self.rounds += 1
         self.voided += voided
         self.total.fees += fees
@@ -54,6 +69,23 @@ class Meters:
                 meter.wagered += record.stake
                 meter.paid += record.returned
                 meter.count += 1
+
+    def add_records(self, records: Iterable[Event], *, voided: bool) -> None:
+        """One ended round from its journaled records: the rule the journal meters by, and checks its meters by."""
+        records = list(records)
+        self.add_round([r for r in records if isinstance(r, WagerSettled)],
+                       sum(r.amount for r in records if isinstance(r, FeeCollected)), voided=voided)
+
+    def counters(self) -> dict[str, int]:
+        """The journal's ``counters`` rows."""
+        p = self.between_players
+        return {"rounds": self.rounds, "voided": self.voided, "fees": self.total.fees,
+                "between_count": p.count, "between_wagered": p.wagered, "between_paid": p.paid}
+
+    def meter_rows(self) -> dict[str, tuple[int, int, int]]:
+        """The journal's ``meters`` rows, (count, wagered, paid) by wager; the total under ``""``, once a wager settled."""
+        meters = {"": self.total, **self.by_wager} if self.total.count else {}
+        return {name: (m.count, m.wagered, m.paid) for name, m in meters.items()}
 
     def summary_lines(self) -> list[str]:
         t = self.total
