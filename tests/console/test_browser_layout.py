@@ -141,13 +141,7 @@ def at_1024x600(page: Any, url: str) -> None:
     log_in(page)
 
 
-NOT_YET = {"top-5-poker"}
-"""Its full table's settlement fits (a row per spot), but the reveal under the dealer's five cards and the board still
-runs past the bottom of a 1024x600 screen: known, left open."""
-
-
-@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason="the reveal not fitted yet"))
-                                  if g in NOT_YET else g for g in GAMES])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_full_tables_settlement_and_reveal_fit_a_1024x600_screen(page: Any, game: str) -> None:
     """Every spot playing every wager it may: each settlement line, each of its cells, the result, fees, totals and
     the reveal all on screen at 1024x600, none cut and nothing scrolling (No Bust 21 showed one line of six)."""
