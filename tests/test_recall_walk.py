@@ -178,3 +178,36 @@ def test_round_shows_when_each_wager_went_down_against_no_more_bets_and_every_re
     assert any(line.startswith("  wager    spot 1 home") and " at " in line for line in lines), lines
     assert any(line.startswith("  closed   no more bets at ") for line in lines), lines
     assert any(line.startswith("  refused  spot 2 away") and "$50.00" in line for line in lines), lines
+
+
+def test_a_journal_copied_off_another_table_is_read_without_its_config(tmp_path: Path, capsys) -> None:
+    # docs/operations.md: the recall commands take `--config FILE` or `--journal FILE`. A journal copied off table
+    # NB-01 and read with --journal alone was refused as "belongs to table 'NB-01', not 'TC-01': give this table its
+    # own [journal] path" (the default config's table, and advice for a table that runs, not for a reader).
+    import subprocess
+    import sys
+
+    from controller.engine.config import DEFAULT_CONFIG
+    from tests.helpers import init_table
+
+    journal, log = tmp_path / "copied.sqlite", tmp_path / "copied.jsonl"
+    config = DEFAULT_CONFIG.parent / "no-bust-21.toml"
+    init_table(journal, log, config)
+    played = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config), "--journal",
+                             str(journal), "--log", str(log), "--rounds", "14", "--seed", "3", "--no-camera"],
+                            capture_output=True, text=True, check=False)
+    assert played.returncode == 0, played.stderr
+    capsys.readouterr()
+    assert main(["meters", "--journal", str(journal)]) == 0
+    assert "rounds      14" in capsys.readouterr().out
+    assert main(["rounds", "--journal", str(journal), "--last", "14"]) == 0
+    assert capsys.readouterr().out.count("NB-01-") == 14
+    # a blackjack hand's cards name the spot, and the hand only when it was split (the walk read "-> 4.0")
+    assert main(["round", "14", "--journal", str(journal)]) == 0
+    cards = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  card ")]
+    assert cards and not any(".0 " in line or ".1 " in line for line in cards), cards
+    assert any("-> spot 3 hand 2 " in line for line in cards) and any("-> spot 4    " in line for line in cards), (
+        "seed 3's round 14 splits spot 3: " + "\n".join(cards))
+    # read as a table, the journal is still another table's: the reader is told which config to give
+    assert main(["meters", "--journal", str(journal), "--config", str(_config(tmp_path))]) == 2
+    assert "give --config the config of table 'NB-01'" in capsys.readouterr().err

@@ -134,7 +134,8 @@ def _has_floor_tables(conn: Any) -> bool:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from controller.floor.reconcile import check_table, journal_table
+    from controller.floor.reconcile import check_table
+    from controller.records.journal import journal_table
 
     config = _config(args.config)
     for journal in args.journals:

@@ -10,8 +10,10 @@ text or ``--json``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -23,7 +25,7 @@ from controller.engine.session import journal_path
 from controller.errors import TableError
 from controller.events import CameraLost
 from controller.money import format_cents
-from controller.records.journal import Journal
+from controller.records.journal import Journal, journal_table
 from controller.records.meters import percent
 from controller.records.recall import recall
 
@@ -72,9 +74,13 @@ def journal_options(parser: argparse.ArgumentParser) -> None:
 
 def open_journal(args: argparse.Namespace, table_id: str | None = None) -> Journal:
     """The journal named by ``--journal`` or the config, opened for reading: checked whole, never written, never created;
-    ``table_id``: another table's than the config's (``tablectl shuffle report --table ID``)."""
+    ``table_id``: another table's than the config's (``tablectl shuffle report --table ID``). A journal named without a
+    config is read as its own table's (a journal copied off a table to be read elsewhere)."""
     config = load_config(args.config)
     path = Path(args.journal) if args.journal else journal_path(config)
+    if table_id is None and args.journal and args.config is None:
+        with contextlib.suppress(ValueError):  # not a journal: opening it says so
+            table_id = journal_table(path)
     return Journal(path, table_id=table_id or config.table_id, readonly=True)
 
 
@@ -108,6 +114,15 @@ def _asked(amount: object) -> str:
     return format_cents(amount) if isinstance(amount, int) and not isinstance(amount, bool) else repr(amount)
 
 
+def _place(target: str, split: set[str]) -> str:
+    """Where a card went, as the console names it: ``seat3`` spot 3, a blackjack hand ``3.0`` spot 3 (``3.1``, its
+    split hand: spot 3 hand 2), ``stack2`` stack 2."""
+    seat, dot, hand = target.partition(".")
+    if dot and seat.isdigit() and hand.isdigit():
+        return f"spot {seat}" + (f" hand {int(hand) + 1}" if seat in split else "")
+    return re.sub(r"^(seat|stack)(\d+)$", lambda m: ("spot " if m[1] == "seat" else "stack ") + m[2], target).replace("_", " ")
+
+
 def _text(summary: dict[str, Any]) -> list[str]:
     ended = f", ended {when(summary['ended'])}" if summary.get("ended") else ""
     lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}  started {when(summary.get('started'))}{ended}"]
@@ -118,7 +133,8 @@ def _text(summary: dict[str, Any]) -> list[str]:
         lines.append(f"  closed   no more bets{_at(summary['betting_closed'])}")
     lines += [f"  refused  spot {w['spot']} {w['wager']:<10} {_asked(w['amount']):>10} {_at(w)}: {w['reason']}"
               for w in summary.get("refused", [])]
-    lines += [f"  card     {c['card']} -> {c['target']:<8} from {c['source']}, seq {c['seq']}"
+    split = {t.partition(".")[0] for t in (c["target"] for c in summary["cards"]) if t.partition(".")[2] not in ("", "0")}
+    lines += [f"  card     {c['card']} -> {_place(c['target'], split):<13} from {c['source']}, seq {c['seq']}"
               + (f" (corrected from {c['corrected_from']}: {c['correction']})" if c.get("corrected_from") else "")
               for c in summary["cards"]]
     lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")

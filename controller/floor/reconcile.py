@@ -38,23 +38,6 @@ def _journal(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
 
 
-def journal_table(path: str | Path) -> str:
-    """The table a journal belongs to; ``ValueError`` naming the file if it is not a table's journal."""
-    try:
-        db = _journal(Path(path))
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()
-            db.execute("SELECT 1 FROM events LIMIT 1")
-        finally:
-            db.close()
-    except sqlite3.Error as exc:
-        raise ValueError(f"{path}: not a table's journal ({exc}; a journal is the TABLE.sqlite `tablectl journal init` made, "
-                         "not the outbox's TABLE.outbox.sqlite beside it)") from None
-    if row is None:
-        raise ValueError(f"{path}: not a table's journal (it names no table)")
-    return str(row[0])
-
-
 def _journal_meters(db: sqlite3.Connection) -> dict[str, int]:
     meters: dict[str, int] = {}
     for name, value in db.execute("SELECT name, value FROM counters"):

@@ -353,7 +353,8 @@ class Journal:
                                  '`tablectl journal migrate` (docs/operations.md, "Migrating a journal")')
         owner = self._meta("table")
         if owner != self.table_id:
-            raise AnotherTablesJournal(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: give this table its own [journal] path")
+            raise AnotherTablesJournal(f"journal {self.path} belongs to table {owner!r}, not {self.table_id!r}: " + (
+                f"give --config the config of table {owner!r}" if self.readonly else "give this table its own [journal] path"))
         if max_bytes is not None and not self.readonly:
             page = self._db.execute("PRAGMA page_size").fetchone()[0]
             self._db.execute(f"PRAGMA max_page_count={max(2, max_bytes // page)}")
@@ -753,3 +754,21 @@ class Journal:
             wagered=counters.get("between_wagered", 0), paid=counters.get("between_paid", 0), count=counters.get("between_count", 0)
         )
         return meters
+
+
+def journal_table(path: str | Path) -> str:
+    """The table a journal belongs to, read without checking the file; ``ValueError`` naming the file if it is not a
+    table's journal."""
+    try:
+        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'table'").fetchone()
+            db.execute("SELECT 1 FROM events LIMIT 1")
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise ValueError(f"{path}: not a table's journal ({exc}; a journal is the TABLE.sqlite `tablectl journal init` made, "
+                         "not the outbox's TABLE.outbox.sqlite beside it)") from None
+    if row is None:
+        raise ValueError(f"{path}: not a table's journal (it names no table)")
+    return str(row[0])
