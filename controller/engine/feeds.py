@@ -497,7 +497,9 @@ class DealerEntryFeed(CardFeed):
         used = sum(1 for p in dealt if p == piece)
         if used >= copies:
             held = "it is" if copies == 1 else f"all {copies} are"
-            raise PieceRefused(f"{piece} is already dealt this round: the set holds {copies} and {held} out")
+            # named apart from its code, which a screen blanks while a piece of that code lies face down
+            raise PieceRefused(f"the {type(piece).__name__.lower()} keyed, {piece}, is already dealt this round: "
+                               f"the set holds {copies} and {held} out")
         return piece
 
     def left(self, dealt: Sequence[Any]) -> list[tuple[Any, int]]:

@@ -116,7 +116,7 @@ def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(
         expect_text(page, "#piece-entry-label", "Key the tile dealt to stack 1")
         page.click('#piece-grid button[data-piece="2-4"]')
         # the page never names a tile lying face down, not even in a refusal of the dealer's own keying
-        expect_text(page, "#message", r"\?\? is already dealt this round: the set holds 1 and it is out")
+        expect_text(page, "#message", r"the tile keyed, \?\?, is already dealt this round: the set holds 1 and it is out")
         shots(page, "tile-refused")
         rest = list(TILE_SET)
         rest.remove(Tile.parse("2-4"))

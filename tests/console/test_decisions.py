@@ -102,10 +102,10 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
     with pytest.raises(UnknownTile, match="unknown tile '7-7'"):
         do(running, EnterPiece("7-7"))
     do(running, EnterPiece("2-4"))
-    with pytest.raises(PieceRefused, match="2-4 is already dealt this round: the set holds 1 and it is out"):
+    with pytest.raises(PieceRefused, match="the tile keyed, 2-4, is already dealt this round: the set holds 1 and it is out"):
         do(running, EnterPiece("2-4"))
     # the page's copy of the refusal names no tile lying face down
-    assert running.snapshot()["message"] == "?? is already dealt this round: the set holds 1 and it is out"
+    assert running.snapshot()["message"] == "the tile keyed, ??, is already dealt this round: the set holds 1 and it is out"
     refused = running.log.named(PieceRefusal.EVENT)  # type: ignore[attr-defined]
     assert [(r["code"], r["target"]) for r in refused] == [("7-7", "stack1"), ("2-4", "stack1")]
     do(running, EnterPiece("6-6"))
@@ -121,7 +121,7 @@ def test_the_dealer_keys_each_tile_and_an_unknown_or_used_one_is_refused(running
     assert round["entry"] is None and [c["source"] for c in round["cards"]] == ["dealer"] * 32
     with pytest.raises(CommandRefused, match="no piece is due"):
         do(running, EnterPiece("1-1"))
-    with pytest.raises(PieceRefused, match="6-6 is already dealt this round: the set holds 2 and all 2 are out"):
+    with pytest.raises(PieceRefused, match="the tile keyed, 6-6, is already dealt this round: the set holds 2 and all 2 are out"):
         do(running, CorrectPlacedCard(0, "6-6", "a correction may not make a third teen"))
     do(running, Decide(1, "dice", values=(1, 1, 1)))
     pending = running.snapshot()["round"]["pending"]
