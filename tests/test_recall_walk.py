@@ -211,3 +211,45 @@ def test_a_journal_copied_off_another_table_is_read_without_its_config(tmp_path:
     # read as a table, the journal is still another table's: the reader is told which config to give
     assert main(["meters", "--journal", str(journal), "--config", str(_config(tmp_path))]) == 2
     assert "give --config the config of table 'NB-01'" in capsys.readouterr().err
+
+
+def _played(journal, round_id: str, wagers: list[tuple[int, str, int]], cards: tuple[str, str]) -> None:
+    round = top_card_round(EventLog("T1", journal=journal), round_id=round_id)  # type: ignore[arg-type]
+    round.start()
+    for spot, wager, cents in wagers:
+        round.place_wager(spot, wager, cents)
+    round.close_betting()
+    for code in cards:
+        round.card(Card.parse(code))
+
+
+def test_rounds_lists_one_spots_rounds_and_the_big_ones_with_what_the_spot_won_or_lost(tmp_path: Path, capsys) -> None:
+    # A surveillance officer asked about the player at spot 3 had to read every round of the shift: rounds listed
+    # only the table's totals. --spot and --staked choose the rounds; the spot's own money is on each line.
+    path = tmp_path / "j.sqlite"
+    with new_journal(path) as journal:
+        _played(journal, "T1-R1", [(1, "home", 1000), (3, "away", 50000)], ("KH", "2D"))   # spot 3 loses $500
+        _played(journal, "T1-R2", [(1, "home", 2500)], ("KH", "2D"))                       # spot 3 sits out
+        _played(journal, "T1-R3", [(3, "home", 2000)], ("KH", "2D"))                       # spot 3 wins $20
+        _played(journal, "T1-R4", [(2, "home", 60000), (3, "home", 500)], ("2D", "KH"))     # spot 3 loses $5
+    common = ["--journal", str(path), "--config", str(_config(tmp_path))]
+    assert main(["rounds", "--spot", "3", *common]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[2] for line in lines] == ["T1-R1", "T1-R3", "T1-R4"], lines
+    assert lines[0].endswith("spot 3 staked    $500.00  returned      $0.00  lost $500.00"), lines[0]
+    assert lines[1].endswith("spot 3 staked     $20.00  returned     $40.00  won $20.00"), lines[1]
+    assert main(["rounds", "--spot", "3", "--last", "1", *common]) == 0
+    assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["T1-R4"]
+    assert main(["rounds", "--staked", "$500", *common]) == 0  # any spot with $500 or more down
+    assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["T1-R1", "T1-R4"]
+    assert main(["rounds", "--spot", "3", "--staked", "500", *common]) == 0
+    assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["T1-R1"]
+    assert main(["rounds", "--spot", "3", "--since", "2000-01-01", *common]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "rounds played at spot 3 only: 3 rounds ended" in out[-2], out[-2]
+    assert out[-1] == ("over the period, 3 rounds: spot 3 staked    $525.00  returned     $40.00  lost $485.00"), out[-1]
+    assert main(["rounds", "--spot", "5", *common]) == 0
+    assert capsys.readouterr().out.strip() == "no round played at spot 5 in the journal"
+    with pytest.raises(SystemExit):
+        main(["rounds", "--staked", "12.345", *common])
+    assert "argument --staked: not an amount of money: '12.345'" in capsys.readouterr().err

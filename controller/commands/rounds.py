@@ -15,6 +15,7 @@ import datetime as dt
 import json
 import re
 import sys
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from controller.engine.config import load_config
 from controller.engine.session import journal_path
 from controller.errors import TableError
 from controller.events import CameraLost
-from controller.money import format_cents
+from controller.money import MoneyError, format_cents, parse_money
 from controller.records.journal import Journal, journal_table
 from controller.records.meters import percent
 from controller.records.recall import recall
@@ -38,12 +39,34 @@ def register(subparsers: Any) -> None:
                          help='rounds that ended at or after TIME ("2026-11-29 06:00", this machine\'s time unless an '
                               'offset is given), with the period\'s totals: a shift\'s drop, win and hold')
     listing.add_argument("--until", type=_moment, default=None, metavar="TIME", help="... and before TIME")
+    listing.add_argument("--spot", type=_spot, default=None, metavar="N",
+                         help="only the rounds spot N played, each with what the spot staked, got back and paid in fees, "
+                              "and with --since or --until the spot's totals over the period")
+    listing.add_argument("--staked", type=_amount, default=None, metavar="AMOUNT",
+                         help="only the rounds where a spot (the --spot) staked at least AMOUNT dollars in all (500, $12.50)")
     journal_options(listing)
     listing.set_defaults(func=list_rounds)
     one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
     one.add_argument("id", help="round id, as `tablectl rounds` lists it (its number alone will do: 42 or 000042)")
     journal_options(one)
     one.set_defaults(func=show_round)
+
+
+def _spot(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a spot's number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a spot's number (1 or more), not {value}")
+    return value
+
+
+def _amount(text: str) -> int:
+    try:
+        return parse_money(text)
+    except MoneyError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(text: str) -> int:
@@ -175,25 +198,28 @@ def list_rounds(args: argparse.Namespace) -> int:
         print(f"tablectl: --until {when(args.until.isoformat())} is not after --since {when(args.since.isoformat())}",
               file=sys.stderr)
         return 2
+    chosen = Choice(args.spot, args.staked)
     try:
         with open_journal(args) as journal:
             if period:
-                rows = journal.ended_between(args.since, args.until)
-                rows = rows[-args.last:] if args.last else rows
+                summaries = [s for s in (recall(journal.round_records(row.id))
+                                         for row in journal.ended_between(args.since, args.until)) if chosen(s)]
+                summaries = summaries[-args.last:] if args.last else summaries
             else:
-                rows = journal.rounds(args.last or 10)
-            summaries = [recall(journal.round_records(row.id)) for row in rows]
+                summaries = chosen.last(journal, args.last or 10)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
     period_sums = period_totals(summaries) if period else None
+    spot_sums = spot_totals(summaries, args.spot) if args.spot is not None else None
     if args.json:
         print(json.dumps(summaries if period_sums is None else {
             "since": args.since.isoformat() if args.since else None, "until": args.until.isoformat() if args.until else None,
-            "rounds": summaries, "totals": period_sums}, indent=2))
+            "rounds": summaries, "totals": period_sums, **({"spot": spot_sums} if spot_sums else {})}, indent=2))
         return 0
     if not summaries:
-        print("no round ended in that period" if period else "no round has been played at this table yet")
+        print(f"no round {chosen.words()}" + (" ended in that period" if period else " in the journal") if chosen.filters
+              else "no round ended in that period" if period else "no round has been played at this table yet")
     for s in summaries:
         totals = s["totals"]
         cards = " ".join(c["card"] for c in s["cards"] if c["target"] != "burn")
@@ -202,10 +228,75 @@ def list_rounds(args: argparse.Namespace) -> int:
             f"house {format_cents(totals['house_win']):>10}")
         if totals is not None and totals.get("between_players"):  # as `tablectl run` lines it: the house banks none of it
             money = f"between players {format_cents(totals['between_players']):>10}  fees {format_cents(totals['fees']):>8}"
+        if args.spot is not None:
+            money = spot_line(spot_totals([s], args.spot), settled=totals is not None)
         print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} {money}")
     if period_sums is not None:
-        print(period_line(period_sums, args.since, args.until))
+        print(period_line(period_sums, args.since, args.until, shown=chosen.words() if chosen.filters else None))
+        if spot_sums is not None:
+            print(f"over the period, {spot_sums['rounds']} rounds: {spot_line(spot_sums)}")
     return 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which rounds ``tablectl rounds`` lists: those a spot played, those where a spot staked at least an amount."""
+
+    spot: int | None
+    staked: int | None
+
+    @property
+    def filters(self) -> bool:
+        return self.spot is not None or self.staked is not None
+
+    def __call__(self, summary: dict[str, Any]) -> bool:
+        stakes: dict[int, int] = {}
+        for w in summary["wagers"]:
+            stakes[w["spot"]] = stakes.get(w["spot"], 0) + w["amount"]
+        if self.spot is not None:
+            stakes = {self.spot: stakes[self.spot]} if self.spot in stakes else {}
+            if not stakes:
+                return False
+        return self.staked is None or any(amount >= self.staked for amount in stakes.values())
+
+    def last(self, journal: Journal, count: int) -> list[dict[str, Any]]:
+        """The last ``count`` rounds chosen, in the order they started (read back from the newest until found)."""
+        if not self.filters:
+            return [recall(journal.round_records(row.id)) for row in journal.rounds(count)]
+        found: list[dict[str, Any]] = []
+        for row in reversed(journal.rounds()):
+            summary = recall(journal.round_records(row.id))
+            if self(summary):
+                found.append(summary)
+                if len(found) == count:
+                    break
+        return found[::-1]
+
+    def words(self) -> str:
+        at = f" at spot {self.spot}" if self.spot is not None else ""
+        return (f"with {format_cents(self.staked)} or more staked{at}" if self.staked is not None
+                else f"played at spot {self.spot}")
+
+
+def spot_totals(summaries: list[dict[str, Any]], spot: int) -> dict[str, int]:
+    """What one spot staked, got back and paid in fees over ``summaries``, and what it won or lost (the player's net)."""
+    out = {"spot": spot, "rounds": 0, "staked": 0, "returned": 0, "fees": 0, "net": 0}
+    for s in summaries:
+        out["rounds"] += 1
+        out["staked"] += sum(w["amount"] for w in s["wagers"] if w["spot"] == spot)
+        out["returned"] += sum(x["returned"] for x in s["settlements"] if x["spot"] == spot)
+        out["fees"] += sum(f["amount"] for f in s.get("fees", []) if f["spot"] == spot)
+    out["net"] = out["returned"] - out["staked"] - out["fees"]
+    return out
+
+
+def spot_line(sums: dict[str, int], settled: bool = True) -> str:
+    if not settled:
+        return f"spot {sums['spot']} " + unsettled(sums["staked"])
+    fees = f"  fees {format_cents(sums['fees'])}" if sums["fees"] else ""
+    net = ("won " if sums["net"] > 0 else "lost " if sums["net"] < 0 else "even ") + format_cents(abs(sums["net"]))
+    return (f"spot {sums['spot']} staked {format_cents(sums['staked']):>10}  returned "
+            f"{format_cents(sums['returned']):>10}{fees}  {net}")
 
 
 def period_totals(summaries: list[dict[str, Any]]) -> dict[str, int]:
@@ -220,10 +311,11 @@ def period_totals(summaries: list[dict[str, Any]]) -> dict[str, int]:
     return out
 
 
-def period_line(totals: dict[str, int], since: dt.datetime | None, until: dt.datetime | None) -> str:
-    """The period's totals in one line: its drop, paid, fees, house win and hold, and the action between players."""
+def period_line(totals: dict[str, int], since: dt.datetime | None, until: dt.datetime | None, shown: str | None = None) -> str:
+    """The period's totals in one line: its drop, paid, fees, house win and hold, and the action between players
+    (``shown``: the rounds listed are only those, and the totals theirs)."""
     span = (f"from {when(since.isoformat()) if since else 'the first round'} "
-            f"to {when(until.isoformat()) if until else 'now'}")
+            f"to {when(until.isoformat()) if until else 'now'}") + (f", rounds {shown} only" if shown else "")
     hold = percent(Fraction(totals["house_win"], totals["wagered"]) if totals["wagered"] else None)
     line = (f"period {span}: {totals['rounds']} rounds ended ({totals['voided']} voided)  wagered "
             f"{format_cents(totals['wagered'])}  paid {format_cents(totals['paid'])}  fees {format_cents(totals['fees'])}  "
