@@ -271,7 +271,7 @@ class FloorConsumer:
                 signed.append((table, bytes(message.data), stream_seq))
                 continue
             try:
-                batch.append((wire.decode(message.data, message.subject), stream_seq))
+                batch.append((wire.decode(message.data, message.subject, message.headers), stream_seq))
             except wire.WireError as exc:
                 rejected.append((stream_seq, message.subject, str(exc), message.data))
         started = time.monotonic()

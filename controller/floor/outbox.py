@@ -376,7 +376,7 @@ class Outbox:
                     self._resends += 1
             self._journal_seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
             rows = db.execute(
-                "SELECT seq, event, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (self._acked, self.batch)
+                "SELECT seq, event, record, prev, hash FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (self._acked, self.batch)
             ).fetchall()
             started = time.monotonic()
             checkpoints: list[tuple[int, bytes]] = []
@@ -431,16 +431,17 @@ class Outbox:
         if checkpoints:
             self.position.set_checkpoint(self.stream, self._checkpoint_acked, self._checkpoint_digest)
 
-    async def _publish(self, js: Any, rows: list[tuple[int, str, str]]) -> int:
+    async def _publish(self, js: Any, rows: list[tuple[int, str, str, str, str]]) -> int:
         """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order."""
         stream_seq = 0
-        for seq, kind, record in rows:
+        for seq, kind, record, prev, hash in rows:
             data = str(record).encode()
             ack = await js.publish(
                 wire.subject(self.site, self.table_id, str(kind)),
                 data,
                 headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq), data)
-                         + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else "")},
+                         + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else ""),
+                         wire.CHAIN_HEADER: wire.chain_header(prev, hash)},
             )
             if ack.stream != self.stream:
                 # not the Expected-Stream header: it would travel with the record into the site's stream from a leaf

@@ -9,8 +9,11 @@ and counted once.
 A record whose (table, seq) is taken by a *different* record is not a
 duplicate: two journals publish as one table (a replaced PC, a copied config
 with its own fresh journal). The first record stored under that seq stays the
-one counted; the other is kept aside in ``event_conflicts``, never counted,
-and the table gets one alert (kind ``journal_conflict``, refreshed with the
+one counted; the other is kept aside in ``event_conflicts``, never counted.
+So is a record that does not follow on from the records stored beside it in
+its journal's chain (``wire.CHAIN_HEADER``: the second journal's records past
+the last seq the first one reached, which take no seq already stored). The
+table gets one alert (kind ``journal_conflict``, refreshed with the
 count of such records as more arrive) on the pit page.
 
 A record stamped more than ``CLOCK_AHEAD_LIMIT`` ahead of the database's
@@ -66,11 +69,14 @@ CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT, kind TEXT NOT NULL, at TIMESTAMPTZ,
     record JSONB NOT NULL, stream_seq BIGINT, stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (table_id, seq));
+ALTER TABLE events ADD COLUMN IF NOT EXISTS prev TEXT;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT;
 CREATE INDEX IF NOT EXISTS events_by_round ON events (table_id, round_id, seq);
 CREATE TABLE IF NOT EXISTS event_conflicts (
     table_id TEXT NOT NULL, seq BIGINT NOT NULL, digest TEXT NOT NULL, kind TEXT NOT NULL, at TIMESTAMPTZ,
     record JSONB NOT NULL, stream_seq BIGINT, received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (table_id, seq, digest));
+ALTER TABLE event_conflicts ADD COLUMN IF NOT EXISTS hash TEXT;
 CREATE TABLE IF NOT EXISTS rounds (
     table_id TEXT NOT NULL, round_id TEXT NOT NULL, game TEXT NOT NULL, paytable TEXT,
     started_seq BIGINT NOT NULL, started_at TIMESTAMPTZ, ended_seq BIGINT, ended_at TIMESTAMPTZ,
@@ -159,6 +165,7 @@ class FloorStore:
         the order of arrival never changes a meter.
         """
         with self.conn.transaction(), self.conn.pipeline():
+            batch, unchained = self._chained(batch)
             inserted, ahead = self._insert(batch)
             touched = sorted({table for table, _ in inserted})
             for table in touched:
@@ -166,7 +173,7 @@ class FloorStore:
                     "INSERT INTO floor_tables (table_id, site, pit) VALUES (%s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
                     (table, self.site, self.pits.get(table)),
                 )
-            conflicts, raised = self._set_aside(batch, inserted)
+            conflicts, raised = self._set_aside(batch, inserted, unchained)
             raised += self._clock_ahead(ahead)
             opened, closed = self._follow(touched)
         return Applied(len(inserted), len(batch) - len(inserted) - conflicts, opened, closed, conflicts, tuple(raised))
@@ -180,14 +187,15 @@ class FloorStore:
         them its new record stamped furthest ahead of the database's clock (seconds ahead, its seq, its time)."""
         if not batch:
             return [], {}
-        columns: list[list[Any]] = [[], [], [], [], [], [], []]
+        columns: list[list[Any]] = [[], [], [], [], [], [], [], [], []]
         for item, stream_seq in batch:
             for column, value in zip(columns, (item.table, item.seq, item.round_id, item.kind, _time(item.record),
-                                               Jsonb(item.record), stream_seq)):
+                                               Jsonb(item.record), stream_seq, item.prev, item.hash)):
                 column.append(value)
         rows = self.conn.execute(
-            "INSERT INTO events (table_id, seq, round_id, kind, at, record, stream_seq) "
-            "SELECT * FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[]) "
+            "INSERT INTO events (table_id, seq, round_id, kind, at, record, stream_seq, prev, hash) "
+            "SELECT * FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[], "
+            "%s::TEXT[], %s::TEXT[]) "
             "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq, at, EXTRACT(EPOCH FROM at - clock_timestamp())",
             columns,
         ).fetchall()
@@ -197,11 +205,54 @@ class FloorStore:
                 ahead[str(table)] = (float(seconds), int(seq), at)
         return [(str(table), int(seq)) for table, seq, _, _ in rows], ahead
 
+    def _chained(
+        self, batch: Sequence[tuple[TableRecord, int | None]]
+    ) -> tuple[list[tuple[TableRecord, int | None]], list[tuple[TableRecord, int | None]]]:
+        """The batch split in two: the records that follow on, in their journal's chain, from the records stored (or
+        taken before them in the batch) at the seqs beside theirs, and those that do not (another journal's).
+
+        A record without its chain (from a table older than the header), or with no neighbour stored, follows on; a
+        record whose seq is taken already is left to the duplicate and conflict rules."""
+        linked = [(item, stream_seq) for item, stream_seq in batch if item.prev is not None and item.hash is not None]
+        if not linked:
+            return list(batch), []
+        tables = [item.table for item, _ in linked for _ in (0, 1, 2)]
+        seqs = [item.seq + step for item, _ in linked for step in (-1, 0, 1)]
+        stored = {(str(t), int(q)): (p, h) for t, q, p, h in self.conn.execute(
+            "SELECT e.table_id, e.seq, e.prev, e.hash FROM unnest(%s::TEXT[], %s::BIGINT[]) AS n(table_id, seq) "
+            "JOIN events e ON e.table_id = n.table_id AND e.seq = n.seq", [tables, seqs]).fetchall()}
+        aside = {(str(t), int(q), str(h)) for t, q, h in self.conn.execute(
+            "SELECT DISTINCT c.table_id, c.seq, c.hash FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[]) AS n(table_id, seq, hash) "
+            "JOIN event_conflicts c ON c.table_id = n.table_id AND c.seq = n.seq AND c.hash = n.hash",
+            [[item.table for item, _ in linked], [item.seq - 1 for item, _ in linked], [item.prev for item, _ in linked]],
+        ).fetchall()}
+        """(table, seq, hash) of records set aside: a record whose prev is one of them follows on from another
+        journal's record, not from the floor's."""
+        known = dict(stored)
+        follows: list[tuple[TableRecord, int | None]] = []
+        unchained: list[tuple[TableRecord, int | None]] = []
+        for item, stream_seq in sorted(batch, key=lambda pair: (pair[0].table, pair[0].seq)):
+            key = (item.table, item.seq)
+            below, above = known.get((item.table, item.seq - 1)), known.get((item.table, item.seq + 1))
+            broken = (item.prev is not None and item.hash is not None and key not in stored and (
+                (item.table, item.seq - 1, item.prev) in aside
+                or (below is not None and below[1] is not None and below[1] != item.prev)
+                or (above is not None and above[0] is not None and above[0] != item.hash)))
+            if broken:
+                unchained.append((item, stream_seq))
+                aside.add((item.table, item.seq, str(item.hash)))  # the records after it in the batch follow on from it
+                known.pop(key, None)
+                continue
+            follows.append((item, stream_seq))
+            known.setdefault(key, (item.prev, item.hash))
+        return follows, unchained
+
     def _set_aside(
-        self, batch: Sequence[tuple[TableRecord, int | None]], inserted: Sequence[tuple[str, int]]
+        self, batch: Sequence[tuple[TableRecord, int | None]], inserted: Sequence[tuple[str, int]],
+        unchained: Sequence[tuple[TableRecord, int | None]] = (),
     ) -> tuple[int, list[tuple[str, str]]]:
-        """Keep aside each record of the batch that differs from the record stored under its (table, seq), and alert
-        its table: (how many were new to ``event_conflicts``, the alerts raised anew).
+        """Keep aside each record of the batch that differs from the record stored under its (table, seq), and each
+        record ``unchained``, and alert their tables: (how many were new to ``event_conflicts``, the alerts raised anew).
 
         A record not inserted is a duplicate when it is the stored one, else another journal's under the same table
         id; so is one of two records of one (table, seq) in the same batch, whichever was stored."""
@@ -209,25 +260,28 @@ class FloorStore:
         seen: dict[tuple[str, int], int] = {}
         for item, _ in batch:
             seen[(item.table, item.seq)] = seen.get((item.table, item.seq), 0) + 1
-        columns: list[list[Any]] = [[], [], [], [], [], []]
-        for item, stream_seq in batch:
-            key = (item.table, item.seq)
-            if key in fresh and seen[key] == 1:
-                continue
-            for column, value in zip(columns, (item.table, item.seq, item.kind, _time(item.record), Jsonb(item.record),
-                                               stream_seq)):
-                column.append(value)
-        if not columns[0]:
-            return 0, []
-        rows = self.conn.execute(
-            "INSERT INTO event_conflicts (table_id, seq, digest, kind, at, record, stream_seq) "
-            "SELECT p.table_id, p.seq, md5(p.record::TEXT), p.kind, p.at, p.record, p.stream_seq "
-            "FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[]) "
-            "AS p(table_id, seq, kind, at, record, stream_seq) "
-            "JOIN events e ON e.table_id = p.table_id AND e.seq = p.seq WHERE e.record <> p.record "
-            "ON CONFLICT DO NOTHING RETURNING table_id",
-            columns,
-        ).fetchall()
+
+        def columns_of(items: Iterable[tuple[TableRecord, int | None]]) -> list[list[Any]]:
+            columns: list[list[Any]] = [[], [], [], [], [], [], []]
+            for item, stream_seq in items:
+                for column, value in zip(columns, (item.table, item.seq, item.kind, _time(item.record), Jsonb(item.record),
+                                                   stream_seq, item.hash)):
+                    column.append(value)
+            return columns
+
+        taken = [(item, q) for item, q in batch if not ((item.table, item.seq) in fresh and seen[(item.table, item.seq)] == 1)]
+        unnest = ("FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[], %s::TIMESTAMPTZ[], %s::JSONB[], %s::BIGINT[], "
+                  "%s::TEXT[]) AS p(table_id, seq, kind, at, record, stream_seq, hash) ")
+        insert = ("INSERT INTO event_conflicts (table_id, seq, digest, kind, at, record, stream_seq, hash) "
+                  "SELECT p.table_id, p.seq, md5(p.record::TEXT), p.kind, p.at, p.record, p.stream_seq, p.hash ")
+        rows = []
+        if taken:
+            rows += self.conn.execute(insert + unnest + "JOIN events e ON e.table_id = p.table_id AND e.seq = p.seq "
+                                      "WHERE e.record <> p.record ON CONFLICT DO NOTHING RETURNING table_id",
+                                      columns_of(taken)).fetchall()
+        if unchained:
+            rows += self.conn.execute(insert + unnest + "ON CONFLICT DO NOTHING RETURNING table_id",
+                                      columns_of(unchained)).fetchall()
         raised: list[tuple[str, str]] = []
         for table in sorted({str(table) for (table,) in rows}):
             summary = self.conn.execute(
@@ -235,9 +289,10 @@ class FloorStore:
             assert summary is not None
             count, first, last = int(summary[0]), int(summary[1]), int(summary[2])
             records = f"{count} records (seq {first} to {last}) differ" if count > 1 else f"1 record (seq {first}) differs"
-            text = (f"table {table}: {records} from the records the floor stored under the same seq: two journals publish "
-                    f"as this table (a replaced PC, a copied config). Check each table's id; the differing records are "
-                    f"kept aside and not counted")
+            text = (f"table {table}: {records} from the journal the floor stores for this table (another record under a "
+                    f"seq it holds, or one that does not follow on from its records): two journals publish as this "
+                    f"table (a replaced PC, a copied config). Check each table's id; the differing records are kept aside "
+                    f"and not counted")
             if self._alert(table, kinds.JOURNAL_CONFLICT, text):
                 raised.append((kinds.JOURNAL_CONFLICT, text))
         return len(rows), raised

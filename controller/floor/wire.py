@@ -12,6 +12,12 @@ database keys every record by (table, seq): a record seen twice is stored once
 whatever the window, and one that differs from the record it stored is kept
 aside, never counted, and alerts the pit (``controller.floor.store``).
 
+Its header ``Tablectl-Chain`` is ``<prev>:<hash>``, the record's link in its
+journal's chain (``controller.records.chain``: the hash of the record before
+it, and its own): a record that does not follow on from the records the floor
+stores for its table (another journal's, past the last seq the first one
+reached) is kept aside as one under a taken seq is.
+
 The table's signed checkpoints (``controller.records.checkpoints``) travel on
 the same stream, on ``tablectl.<site>.<table>.checkpoint.signed`` (five
 tokens: never an event's subject), as their canonical JSON, with the message
@@ -114,10 +120,22 @@ class TableRecord:
     kind: str
     round_id: str | None
     record: dict[str, Any]
+    prev: str | None = None
+    """The hash of the record before it in its journal's chain (``None``: sent by a table from before the header)."""
+    hash: str | None = None
+    """Its own hash in that chain."""
 
 
-def decode(data: bytes, subject_name: str = "") -> TableRecord:
-    """A message's payload read back as a table record; :class:`WireError` names what is wrong with it."""
+CHAIN_HEADER = "Tablectl-Chain"
+_CHAIN = re.compile(r"^([0-9a-f]{64}):([0-9a-f]{64})$")
+
+
+def chain_header(prev: str, hash: str) -> str:
+    return f"{prev}:{hash}"
+
+
+def decode(data: bytes, subject_name: str = "", headers: dict[str, str] | None = None) -> TableRecord:
+    """A message's payload (and its chain header) read back as a table record; :class:`WireError` names what is wrong."""
     try:
         record = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -128,7 +146,12 @@ def decode(data: bytes, subject_name: str = "") -> TableRecord:
     if not isinstance(table, str) or not isinstance(seq, int) or not isinstance(kind, str):
         raise WireError(f"message on {subject_name or 'the stream'} lacks its table, seq or event")
     round_id = record.get("round")
-    return TableRecord(table, seq, kind, round_id if isinstance(round_id, str) else None, record)
+    chain = (headers or {}).get(CHAIN_HEADER)
+    link = _CHAIN.match(chain) if chain is not None else None
+    if chain is not None and link is None:
+        raise WireError(f"message on {subject_name or 'the stream'} has a {CHAIN_HEADER} header that is not <prev>:<hash>")
+    return TableRecord(table, seq, kind, round_id if isinstance(round_id, str) else None, record,
+                       link[1] if link else None, link[2] if link else None)
 
 
 def reason(exc: BaseException) -> str:

@@ -98,6 +98,41 @@ def test_a_second_journal_publishing_as_the_same_table_raises_one_alert_and_none
     assert tiles["TC-01"]["recent_alerts"] >= 1
 
 
+def test_a_second_journal_longer_than_the_first_has_none_of_its_records_counted_past_the_first_ones_end(
+    tmp_path: Path, cluster: NatsCluster, database: str
+) -> None:
+    # The second journal's records past the first journal's last seq take no seq the floor holds: they were stored
+    # and counted as the table's (a round of the second PC's on the pit page) until each record carried its link in
+    # its journal's chain (wire.CHAIN_HEADER). Now none of them follows on from the first journal's records.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = play(tmp_path / "a" / "TC-01.sqlite", rounds=2, seed=3)
+    second = play(tmp_path / "b" / "TC-01.sqlite", rounds=5, seed=4)
+    assert _last_seq(second) > _last_seq(first)
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    outboxes = [Outbox(path, table_id="TC-01", site=SITE, servers=cluster.urls) for path in (first, second)]
+
+    async def body() -> None:
+        outboxes[0].start()
+        await until(lambda: _stored(database, "TC-01") == _last_seq(first))
+        outboxes[1].start()
+        await until(lambda: outboxes[1].status().lag == 0 and outboxes[1].status().acked_seq > 0)
+        await until(lambda: consumer.stats.record_conflicts == _last_seq(second), 30)
+
+    try:
+        asyncio.run(consume_while(consumer, body))
+    finally:
+        for outbox in outboxes:
+            outbox.stop()
+    assert _stored(database, "TC-01") == _last_seq(first)
+    alerts = _alerts(database, "TC-01", "journal_conflict")
+    assert len(alerts) == 1 and f"{_last_seq(second)} records" in alerts[0], alerts
+    assert "does not follow on" in alerts[0] and "not counted" in alerts[0], alerts[0]
+    with psycopg.connect(database) as conn:
+        counted = check_table(conn, first)
+    assert counted.ok, counted.problems  # the floor's rounds and meters are the first journal's alone, to the cent
+
+
 def _records(table: str, at: dt.datetime, first_seq: int = 1) -> list[dict[str, Any]]:
     stamp = at.isoformat().replace("+00:00", "Z")
     base = {"table": table, "timestamp": stamp, "game": "top-card"}
