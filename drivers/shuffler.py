@@ -128,6 +128,12 @@ class Shuffler(abc.ABC):
         self.shuffle()
         return self.verify_count()
 
+    def decks_in_turn(self) -> int:
+        """How many decks the machine deals in turn: 1, or 2 on a two-deck machine (docs/protocol.md 6.1), as far
+        as it has said so (by its first ``next_deck``). Each deck is shuffled from the order it was itself last
+        dealt in, which is what the shuffle tests take as its previous order."""
+        return 1
+
     def notices(self) -> list[DeviceFault | DeviceRecovered | DeviceWarning]:
         """What the machine reported on its own since the last call (faults, their clearing), without waiting."""
         return []

@@ -599,7 +599,7 @@ class ShufflerFeed(CardFeed):
         self._deck_round, self._cards_out, self._new_deck_due, self._lost = round_id, False, False, None
         self.log.emit(ev.ShufflerShuffled(round=round_id, count=count))
         if self.watch is not None:
-            held += self.watch.shoe_started(round_id, count)
+            held += self.watch.shoe_started(round_id, count, decks=self.shuffler.decks_in_turn())
         if held:
             raise ShuffleHeld("; ".join(held))
 

@@ -217,6 +217,9 @@ class ReferenceShuffler(Shuffler):
 
     # -- the order of 6.3 -----------------------------------------------
 
+    def decks_in_turn(self) -> int:
+        return 2 if self.two_decks else 1
+
     def next_deck(self) -> int:
         if not self._steps:
             if not self._started:

@@ -65,6 +65,8 @@ LIKELIHOOD_SHARES = np.array([0.5, 0.2, 0.05])
 """Defensive shares ``d`` the likelihood ratios mix over: ``(1 - d) q / p0 + d`` per card."""
 LIKELIHOOD_FLOOR = -10.0
 """A model whose ln evidence falls below this is given up for the shoe (what keeps random shoes cheap)."""
+MAX_DECKS = 2
+"""The most decks a device deals in turn (a two-deck shuffler, docs/protocol.md 6.1)."""
 
 
 def new_deck_order() -> tuple[Card, ...]:
@@ -129,6 +131,9 @@ class DeviceState:
     previous: np.ndarray[Any, Any] | None = None
     previous_places: np.ndarray[Any, Any] | None = None
     """The previous order as dealt, unread cards kept in their places (``-1``): the forwards' input."""
+    laid: deque[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]] | None] = field(default_factory=lambda: deque(maxlen=MAX_DECKS))
+    """The last shoes' orders (``previous``, ``previous_places``), newest last (``None``: none known): a device that
+    deals its decks in turn shuffles each from the order that deck was dealt in, ``decks`` shoes before."""
     shoes: int = 0
     prefixes: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
     order_of_prefixes: deque[tuple[tuple[int, ...], int]] = field(default_factory=deque)
@@ -150,8 +155,13 @@ class ShuffleMonitor:
     """See module doc. ``deck`` is every card of one shoe (or of one shuffler deck), in factory order."""
 
     def __init__(self, deck: Sequence[Card], policy: Policy | None = None, *, device: str = "shoe",
-                 factory: Sequence[Sequence[Card]] | None = None, defer: bool = False) -> None:
+                 factory: Sequence[Sequence[Card]] | None = None, defer: bool = False, decks: int = 1) -> None:
         self.policy = policy or Policy()
+        if not 1 <= decks <= MAX_DECKS:
+            raise ValueError(f"a device deals 1 to {MAX_DECKS} decks in turn, not {decks}")
+        self.decks = decks
+        """Decks the device deals in turn (2: a two-deck shuffler, docs/protocol.md 6.1): each shoe is tested against
+        the order its own deck was last dealt in, ``decks`` shoes before, not the other deck's."""
         self.defer = defer
         """Keep the cards untested while the kernels are still compiling (``warm``, which whoever defers must have
         started: ``ShuffleWatch`` does), and test them all once they are ready: a table's first card must not wait
@@ -205,6 +215,9 @@ class ShuffleMonitor:
         self.shoe += 1
         self.dealt = []
         self.raised = {}
+        laid = self.state.laid
+        previous = laid[-self.decks] if len(laid) >= self.decks else None  # a deck not yet dealt: a new deck
+        self.state.previous, self.state.previous_places = previous if previous is not None else (None, None)
         self.open = True
         self._repeat_cache = None
         self._likelihood = None
@@ -511,8 +524,9 @@ class ShuffleMonitor:
         st.shoes += 1
         known = dealt[dealt >= 0]
         if reference and len(known) > 1:
-            st.previous = known.copy()
-            st.previous_places = dealt.copy()
+            st.laid.append((known.copy(), dealt.copy()))
+        else:  # its deck's order stays what it was
+            st.laid.append(None if st.previous is None or st.previous_places is None else (st.previous, st.previous_places))
         if len(known) >= 2 and self.policy.history:
             prefix = tuple(int(t) for t in known[:PREFIX])
             st.prefixes.setdefault(prefix[:2], []).append((self.shoe, prefix))

@@ -56,11 +56,13 @@ class ShuffleWatch:
     def enabled(self) -> bool:
         return self.monitor.policy.enabled
 
-    def shoe_started(self, round_id: str | None, counted: int | None) -> list[str]:
-        """A new shoe (or deck) was shuffled; ``counted``: the device's count of it, if it gives one.
+    def shoe_started(self, round_id: str | None, counted: int | None, *, decks: int = 1) -> list[str]:
+        """A new shoe (or deck) was shuffled; ``counted``: the device's count of it, if it gives one; ``decks``: how
+        many decks the device deals in turn (2: each deck is tested against the order it was itself last dealt in).
 
         Returns the reasons to hold the next round (a wrong count), each journaled.
         """
+        self.monitor.decks = decks
         self.monitor.start_shoe()
         self._seen, self._counted, self.reshuffle_due = [], counted, False
         self._filmed, self._camera_notes = [], []
