@@ -189,6 +189,8 @@ class ShuffleMonitor:
         self._likelihood: tuple[np.ndarray[Any, Any], dict[tuple[int, int], np.ndarray[Any, Any]]] | None = None
         """Test ``likelihood`` so far: its trace, and the chances of each model given up (family, model)."""
         self._checked: dict[str, int] = {}
+        self._likelihood_known = 0
+        """Cards of the shoe whose ``likelihood`` value has been computed and looked at (``_test_dealt``)."""
         self._replaying = False
         self.shoe = 0
         self.raised: dict[str, set[str]] = {}
@@ -222,6 +224,7 @@ class ShuffleMonitor:
         self._repeat_cache = None
         self._likelihood = None
         self._checked = {}
+        self._likelihood_known = 0
         return self.shoe
 
     def card(self, card: Card | None) -> list[Alarm]:
@@ -250,11 +253,16 @@ class ShuffleMonitor:
         scores = self._shoe_scores(np.array(self.dealt, dtype=np.int64))
         alarms = []
         for test, (trace, _) in scores.items():
-            # every value not looked at yet (the likelihood test is brought up to date every few cards)
-            # (and every card kept while the kernels compiled)
-            fresh = trace[self._checked.get(test, 0):]
+            # every value not looked at yet (and every card kept while the kernels compiled); the likelihood test is
+            # brought up to date every few cards, and the cards in between, given its last value until then, are
+            # looked at again once their own values are known: evidence that crossed a line between two runs and
+            # fell back by the next is still found there
+            start = self._checked.get(test, 0)
+            if test == "likelihood":
+                start = min(start, self._likelihood_known)
+                self._likelihood_known = len(self._likelihood[0]) if self._likelihood is not None else 0
             self._checked[test] = len(trace)
-            alarms += self._cross(test, float(fresh.max()), len(self.dealt))
+            alarms += self._cross(test, float(trace[start:].max()), len(self.dealt))
         return alarms
 
     def _cross(self, test: str, score: float, card: int | None) -> list[Alarm]:

@@ -1,0 +1,67 @@
+"""What a table sees card by card is what the shoe's report says: a shuffle test that crosses its hold line is
+raised at the table within 7 cards of the crossing (docs/shuffle.md, the likelihood test).
+
+The orders are four riffles of a single deck, written here (not the simulators' shuffles), fed to the watch a
+table runs (``ShuffleWatch``) one card at a time. Before: test ``likelihood``'s evidence crossed the hold line
+at card 21 and fell back by card 24, its next run, and the table held at card 44 (a later crossing).
+"""
+
+from __future__ import annotations
+
+import random
+
+from controller.cards import Card, standard_deck
+from controller.engine.shuffle.policy import SHOE_TESTS
+from controller.engine.shuffle.watch import ShuffleWatch
+from controller.events import ShuffleAlarm, ShuffleTested
+from tests.helpers import MemoryLog
+
+
+def _riffle(order: list[Card], rng: random.Random) -> list[Card]:
+    """One Gilbert-Shannon-Reeds riffle."""
+    cut = sum(rng.random() < 0.5 for _ in order)
+    left, right, out = order[:cut], order[cut:], []
+    while left or right:
+        out.append((left if rng.random() * (len(left) + len(right)) < len(left) else right).pop(0))
+    return out
+
+
+def _deal(shoes: int, riffles: int, seed: int) -> tuple[MemoryLog, list[list[str]]]:
+    """``shoes`` single decks, each ``riffles`` riffles of the one before, dealt whole card by card; the reasons
+    each shoe's end gave to hold the next round."""
+    log = MemoryLog("T1")
+    watch = ShuffleWatch(standard_deck(), log, device="T1/shoe")
+    rng = random.Random(seed)
+    order = list(standard_deck())
+    reasons = []
+    for number in range(1, shoes + 1):
+        for _ in range(riffles):
+            order = _riffle(order, rng)
+        watch.shoe_started(f"r{number}", 52)
+        for card in order:
+            watch.card(card, f"r{number}")
+        reasons.append(watch.shoe_ended(f"r{number + 1}", complete=True))
+    return log, reasons
+
+
+def _late(log: MemoryLog, tests: tuple[str, ...]) -> list[tuple[int, str, int, list[int]]]:
+    """(shoe, test, card crossed, cards raised at the table) of each hold of ``tests`` a shoe's report names that
+    the table raised more than 7 cards after its crossing, or never."""
+    alarms = [a for a in log.named(ShuffleAlarm.EVENT) if a["level"] == "hold"]
+    late = []
+    for tested in log.named(ShuffleTested.EVENT):
+        for result in tested["results"]:
+            if result["test"] not in tests or result["level"] != "hold":
+                continue
+            raised = [a["card"] for a in alarms if a["shoe"] == tested["shoe"] and a["test"] == result["test"]]
+            if not raised or raised[0] > result["card"] + 7:
+                late.append((tested["shoe"], result["test"], result["card"], raised))
+    return late
+
+
+def test_the_likelihood_test_holds_within_7_cards_of_its_evidence_crossing_the_line() -> None:
+    log, _ = _deal(100, 4, seed=3)
+    assert not _late(log, ("likelihood",))
+    held = sum(any(r["level"] == "hold" and r["test"] in SHOE_TESTS for r in t["results"])
+               for t in log.named(ShuffleTested.EVENT))
+    assert held >= 90, "four riffles of one deck: most decks held"
