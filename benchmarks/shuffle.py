@@ -92,9 +92,10 @@ def run(deck: tuple[Card, ...], dealt: int, fault: str, shoes: int, seed: int, s
             tally.by_test[r.test] = tally.by_test.get(r.test, 0) + 1
         for r in warns:
             tally.warn_by_test[r.test] = tally.warn_by_test.get(r.test, 0) + 1
-        if report.alarms:
+        device_alarms = [a for a in report.alarms if a.test in DEVICE_TESTS]  # the shoe tests' are counted above
+        if device_alarms:
             tally.device_alarms += 1
-            tally.device_hold_alarms += any(a.level == "hold" for a in report.alarms)
+            tally.device_hold_alarms += any(a.level == "hold" for a in device_alarms)
             if tally.first_device_alarm is None:
                 tally.first_device_alarm = tally.shoes
         if order is not None:

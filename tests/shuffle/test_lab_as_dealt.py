@@ -1,9 +1,12 @@
 """What a table sees card by card is what the shoe's report says: a shuffle test that crosses its hold line is
-raised at the table within 7 cards of the crossing (docs/shuffle.md, the likelihood test).
+raised at the table within 7 cards of the crossing (docs/shuffle.md, the likelihood test), or, crossed only by
+what the end of the shoe looks at, at the end of the shoe, holding the next round.
 
 The orders are four riffles of a single deck, written here (not the simulators' shuffles), fed to the watch a
 table runs (``ShuffleWatch``) one card at a time. Before: test ``likelihood``'s evidence crossed the hold line
-at card 21 and fell back by card 24, its next run, and the table held at card 44 (a later crossing).
+at card 21 and fell back by card 24, its next run, and the table held at card 44 (a later crossing); and a
+deck whose whole-order look crossed the hold line at its end was reported 'hold at card 52' with no alarm
+raised and nothing held.
 """
 
 from __future__ import annotations
@@ -65,3 +68,14 @@ def test_the_likelihood_test_holds_within_7_cards_of_its_evidence_crossing_the_l
     held = sum(any(r["level"] == "hold" and r["test"] in SHOE_TESTS for r in t["results"])
                for t in log.named(ShuffleTested.EVENT))
     assert held >= 90, "four riffles of one deck: most decks held"
+
+
+def test_a_line_crossed_only_at_the_end_of_a_deck_raises_its_alarm_and_holds_the_next_round() -> None:
+    log, reasons = _deal(100, 4, seed=3)
+    assert not _late(log, SHOE_TESTS), "every shoe test's hold in a shoe's report was raised at the table"
+    at_end = [a for a in log.named(ShuffleAlarm.EVENT) if a["level"] == "hold" and a["test"] in SHOE_TESTS
+              and a["round"] == f"r{a['shoe'] + 1}"]  # raised by the shoe's end, journaled with the round it holds
+    assert at_end, "some deck crossed a hold line only by what the end of the deck looks at"
+    for alarm in at_end:
+        assert alarm["card"] == 52 and f"shoe {alarm['shoe']} by card 52" in alarm["reason"]
+        assert alarm["reason"] in reasons[alarm["shoe"] - 1], "the next round is held before betting"

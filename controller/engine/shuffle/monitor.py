@@ -431,7 +431,13 @@ class ShuffleMonitor:
         if self.policy.enabled and len(dealt):
             streams = self._streams(dealt)
             for test, (trace, parts) in self._shoe_scores(dealt, True, streams).items():
-                results.append(self._shoe_result(test, trace, parts, dealt))
+                result = self._shoe_result(test, trace, parts, dealt)
+                results.append(result)
+                if result.level is not None:
+                    # a line crossed only by what the end of the shoe looks at (a single deck's whole-order ratios,
+                    # ``likelihood``'s last cards) is raised now, at the last card; a crossing raised card by card is
+                    # not raised again
+                    alarms += self._cross(test, result.score, len(dealt))
             device_results, device_alarms = self._device_tests(dealt, streams)
             results += device_results
             alarms += device_alarms
