@@ -67,6 +67,9 @@ LIKELIHOOD_FLOOR = -10.0
 """A model whose ln evidence falls below this is given up for the shoe (what keeps random shoes cheap)."""
 MAX_DECKS = 2
 """The most decks a device deals in turn (a two-deck shuffler, docs/protocol.md 6.1)."""
+SHORT_SHOE = 12
+"""A shoe that ends with fewer cards known than this, and than the order it was tested against, is cut short: that
+order stays the one the next shoe (of its deck) is tested against."""
 
 
 def new_deck_order() -> tuple[Card, ...]:
@@ -537,7 +540,12 @@ class ShuffleMonitor:
         st = self.state
         st.shoes += 1
         known = dealt[dealt >= 0]
-        if reference and len(known) > 1:
+        # a shoe cut short after a few cards (a hold at card 4: the table reshuffles) knows too little of the order
+        # the next shuffle starts from to test it against (one riffle of it: 3 of 20 8-deck shoes held against 4
+        # cards known, 20 of 20 against 12); the order before it stays the reference: the next shoe is the weak
+        # shuffle's second pass of that one, and a fixed reference keeps every test's false-alarm bound
+        cut_short = len(known) < SHORT_SHOE and st.previous is not None and len(known) < len(st.previous)
+        if reference and len(known) > 1 and not cut_short:
             st.laid.append((known.copy(), dealt.copy()))
         else:  # its deck's order stays what it was
             st.laid.append(None if st.previous is None or st.previous_places is None else (st.previous, st.previous_places))
