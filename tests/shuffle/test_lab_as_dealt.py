@@ -12,6 +12,7 @@ raised and nothing held.
 from __future__ import annotations
 
 import random
+import re
 
 from controller.cards import Card, standard_deck
 from controller.engine.shuffle.policy import SHOE_TESTS
@@ -77,5 +78,17 @@ def test_a_line_crossed_only_at_the_end_of_a_deck_raises_its_alarm_and_holds_the
               and a["round"] == f"r{a['shoe'] + 1}"]  # raised by the shoe's end, journaled with the round it holds
     assert at_end, "some deck crossed a hold line only by what the end of the deck looks at"
     for alarm in at_end:
-        assert alarm["card"] == 52 and f"shoe {alarm['shoe']} by card 52" in alarm["reason"]
+        assert alarm["card"] == 52 and f"shoe {alarm['shoe']}, by card 52" in alarm["reason"]
         assert alarm["reason"] in reasons[alarm["shoe"] - 1], "the next round is held before betting"
+
+
+def test_an_alarm_names_the_device_and_its_shoe_or_deck_once() -> None:
+    log, _ = _deal(3, 1, seed=1)
+    reason = log.named(ShuffleAlarm.EVENT)[0]["reason"]
+    assert reason.startswith("shuffle test ") and " on T1/shoe, shoe 1, by card " in reason, reason
+    shuffler = ShuffleWatch(standard_deck(), log, device="T1/shuffler")
+    shuffler.shoe_started("r9", 52)
+    for card in standard_deck():
+        shuffler.card(card, "r9")
+    decks = [a["reason"] for a in log.named(ShuffleAlarm.EVENT) if a["device"] == "T1/shuffler"]
+    assert decks and all(re.search(r" on T1/shuffler, deck 1, by card \d+: ", r) for r in decks), decks

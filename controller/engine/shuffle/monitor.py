@@ -293,8 +293,9 @@ class ShuffleMonitor:
             "serial": "neighbouring ranks are correlated over the device's shoes",
             "drift": "the device's shuffles are weakening over its shoes",
         }[test]
-        at = f" by card {card}" if card is not None else ""
-        return f"shuffle test {test} ({level}) on {self.device} shoe {self.shoe}{at}: {words}"
+        at = f", by card {card}" if card is not None else ""
+        unit = "deck" if self.device.endswith("shuffler") else "shoe"  # a shuffler deals decks (TC-01/shoe, shoe 3)
+        return f"shuffle test {test} ({level}) on {self.device}, {unit} {self.shoe}{at}: {words}"
 
     # ---- the tests ---------------------------------------------------------
 
