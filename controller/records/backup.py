@@ -26,6 +26,7 @@ import datetime as dt
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -155,6 +156,7 @@ def restore(journal: Path, table_id: str, backup_file: Path | None, *, log: Path
     notes: list[str] = []
     lock = FileLock(journal, f"table {table_id}'s journal")
     existed = journal.exists()
+    owner = _owner(journal)
     lock.acquire(create=True)
     try:
         try:
@@ -180,6 +182,8 @@ def restore(journal: Path, table_id: str, backup_file: Path | None, *, log: Path
         try:
             _replay(staging, table_id, key, log, target, head.seq if head else None, head.hash if head else None,
                     accept_loss, result)
+            if owner is not None:
+                _take_over(staging, owner)
             _swap(journal, staging, existed, result)
         finally:
             for stale in (staging, Path(f"{staging}-wal"), Path(f"{staging}-shm"), anchor_path(staging)):
@@ -189,6 +193,8 @@ def restore(journal: Path, table_id: str, backup_file: Path | None, *, log: Path
     with Journal(journal, table_id=table_id, key=key, anchored=False) as restored:
         restored.rewrite_anchor()
         result.head_seq = restored.last_seq
+    if owner is not None:
+        _take_over(anchor_path(journal), owner)
     return result
 
 
@@ -232,6 +238,27 @@ def _raw_lines(log: Path, wanted: dict[int, dict[str, object]]) -> dict[int, byt
                 if isinstance(record, dict) and record.get("seq") in wanted and wanted[record["seq"]] == record:
                     out[int(record["seq"])] = raw
     return out
+
+
+def _owner(journal: Path) -> os.stat_result | None:
+    """Whose the restored journal must be: the journal it replaces, else the folder it goes in (the service user's
+    state directory), so that a restore run by root (as the runbook prints it) leaves files the service can open."""
+    for where in (journal, journal.parent):
+        with suppress(OSError):
+            return os.stat(where)
+    return None
+
+
+def _take_over(path: Path, owner: os.stat_result) -> None:
+    """Give ``path`` the owner and group of ``owner`` (when this process may: root), and its mode (a file's own mode;
+    a folder's gives the journal's usual 0640)."""
+    mode = stat.S_IMODE(owner.st_mode) if stat.S_ISREG(owner.st_mode) else 0o640
+    try:
+        os.chmod(path, mode)
+        if os.geteuid() == 0 and (os.stat(path).st_uid, os.stat(path).st_gid) != (owner.st_uid, owner.st_gid):
+            os.chown(path, owner.st_uid, owner.st_gid)
+    except OSError as exc:
+        raise storage_error(path, exc, "giving the restored journal its owner and mode") from None
 
 
 def _swap(journal: Path, staging: Path, existed: bool, result: Restored) -> None:
