@@ -51,6 +51,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import stat
@@ -156,10 +157,31 @@ def _nearly_full(path: Path) -> bool:
     return st.f_bavail * st.f_frsize < FULL_BELOW
 
 
+SIZE_LIMIT_MARGIN = 1 << 16
+"""A journal file this close to the process's file-size limit is taken to have reached it (a WAL frame, a page)."""
+
+
+def _size_limit_reached(path: Path) -> int | None:
+    """The file-size limit (``ulimit -f``, systemd's ``LimitFSIZE=``) that the journal or its ``-wal`` has reached, if
+    any: SQLite reports the write refused past it (EFBIG) as a plain ``disk I/O error``."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    for file in (path, Path(f"{path}-wal")):
+        with contextlib.suppress(OSError):
+            if file.stat().st_size + SIZE_LIMIT_MARGIN >= soft:
+                return soft
+    return None
+
+
 def _storage_error(path: Path, exc: sqlite3.Error, doing: str) -> JournalError:
     name = getattr(exc, "sqlite_errorname", "")
     where = f"journal {path}: {doing} failed"
     io_error = name.startswith("SQLITE_IOERR") or "disk I/O error" in str(exc)
+    limit = _size_limit_reached(path) if io_error else None
+    if limit is not None:
+        return JournalFull(f"{where}: a file-size limit is reached: no file may grow past {limit:,} bytes "
+                           f"(ulimit -f, or systemd's LimitFSIZE=) ({exc}); raise or remove the limit, then restart (exit 3)")
     if name == "SQLITE_FULL" or "full" in str(exc) or (io_error and _nearly_full(path)):
         return JournalFull(f"{where}: the disk or [journal] max_size_mb is full ({exc}); free disk space or raise "
                            "[journal] max_size_mb, then restart (exit 3)")
