@@ -134,12 +134,22 @@ class Restored:
         return out
 
 
-def _candidate(path: Path, table_id: str, label: str, notes: list[str]) -> tuple[str, Path, int, str] | None:
+def _candidate(path: Path, table_id: str, label: str, notes: list[str], *,
+               copy_of: Path | None = None) -> tuple[str, Path, int, str] | None:
+    """``path`` as a base to restore from, or ``None`` with a note saying why not. ``copy_of``: the journal ``path`` is
+    a temporary copy of, named in the note instead (the copy is gone by the time it is read), and the open's advice
+    to restore the journal left out (this is that restore)."""
     try:
         with Journal(path, table_id=table_id, readonly=True, anchored=False) as journal:
             return label, path, journal.last_seq, journal.last_hash
     except RecordsError as exc:
-        notes.append(f"{label} cannot be used: {exc}")
+        why = str(exc)
+        if copy_of is not None:
+            why = why.replace(str(path), str(copy_of))
+            advice = why.find("restore it")
+            if advice > 0:
+                why = why[:advice].rstrip(" ;:,(")
+        notes.append(f"{label} cannot be used: {why}")
         return None
 
 
@@ -168,7 +178,7 @@ def restore(journal: Path, table_id: str, backup_file: Path | None, *, log: Path
         with _snapshot(journal) as current:
             candidates = [c for c in (
                 _candidate(backup_file, table_id, f"backup {backup_file}", notes) if backup_file else None,
-                _candidate(current, table_id, f"the journal itself ({journal})", notes) if current else None,
+                _candidate(current, table_id, f"the journal itself ({journal})", notes, copy_of=journal) if current else None,
             ) if c is not None]
             if not candidates:
                 raise RecordsDamaged(f"nothing to restore journal {journal} from: " + "; ".join(notes or ["give a backup file"]))
