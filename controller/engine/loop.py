@@ -700,7 +700,9 @@ class TableLoop:
         self.devices[device] = f"fault: {reason}"
         self.log.emit(DeviceFaultReported(round=round_id, device=device, reason=reason))
         if round_id is not None and round is not None:
-            round.put_on_hold(f"{device}: {reason}")
+            held = round.state == "hold" and round.hold_reasons[-1:] == [f"{device}: {reason}"]
+            if not held:  # a fault the round already holds for, reported again (a reconnection), is no new reason
+                round.put_on_hold(f"{device}: {reason}")
         else:
             self.table_fault = f"{device}: {reason}"
         return f"{device} fault: {reason}"
