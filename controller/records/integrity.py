@@ -29,7 +29,7 @@ from controller.records.chain import GENESIS, ranges, record_hash
 from controller.records.errors import JournalBehind, JournalCorrupt
 from controller.records.meters import Meters
 
-RESTORE = 'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Restoring the journal")'
+RESTORE = 'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Backups and restoring the journal")'
 
 SEALED: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),

@@ -105,4 +105,4 @@ def check_anchor_signed(journal: Journal, public: PublicKey) -> None:
             f"journal {journal.path} does not match its anchor {journal.anchor_file}: the anchor's head (seq {head.seq}) is not "
             f"signed by the table's key {public.fingerprint} (the anchor was written again by something other than the table, "
             "to match a journal changed or replaced); compare the journal with the event log (`tablectl audit verify`) and "
-            'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Restoring the journal")')
+            'restore it: `tablectl journal restore BACKUP` (docs/operations.md, "Backups and restoring the journal")')
