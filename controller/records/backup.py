@@ -70,6 +70,7 @@ def backup(journal: Path, table_id: str, target: Path) -> Backup:
     try:
         with Journal(journal, table_id=table_id, readonly=True) as source:
             source.backup_to(partial)
+        os.chmod(partial, stat.S_IMODE(os.stat(journal).st_mode))  # no more readable than the journal (0640), whatever the umask
         _fsync(partial)
         os.replace(partial, target)
         _fsync(target.parent)
