@@ -51,12 +51,19 @@ def holders(fd: int) -> list[tuple[int, str]]:
     return found
 
 
+COMMAND_SHOWN = 120
+"""Characters of a holder's command line a refusal shows."""
+
+
 def describe(pid: int) -> str:
     try:
         command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
     except OSError:
         command = ""
-    return f"pid {pid}" + (f" ({command[:120]})" if command else "")
+    if len(command) > COMMAND_SHOWN:  # its start (the program) and its end (the config or journal it was given)
+        half = (COMMAND_SHOWN - 3) // 2
+        command = f"{command[:half].rstrip()} … {command[-half:].lstrip()}"
+    return f"pid {pid}" + (f" ({command})" if command else "")
 
 
 class FileLock:
