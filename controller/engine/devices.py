@@ -94,6 +94,11 @@ def _open_device(config: TableConfig, section: str, opener: Any, driver: str, op
     try:
         return opener(driver, **options)
     except BadOptions as exc:
+        if "port" not in options and "'port'" in str(exc):
+            raise ConfigError(config.path, f"{section}.port", (
+                f"the {section} driver {driver!r} needs the port the {section} is on "
+                f'(port = "/dev/tablectl-{section}", the udev name of docs/operations.md, Installing the service); '
+                "only `tablectl run` and `tablectl serve --simulated-players` start a simulator when no port is set")) from None
         raise ConfigError(config.path, section, str(exc)) from None
     except DeviceError as exc:
         raise ConfigError(config.path, section, f"cannot open the {section}: {exc}") from None

@@ -49,7 +49,7 @@ def test_a_reference_shuffler_without_a_port_is_a_config_error_naming_the_sectio
     text = (ROOT / "config" / "three-card-poker.toml").read_text().replace('driver = "simulated"', 'driver = "reference"')
     path = tmp_path / "t.toml"
     path.write_text(text)
-    with pytest.raises(ConfigError, match="missing a required argument: 'port'"):
+    with pytest.raises(ConfigError, match="shuffler.port: the shuffler driver 'reference' needs the port the shuffler is on"):
         open_feed(load_config(path), MemoryLog())
 
 
