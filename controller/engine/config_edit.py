@@ -52,8 +52,21 @@ def edit_config(path: Path, change: Change) -> Path | None:
     tmp.write_text(new_text, encoding="utf-8")
     if backup is not None:
         shutil.copymode(backup, tmp)
+        _same_owner(path, tmp)
     os.replace(tmp, path)
     return backup
+
+
+def _same_owner(path: Path, tmp: Path) -> None:
+    """Give ``tmp`` the owner and group of ``path`` (root, the one who may, editing a service's config: the docs'
+    ``root:tablectl`` 0640 must stay readable by the service's group)."""
+    try:
+        was = path.stat()
+        if os.geteuid() == 0 and (tmp.stat().st_uid, tmp.stat().st_gid) != (was.st_uid, was.st_gid):
+            os.chown(tmp, was.st_uid, was.st_gid)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ConfigError(str(path), "(file)", f"cannot give the new file the old one's owner: {exc.strerror or exc}") from None
 
 
 def keep_backup(path: Path) -> Path:
