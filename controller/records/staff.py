@@ -183,6 +183,18 @@ class StaffFile:
         del records[name]
         self._write(records)
 
+    def _keep_owner(self, fd: int) -> None:
+        """Run by root (``tablectl staff add`` without ``sudo -u tablectl``), keep the file the owner it had, or give a new
+        one its folder's (the service's state directory): a staff file root's alone stops ``serve`` (cannot read it)."""
+        if os.geteuid() != 0:
+            return
+        for where in (self.path, self.path.parent):
+            with contextlib.suppress(OSError):
+                st = os.stat(where)
+                if (st.st_uid, st.st_gid) != (0, 0):
+                    os.fchown(fd, st.st_uid, st.st_gid)
+                return
+
     def _write(self, records: dict[str, dict[str, Any]]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"format": FORMAT, "accounts": records}, indent=2, sort_keys=True) + "\n"
@@ -190,6 +202,7 @@ class StaffFile:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 os.fchmod(out.fileno(), 0o600)
+                self._keep_owner(out.fileno())
                 out.write(text)
                 out.flush()
                 os.fsync(out.fileno())
