@@ -104,10 +104,20 @@ class Anchor:
             head = None
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+            self._owned_as_its_folder()
         except OSError as exc:
             raise storage_error(self.path, exc, "opening the journal's anchor") from None
         self._generation = head.generation if head else 0
         return head
+
+    def _owned_as_its_folder(self) -> None:
+        """Made now by root (``tablectl journal anchor --rewrite`` as docs/operations.md prints it), an anchor is given its
+        folder's owner, the service user's state directory: one root's alone stops the table (exit 3)."""
+        if os.geteuid() != 0 or self._fd is None:
+            return
+        mine, folder = os.fstat(self._fd), os.stat(self.path.parent)
+        if mine.st_size == 0 and (mine.st_uid, mine.st_gid) == (0, 0) and (folder.st_uid, folder.st_gid) != (0, 0):
+            os.fchown(self._fd, folder.st_uid, folder.st_gid)
 
     def write(self, checkpoint: dict[str, Any]) -> None:
         """Write ``checkpoint`` (its ``journal`` holds ``seq`` and ``hash``) to the older slot, then ``fdatasync``."""
