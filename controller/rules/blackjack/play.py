@@ -215,13 +215,16 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """The posted fees (seed 003, California collection fees): players $0, the player-dealer by the action.
 
-        The action on the table is what the bank can meet: the players' wagers, at most the bank.
+        The action on the table is what the bank can meet: the players' base game wagers, at most the bank.
+        The side wagers carry no fee of their own and add none to the player-dealer's: the Buster Bet
+        "There is no additional collection fee for placing a Buster Blackjack Bonus Bet", the Bonus Bet
+        "Explain if the house is retaining any type of fee: No."
         """
         player = SCHEDULES["blackjack-player"]
         fees = [Fee(s, player.fee(wagers[(s, "base")]), "player collection fee") for s in spots
                 if (s, "base") in wagers]
         pd = self.player_dealer
-        action = min(sum(a for (_, w), a in wagers.items() if w != "bank"), wagers[(pd, "bank")])
+        action = min(sum(a for (_, w), a in wagers.items() if w == "base"), wagers[(pd, "bank")])
         if action:
             try:
                 amount = SCHEDULES["blackjack-player-dealer"].fee(action)
