@@ -161,6 +161,7 @@ def _text(summary: dict[str, Any]) -> list[str]:
               + (f" (corrected from {c['corrected_from']}: {c['correction']})" if c.get("corrected_from") else "")
               for c in summary["cards"]]
     lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")
+              + "".join(f" {item}" for item in [*d["cards"], *d.get("values", [])])  # a hand set, the dice thrown
               for d in summary["decisions"]]
     lines += _camera_lines(summary["camera"])
     lines += [f"  fault    {f['card']} from {f['source']}: {f['reason']}" for f in summary["faults"]]

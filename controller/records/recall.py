@@ -70,7 +70,8 @@ def recall(records: list[Event]) -> dict[str, Any]:
                 summary["cards"][r.index].update(card=r.card, source="supervisor", corrected_from=r.previous,
                                                  correction=r.reason, corrected_seq=r.seq)
             case DecisionTaken():
-                summary["decisions"].append({"spot": r.spot, "action": r.action, "amount": r.amount, "cards": r.cards, "hand": r.hand})
+                summary["decisions"].append({"spot": r.spot, "action": r.action, "amount": r.amount, "cards": r.cards, "hand": r.hand,
+                                             "values": r.values if isinstance(r.values, list) else []})
             case WagerSettled():
                 summary["settlements"].append({"spot": r.spot, "wager": r.wager, "stake": r.stake, "outcome": r.outcome.value,
                                                "payout": r.payout, "returned": r.returned, "house_win": r.house_win,
