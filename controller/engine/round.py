@@ -542,7 +542,7 @@ class Round:
     def void_round(self, reason: str) -> None:
         """Misdeal: every wager is returned whole, and the round ends as void."""
         self._fire("void")
-        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}", banker=self.game.banker)
+        records = [settle(s, w, a, PUSH, self.rounding, reason=f"void: {reason}", banker=self.game.void_banker())
                    for (s, w), a in self.wagers.items()]
         for record in records:
             self.settlements.append(record)

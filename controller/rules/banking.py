@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from controller.errors import WagerRefused
 from controller.money import Cents, Rounding, format_cents
@@ -208,6 +208,14 @@ class PlayerDealerPosition:
     """
 
     rotation: PlayerDealerRotation
+    rules_version: int
+    voids_between_players_from: ClassVar[int]
+    """The game's first rules revision in which a voided round's stakes go back between the players (banker
+    ``player-dealer``): the house banks nothing here, so a misdeal is no house action. Earlier revisions journaled
+    them as the house's, and a round journaled then still replays by them."""
+
+    def void_banker(self) -> str:
+        return PLAYER_DEALER if self.rules_version >= self.voids_between_players_from else "house"
 
     @property
     def player_dealer(self) -> int:

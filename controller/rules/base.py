@@ -235,6 +235,10 @@ class Game(abc.ABC, Generic[State]):
     def restore_roles(self, roles: Mapping[str, Any]) -> None:
         """Put the table roles back as ``table_roles()`` last reported them (after a restart)."""
 
+    def void_banker(self) -> str:
+        """Who the stakes of a voided round go back from (``Round.void_round``): the game's ``banker``."""
+        return self.banker
+
     def pass_position(self, accepts: Callable[[int], bool]) -> dict[str, Any]:
         """After a round: move table roles on (the player-dealer position). ``accepts(seat)`` says whether a
         seat takes an offered position. The facts returned are logged; ``{"stopped": reason}`` ends the game."""

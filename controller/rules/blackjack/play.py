@@ -79,6 +79,8 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     """The flow every California blackjack variant shares; subclasses give the variant's rules."""
 
     wagers = ("base", "bonus", "buster", "bank")
+    rules_version = 2
+    voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's
     max_spots = SEATS
     device = "shoe"
 

@@ -114,6 +114,8 @@ class PaiGowRound:
 class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
     id = "double-hand-poker"
     title = "Double-Hand Poker"
+    rules_version = 2
+    voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's
     wagers = ("bet", "bank")
     """A player's pai gow wager; the player-dealer's posted bank (on the player-dealer's seat only)."""
     max_spots = SEATS

@@ -39,7 +39,8 @@ from controller.settlement import Settlement
 class FortunePaiGow(DoubleHandPoker):
     id = "fortune-pai-gow"
     title = "Fortune Pai Gow Poker"
-    rules_version = 2  # 2: every standard wager before any bonus, the Envy last (before: seat by seat, Envy in the bonus)
+    rules_version = 3  # 2: every standard wager before any bonus, the Envy last (before: seat by seat, Envy in the bonus)
+    voids_between_players_from = 3  # 3: a void returns its stakes between the players, not as the house's
     wagers = ("bet", "fortune", "bank")  # type: ignore[assignment]  # one more wager than the base game
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:

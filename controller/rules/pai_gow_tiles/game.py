@@ -70,6 +70,8 @@ class TilesHand:
 class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
     id = "pai-gow-tiles"
     title = "Pai Gow Tiles (player-dealer)"
+    rules_version = 2
+    voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's
     wagers = ("main", "bank")
     max_spots = POSITIONS
     device = "dealer"

@@ -82,7 +82,8 @@ class TcpHand:
 class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
     id = "three-card-poker"
     title = "Three Card Poker (player-dealer)"
-    rules_version = 2  # 2: forfeited wagers collected before a short bank pays anyone (Round of Play 4)
+    rules_version = 3  # 2: forfeited wagers collected before a short bank pays anyone (Round of Play 4); 3: a void
+    voids_between_players_from = 3  # returns its stakes between the players, not as the house's
     wagers = ("ante", "pair_plus", "bank")
     max_spots = 8  # "A maximum of eight players including the player-dealer position"
     device = "shuffler"
