@@ -160,7 +160,8 @@ def _text(summary: dict[str, Any]) -> list[str]:
     lines += [f"  card     {c['card']} -> {_place(c['target'], split):<13} from {c['source']}, seq {c['seq']}"
               + (f" (corrected from {c['corrected_from']}: {c['correction']})" if c.get("corrected_from") else "")
               for c in summary["cards"]]
-    lines += [f"  decision spot {d['spot']} {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")
+    lines += [f"  decision spot {d['spot']}" + (f" hand {d['hand'] + 1}" if str(d["spot"]) in split else "")  # of a split spot
+              + f" {d['action']}" + (f" {format_cents(d['amount'])}" if d["amount"] else "")
               + "".join(f" {item}" for item in [*d["cards"], *d.get("values", [])])  # a hand set, the dice thrown
               for d in summary["decisions"]]
     lines += _camera_lines(summary["camera"])

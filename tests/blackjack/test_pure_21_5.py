@@ -190,4 +190,4 @@ def test_player_bonus_hands_are_announced_for_the_card_rooms_promotions() -> Non
     play(GAME, {(1, "base"): 1000, (2, "base"): 1000}, "7S 2C 2D 7S AC 9C 7S AD AH 2H 3S TB 8D",
          [(1, "hit"), (2, "hit"), (2, "hit"), (2, "hit"), (2, "hit"), (2, "hit")], log=log)
     assert log.named(SettlementSummarized.EVENT)[0]["promotions"] == [
-        "spot 1 hand 0: 777 (suited)", "spot 2 hand 0: seven card charlie"]
+        "spot 1 hand 1: 777 (suited)", "spot 2 hand 1: seven card charlie"]

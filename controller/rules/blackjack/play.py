@@ -79,7 +79,7 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     """The flow every California blackjack variant shares; subclasses give the variant's rules."""
 
     wagers = ("base", "bonus", "buster", "bank")
-    rules_version = 2
+    rules_version = 3  # 3: hands numbered from 1 in settlement reasons and announcements, as the card places are
     voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's
     max_spots = SEATS
     device = "shoe"
@@ -372,7 +372,7 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
             raise DecisionRefused(decision.spot, decision.action, reason)
         if (decision.spot, decision.hand) != (pending.spot, pending.hand):
             raise DecisionRefused(decision.spot, decision.action,
-                                  f"it is spot {pending.spot} hand {pending.hand}'s turn")
+                                  f"it is spot {pending.spot} {self.hand_name(pending.hand)}'s turn")
         seat = state.seats[decision.spot]
         if decision.action not in pending.actions:
             raise DecisionRefused(decision.spot, decision.action, self._refusal(state, seat, decision))
@@ -485,6 +485,11 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
                 claims.append(Claim(spot, "buster", wagers[(spot, "buster")], payout, reason))
         return claims
 
+    def hand_name(self, index: int) -> str:
+        """A seat's hand as the dealer counts them, ``hand 1`` and after a split ``hand 2`` (the card places'
+        numbers); rounds of rules revisions before 3 were journaled counting from 0 and replay so."""
+        return f"hand {index + 1 if self.rules_version >= 3 else index}"
+
     def _hand_claim(self, seat: Seat, index: int, dealer: Total, dealer_cards: Sequence[Card]) -> Claim:
         hand = seat.hands[index]
         if hand.surrendered:
@@ -492,7 +497,7 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         payout, rule = self.compare(self.hand_total(seat, index), dealer, dealer_cards)
         cards = " ".join(c.code for c in hand.cards)
         return Claim(seat.spot, "base", hand.stake, payout,
-                     f"hand {index} {cards} ({self.hand_total(seat, index)}) v {dealer}: {rule}")
+                     f"{self.hand_name(index)} {cards} ({self.hand_total(seat, index)}) v {dealer}: {rule}")
 
     def settle(self, state: BlackjackRound, wagers: Wagers, rounding: Rounding) -> list[Settlement]:
         records, result = settle_against_bank(self.claims(state, wagers), state.bank, rounding)

@@ -137,9 +137,9 @@ class Pure21_5(BlackjackGame):
             for index, hand in enumerate(seat.hands):
                 name = PLAYER_BONUS_HANDS.get(tuple(sorted(c.rank for c in hand.cards)))
                 if name:
-                    found.append(f"spot {seat.spot} hand {index}: {name}{_colour_grade(hand.cards)}")
+                    found.append(f"spot {seat.spot} {self.hand_name(index)}: {name}{_colour_grade(hand.cards)}")
                 if len(hand.cards) >= 7 and self.total(hand.cards, initial=False).points <= 21:
-                    found.append(f"spot {seat.spot} hand {index}: seven card charlie")
+                    found.append(f"spot {seat.spot} {self.hand_name(index)}: seven card charlie")
         return found
 
 
