@@ -151,7 +151,9 @@ def _text(summary: dict[str, Any]) -> list[str]:
     lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}  started {when(summary.get('started'))}{ended}"]
     lines += [f"  recovery: {m}" for m in summary["recovery"]]
     lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10} " + _at(w)
-              + (f" by {w['by']}" if w.get("by") else "") for w in summary["wagers"]]
+              + (f" by {w['by']}" if w.get("by") else "")
+              + "".join(f"; +{format_cents(a['amount'])} by {a['by']}{_at(a)}" for a in w.get("added", []))
+              for w in summary["wagers"]]
     if summary.get("betting_closed"):
         lines.append(f"  closed   no more bets{_at(summary['betting_closed'])}")
     lines += [f"  refused  spot {w['spot']} {w['wager']:<10} {_asked(w['amount']):>10} {_at(w)}: {w['reason']}"

@@ -53,6 +53,11 @@ def recall(records: list[Event]) -> dict[str, Any]:
                 summary.update(id=r.round, game=r.game, started=r.timestamp, options=r.options)
             case StateChanged():
                 summary["state"] = r.state
+            case WagerPlaced() if r.by == "decision" and _put_down(summary["wagers"].get(f"{r.spot}:{r.wager}")):
+                # a double or a split added to a wager put down in betting: when it went down stays, the addition beside
+                wager = summary["wagers"][f"{r.spot}:{r.wager}"]
+                wager["amount"] = staked_after(r)
+                wager.setdefault("added", []).append({"amount": r.amount, "at": r.timestamp, "seq": r.seq, "by": r.by})
             case WagerPlaced() | WagerChanged():  # when it last changed (seq: its place among the cards and no more bets)
                 wager = {"spot": r.spot, "wager": r.wager, "amount": staked_after(r), "at": r.timestamp, "seq": r.seq}
                 if isinstance(r, WagerPlaced) and isinstance(r.by, str):
@@ -101,6 +106,11 @@ def recall(records: list[Event]) -> dict[str, Any]:
                     summary["void_reason"] = r.reason
     summary["wagers"] = [w for w in summary["wagers"].values() if w["amount"]]
     return summary
+
+
+def _put_down(wager: dict[str, Any] | None) -> bool:
+    """A wager the player put down in betting and still standing (not one a decision made: a poker pot's chips)."""
+    return wager is not None and bool(wager["amount"]) and "by" not in wager
 
 
 def _camera_look(summary: dict[str, Any],
