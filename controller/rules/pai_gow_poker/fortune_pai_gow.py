@@ -39,8 +39,9 @@ from controller.settlement import Settlement
 class FortunePaiGow(DoubleHandPoker):
     id = "fortune-pai-gow"
     title = "Fortune Pai Gow Poker"
-    rules_version = 3  # 2: every standard wager before any bonus, the Envy last (before: seat by seat, Envy in the bonus)
+    rules_version = 4  # 2: every standard wager before any bonus, the Envy last (before: seat by seat, Envy in the bonus)
     voids_between_players_from = 3  # 3: a void returns its stakes between the players, not as the house's
+    # 4: no Envy for a hand on another seat of the same player (``extra_seats``): it is "their own" hand
     wagers = ("bet", "fortune", "bank")  # type: ignore[assignment]  # one more wager than the base game
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -65,11 +66,16 @@ class FortunePaiGow(DoubleHandPoker):
         return self.paytable.result(state.hands[seat], self.overlap)
 
     def envy(self, state: PaiGowRound, seat: int) -> list[tuple[int, str, Cents]]:
-        """The Envy amounts ``seat`` wins: one per other player's hand of four of a kind or better."""
+        """The Envy amounts ``seat`` wins: one per other player's hand of four of a kind or better. "A player cannot
+        win an Envy Bonus for their own or for the player/dealer's hand": a player's own hands are every seat he
+        bets on (general rule 12, ``extra_seats``), from rules revision 4."""
+        own = {seat}
+        if self.rules_version >= 4:
+            own.update(s for group in self.extra_seats if seat in group for s in group)
         won = []
         for other in state.seats:
             result = self.fortune(state, other)
-            if other != seat and result.envy and result.row:
+            if other not in own and result.envy and result.row:
                 won.append((other, result.row, result.envy))
         return won
 
