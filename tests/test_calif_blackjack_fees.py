@@ -24,3 +24,17 @@ def test_side_wagers_add_nothing_to_the_player_dealers_fee(game: str) -> None:
     assert [(f["spot"], f["amount"]) for f in log.named(FeeCollected.EVENT)] == [(8, 50)]
     assert "action $50.00" in log.named(FeeCollected.EVENT)[0]["reason"]
 
+
+
+def test_a_round_journaled_under_rules_revision_1_is_charged_as_it_was() -> None:
+    # replay re-runs a round's fees through the game: rounds journaled before the fix counted the side wagers
+    from controller.rules.registry import make_game
+
+    game = make_game("no-bust-21")
+    pd = game.player_dealer  # type: ignore[attr-defined]
+    a, b = [s for s in range(1, 9) if s != pd][:2]
+    wagers = {(a, "base"): 4500, (a, "buster"): 1000, (b, "base"): 500, (b, "bonus"): 500, (pd, "bank"): 100000}
+    assert game.rules_version >= 2
+    assert [(f.spot, f.amount) for f in game.fees([a, b], wagers) if f.spot == pd] == [(pd, 50)]
+    game.rules_version = 1
+    assert [(f.spot, f.amount) for f in game.fees([a, b], wagers) if f.spot == pd] == [(pd, 200)]

@@ -80,7 +80,8 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
 
     wagers = ("base", "bonus", "buster", "bank")
     rules_version = 3  # 3: hands numbered from 1 in settlement reasons and announcements, as the card places are
-    voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's
+    voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's; the
+    # player-dealer's fee counts the base wagers' action alone
     max_spots = SEATS
     device = "shoe"
 
@@ -226,7 +227,8 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         fees = [Fee(s, player.fee(wagers[(s, "base")]), "player collection fee") for s in spots
                 if (s, "base") in wagers]
         pd = self.player_dealer
-        action = min(sum(a for (_, w), a in wagers.items() if w == "base"), wagers[(pd, "bank")])
+        counted = ("base",) if self.rules_version >= 2 else ("base", "bonus", "buster")  # revision 1 counted the side wagers
+        action = min(sum(a for (_, w), a in wagers.items() if w in counted), wagers[(pd, "bank")])
         if action:
             try:
                 amount = SCHEDULES["blackjack-player-dealer"].fee(action)
