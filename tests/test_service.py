@@ -151,3 +151,30 @@ def test_serve_without_its_console_says_ready_feeds_the_watchdog_listens_on_noth
     assert proc.returncode == 0, err
     counts = check_journal(tmp_path / "journal.sqlite")
     assert counts["rounds"] >= 1 and counts["open"] == 0
+
+
+def test_run_refuses_a_journal_serve_has_dealt_rather_than_play_simulated_players_into_it(tmp_path: Path) -> None:
+    # A deployment walk: `tablectl run` on the table PC (the docs' install check, or any run without --config once
+    # /etc/tablectl/table.toml exists) played five rounds of simulated players' wagers into the live table's journal
+    # and its never-reset meters. A journal `serve` has dealt is now refused by `run`, before it is opened.
+    config = tmp_path / "table.toml"
+    config.write_text(DEFAULT_CONFIG.read_text().replace('driver = "reference"', 'driver = "simulated"').replace(
+        '[log]\nevents = "var/log/TC-01.events.jsonl"',
+        f'[log]\nevents = "{tmp_path}/events.jsonl"\n\n[journal]\npath = "{tmp_path}/journal.sqlite"'))
+    init_table(tmp_path / "journal.sqlite", config=config)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NOTIFY_SOCKET", None)
+    trial = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config), "--rounds", "2",
+                            "--seed", "3", "--no-camera"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert trial.returncode == 0, trial.stderr  # before the table is served, a trial may use its journal
+    served = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--interval",
+                             "0.02", "--seed", "3", "--no-console", "--simulated-players", "--rounds", "1"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert served.returncode == 0, served.stderr
+    before = check_journal(tmp_path / "journal.sqlite")
+    refused = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config), "--rounds", "2",
+                              "--seed", "3", "--no-camera"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2, refused.stderr
+    assert f"journal {tmp_path}/journal.sqlite is table TC-01's own: `tablectl serve` has dealt its rounds" in refused.stderr
+    assert "--config top-card" in refused.stderr and "Traceback" not in refused.stderr
+    assert check_journal(tmp_path / "journal.sqlite") == before  # not a record written

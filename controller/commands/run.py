@@ -38,11 +38,12 @@ from controller.engine.config import TableConfig, load_config
 from controller.engine.holds import void_only
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import Round
-from controller.engine.session import Session, log_path, open_session
+from controller.engine.session import Session, journal_path, log_path, open_session
 from controller.engine.table import Table
 from controller.errors import TableError
 from controller.money import format_cents
 from controller.records.errors import EXIT_STORAGE, RecordsError
+from controller.records.journal import served
 from controller.records.meters import Meters
 from controller.records.staff import SessionAccounts, StaffFile, one_session_account
 from drivers.sim.process import SimulatorError
@@ -130,6 +131,14 @@ def run(args: argparse.Namespace) -> int:
     events = Path(args.log) if args.log else None
     journal = Path(args.journal) if args.journal else None
     console = sys.stderr if args.verbose else None
+    dealt = (journal or journal_path(config)) if not args.no_journal else None
+    since = served(dealt) if dealt is not None and dealt.exists() else None
+    if since is not None:  # before the session opens: opening it recovers the table's rounds into the journal
+        print(f"tablectl: journal {dealt} is table {config.table_id}'s own: `tablectl serve` has dealt its rounds since "
+              f"{since}, and `tablectl run` plays simulated players, whose wagers would go into its records and its "
+              "never-reset meters. For a trial, give a game's own config (`--config top-card`) or a journal of the "
+              "trial's own (`tablectl journal init --journal FILE`, then `--journal FILE`)", file=sys.stderr)
+        return 2
     playing = False
     try:
         with open_session(config, rng, events=events, journal=journal, key=Path(args.key) if args.key else None,

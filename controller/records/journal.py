@@ -416,6 +416,15 @@ class Journal:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    def mark_served(self) -> None:
+        """Record, once, that ``tablectl serve`` deals this journal's rounds: it is a table's own, and ``tablectl run``
+        (simulated players) refuses it (``served``)."""
+        if self.readonly or self._meta(SERVED) is not None:
+            return
+        at = now()
+        with self._transaction("marking the journal served"):
+            self._db.execute("INSERT INTO meta VALUES (?, ?, rowsum(?, ?))", (SERVED, at, SERVED, at))
+
     def _close_db(self) -> None:
         try:
             self._db.close()
@@ -794,3 +803,21 @@ def journal_table(path: str | Path) -> str:
     if row is None:
         raise ValueError(f"{path}: not a table's journal (it names no table)")
     return str(row[0])
+
+
+SERVED = "served"
+"""The meta key ``tablectl serve`` sets (its first time, as its value) on a journal it deals."""
+
+
+def served(path: str | Path) -> str | None:
+    """When ``tablectl serve`` first dealt from the journal at ``path`` (``None``: never, or not a journal), read without
+    checking the file."""
+    try:
+        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (SERVED,)).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
