@@ -6,12 +6,14 @@ Run: ``python tests/maker2/device.py shoe|shuffler [--socket PORT] [--opt NAME=V
     jam | door | duplicate | integrity | unreadable-fault   raise a lasting fault (section 10)
     clear                      clear the open fault at the machine (FAULT_CLEARED)
     unreadable                 the next card out cannot be read (5.3 / 6.5)
-    restart                    power cycle: new boot, events from 1, shoe or decks lost (8.4)
+    send KIND HEX | event TYPE COUNT CARD CODE   a frame or an event as given (a firmware bug)
+    restart [same-seq]         power cycle: new boot, events from 1, shoe or decks lost (8.4)
     order QH,KD,...            the next cards out of the shoe / the deck being dealt, in this order
     cut N                      the cut card lies after card N of the shoe
     remove                     take one card out of the shuffler's next deck (until "clear")
     at N LINE                  run the control LINE once the Nth card since power-on is out
     later S LINE               run the control LINE S seconds from now
+    unplug S                   the cable out for S seconds (nothing passes either way; the port stays open)
     burst                      send the next event three times at once (retransmissions of one frame)
     quit
 
@@ -26,6 +28,7 @@ Options (``--opt``), each a choice the document leaves to the maker:
     sync=0|1                   the device sends SYNC as its first frame and after a restart (3.4)
     seq=N                      the first SEQ the device uses (wrap-around)
     ack_wait=S                 first ACK wait, doubling to 4x; retries=N retransmissions
+    shuffle_time=S             a shuffler's Shuffle takes S seconds (busy meanwhile)
     reply_delay=S              wait before each reply; status_delay=S before each Status alone
     event_first=0|1            a shoe's card event before the Deal's Result
     dribble=S                  write each frame in two pieces, S seconds apart
@@ -97,6 +100,7 @@ class Options:
     retries: int = 12
     reply_delay: float = 0.0
     status_delay: float = 0.0
+    shuffle_time: float = 0.0
     event_first: int = 0
     dribble: float = 0.0
     deal_before_shuffle: str = "not_ready"
@@ -140,6 +144,8 @@ class Device:
         self.write_lock = threading.Lock()
         self.boot = 0
         self.fault_pending: list[int] = []
+        self.busy = False
+        self.unplugged_until = 0.0
         self.burst_next = False
         self.missing = 0
         self.cards_out = 0
@@ -211,7 +217,7 @@ class Device:
             deck = self.decks[self.active]
             remaining = len(deck.cards) - deck.pos if deck.shuffled else 0
             active = self.active
-        state = 2 if self.fault else 0
+        state = 2 if self.fault else 1 if self.busy else 0
         count = self.count if self.o.kind == "shoe" else self.decks[self.active].pos
         return struct.pack(">BBBHHIB", request, state, self.fault, count, remaining, self.last_event, active)
 
@@ -297,6 +303,27 @@ class Device:
                     self.take_card()
             return
         target = 1 - self.active if o.decks == 2 else 0
+        if self.busy:
+            self.result(seq, K_SHUFFLE, NOT_READY)  # one shuffle at a time
+            return
+        if o.shuffle_time:  # 4.3: the Shuffle is answered when done; GetStatus meanwhile says busy
+            self.busy = True
+            threading.Timer(o.shuffle_time, self.shuffled, [seq, target, self.boot]).start()
+            return
+        self.shuffle_deck(seq, target)
+
+    def shuffled(self, seq: int, target: int, boot: int) -> None:
+        with self.lock:
+            if boot != self.boot:
+                return  # restarted meanwhile: the answer is lost with the shuffle
+            self.busy = False
+            if self.fault:  # 10.4: a fault during the shuffle refuses it; it did not shuffle
+                self.result(seq, K_SHUFFLE, self.fault)
+                return
+            self.shuffle_deck(seq, target)
+
+    def shuffle_deck(self, seq: int, target: int) -> None:
+        o = self.o
         deck = self.decks[target]
         deck.cards = deck52()[: o.deck] if o.deck <= 52 else deck52() + [b"JK"]
         self.rng.shuffle(deck.cards)
@@ -435,6 +462,8 @@ class Device:
             return True
 
     def raw_write(self, data: bytes) -> None:
+        if time.monotonic() < self.unplugged_until:
+            return  # the cable is out: the bytes go nowhere
         if self.sock is not None:
             self.sock.sendall(data)
         elif self.fd is not None:
@@ -503,6 +532,8 @@ class Device:
         while True:
             data = read(0.01)  # type: ignore[operator]
             now = time.monotonic()
+            if data and now < self.unplugged_until:
+                continue
             if data is None:
                 return
             if data:
@@ -568,7 +599,7 @@ class Device:
                 self.next_unreadable = True
             elif word == "restart":
                 self.power_on()
-                self.seq = self.o.seq
+                self.seq = (self.seq - 1) & 0xFF if "same-seq" in words else self.o.seq
                 self.out.clear()
                 self.generation += 1
                 self.out_ready.notify_all()
@@ -579,6 +610,12 @@ class Device:
                 self.scripted = [c.encode() for c in words[1].split(",")]
             elif word == "cut":
                 self.cut_at = int(words[1])
+            elif word == "send":  # send KIND PAYLOAD (hex): any frame, as a broken firmware would
+                self.send(int(words[1], 16), bytes.fromhex(words[2]) if len(words) > 2 else b"")
+            elif word == "event":  # event TYPE COUNT CARD CODE: an event logged as given (a firmware bug)
+                self.log(int(words[1]), int(words[2]), words[3].encode(), int(words[4]))
+            elif word == "unplug":  # the cable out for S seconds: nothing passes either way
+                self.unplugged_until = time.monotonic() + float(words[1])
             elif word == "burst":
                 self.burst_next = True
             elif word == "quit":
