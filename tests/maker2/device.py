@@ -7,7 +7,8 @@ Run: ``python tests/maker2/device.py shoe|shuffler [--socket PORT] [--opt NAME=V
     clear                      clear the open fault at the machine (FAULT_CLEARED)
     unreadable                 the next card out cannot be read (5.3 / 6.5)
     send KIND HEX | event TYPE COUNT CARD CODE   a frame or an event as given (a firmware bug)
-    restart [same-seq]         power cycle: new boot, events from 1, shoe or decks lost (8.4)
+    restart [same-seq] [close] power cycle: new boot, events from 1, shoe or decks lost (8.4); same-seq: its SEQ counter
+                               goes on where it was; close: a socket connection drops
     order QH,KD,...            the next cards out of the shoe / the deck being dealt, in this order
     cut N                      the cut card lies after card N of the shoe
     remove                     take one card out of the shuffler's next deck (until "clear")
@@ -21,7 +22,7 @@ Options (``--opt``), each a choice the document leaves to the maker:
     burn=host|gate|slot        host marks the burn (CARD_DRAWN), the shoe burns behind the gate, or before it
     unreadable=drawn|fault     ``--`` + FAULT, or FAULT alone (5.3)
     stack_unreadable=refuse|dashes|dashes-fault   (6.5)
-    decks=1|2                  shuffler decks (6.1)
+    decks=1|2                  shuffler decks (6.1); percard=none|before|after: CARD_DRAWN per card dispensed (6.6)
     deck=N                     cards per shuffler deck (52)
     shoe_decks=N               shoe decks (8)
     cut=N                      cards behind the cut card (0: no cut-card sensor)
@@ -33,6 +34,7 @@ Options (``--opt``), each a choice the document leaves to the maker:
     event_first=0|1            a shoe's card event before the Deal's Result
     dribble=S                  write each frame in two pieces, S seconds apart
     deal_before_shuffle=not_ready|ok ; deal_in_fault=code|ok
+    deal_value=set|left        (with event_first) Deal's value: the allowance set, or what is left of it after the card
     verify=ok|mismatch ; unknown=unsupported|bad_request ; memory=N (events kept, 0: all)
     strings=N                  pad model/serial/firmware to N bytes (max frame)
 """
@@ -106,6 +108,8 @@ class Options:
     deal_before_shuffle: str = "not_ready"
     deal_in_fault: str = "code"
     verify: str = "ok"
+    deal_value: str = "set"
+    percard: str = "none"
     unknown: str = "unsupported"
     memory: int = 0
     strings: int = 0
@@ -353,7 +357,7 @@ class Device:
         self.allowance = cards
         if o.event_first:
             self.let_out()
-            self.result(seq, K_DEAL, OK, cards)
+            self.result(seq, K_DEAL, OK, self.allowance if o.deal_value == "left" else cards)
         else:
             self.result(seq, K_DEAL, OK, cards)
             self.let_out()
@@ -431,8 +435,14 @@ class Device:
                 self.reply(K_STACK, bytes([seq, n]) + b"".join(cards))
                 self.raise_fault(UNRECOGNISED)
                 return
+        if o.percard == "before":  # 6.6: each card logged as it passes the sensor, before the stack is complete
+            for i, card in enumerate(cards):
+                self.log(CARD_DRAWN, deck.pos + i + 1, card)
         deck.pos += n
         self.reply(K_STACK, bytes([seq, n]) + b"".join(cards))
+        if o.percard == "after":
+            for i, card in enumerate(cards):
+                self.log(CARD_DRAWN, deck.pos - n + i + 1, card)
         for _ in cards:
             self.card_out()
 
@@ -606,6 +616,9 @@ class Device:
                 self.last_delivered = None
                 if self.o.sync:
                     self.send_sync()
+                if "close" in words and self.sock is not None:  # a device with its own network port: the connection drops
+                    with contextlib.suppress(OSError):
+                        self.sock.shutdown(socket.SHUT_RDWR)
             elif word == "order":
                 self.scripted = [c.encode() for c in words[1].split(",")]
             elif word == "cut":
