@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from types import TracebackType
 
+ROOT = Path(__file__).resolve().parents[2]
 DEVICE = Path(__file__).with_name("device.py")
 
 
@@ -39,3 +40,23 @@ class MakerDevice:
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe is not None:
                 pipe.close()
+
+
+def run_table(tmp: Path, kind: str, game: str, rounds: int, options: tuple[str, ...] = (),
+              controls: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess[str], str]:
+    """``tablectl run`` of the shipped ``game`` config with its ``kind`` on the maker's device (control ``controls``
+    given first, e.g. ``at 3 jam``): the run, and its event log's text."""
+    with MakerDevice(kind, *options) as dev:
+        for line in controls:
+            dev.control(line)
+        config = (ROOT / "config" / f"{game}.toml").read_text(encoding="utf-8")
+        head, section, rest = config.partition(f"[{kind}]\n")
+        rest = rest.replace('driver = "simulated"', 'driver = "reference"', 1)
+        path = tmp / "table.toml"
+        path.write_text(f'{head}{section}port = "{dev.port}"\n{rest}', encoding="utf-8")
+        where = ["--config", str(path), "--journal", str(tmp / "journal.sqlite"), "--log", str(tmp / "events.jsonl")]
+        cli = [sys.executable, "-m", "controller.commands.cli"]
+        subprocess.run([*cli, "journal", "init", *where], capture_output=True, text=True, cwd=ROOT, check=True)
+        run = subprocess.run([*cli, "run", *where, "--rounds", str(rounds), "--no-camera", "--seed", "7"],
+                             capture_output=True, text=True, cwd=ROOT, check=False, timeout=60)
+    return run, (tmp / "events.jsonl").read_text(encoding="utf-8")
