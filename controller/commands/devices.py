@@ -111,13 +111,18 @@ def configured(config: TableConfig, wanted: Wanted, present: list[Found], asking
     return {**entry, "status": "mismatch" if answer["problems"] else "answers", **answer}
 
 
+def _usb_id(value: Any) -> str:
+    """A USB vendor or product id as lsusb and the drivers write it, four hex digits (the config may give 0x1d50 or 7504)."""
+    return f"{value:04x}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
 def wanted_line(entry: dict[str, Any]) -> str:
     name, driver = entry["name"], entry["driver"]
     if entry["status"] == "simulated":
         return f"  {name}: in-process simulator (no device)"
     if entry["status"] == "simulator":
         return f"  {name}: reference simulator on a pseudo-terminal (started by tablectl run)"
-    where = entry["port"] or f"usb {entry['vendor_id']}:{entry['product_id']} serial {entry['serial']}"
+    where = entry["port"] or f"usb {_usb_id(entry['vendor_id'])}:{_usb_id(entry['product_id'])} serial {entry['serial']}"
     head = f"  {name}: {driver} at {where}: "
     listed = f" (listed as {', '.join(entry['listed'])})" if entry["listed"] and entry["listed"] != [entry["port"]] else ""
     if entry["status"] == "not found":

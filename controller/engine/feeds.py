@@ -527,6 +527,8 @@ class ShufflerFeed(CardFeed):
         self.open_faults: dict[str, str] = {}
         self.supervisor_faults: dict[str, str] = {}
         self._stack: list[Card | None] = []
+        self._stack_size = 0
+        """Cards of the last stack dispensed (the place of an unreadable card in it)."""
         self._round_id: str | None = None
         self._deck_round: str | None = None
         """The round the deck in the shuffler was made for (``prepare_round``), until a restart loses it (8.4)."""
@@ -617,12 +619,12 @@ class ShufflerFeed(CardFeed):
         if not self._stack:
             self._dispense(round_id)
         card = self._stack.pop(0)
-        if card is None:
-            message = ("a card of the stack could not be read: the supervisor identifies it and enters it, "
-                       "or voids the round")
+        if card is None:  # the table names the device before it (``TableLoop``): "shuffler: card 2 of the stack ..."
+            message = (f"card {self._stack_size - len(self._stack)} of the stack could not be read: the supervisor "
+                       "identifies it and enters it, or voids the round")
             self.supervisor_faults["unreadable-card"] = message
             self.log.emit(ev.CardUnreadable(round=round_id, device="shuffler", left_in_stack=len(self._stack)))
-            raise DeviceFaulted("unreadable-card", f"shuffler: {message}", supervisor=True)
+            raise DeviceFaulted("unreadable-card", message, supervisor=True)
         return card
 
     def _dispense(self, round_id: str) -> None:
@@ -644,6 +646,7 @@ class ShufflerFeed(CardFeed):
         except ShufflerError as exc:
             raise self._faulted(exc, round_id) from exc
         self._stack = list(stack)
+        self._stack_size = len(self._stack)
         self._cards_out = True
         self.log.emit(ev.StackDispensed(round=round_id, cards=[c.code if c else "--" for c in self._stack]))
         if self.watch is not None:

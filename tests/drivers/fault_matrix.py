@@ -269,6 +269,8 @@ def _rounds(s: Scenario, sim: SimDevice | MatrixWitness, table: Table, feed: Car
             reason = round.hold_reason or ""
             if s.device not in reason:
                 out.problems.append(f"round {round.id} held without naming the {s.device}: {reason!r}")
+            if f"{s.device}: {s.device}:" in reason:  # the feed's words and the table's prefix both naming it
+                out.problems.append(f"round {round.id} held naming the {s.device} twice: {reason!r}")
             if any(words in reason for words in PYTHON_WORDS):
                 out.problems.append(f"round {round.id} held in Python's words, not the dealer's: {reason!r}")
             round = _supervise(sim, table, feed, players, round)

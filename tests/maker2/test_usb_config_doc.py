@@ -29,3 +29,6 @@ def test_the_usb_config_of_section_1_3_is_a_valid_table_config(tmp_path: Path) -
     listed = subprocess.run([sys.executable, "-m", "controller.commands.cli", "devices", "--no-ask", "--config", str(path)],
                             capture_output=True, text=True, cwd=ROOT, check=False)
     assert "reference-usb" in listed.stdout, listed.stdout + listed.stderr
+    # the ids as lsusb and the driver's own messages write them (the listing printed 'usb 7504:24600', in decimal)
+    vendor, product = (int(re.findall(rf"(?m)^{key} = (\S+)", shoe)[0], 0) for key in ("vendor_id", "product_id"))
+    assert f"usb {vendor:04x}:{product:04x} serial" in listed.stdout, listed.stdout
