@@ -167,10 +167,29 @@ def test_run_refuses_a_journal_serve_has_dealt_rather_than_play_simulated_player
     trial = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config), "--rounds", "2",
                             "--seed", "3", "--no-camera"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert trial.returncode == 0, trial.stderr  # before the table is served, a trial may use its journal
-    served = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--interval",
-                             "0.02", "--seed", "3", "--no-console", "--simulated-players", "--rounds", "1"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert served.returncode == 0, served.stderr
+    demo = subprocess.run([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--interval",
+                           "0.02", "--seed", "3", "--no-console", "--simulated-players", "--rounds", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 0, demo.stderr  # a demonstration table's journal stays a trial's
+    again = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config), "--rounds", "1",
+                            "--seed", "4", "--no-camera"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    address = str(tmp_path / "notify")  # the live table: no simulated players, up until it is stopped
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(20)
+    live = subprocess.Popen([sys.executable, "-m", "controller.commands.cli", "serve", "--config", str(config), "--seed", "3",
+                             "--no-console"], cwd=ROOT, env={**env, "NOTIFY_SOCKET": address}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        while "READY=1" not in listener.recv(4096).decode().split("\n"):
+            pass
+        live.send_signal(signal.SIGTERM)
+        _, err = live.communicate(timeout=20)
+    finally:
+        live.kill()
+        listener.close()
+    assert live.returncode == 0, err
     before = check_journal(tmp_path / "journal.sqlite")
     refused = subprocess.run([sys.executable, "-m", "controller.commands.cli", "run", "--config", str(config), "--rounds", "2",
                               "--seed", "3", "--no-camera"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)

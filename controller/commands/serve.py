@@ -117,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
                           awards=award_source(config)) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
-            if session.journal is not None:
-                session.journal.mark_served()  # a table's own journal now: `tablectl run` refuses it
+            if session.journal is not None and not args.simulated_players:
+                session.journal.mark_served()  # a live table's journal now: `tablectl run` refuses it (a demonstration's not)
             session.log.subscribe(print_round)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
             from controller.engine.camera import film_session  # OpenCV loads only for a session that may film

@@ -417,8 +417,8 @@ class Journal:
         return None if row is None else str(row[0])
 
     def mark_served(self) -> None:
-        """Record, once, that ``tablectl serve`` deals this journal's rounds: it is a table's own, and ``tablectl run``
-        (simulated players) refuses it (``served``)."""
+        """Record, once, that ``tablectl serve`` deals this journal's rounds to players (not ``--simulated-players``): it
+        is a live table's, and ``tablectl run`` (simulated players) refuses it (``served``)."""
         if self.readonly or self._meta(SERVED) is not None:
             return
         at = now()
