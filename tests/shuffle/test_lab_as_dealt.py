@@ -14,20 +14,12 @@ from __future__ import annotations
 import random
 import re
 
-from controller.cards import Card, standard_deck
+from controller.cards import standard_deck
 from controller.engine.shuffle.policy import SHOE_TESTS
 from controller.engine.shuffle.watch import ShuffleWatch
 from controller.events import ShuffleAlarm, ShuffleTested
 from tests.helpers import MemoryLog
-
-
-def _riffle(order: list[Card], rng: random.Random) -> list[Card]:
-    """One Gilbert-Shannon-Reeds riffle."""
-    cut = sum(rng.random() < 0.5 for _ in order)
-    left, right, out = order[:cut], order[cut:], []
-    while left or right:
-        out.append((left if rng.random() * (len(left) + len(right)) < len(left) else right).pop(0))
-    return out
+from tests.shuffle.lab import riffle
 
 
 def _deal(shoes: int, riffles: int, seed: int) -> tuple[MemoryLog, list[list[str]]]:
@@ -40,7 +32,7 @@ def _deal(shoes: int, riffles: int, seed: int) -> tuple[MemoryLog, list[list[str
     reasons = []
     for number in range(1, shoes + 1):
         for _ in range(riffles):
-            order = _riffle(order, rng)
+            order = riffle(order, rng)
         watch.shoe_started(f"r{number}", 52)
         for card in order:
             watch.card(card, f"r{number}")

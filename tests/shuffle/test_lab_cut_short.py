@@ -15,17 +15,9 @@ from controller.cards import Card, shoe
 from controller.engine.shuffle.watch import ShuffleWatch
 from controller.events import ShuffleAlarm
 from tests.helpers import MemoryLog
+from tests.shuffle.lab import riffle
 
 DEALT = 364  # an 8-deck shoe dealt to a cut card one deck from the end
-
-
-def _riffle(order: list[Card], rng: random.Random) -> list[Card]:
-    """One Gilbert-Shannon-Reeds riffle."""
-    cut = sum(rng.random() < 0.5 for _ in order)
-    left, right, out = order[:cut], order[cut:], []
-    while left or right:
-        out.append((left if rng.random() * (len(left) + len(right)) < len(left) else right).pop(0))
-    return out
 
 
 def _deal_until_held(watch: ShuffleWatch, log: MemoryLog, order: list[Card], number: int) -> int | None:
@@ -54,7 +46,7 @@ def test_the_shoe_after_a_shoe_held_at_card_4_is_held_when_it_is_one_riffle_of_i
         monitor.end_shoe()
         held_at = _deal_until_held(watch, log, first, 2)  # the discards loaded unshuffled
         assert held_at is not None and held_at <= 5
-        riffled = _riffle(first, rng)
+        riffled = riffle(first, rng)
         if _deal_until_held(watch, log, riffled, 3) is None:
             missed.append(trial)
         assert all(a["shoe"] in (2, 3) for a in log.named(ShuffleAlarm.EVENT))

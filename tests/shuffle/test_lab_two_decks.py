@@ -22,15 +22,7 @@ from controller.engine.shuffle.monitor import ShuffleMonitor
 from controller.engine.table import Table
 from drivers.conformance.run import simulator
 from tests.helpers import MemoryLog, play_round
-
-
-def _riffle(order: list[Card], rng: random.Random) -> list[Card]:
-    """One Gilbert-Shannon-Reeds riffle, written here (not the simulators' own shuffles)."""
-    cut = sum(rng.random() < 0.5 for _ in order)
-    left, right, out = order[:cut], order[cut:], []
-    while left or right:
-        out.append((left if rng.random() * (len(left) + len(right)) < len(left) else right).pop(0))
-    return out
+from tests.shuffle.lab import riffle
 
 
 def _orders(shuffles: int, seed: int) -> list[list[Card]]:
@@ -43,7 +35,7 @@ def _orders(shuffles: int, seed: int) -> list[list[Card]]:
             order = list(standard_deck())
             rng.shuffle(order)
         else:
-            order = _riffle(orders[k - 2], rng)
+            order = riffle(orders[k - 2], rng)
         orders.append(order)
     return orders
 
