@@ -32,7 +32,7 @@ from typing import Any
 from controller.cards import Card, Rank, shoe
 from controller.errors import DecisionRefused, WagerRefused
 from controller.money import Cents, Rounding, format_cents
-from controller.odds import HALF_RETURNED, LOSE, Payout, parse_payout
+from controller.odds import HALF_RETURNED, LOSE, PUSH, Payout, parse_payout
 from controller.rules.banking import (
     Claim,
     PlayerDealerPosition,
@@ -79,7 +79,8 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     """The flow every California blackjack variant shares; subclasses give the variant's rules."""
 
     wagers = ("base", "bonus", "buster", "bank")
-    rules_version = 3  # 3: hands numbered from 1 in settlement reasons and announcements, as the card places are
+    rules_version = 4  # 4: even money pays the original wager 1 to 1 to the cent (``_even_money_claims``);
+    # 3: hands numbered from 1 in settlement reasons and announcements, as the card places are
     voids_between_players_from = 2  # 2: a void returns its stakes between the players, not as the house's; the
     # player-dealer's fee counts the base wagers' action alone
     max_spots = SEATS
@@ -470,9 +471,12 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         claims = []
         for spot in clockwise_from(state.button, list(state.seats), total_seats):
             seat = state.seats[spot]
-            for index in range(len(seat.hands)):
-                claims.append(self._hand_claim(seat, index, dealer, state.dealer))
-            if seat.insurance:
+            if seat.even_money and self.rules_version >= 4:
+                claims.extend(self._even_money_claims(seat, dealer))
+            else:
+                for index in range(len(seat.hands)):
+                    claims.append(self._hand_claim(seat, index, dealer, state.dealer))
+            if seat.insurance and not (seat.even_money and self.rules_version >= 4):
                 won = self.dealer_blackjack(state.dealer)
                 claims.append(Claim(spot, "insurance", seat.insurance, INSURANCE_PAYS if won else LOSE,
                                     ("even money: " if seat.even_money else "") + f"player-dealer {dealer}"))
@@ -491,6 +495,18 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         """A seat's hand as the dealer counts them, ``hand 1`` and after a split ``hand 2`` (the card places'
         numbers); rounds of rules revisions before 3 were journaled counting from 0 and replay so."""
         return f"hand {index + 1 if self.rules_version >= 3 else index}"
+
+    def _even_money_claims(self, seat: Seat, dealer: Total) -> list[Claim]:
+        """Even money as the rule states its result (seed 003, Pure 21.5 "Even Money": "the Player wins an amount
+        equal to the original wager"): the original wager paid 1 to 1 and the insurance wager returned, whatever
+        the player-dealer's down card. Settled as insurance at 2 to 1 and a push, or as insurance lost and the
+        Pure 21.5 Blackjack at 3 to 2, an original wager of an odd number of cents would win a cent less one way
+        than the other (the insurance is half the wager, rounded down to the cent)."""
+        hand = seat.hands[0]
+        cards = " ".join(c.code for c in hand.cards)
+        reason = f"even money: {self.hand_name(0)} {cards} v {dealer}"
+        return [Claim(seat.spot, "base", hand.stake, parse_payout("1 to 1"), reason),
+                Claim(seat.spot, "insurance", seat.insurance, PUSH, f"{reason}: the insurance wager returned")]
 
     def _hand_claim(self, seat: Seat, index: int, dealer: Total, dealer_cards: Sequence[Card]) -> Claim:
         hand = seat.hands[index]
