@@ -419,6 +419,12 @@ class RoundRecovered(Event, frozen=True, kw_only=True, tag="round_recovered"):
     """What the dealer is told."""
 
 
+class TableServed(Event, frozen=True, kw_only=True, tag="table_served"):
+    """``tablectl serve`` dealt from this journal to players for the first time (not ``--simulated-players``): it is a
+    live table's journal from now on; ``tablectl run`` refuses it, and ``tablectl journal restore`` keeps it so, even
+    from a backup taken before."""
+
+
 class TableStateNotRestored(Event, frozen=True, kw_only=True, tag="table_state_not_restored"):
     """On restart, the game's carried state (roles, a meter) could not be put back from the journal."""
 

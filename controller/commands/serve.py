@@ -44,7 +44,7 @@ from controller.engine.config import load_config
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
 from controller.errors import TableError
-from controller.events import Event, RoundCompleted, RoundHeld, RoundVoided
+from controller.events import Event, RoundCompleted, RoundHeld, RoundVoided, TableServed
 from controller.money import format_cents
 from controller.records.errors import JournalError, RecordsError
 from controller.records.staff import SessionAccounts, StaffFile
@@ -117,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
                           awards=award_source(config)) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
-            if session.journal is not None and not args.simulated_players:
-                session.journal.mark_served()  # a live table's journal now: `tablectl run` refuses it (a demonstration's not)
+            if not args.simulated_players:  # a live table's journal now: `tablectl run` refuses it (a demonstration's not)
+                mark_served(session)
             session.log.subscribe(print_round)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
             from controller.engine.camera import film_session  # OpenCV loads only for a session that may film
@@ -145,6 +145,15 @@ def run(args: argparse.Namespace) -> int:
     notifier.stopping("stopped")
     print("\n".join(["", "summary", *session.table.meters.summary_lines()]), flush=True)
     return 0
+
+
+def mark_served(session: Session) -> None:
+    """The journal is a live table's from its first serve: marked in its meta (what ``tablectl run`` reads) and
+    journaled once as ``table_served``, so the event log witnesses it and a restore carries it."""
+    journal = session.journal
+    if journal is None or journal.served_since is not None:
+        return
+    journal.mark_served(session.log.emit(TableServed()).timestamp)
 
 
 def print_round(event: Event) -> None:

@@ -17,7 +17,11 @@ whole chain. ``restore`` puts a journal back:
    neither the base nor the log holds stop the restore, naming them, unless a
    person passes ``accept_loss``: they are then recorded as a gap and numbering
    carries on after them (sequence numbers are never reused);
-5. the damaged journal is kept beside it (``TC-01.sqlite.damaged-TIME``), never deleted.
+5. the damaged journal is kept beside it (``TC-01.sqlite.damaged-TIME``), never deleted;
+6. the journal's ``served`` mark (``tablectl serve`` has dealt from it to players, so ``tablectl run`` refuses it)
+   is carried over: from its ``table_served`` record (put back from the event log like any other), from the backup
+   or from the journal it replaces, the earliest: a backup taken before the table was first served does not turn
+   a live table's journal back into a trial's.
 """
 
 from __future__ import annotations
@@ -33,11 +37,12 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.events import TableServed
 from controller.records.anchor import anchor_path, read_anchor
 from controller.records.audit import logged_seq, split_signature
 from controller.records.chain import ranges
 from controller.records.errors import JournalConflict, RecordsDamaged, RecordsError, storage_error
-from controller.records.journal import Journal
+from controller.records.journal import Journal, served
 from controller.records.keys import LINE_LABEL, PublicKey, SigningKey
 from controller.records.lock import FileLock
 from controller.records.verify import LOG_ONLY
@@ -118,6 +123,8 @@ class Restored:
     matches_anchor: bool | None = None
     kept: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    served: str | None = None
+    """Since when ``tablectl serve`` has dealt from the journal (carried over), ``None``: never."""
 
     def lines(self) -> list[str]:
         out = [f"journal {self.journal} restored from {self.base} (up to seq {self.base_seq})"]
@@ -130,6 +137,9 @@ class Restored:
         elif self.anchor_seq is None:
             out.append("  no anchor to verify against: the event log was the only witness")
         out.append(f"  the journal's head is now seq {self.head_seq}")
+        if self.served:
+            out.append(f"  still a live table's journal (`tablectl serve` has dealt from it since {self.served}): "
+                       "`tablectl run` refuses it")
         out += [f"  the damaged file is kept as {p}" for p in self.kept]
         out += [f"  note: {n}" for n in self.notes]
         return out
@@ -184,7 +194,8 @@ def restore(journal: Path, table_id: str, backup_file: Path | None, *, log: Path
             if not candidates:
                 raise RecordsDamaged(f"nothing to restore journal {journal} from: " + "; ".join(notes or ["give a backup file"]))
             label, base, base_seq, _ = max(candidates, key=lambda c: c[2])
-            result = Restored(journal, label, base_seq, anchor_seq=head.seq if head else None, notes=notes)
+            result = Restored(journal, label, base_seq, anchor_seq=head.seq if head else None, notes=notes,
+                              served=_served_since(backup_file, current))
             staging = journal.with_name(f"{journal.name}.restoring")
             for stale in (staging, Path(f"{staging}-wal"), Path(f"{staging}-shm"), anchor_path(staging)):
                 stale.unlink(missing_ok=True)
@@ -202,11 +213,22 @@ def restore(journal: Path, table_id: str, backup_file: Path | None, *, log: Path
     finally:
         lock.release()
     with Journal(journal, table_id=table_id, key=key, anchored=False) as restored:
+        logged = [r.timestamp for r in restored.records_of(TableServed)]  # the event log's word, put back with the rest
+        result.served = min([*logged, *([result.served] if result.served else [])], default=None)
+        if result.served is not None:
+            restored.mark_served(result.served)
         restored.rewrite_anchor()
         result.head_seq = restored.last_seq
     if owner is not None:
         _take_over(anchor_path(journal), owner)
     return result
+
+
+def _served_since(*journals: Path | None) -> str | None:
+    """The earliest ``served`` mark of these journals (a backup, the journal being replaced, read even where damaged),
+    ``None`` if none has one."""
+    marks = [mark for path in journals if path is not None and (mark := served(path)) is not None]
+    return min(marks, default=None)
 
 
 def _replay(staging: Path, table_id: str, key: SigningKey, log: Path, target: int, anchor_seq: int | None,

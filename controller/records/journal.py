@@ -416,12 +416,18 @@ class Journal:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def mark_served(self) -> None:
+    @property
+    def served_since(self) -> str | None:
+        """When ``tablectl serve`` first dealt from this journal to players (``mark_served``); ``None``: never."""
+        return self._meta(SERVED)
+
+    def mark_served(self, at: str | None = None) -> None:
         """Record, once, that ``tablectl serve`` deals this journal's rounds to players (not ``--simulated-players``): it
-        is a live table's, and ``tablectl run`` (simulated players) refuses it (``served``)."""
+        is a live table's, and ``tablectl run`` (simulated players) refuses it (``served``). ``at``: since when (a
+        restore carries the mark of the journal it replaces, with its time); default now."""
         if self.readonly or self._meta(SERVED) is not None:
             return
-        at = now()
+        at = at or now()
         with self._transaction("marking the journal served"):
             self._db.execute("INSERT INTO meta VALUES (?, ?, rowsum(?, ?))", (SERVED, at, SERVED, at))
 
