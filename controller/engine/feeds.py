@@ -106,8 +106,10 @@ class CardFeed(abc.ABC):
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the device behind the feed."""
 
-    def wait_recovered(self, round_id: str, timeout: float) -> bool:
-        """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not."""
+    def wait_recovered(self, round_id: str, timeout: float, *, preparing: bool = False) -> bool:
+        """After ``DeviceFaulted``: wait until the device reports every open fault cleared. False if it does not.
+        ``preparing``: the wait is for ``prepare_round`` (no card of the round dealt since the device was made ready
+        for it), so a restart of the device only means what it means between rounds (8.4)."""
         return False
 
     def poll(self, round_id: str | None) -> str | None:
@@ -321,15 +323,17 @@ class ShoeFeed(CardFeed):
         supervisor = code in self.supervisor_faults or code in SUPERVISOR_CODES
         return DeviceFaulted(code, f"shoe fault ({code}): {message}", supervisor=supervisor)
 
-    def wait_recovered(self, round_id: str, timeout: float) -> bool:
+    def wait_recovered(self, round_id: str, timeout: float, *, preparing: bool = False) -> bool:
         """Read the shoe until each fault it reported is over; cards drawn meanwhile are kept, in order.
-        False at once when only the supervisor can end a fault."""
+        False at once when only the supervisor can end a fault: a restart, mid-round. ``preparing`` (no card of the
+        round dealt yet): a restart only means a new shoe (8.4), which ``prepare_round`` shuffles when tried again."""
         deadline = time.monotonic() + timeout
         while True:
             self._drain(round_id)
-            if self.supervisor_faults or "device-restarted" in self.open_faults:
+            restarted = "device-restarted" in self.open_faults
+            if self.supervisor_faults or (restarted and not preparing):
                 return False
-            if not self.open_faults:
+            if not (self._blocking() if preparing else self.open_faults):
                 return True
             left = deadline - time.monotonic()
             if left <= 0:
@@ -671,9 +675,10 @@ class ShufflerFeed(CardFeed):
         code, message = next(iter(faults.items()))
         return DeviceFaulted(code, f"shuffler fault ({code}): {message}", supervisor=supervisor)
 
-    def wait_recovered(self, round_id: str, timeout: float) -> bool:
+    def wait_recovered(self, round_id: str, timeout: float, *, preparing: bool = False) -> bool:
         """Wait until the machine reports its fault cleared and answers (10.1); False when only the supervisor
-        can end a fault."""
+        can end a fault. A restart between rounds holds nothing here already (``_restarted``): ``preparing`` changes
+        nothing."""
         self._journal_notices(round_id)
         if self.supervisor_faults:
             return False

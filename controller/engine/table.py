@@ -114,7 +114,8 @@ class Table:
             except FeedError as exc:
                 round.put_on_hold(f"the {self.feed.source} is not ready: {exc}")
                 supervisor = getattr(exc, "supervisor", not isinstance(exc, DeviceFaulted))
-                if supervisor or not self.feed.wait_recovered(round.id, max(0.0, deadline - time.monotonic())):
+                left = max(0.0, deadline - time.monotonic())
+                if supervisor or not self.feed.wait_recovered(round.id, left, preparing=True):
                     return False
                 continue
             if round.state == "hold":
