@@ -3,7 +3,9 @@
 Start-up opens the journal, the event log and the devices and recovers any
 round cut off by the last stop, then starts the console (``controller.console``)
 on 127.0.0.1 (another address only with ``--allow-remote``); only then is
-systemd told ``READY=1``. The table loop runs on the main thread: it takes the
+systemd told ``READY=1``. A shoe not there yet does not stop it: the table is held
+("shoe not connected at PORT: ...", in READY's STATUS too) until the shoe answers
+(``controller.engine.awaited``). The table loop runs on the main thread: it takes the
 dealer's wagers and decisions from the page and the cards from the devices,
 and between commands checks the table's health and feeds the watchdog only
 when it passes, so a hung loop or a failing journal gets the service
@@ -114,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         journal = Path(args.journal) if args.journal else None
         with open_session(config, rng, journal=journal, simulate_devices=args.simulated_players,
-                          awards=award_source(config)) as session:
+                          awards=award_source(config), await_devices=True) as session:
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             if not args.simulated_players:  # a live table's journal now: `tablectl run` refuses it (a demonstration's not)
@@ -128,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
             heartbeat = Heartbeat(session, notifier, stop, args.rounds)
             loop = session.table_loop(players=players, pace=settings.pace, rounds=args.rounds, heartbeat=heartbeat.beat)
             up = f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}"
+            awaited = session.table.feed.awaited()
+            if awaited is not None:  # the service is up, the table held until its device is connected
+                print(f"tablectl: table {config.table_id} on hold: {awaited}", file=sys.stderr, flush=True)
+                up += f"; table on hold: {awaited}"
             if args.no_console:
                 notifier.ready(up)
                 loop.run(stop)
@@ -185,6 +191,7 @@ class Heartbeat:
         self.notifier.watchdog()
         round = loop.round
         status = (f"round {round.id} on hold: {round.hold_reason}; waiting for a supervisor" if round is not None and round.state == "hold"
+                  else f"table on hold: {loop.table_fault}" if loop.table_fault is not None
                   else f"{loop.rounds_finished} rounds played" + (f"; round {round.id} {round.state}" if round is not None else ""))
         if status != self.status:
             self.status = status

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from controller.cards import Card, shoe as make_shoe
+from controller.engine.awaited import ABSENT, AwaitedShoe
 from controller.engine.config import TableConfig
 from controller.engine.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
 from controller.engine.log import EventLog
@@ -18,11 +20,14 @@ from drivers.shoe import InProcessShoe, Shoe
 from drivers.shuffler import InProcessShuffler
 
 
-def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, shoe_port: str | None = None) -> CardFeed:
-    """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty)."""
+def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, shoe_port: str | None = None,
+              await_shoe: bool = False) -> CardFeed:
+    """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty). ``await_shoe``
+    (``tablectl serve``): a shoe not there yet is waited for, the table held meanwhile (``AwaitedShoe``), rather
+    than refused."""
     game = config.make_game()
     if game.device == "shoe":
-        return _shoe_feed(config, game.deck(), log, seed, shoe_port)
+        return _shoe_feed(config, game.deck(), log, seed, shoe_port, await_shoe)
     if game.device == "dealer":
         return DealerEntryFeed(game.deck(), log, seed=seed)
     return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
@@ -51,7 +56,8 @@ def _option(config: TableConfig, section: str, options: dict[str, Any], key: str
 
 
 def _shoe_feed(
-    config: TableConfig, deck: tuple[Card, ...], log: EventLog, seed: int | None, shoe_port: str | None
+    config: TableConfig, deck: tuple[Card, ...], log: EventLog, seed: int | None, shoe_port: str | None,
+    await_shoe: bool = False,
 ) -> ShoeFeed:
     """The shoe ``[shoe]`` describes; a simulated one must hold exactly the cards the game is dealt from."""
     options = config.shoe
@@ -79,7 +85,7 @@ def _shoe_feed(
     device_options = _device_options(options, feed_keys)
     if shoe_port:
         device_options["port"] = shoe_port
-    shoe = _open_device(config, "shoe", open_shoe, driver, device_options)
+    shoe = _open_shoe(config, driver, device_options, await_shoe)
     # docs/protocol.md 5.4, 5.5: the shoe's size is checked against the table's, its cut card against cut_from_end
     cards = len(make_shoe(decks, jokers_per_deck=jokers, kind=kind))
     return ShoeFeed(shoe, log, burn_after_shuffle=burn, shoe_cards=cards, decks=decks, cut_from_end=cut, watch=watch)
@@ -90,7 +96,27 @@ def _device_options(options: dict[str, Any], feed_keys: tuple[str, ...]) -> dict
     return {key: value for key, value in options.items() if key not in feed_keys}
 
 
-def _open_device(config: TableConfig, section: str, opener: Any, driver: str, options: dict[str, Any]) -> Any:
+def _open_shoe(config: TableConfig, driver: str, options: dict[str, Any], await_shoe: bool) -> Shoe:
+    """The configured shoe; with ``await_shoe`` one that is not there (yet) is awaited (``AwaitedShoe``). Anything
+    else (a key the driver does not take, a device that is not the configured one) is a ``ConfigError``."""
+    def awaited(first: DeviceError) -> Shoe:
+        return AwaitedShoe(lambda: open_shoe(driver, **options), _where(options), first)
+
+    shoe: Shoe = _open_device(config, "shoe", open_shoe, driver, options, absent=awaited if await_shoe else None)
+    return shoe
+
+
+def _where(options: dict[str, Any]) -> str:
+    """Where the device is looked for, as the pit reads it: its port, else its USB ids."""
+    if "port" in options:
+        return str(options["port"])
+    ids = [options.get(key) for key in ("vendor_id", "product_id")]
+    return "USB " + ":".join(f"{i:04x}" if isinstance(i, int) else str(i) for i in ids)
+
+
+def _open_device(config: TableConfig, section: str, opener: Any, driver: str, options: dict[str, Any], *,
+                 absent: Callable[[DeviceError], Any] | None = None) -> Any:
+    """``opener(driver, **options)``; a device not there (yet) is ``absent(error)``'s when given, else refused."""
     try:
         return opener(driver, **options)
     except BadOptions as exc:
@@ -101,6 +127,8 @@ def _open_device(config: TableConfig, section: str, opener: Any, driver: str, op
                 "only `tablectl run` and `tablectl serve --simulated-players` start a simulator when no port is set")) from None
         raise ConfigError(config.path, section, str(exc)) from None
     except DeviceError as exc:
+        if absent is not None and isinstance(exc, ABSENT):
+            return absent(exc)
         raise ConfigError(config.path, section, f"cannot open the {section}: {exc}") from None
 
 

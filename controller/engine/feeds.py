@@ -25,6 +25,7 @@ from typing import Any
 
 from controller import events as ev
 from controller.cards import Card
+from controller.engine.awaited import AwaitedShoe
 from controller.engine.log import EventLog
 from controller.engine.round import Round
 from controller.engine.shuffle.watch import ShuffleWatch
@@ -130,6 +131,11 @@ class CardFeed(abc.ABC):
         cleared at the machine), in a line; ``None``: nothing a supervisor's resume cannot end. While one is
         open the table's hold is not resumed."""
         return self.blocking_fault()
+
+    def awaited(self) -> str | None:
+        """Why the table waits for its device, not connected since the table started (``AwaitedShoe``); ``None``
+        once it is (or when it was there from the start)."""
+        return None
 
     def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
         """Why the round must be held now (a shuffle test's hold since the last ask), once; ``None`` if nothing.
@@ -345,6 +351,10 @@ class ShoeFeed(CardFeed):
 
     def doubt(self, round_id: str | None = None, *, settling: bool = False) -> str | None:
         return self.watch.doubt(round_id, settling=settling) if self.watch is not None else None
+
+    def awaited(self) -> str | None:
+        shoe = self.shoe
+        return shoe.why if isinstance(shoe, AwaitedShoe) and shoe.connected is None else None
 
     def current_fault(self) -> str | None:
         """The shoe's faults open now. A restart is not one once the shoe answers again: between rounds it only

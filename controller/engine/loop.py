@@ -169,6 +169,9 @@ class TableLoop:
         """Rounds this loop saw to their end (``rounds`` limits it when simulated players play)."""
         self.faults: list[Fault] = []
         self.table_fault: str | None = None
+        self._awaiting = False
+        """The table's hold is for a device not connected since the table started (``CardFeed.awaited``): it ends by
+        itself once the device is connected."""
         self.devices: dict[str, str] = {self.table.feed.source: "ok"}
         self.recent: deque[dict[str, Any]] = deque(maxlen=20)
         self.events: deque[dict[str, Any]] = deque(maxlen=40)
@@ -332,7 +335,7 @@ class TableLoop:
             command = None
         answer = self._execute(command) if command is not None else None
         awarded = self._poll_awards()
-        changed = command is not None or self._poll_device() or awarded
+        changed = command is not None or self._poll_device() or self._awaited_device_connected() or awarded
         while self._step():
             changed = True
             if self.pace:
@@ -376,6 +379,19 @@ class TableLoop:
         self._fault(feed.source, reason)
         if held or now is None:  # a reason more for the hold, or one that is no fault of the device (a restart lost
             self.devices[feed.source] = shown(now)  # the round's deck, 8.4): the device still shown as it reports
+        return True
+
+    def _awaited_device_connected(self) -> bool:
+        """The table held since it started for a device not connected yet goes on by itself once the device is
+        connected and reports nothing else that keeps a round from opening: no round was in play and nobody had
+        anything to resume (the feed journals the device connected). Any other fault then holds as ever."""
+        if not self._awaiting or self.table_fault is None:
+            return False
+        feed = self.table.feed
+        if self._device_fault(feed.awaited) is not None or self._blocking_fault() is not None:
+            return False
+        self._clear_faults()
+        self.message = f"the {feed.source} is connected: the table may open a round"
         return True
 
     def _poll_awards(self) -> bool:
@@ -705,6 +721,7 @@ class TableLoop:
                 round.put_on_hold(f"{device}: {reason}")
         else:
             self.table_fault = f"{device}: {reason}"
+            self._awaiting = self._awaiting or self._device_fault(self.table.feed.awaited) is not None
         return f"{device} fault: {reason}"
 
     def _supervise(self, command: Resume | VoidRound | CorrectCard | CorrectPlacedCard) -> str:
@@ -821,6 +838,7 @@ class TableLoop:
     def _clear_faults(self) -> None:
         """The hold is over; each device is shown as it reports now (never 'ok' while it reports a fault)."""
         self.table_fault = None
+        self._awaiting = False
         now = self._device_fault(self.table.feed.current_fault)
         for device in self.devices:
             self.devices[device] = shown(now if device == self.table.feed.source else None)

@@ -14,6 +14,7 @@ descriptor number the process has handed to another file meanwhile.
 
 from __future__ import annotations
 
+import os
 import socket
 
 import serial
@@ -37,7 +38,7 @@ class SerialTransport(Transport):
                 # pyserial leaves Nagle on: small frames would wait for the peer's delayed ACK.
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except (serial.SerialException, OSError, ValueError) as exc:
-            raise DeviceLost(f"cannot open {url}: {exc}") from exc
+            raise DeviceLost(f"cannot open {url}: {_reason(exc)}") from exc
         self._in_use = InUse(url, self._release, self._wake)
 
     def read(self) -> bytes:
@@ -77,3 +78,10 @@ class SerialTransport(Transport):
             pass
         if sock is not None:
             sock.close()
+
+
+def _reason(exc: Exception) -> str:
+    """Why a port could not be opened, in the system's words (``No such file or directory``, ``Permission
+    denied``) where it gives an error number; pyserial's own text repeats the port twice around it."""
+    number = getattr(exc, "errno", None)
+    return os.strerror(number) if isinstance(number, int) and number > 0 else str(exc)
