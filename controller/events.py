@@ -425,6 +425,21 @@ class TableServed(Event, frozen=True, kw_only=True, tag="table_served"):
     from a backup taken before."""
 
 
+class ClockSteppedBack(Event, frozen=True, kw_only=True, tag="clock_stepped_back"):
+    """The table's clock gave a time earlier than the last record's (set back by hand, a wrong time server, a flat
+    clock battery): the records from here on are stamped by the clock as it now is, so their times go back; their
+    order is the sequence number's, which never goes back. Journaled just before the record that found it."""
+
+    previous: str
+    """The last record's timestamp before the step (UTC, ISO 8601)."""
+    previous_seq: int
+    """That record's sequence number."""
+    seconds: float
+    """How far back the clock went, in seconds."""
+    message: str
+    """What the operator is told."""
+
+
 class TableStateNotRestored(Event, frozen=True, kw_only=True, tag="table_state_not_restored"):
     """On restart, the game's carried state (roles, a meter) could not be put back from the journal."""
 

@@ -22,9 +22,10 @@ from typing import Any
 
 from controller.commands.options import config_argument
 from controller.engine.config import load_config
+from controller.engine.log import span
 from controller.engine.session import journal_path
 from controller.errors import TableError
-from controller.events import CameraLost
+from controller.events import CameraLost, ClockSteppedBack, to_record
 from controller.money import MoneyError, format_cents, parse_money
 from controller.records.journal import Journal, journal_table
 from controller.records.meters import percent
@@ -211,6 +212,7 @@ def list_rounds(args: argparse.Namespace) -> int:
                 summaries = summaries[-args.last:] if args.last else summaries
             else:
                 summaries = chosen.last(journal, args.last or 10)
+            steps = clock_steps(journal, summaries, args.since, args.until, period=period)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
@@ -219,7 +221,8 @@ def list_rounds(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summaries if period_sums is None else {
             "since": args.since.isoformat() if args.since else None, "until": args.until.isoformat() if args.until else None,
-            "rounds": summaries, "totals": period_sums, **({"spot": spot_sums} if spot_sums else {})}, indent=2))
+            "rounds": summaries, "totals": period_sums, **({"spot": spot_sums} if spot_sums else {}),
+            **({"clock_steps": [to_record(step) for step in steps]} if steps else {})}, indent=2))
         return 0
     if not summaries:
         print(f"no round {chosen.words()}" + (" ended in that period" if period else " in the journal") if chosen.filters
@@ -239,7 +242,32 @@ def list_rounds(args: argparse.Namespace) -> int:
         print(period_line(period_sums, args.since, args.until, shown=chosen.words() if chosen.filters else None))
         if spot_sums is not None:
             print(f"over the period, {spot_sums['rounds']} rounds: {spot_line(spot_sums)}")
+    for step in steps:
+        print(clock_note(step, period))
     return 0
+
+
+def clock_steps(journal: Journal, summaries: list[dict[str, Any]], since: dt.datetime | None, until: dt.datetime | None,
+                *, period: bool) -> list[ClockSteppedBack]:
+    """The steps back of the table's clock that bear on what is shown: for a period, those whose repeated times
+    ([the time it went back to, the time before]) meet it; else those among or after the rounds listed."""
+    steps = [e for e in journal.records_of(ClockSteppedBack) if isinstance(e, ClockSteppedBack)]
+    if period:
+        return [e for e in steps if (since is None or since < dt.datetime.fromisoformat(e.previous))
+                and (until is None or dt.datetime.fromisoformat(e.timestamp) < until)]
+    first = min((c["seq"] for s in summaries for c in s.get("cards", []) if c.get("seq")), default=None)
+    return [e for e in steps if summaries and (first is None or e.seq > first)]
+
+
+def clock_note(step: ClockSteppedBack, period: bool) -> str:
+    """What a report says of a step back of the table's clock."""
+    note = (f"note: the table's clock stepped back {span(step.seconds)} at seq {step.seq} (from {when(step.previous)} "
+            f"to {when(step.timestamp)}): records after it carry the earlier times; their order is the journal's "
+            "(seq), which never goes back")
+    if period:
+        note += ("; rounds ended after the step may be counted in this period by their earlier times, or left out of "
+                 "the one they were played in")
+    return note
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from controller.commands.jackpot_awards import award_source
 from controller.commands.options import config_argument
 from controller.commands.progress import progress
 from controller.commands.rounds import unsettled
+from controller.commands.serve import print_clock_step
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.settings import console_settings
 from controller.engine.config import TableConfig, load_config
@@ -156,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
                                   warn=lambda text: print(f"tablectl: {text} (--no-camera to say so)", file=sys.stderr))
             for recovered in session.recovered:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
+            session.log.subscribe(print_clock_step)
             players = SimulatedPlayers(random.Random(players_seed))
             say: Callable[..., None] = (lambda *_, **__: None) if args.json else print
             say(f"{table.game.title} at table {config.table_id} ({config.path}); "

@@ -43,10 +43,11 @@ from controller.commands.options import config_argument, config_option
 from controller.console.runner import console_arguments, serve_until_stopped, with_overrides
 from controller.console.settings import console_settings
 from controller.engine.config import load_config
+from controller.engine.log import span
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
 from controller.errors import TableError
-from controller.events import Event, RoundCompleted, RoundHeld, RoundVoided, TableServed
+from controller.events import ClockSteppedBack, Event, RoundCompleted, RoundHeld, RoundVoided, TableServed
 from controller.money import format_cents
 from controller.records.errors import JournalError, RecordsError
 from controller.records.staff import SessionAccounts, StaffFile
@@ -122,12 +123,14 @@ def run(args: argparse.Namespace) -> int:
             if not args.simulated_players:  # a live table's journal now: `tablectl run` refuses it (a demonstration's not)
                 mark_served(session)
             session.log.subscribe(print_round)
+            session.log.subscribe(print_clock_step)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
             from controller.engine.camera import film_session  # OpenCV loads only for a session that may film
 
             film_session(session, rng.randrange(2**32), asked=None, simulated=args.simulated_players,
                          warn=lambda text: print(f"tablectl: {text}", file=sys.stderr))
             heartbeat = Heartbeat(session, notifier, stop, args.rounds)
+            session.log.subscribe(heartbeat.saw)
             loop = session.table_loop(players=players, pace=settings.pace, rounds=args.rounds, heartbeat=heartbeat.beat)
             up = f"table {config.table_id} ({session.table.game.title}) up; journal {session.journal and session.journal.path}"
             awaited = session.table.feed.awaited()
@@ -162,6 +165,12 @@ def mark_served(session: Session) -> None:
     journal.mark_served(session.log.emit(TableServed()).timestamp)
 
 
+def print_clock_step(event: Event) -> None:
+    """The table's clock went back (``clock_stepped_back``): the operator is told on stderr, as the record says it."""
+    if isinstance(event, ClockSteppedBack):
+        print(f"tablectl: warning: {event.message}", file=sys.stderr, flush=True)
+
+
 def print_round(event: Event) -> None:
     """A line on standard output as each round ends (the journal has already taken it): what ``run`` prints."""
     match event:
@@ -181,6 +190,13 @@ class Heartbeat:
     def __init__(self, session: Session, notifier: Notifier, stop: threading.Event, rounds: int) -> None:
         self.session, self.notifier, self.stop, self.rounds = session, notifier, stop, rounds
         self.status = ""
+        self.clock = ""
+        """The last step back of the table's clock this service saw, as STATUS says it."""
+
+    def saw(self, event: Event) -> None:
+        """A log subscriber: a step back of the clock is shown in STATUS from then on."""
+        if isinstance(event, ClockSteppedBack):
+            self.clock = f"; clock stepped back {span(event.seconds)} at seq {event.seq} (set the clock)"
 
     def beat(self) -> None:
         loop = self.session.loop
@@ -193,6 +209,7 @@ class Heartbeat:
         status = (f"round {round.id} on hold: {round.hold_reason}; waiting for a supervisor" if round is not None and round.state == "hold"
                   else f"table on hold: {loop.table_fault}" if loop.table_fault is not None
                   else f"{loop.rounds_finished} rounds played" + (f"; round {round.id} {round.state}" if round is not None else ""))
+        status += self.clock
         if status != self.status:
             self.status = status
             self.notifier.status(status)

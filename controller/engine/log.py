@@ -34,11 +34,28 @@ import structlog
 
 from controller.engine.redact import redact, redact_secrets
 from controller.engine.visibility import Audience, Screens
-from controller.events import Event, from_record, stamped, to_record
+from controller.events import ClockSteppedBack, Event, from_record, stamped, to_record
 from controller.records.audit import LogOutputError
 
 Sink = Callable[[Event], None]
 E = TypeVar("E", bound=Event)
+
+CLOCK_STEP = dt.timedelta(seconds=1)
+"""How far before the last record's time the clock may give a time before that is a step back (a time server's
+small corrections, and two threads' stamps, stay under it)."""
+
+
+def iso(moment: dt.datetime) -> str:
+    """A record's timestamp: UTC, ISO 8601, ``Z``."""
+    return moment.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def span(seconds: float) -> str:
+    """A duration as a person reads it: ``2 h 00 min``, ``5 min 12 s``, ``3 s``."""
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
 
 
 class WriteAhead(Protocol):
@@ -99,20 +116,46 @@ class EventLog:
         """The rounds in play, to decide what of each event a screen (the terminal, the console) may get."""
         self._sinks: list[Sink] = []
         self._batch: list[Event] | None = None
+        self.clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
+        """Where record times come from (UTC); a test may set it back."""
+        self.last_time: tuple[dt.datetime, int] | None = None
+        """The last record's time and sequence number (the journal's on opening): a clock giving an earlier time has
+        stepped back (``clock_stepped_back``)."""
 
     def subscribe(self, sink: Sink) -> None:
         self._sinks.append(sink)
 
     def emit(self, event: E) -> E:
-        """Stamp ``event`` with the table, the next sequence number and the time; journal it, then publish it."""
+        """Stamp ``event`` with the table, the next sequence number and the time; journal it, then publish it.
+        A time earlier than the last record's is journaled first as ``clock_stepped_back`` (``_stepped_back``)."""
         seq = self.last_seq + 1 + len(self._batch or ())
-        stamp = dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+        now = self.clock()
+        stamp = iso(now)
+        records: list[Event] = []
+        step = self._stepped_back(now, seq)
+        if step is not None:
+            records.append(as_written(stamped(step, table=self.table_id, seq=seq, timestamp=stamp)))
+            seq += 1
         written = as_written(stamped(event, table=self.table_id, seq=seq, timestamp=stamp))
+        records.append(written)
         if self._batch is not None:
-            self._batch.append(written)
+            self._batch.extend(records)
             return written
-        self._commit([written])
+        self._commit(records)
         return written
+
+    def _stepped_back(self, now: dt.datetime, seq: int) -> ClockSteppedBack | None:
+        """The warning to journal when the clock gives ``now`` more than ``CLOCK_STEP`` before the last record's time
+        (once per step: the records after it are compared with the clock as it now is); ``None`` otherwise."""
+        last, self.last_time = self.last_time, (now, seq)
+        if last is None or last[0] - now <= CLOCK_STEP:
+            return None
+        seconds = (last[0] - now).total_seconds()
+        message = (f"the table's clock stepped back {span(seconds)}: it now says {iso(now)}, but record {last[1]} was "
+                   f"stamped {iso(last[0])}; records are stamped by the clock as it is, their order is the sequence "
+                   "number's; reports by time (tablectl rounds --since) file the rounds after the step under the "
+                   "earlier times: set the table's clock (timedatectl) and tell the pit")
+        return ClockSteppedBack(previous=iso(last[0]), previous_seq=last[1], seconds=seconds, message=message)
 
     @contextmanager
     def atomic(self) -> Iterator[None]:

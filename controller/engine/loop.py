@@ -72,6 +72,7 @@ from controller.events import (
     CameraDisagreed,
     CardBurned,
     CardDealt,
+    ClockSteppedBack,
     DeviceFaultReported,
     Event,
     PieceRefusal,
@@ -847,6 +848,8 @@ class TableLoop:
 
     def _on_event(self, event: Event) -> None:
         self.events.appendleft(to_record(event))
+        if isinstance(event, ClockSteppedBack):
+            self.message = event.message  # the dealer's and the pit's pages say it, as stderr and STATUS do
         round_id = event.round
         if round_id is None:
             return

@@ -15,6 +15,7 @@ leaves nothing half-open: whatever was opened is closed again.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -176,6 +177,8 @@ def open_records(
             log.write_stored(record)
         trail.sync()
         store.checkpoint()
+    if store is not None and (last := store.last_stamp()) is not None:
+        log.last_time = (dt.datetime.fromisoformat(last[0]), last[1])  # a clock set back since is noticed at once
     return store, log
 
 

@@ -31,8 +31,10 @@ ALERTS: dict[str, str | None] = {
     ev.CameraDisagreed.EVENT: "camera_discrepancies",
     ev.CameraFailed.EVENT: "camera_failures",
     ev.ShuffleAlarm.EVENT: "shuffle_alarms",
+    ev.ClockSteppedBack.EVENT: None,
 }
-"""Kinds that raise a live alert on the pit page, and the shift counter each adds to (None: holds count elsewhere)."""
+"""Kinds that raise a live alert on the pit page, and the shift counter each adds to (None: none; holds count
+elsewhere; a table's clock stepped back is said, as a clock ahead is, its rounds filed by the times it stamped)."""
 
 
 def alert_text(kind: str, record: dict[str, Any]) -> str:

@@ -653,6 +653,11 @@ class Journal:
 
     # -- reading ----------------------------------------------------------
 
+    def last_stamp(self) -> tuple[str, int] | None:
+        """The last record's timestamp and sequence number; ``None`` when there is no record yet."""
+        rows = self._read("SELECT json_extract(record, '$.timestamp'), seq FROM events ORDER BY seq DESC LIMIT 1")
+        return (str(rows[0][0]), int(rows[0][1])) if rows and rows[0][0] else None
+
     def _read(self, query: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
             return self._db.execute(query, params).fetchall()
