@@ -3,9 +3,9 @@
 Start-up opens the journal, the event log and the devices and recovers any
 round cut off by the last stop, then starts the console (``controller.console``)
 on 127.0.0.1 (another address only with ``--allow-remote``); only then is
-systemd told ``READY=1``. A shoe not there yet does not stop it: the table is held
-("shoe not connected at PORT: ...", in READY's STATUS too) until the shoe answers
-(``controller.engine.awaited``). The table loop runs on the main thread: it takes the
+systemd told ``READY=1``. A shoe or shuffler not there yet does not stop it: the table
+is held ("shoe not connected at PORT: ...", in READY's STATUS too) until the device
+answers (``controller.engine.awaited``). The table loop runs on the main thread: it takes the
 dealer's wagers and decisions from the page and the cards from the devices,
 and between commands checks the table's health and feeds the watchdog only
 when it passes, so a hung loop or a failing journal gets the service

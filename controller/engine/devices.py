@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.cards import Card, shoe as make_shoe
-from controller.engine.awaited import ABSENT, AwaitedShoe
+from controller.engine.awaited import ABSENT, AwaitedShoe, AwaitedShuffler
 from controller.engine.config import TableConfig
 from controller.engine.feeds import CardFeed, DealerEntryFeed, ShoeFeed, ShufflerFeed
 from controller.engine.log import EventLog
@@ -17,20 +17,20 @@ from controller.errors import ConfigError
 from drivers.errors import DeviceError
 from drivers.registry import SHOES, SHUFFLERS, BadOptions, open_shoe, open_shuffler
 from drivers.shoe import InProcessShoe, Shoe
-from drivers.shuffler import InProcessShuffler
+from drivers.shuffler import InProcessShuffler, Shuffler
 
 
 def open_feed(config: TableConfig, log: EventLog, *, seed: int | None = None, shoe_port: str | None = None,
-              await_shoe: bool = False) -> CardFeed:
-    """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty). ``await_shoe``
-    (``tablectl serve``): a shoe not there yet is waited for, the table held meanwhile (``AwaitedShoe``), rather
-    than refused."""
+              await_device: bool = False) -> CardFeed:
+    """``shoe_port`` overrides ``[shoe] port`` (``tablectl run`` passes its simulator's pty). ``await_device``
+    (``tablectl serve``): a shoe or shuffler not there yet is waited for, the table held meanwhile
+    (``controller.engine.awaited``), rather than refused."""
     game = config.make_game()
     if game.device == "shoe":
-        return _shoe_feed(config, game.deck(), log, seed, shoe_port, await_shoe)
+        return _shoe_feed(config, game.deck(), log, seed, shoe_port, await_device)
     if game.device == "dealer":
         return DealerEntryFeed(game.deck(), log, seed=seed)
-    return _shuffler_feed(config, game.deck(), game.stack_size, log, seed)
+    return _shuffler_feed(config, game.deck(), game.stack_size, log, seed, await_device)
 
 
 def shuffle_watch(config: TableConfig, deck: tuple[Card, ...], log: EventLog, source: str) -> ShuffleWatch | None:
@@ -132,7 +132,8 @@ def _open_device(config: TableConfig, section: str, opener: Any, driver: str, op
         raise ConfigError(config.path, section, f"cannot open the {section}: {exc}") from None
 
 
-def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: EventLog, seed: int | None) -> ShufflerFeed:
+def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: EventLog, seed: int | None,
+                   await_device: bool = False) -> ShufflerFeed:
     options = config.shuffler
     driver = _option(config, "shuffler", options, "driver", str, "simulated")
     if driver not in SHUFFLERS:
@@ -147,6 +148,10 @@ def _shuffler_feed(config: TableConfig, deck: tuple[Any, ...], stack: int, log: 
         except ValueError as exc:
             raise ConfigError(config.path, "shuffler.shuffle", str(exc)) from None
         return ShufflerFeed(shuffler, log, stack_size=stack, watch=watch)
-    device_options = _device_options(options, ("driver",))
-    shuffler = _open_device(config, "shuffler", open_shuffler, driver, {"deck": deck, **device_options})
+    device_options = {"deck": deck, **_device_options(options, ("driver",))}
+
+    def awaited(first: DeviceError) -> Shuffler:
+        return AwaitedShuffler(lambda: open_shuffler(driver, **device_options), _where(device_options), first)
+
+    shuffler = _open_device(config, "shuffler", open_shuffler, driver, device_options, absent=awaited if await_device else None)
     return ShufflerFeed(shuffler, log, stack_size=stack, watch=watch)

@@ -25,7 +25,7 @@ from typing import Any
 
 from controller import events as ev
 from controller.cards import Card
-from controller.engine.awaited import AwaitedShoe
+from controller.engine.awaited import AwaitedShoe, AwaitedShuffler
 from controller.engine.log import EventLog
 from controller.engine.round import Round
 from controller.engine.shuffle.watch import ShuffleWatch
@@ -700,6 +700,10 @@ class ShufflerFeed(CardFeed):
 
     def device_down(self) -> str | None:
         return self.shuffler.reported_fault()
+
+    def awaited(self) -> str | None:
+        shuffler = self.shuffler
+        return shuffler.why if isinstance(shuffler, AwaitedShuffler) and shuffler.connected is None else None
 
     def supervisor_resumed(self, round_id: str | None) -> None:
         self.supervisor_faults.clear()

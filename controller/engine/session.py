@@ -202,8 +202,8 @@ def open_session(
     With ``simulate_devices``, a reference shoe configured without a port is started as a simulator
     on a pseudo-terminal of its own (``tablectl run``); a real table (``tablectl serve``) never does that.
     ``awards``: the floor's answers to the table's jackpot claims (``controller.commands.jackpot_awards``).
-    ``await_devices`` (``tablectl serve``): a shoe not there yet is waited for, the table held until it is
-    (``controller.engine.awaited``), rather than refused.
+    ``await_devices`` (``tablectl serve``): a shoe or shuffler not there yet is waited for, the table held until
+    it is (``controller.engine.awaited``), rather than refused.
     Without a journal there is an event log only when ``events`` names one (``open_records``).
     """
     paths = record_paths(config, journal=journal, log=events, key=key)
@@ -219,7 +219,7 @@ def open_session(
             # dealing the orders of before again is the shuffle monitor's "repeat" fault (docs/shuffle.md)
             seed = random.Random(f"{seed}:{store.last_seq}").randrange(2**32)
         port = shoe_simulator(config, seed, stack) if simulate_devices else None
-        feed = open_feed(config, log, seed=seed, shoe_port=port, await_shoe=await_devices)
+        feed = open_feed(config, log, seed=seed, shoe_port=port, await_device=await_devices)
         stack.callback(feed.close)
         watch = getattr(feed, "watch", None)
         if watch is not None and store is not None:

@@ -1,5 +1,5 @@
-"""`tablectl serve` started while its shoe is not there: the service comes up, the table held, and goes on once the
-shoe is plugged in.
+"""`tablectl serve` started while its shoe (or shuffler) is not there: the service comes up, the table held, and goes
+on once the device is plugged in.
 
 Seen by a user: the shoe unplugged (or its `/dev/tablectl-shoe` name not made yet) when the service started;
 `serve` exited 2, systemd restarted it five times in a row and gave up, and the table stayed dark until someone
@@ -12,6 +12,7 @@ simulator started later on a real pty at the configured path.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -20,12 +21,20 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
-from controller.events import ShoeFaulted, ShoeRecovered
+from controller.engine.commands import CommandRefused, OpenRound
+from controller.engine.config import load_config
+from controller.engine.devices import open_feed
+from controller.engine.loop import TableLoop
+from controller.engine.table import Table
+from controller.events import ShoeFaulted, ShoeRecovered, ShufflerFaulted, ShufflerRecovered
 from controller.records.journal import Journal
 from drivers.sim.process import SimulatorProcess
-from tests.console.tables import SUPERVISOR, logged_in
+from tests.console.tables import CONFIG, SUPERVISOR, logged_in
+from tests.console.test_device_poll import do, shuffler_round
 from tests.console.test_serve import ROOT, Service, table_config
+from tests.helpers import MemoryLog
 
 
 def shoe_at(tmp_path: Path, port: Path, extra: str = "") -> Path:
@@ -108,3 +117,30 @@ def test_serve_with_a_wrong_key_in_the_shoe_s_section_still_stops_with_exit_2(tm
                           capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2, done.stderr
     assert "shoe.prot: unknown key (did you mean 'port'?)" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_table_whose_shuffler_is_not_there_yet_is_held_and_goes_on_once_it_is_plugged_in(tmp_path: Path) -> None:
+    """The same for a shuffler (Three Card Poker), on the table loop `serve` runs: held from the start, naming the
+    shuffler and its port; once the shuffler answers at the port the hold ends by itself and a round is dealt."""
+    port = tmp_path / "tablectl-shuffler"
+    config = load_config(CONFIG / "three-card-poker.toml")
+    config = dataclasses.replace(config, shuffler={"driver": "reference", "port": str(port)})
+    log = MemoryLog(config.table_id)
+    table = Table(config, open_feed(config, log, seed=7, await_device=True), log, session="TEST")
+    loop = TableLoop(table)
+    loop.start()
+    try:
+        wait_for(lambda: loop.snapshot()["table_fault"] is not None, 30)
+        assert f"shuffler: shuffler fault (not-connected): shuffler not connected at {port}" in loop.snapshot()["table_fault"]
+        with pytest.raises(CommandRefused, match="shuffler not connected"):
+            do(loop, OpenRound())
+        with SimulatorProcess("shuffler", "--seed", "4", "--link", str(port)):
+            wait_for(lambda: loop.snapshot()["table_fault"] is None, 30)
+            assert loop.snapshot()["devices"]["shuffler"] == "ok"
+            shuffler_round(loop)
+            faults = [r["code"] for r in log.named(ShufflerFaulted.EVENT)]  # before the simulator stops
+    finally:
+        loop.stop()
+        loop.table.feed.close()
+    assert faults == ["not-connected"]
+    assert "not-connected" in [r["code"] for r in log.named(ShufflerRecovered.EVENT)]
