@@ -157,13 +157,16 @@ def _check(args: argparse.Namespace) -> int:
             results.append(check_table(conn, journal))
     if args.json:
         print(json.dumps([{"table": r.table, "ok": r.ok, "journal_records": r.journal_records,
-                           "floor_records": r.floor_records, "problems": r.problems} for r in results], indent=2))
+                           "floor_records": r.floor_records, "problems": r.problems, "notes": r.notes} for r in results],
+                         indent=2))
     else:
         for r in results:
             verdict = "the floor equals the journal" if r.ok else "DIFFERS"
             print(f"{r.table:12} {r.journal_records:8} records  {verdict}")
             for problem in r.problems:
                 print(f"    {problem}")
+            for note in r.notes:
+                print(f"    note: {note}")
     return 0 if all(r.ok for r in results) else 1
 
 

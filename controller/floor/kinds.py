@@ -51,6 +51,9 @@ JOURNAL_CONFLICT = "journal_conflict"
 CLOCK_AHEAD = "clock_ahead"
 """An alert of the floor's own: a table's records stamped ahead of the floor's clock."""
 
-TABLE_ALERT_SEQ = {JOURNAL_CONFLICT: -1, CLOCK_AHEAD: -2}
+RECORDS_DECLARED_LOST = "records_declared_lost"
+"""An alert of the floor's own: a table's journal was restored with a loss a person accepted."""
+
+TABLE_ALERT_SEQ = {JOURNAL_CONFLICT: -1, CLOCK_AHEAD: -2, RECORDS_DECLARED_LOST: -3}
 """Where an alert about a table rather than one of its records is kept in ``alerts`` (keyed by table and seq): a
 negative seq, which no record has, one row per table and kind, refreshed (its time and text) while it lasts."""

@@ -382,7 +382,7 @@ class Outbox:
             checkpoints: list[tuple[int, bytes]] = []
             try:
                 if rows:
-                    last_stream_seq = await self._publish(js, rows)
+                    last_stream_seq = await self._publish(js, rows, _declared_lost(db))
                     acked = int(rows[-1][0])
                     self.position.set(self.stream, acked, last_stream_seq, created)
                     self._note(acked=acked, error=None)
@@ -431,18 +431,19 @@ class Outbox:
         if checkpoints:
             self.position.set_checkpoint(self.stream, self._checkpoint_acked, self._checkpoint_digest)
 
-    async def _publish(self, js: Any, rows: list[tuple[int, str, str, str, str]]) -> int:
-        """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order."""
+    async def _publish(self, js: Any, rows: list[tuple[int, str, str, str, str]],
+                       lost: dict[int, tuple[int, int]] | None = None) -> int:
+        """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order;
+        ``lost``: the seqs declared lost just before a record, by the record's seq (its ``Tablectl-Lost`` header)."""
         stream_seq = 0
         for seq, kind, record, prev, hash in rows:
             data = str(record).encode()
-            ack = await js.publish(
-                wire.subject(self.site, self.table_id, str(kind)),
-                data,
-                headers={"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq), data)
-                         + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else ""),
-                         wire.CHAIN_HEADER: wire.chain_header(prev, hash)},
-            )
+            headers = {"Nats-Msg-Id": wire.msg_id(self.table_id, int(seq), data)
+                       + (f":resent-{self._resends}" if int(seq) <= self._resent_upto else ""),
+                       wire.CHAIN_HEADER: wire.chain_header(prev, hash)}
+            if lost and int(seq) in lost:
+                headers[wire.LOST_HEADER] = wire.lost_header(*lost[int(seq)])
+            ack = await js.publish(wire.subject(self.site, self.table_id, str(kind)), data, headers=headers)
             if ack.stream != self.stream:
                 # not the Expected-Stream header: it would travel with the record into the site's stream from a leaf
                 raise OSError(f"the record went to stream {ack.stream}, not {self.stream}: check the broker's streams")
@@ -453,6 +454,12 @@ class Outbox:
                 else:
                     self._published += 1
         return stream_seq
+
+
+def _declared_lost(db: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+    """The seqs the journal declared lost (a restore or an init that a person let carry on past a loss), each range by
+    the seq of the record after it: (first, last)."""
+    return {int(last) + 1: (int(first), int(last)) for first, last in db.execute("SELECT from_seq, to_seq FROM gaps")}
 
 
 def _checkpoint_message(checkpoint_id: int, body: str) -> bytes:

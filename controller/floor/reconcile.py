@@ -7,12 +7,18 @@ players) summed over every gaming day and shift against the journal's own
 meters. ``tablectl floor check`` prints the result per table. A journal whose
 records the floor kept aside because another journal had published those seqs
 as the same table first (``event_conflicts``) differs, and the check says so.
+
+Records the journal declared lost (``tablectl journal restore --accept-loss``)
+that the floor holds are the floor's copy of them, the one to keep: the check
+names them in a note, and compares the journal's meters with the floor's less
+the rounds that ended among those records.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +34,8 @@ class TableCheck:
     journal_records: int
     floor_records: int
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What differs for a reason the journal itself records (records it declared lost that the floor holds)."""
 
     @property
     def ok(self) -> bool:
@@ -45,6 +53,43 @@ def _journal_meters(db: sqlite3.Connection) -> dict[str, int]:
     for wager, count, wagered, paid in db.execute("SELECT wager, count, wagered, paid FROM meters"):
         label = wager or "all wagers"
         meters[f"{label} count"], meters[f"{label} wagered"], meters[f"{label} paid"] = int(count), int(wagered), int(paid)
+    return meters
+
+
+def _declared_lost(db: sqlite3.Connection) -> list[tuple[int, int]]:
+    """The seqs the journal declared lost, (first, last) each."""
+    return [(int(first), int(last)) for first, last in db.execute("SELECT from_seq, to_seq FROM gaps ORDER BY from_seq")]
+
+
+def _lost_meters(conn: psycopg.Connection[Any], table: str, lost: list[tuple[int, int]]) -> dict[str, int]:
+    """What the floor counted from the rounds that ended among the records ``lost`` (as ``store`` counts a round)."""
+    meters: dict[str, int] = {}
+
+    def add(name: str, value: int) -> None:
+        meters[name] = meters.get(name, 0) + value
+
+    for first, last in lost:
+        for round_id, voided, fees in conn.execute(
+            "SELECT round_id, voided, COALESCE((SELECT SUM((e.record->>'amount')::BIGINT) FROM events e WHERE e.table_id = "
+            "r.table_id AND e.round_id = r.round_id AND e.kind = 'fee_collected'), 0) FROM rounds r "
+            "WHERE table_id = %s AND ended_seq BETWEEN %s AND %s", (table, first, last),
+        ).fetchall():
+            add("counter rounds", 1)
+            add("counter voided", int(bool(voided)))
+            add("counter fees", int(fees))
+            for wager, stake, returned, banker in conn.execute(
+                "SELECT wager, stake, returned, banker FROM settlements WHERE table_id = %s AND round_id = %s",
+                (table, round_id),
+            ).fetchall():
+                if banker != "house":
+                    add("counter between_count", 1)
+                    add("counter between_wagered", int(stake))
+                    add("counter between_paid", int(returned))
+                    continue
+                for label in ("all wagers", str(wager)):
+                    add(f"{label} count", 1)
+                    add(f"{label} wagered", int(stake))
+                    add(f"{label} paid", int(returned))
     return meters
 
 
@@ -73,20 +118,40 @@ def check_table(conn: psycopg.Connection[Any], journal_path: str | Path, *, comp
         counted = conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s", (table,)).fetchone()
         floor_count = int(counted[0]) if counted else 0
         check = TableCheck(table, journal_count, floor_count)
+        lost = _declared_lost(db)
+        held = _held_of(conn, table, lost)
         if compare_records:
-            _compare_records(db, conn, table, check)
-        elif journal_count != floor_count:
-            check.problems.append(f"{journal_count} records in the journal, {floor_count} on the floor")
+            _compare_records(db, conn, table, check, lost)
+        elif journal_count + held != floor_count:
+            check.problems.append(f"{journal_count} records in the journal, {floor_count} on the floor"
+                                  + (f" ({held} of them declared lost on the table)" if held else ""))
         ours, theirs = _journal_meters(db), _floor_meters(conn, table)
+        kept = _lost_meters(conn, table, lost) if held else {}
         for name in sorted(set(ours) | set(theirs)):
-            if ours.get(name, 0) != theirs.get(name, 0):
-                check.problems.append(f"meter {name}: journal {ours.get(name, 0)}, floor {theirs.get(name, 0)}")
+            floor = theirs.get(name, 0) - kept.get(name, 0)
+            if ours.get(name, 0) != floor:
+                less = f" ({theirs.get(name, 0)} less {kept[name]} from the records declared lost)" if kept.get(name) else ""
+                check.problems.append(f"meter {name}: journal {ours.get(name, 0)}, floor {floor}{less}")
+        if kept.get("counter rounds"):
+            check.notes.append(f"the floor's meters count {kept['counter rounds']} round(s) more than the journal's: those "
+                               "that ended among the records declared lost, which only the floor holds")
         return check
     finally:
         db.close()
 
 
-def _compare_records(db: sqlite3.Connection, conn: psycopg.Connection[Any], table: str, check: TableCheck) -> None:
+def _held_of(conn: psycopg.Connection[Any], table: str, lost: list[tuple[int, int]]) -> int:
+    """How many of the records declared lost the floor holds."""
+    held = 0
+    for first, last in lost:
+        row = conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s AND seq BETWEEN %s AND %s",
+                           (table, first, last)).fetchone()
+        held += int(row[0]) if row else 0
+    return held
+
+
+def _compare_records(db: sqlite3.Connection, conn: psycopg.Connection[Any], table: str, check: TableCheck,
+                     lost: Sequence[tuple[int, int]] = ()) -> None:
     floor = {int(seq): record for seq, record in conn.execute("SELECT seq, record FROM events WHERE table_id = %s", (table,))}
     aside = _set_aside(conn, table)
     missing: list[int] = []
@@ -110,6 +175,17 @@ def _compare_records(db: sqlite3.Connection, conn: psycopg.Connection[Any], tabl
             f"{len(other_journal)} of its records reached the floor and were kept aside, not counted (seq "
             f"{_ranges(other_journal)}): another journal had published those seqs first: two journals publish as "
             f"{table}; check each table's id")
+    declared = sorted(seq for seq in floor if any(first <= seq <= last for first, last in lost))
+    for seq in declared:
+        del floor[seq]
+    for first, last in lost:
+        kept = [seq for seq in declared if first <= seq <= last]
+        size = last - first + 1
+        check.notes.append(
+            f"seq {first}-{last} declared lost on the table when its journal was restored: "
+            + ("the floor never received them" if not kept else
+               f"the floor holds them ({_ranges(kept)}), the copy to keep" if len(kept) == size else
+               f"the floor holds {len(kept)} of them ({_ranges(kept)}), the copy to keep; {size - len(kept)} are lost"))
     if floor:
         check.problems.append(f"{len(floor)} records on the floor the journal lacks (seq {_ranges(sorted(floor))})")
 

@@ -44,6 +44,14 @@ which nothing is missing. Records that arrive past a missing one are stored
 and wait; the table's gap (``gaps``: the first and last missing seq) names
 what is missing until it arrives, and is then closed (``first_missing`` as first seen, ``missing_from`` what
 is still missing).
+
+Seqs a table's journal declared lost (a person accepted the loss on restoring
+it: ``wire.LOST_HEADER`` on the first record after them) are not waited for:
+that record follows on, in its journal's chain, from the record before the
+lost seqs, and is counted. Whatever the floor holds of the lost records stays
+counted (the floor's copy is the one to keep); ``declared_lost`` keeps each
+declaration with how many of its records the floor holds, and the table gets
+one alert, kind ``records_declared_lost``.
 """
 
 from __future__ import annotations
@@ -107,6 +115,9 @@ CREATE TABLE IF NOT EXISTS gaps (
     table_id TEXT NOT NULL, first_missing BIGINT NOT NULL, last_missing BIGINT NOT NULL, missing_from BIGINT NOT NULL,
     detected_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), filled_at TIMESTAMPTZ,
     PRIMARY KEY (table_id, first_missing));
+CREATE TABLE IF NOT EXISTS declared_lost (
+    table_id TEXT NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL, declared_seq BIGINT NOT NULL,
+    held BIGINT NOT NULL, declared_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), PRIMARY KEY (table_id, first_seq));
 CREATE TABLE IF NOT EXISTS edges (
     game TEXT NOT NULL, paytable TEXT NOT NULL, wager TEXT NOT NULL, edge NUMERIC NOT NULL,
     PRIMARY KEY (game, paytable, wager));
@@ -175,6 +186,7 @@ class FloorStore:
                 )
             conflicts, raised = self._set_aside(batch, inserted, unchained)
             raised += self._clock_ahead(ahead)
+            raised += self._declared_lost(batch, inserted)
             opened, closed = self._follow(touched)
         return Applied(len(inserted), len(batch) - len(inserted) - conflicts, opened, closed, conflicts, tuple(raised))
 
@@ -217,27 +229,34 @@ class FloorStore:
         if not linked:
             return list(batch), []
         tables = [item.table for item, _ in linked for _ in (0, 1, 2)]
-        seqs = [item.seq + step for item, _ in linked for step in (-1, 0, 1)]
+        seqs = [seq for item, _ in linked for seq in (item.follows, item.seq, item.seq + 1)]
         stored = {(str(t), int(q)): (p, h) for t, q, p, h in self.conn.execute(
             "SELECT e.table_id, e.seq, e.prev, e.hash FROM unnest(%s::TEXT[], %s::BIGINT[]) AS n(table_id, seq) "
             "JOIN events e ON e.table_id = n.table_id AND e.seq = n.seq", [tables, seqs]).fetchall()}
         aside = {(str(t), int(q), str(h)) for t, q, h in self.conn.execute(
             "SELECT DISTINCT c.table_id, c.seq, c.hash FROM unnest(%s::TEXT[], %s::BIGINT[], %s::TEXT[]) AS n(table_id, seq, hash) "
             "JOIN event_conflicts c ON c.table_id = n.table_id AND c.seq = n.seq AND c.hash = n.hash",
-            [[item.table for item, _ in linked], [item.seq - 1 for item, _ in linked], [item.prev for item, _ in linked]],
+            [[item.table for item, _ in linked], [item.follows for item, _ in linked], [item.prev for item, _ in linked]],
         ).fetchall()}
         """(table, seq, hash) of records set aside: a record whose prev is one of them follows on from another
         journal's record, not from the floor's."""
         known = dict(stored)
+        after_loss = {(str(t), int(q)) for t, q in self.conn.execute(
+            "SELECT table_id, last_seq + 1 FROM declared_lost WHERE table_id = ANY(%s)",
+            (sorted({item.table for item, _ in linked}),)).fetchall()}
+        after_loss |= {(item.table, item.seq) for item, _ in linked if item.lost is not None}
+        """(table, seq) of the records that follow on from the record before seqs declared lost, not from the one
+        before their own seq: a record stored just below them is not their link."""
         follows: list[tuple[TableRecord, int | None]] = []
         unchained: list[tuple[TableRecord, int | None]] = []
         for item, stream_seq in sorted(batch, key=lambda pair: (pair[0].table, pair[0].seq)):
             key = (item.table, item.seq)
-            below, above = known.get((item.table, item.seq - 1)), known.get((item.table, item.seq + 1))
+            below, above = known.get((item.table, item.follows)), known.get((item.table, item.seq + 1))
             broken = (item.prev is not None and item.hash is not None and key not in stored and (
-                (item.table, item.seq - 1, item.prev) in aside
+                (item.table, item.follows, item.prev) in aside
                 or (below is not None and below[1] is not None and below[1] != item.prev)
-                or (above is not None and above[0] is not None and above[0] != item.hash)))
+                or (above is not None and above[0] is not None and above[0] != item.hash
+                    and (item.table, item.seq + 1) not in after_loss)))
             if broken:
                 unchained.append((item, stream_seq))
                 aside.add((item.table, item.seq, str(item.hash)))  # the records after it in the batch follow on from it
@@ -297,6 +316,32 @@ class FloorStore:
                 raised.append((kinds.JOURNAL_CONFLICT, text))
         return len(rows), raised
 
+    def _declared_lost(
+        self, batch: Sequence[tuple[TableRecord, int | None]], inserted: Sequence[tuple[str, int]]
+    ) -> list[tuple[str, str]]:
+        """Keep each loss a table's journal declared (with the first record stored after it) and alert its table."""
+        fresh = set(inserted)
+        raised: list[tuple[str, str]] = []
+        for item, _ in batch:
+            if item.lost is None or (item.table, item.seq) not in fresh:
+                continue
+            first, last = item.lost
+            count = self.conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s AND seq BETWEEN %s AND %s",
+                                      (item.table, first, last)).fetchone()
+            held = int(count[0]) if count else 0
+            self.conn.execute(
+                "INSERT INTO declared_lost (table_id, first_seq, last_seq, declared_seq, held) VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT (table_id, first_seq) DO NOTHING", (item.table, first, last, item.seq, held))
+            size = last - first + 1
+            where = ("the floor never received them: they are counted nowhere" if held == 0 else
+                     "the floor holds them: its copy is the one to keep, and they stay counted" if held == size else
+                     f"the floor holds {held} of them, which stay counted; the other {size - held} are counted nowhere")
+            text = (f"table {item.table}: records {first} to {last} were declared lost on the table when its journal was "
+                    f"restored (`journal restore --accept-loss`); {where}. The table's records go on from seq {item.seq}")
+            if self._alert(item.table, kinds.RECORDS_DECLARED_LOST, text):
+                raised.append((kinds.RECORDS_DECLARED_LOST, text))
+        return raised
+
     def _clock_ahead(self, ahead: dict[str, tuple[float, int, dt.datetime]]) -> list[tuple[str, str]]:
         """Alert each table whose new records are stamped more than ``CLOCK_AHEAD_LIMIT`` ahead of the floor's clock."""
         raised: list[tuple[str, str]] = []
@@ -341,12 +386,19 @@ class FloorStore:
             waiting[str(table)].append((int(seq), str(kind), round_id, dict(record)))
         gapped = {str(t) for (t,) in self.conn.execute(
             "SELECT table_id FROM gaps WHERE filled_at IS NULL AND table_id = ANY(%s)", (list(tables),))}
+        lost: dict[str, list[tuple[int, int]]] = {}
+        for table, first, last in self.conn.execute(
+                "SELECT table_id, first_seq, last_seq FROM declared_lost WHERE table_id = ANY(%s) ORDER BY first_seq",
+                (list(tables),)):
+            lost.setdefault(str(table), []).append((int(first), int(last)))
         opened = closed = 0
         for table in tables:
             contiguous, game = position[table]
             self._games[table] = game
             next_present: int | None = None
             for seq, kind, round_id, record in waiting[table]:
+                if seq != contiguous + 1 and any(first <= contiguous + 1 and seq - 1 <= last for first, last in lost.get(table, ())):
+                    contiguous = seq - 1  # what is missing was declared lost on the table: nothing to wait for
                 if seq != contiguous + 1:
                     next_present = seq
                     break

@@ -18,6 +18,12 @@ it, and its own): a record that does not follow on from the records the floor
 stores for its table (another journal's, past the last seq the first one
 reached) is kept aside as one under a taken seq is.
 
+Its header ``Tablectl-Lost`` is ``<first>-<last>``, on the first record after
+seqs its journal declared lost (``tablectl journal restore --accept-loss``,
+``journal init --after-loss``: a person accepted the loss): that record's
+``prev`` is the hash of record ``first - 1``, not of the record before its own
+seq, and the floor waits for none of the lost seqs.
+
 The table's signed checkpoints (``controller.records.checkpoints``) travel on
 the same stream, on ``tablectl.<site>.<table>.checkpoint.signed`` (five
 tokens: never an event's subject), as their canonical JSON, with the message
@@ -124,6 +130,13 @@ class TableRecord:
     """The hash of the record before it in its journal's chain (``None``: sent by a table from before the header)."""
     hash: str | None = None
     """Its own hash in that chain."""
+    lost: tuple[int, int] | None = None
+    """The seqs just before it that its journal declared lost (first, last): its ``prev`` is record ``first - 1``'s."""
+
+    @property
+    def follows(self) -> int:
+        """The seq of the record it follows on from in its journal's chain."""
+        return self.lost[0] - 1 if self.lost is not None else self.seq - 1
 
 
 CHAIN_HEADER = "Tablectl-Chain"
@@ -132,6 +145,14 @@ _CHAIN = re.compile(r"^([0-9a-f]{64}):([0-9a-f]{64})$")
 
 def chain_header(prev: str, hash: str) -> str:
     return f"{prev}:{hash}"
+
+
+LOST_HEADER = "Tablectl-Lost"
+_LOST = re.compile(r"^([0-9]{1,18})-([0-9]{1,18})$")
+
+
+def lost_header(first: int, last: int) -> str:
+    return f"{first}-{last}"
 
 
 def decode(data: bytes, subject_name: str = "", headers: dict[str, str] | None = None) -> TableRecord:
@@ -150,8 +171,14 @@ def decode(data: bytes, subject_name: str = "", headers: dict[str, str] | None =
     link = _CHAIN.match(chain) if chain is not None else None
     if chain is not None and link is None:
         raise WireError(f"message on {subject_name or 'the stream'} has a {CHAIN_HEADER} header that is not <prev>:<hash>")
+    declared = (headers or {}).get(LOST_HEADER)
+    lost = _LOST.match(declared) if declared is not None else None
+    if declared is not None and (lost is None or not 1 <= int(lost[1]) <= int(lost[2]) == seq - 1):
+        raise WireError(f"message on {subject_name or 'the stream'} has a {LOST_HEADER} header that is not "
+                        f"<first>-<last> ending at the seq before its record's ({seq})")
     return TableRecord(table, seq, kind, round_id if isinstance(round_id, str) else None, record,
-                       link[1] if link else None, link[2] if link else None)
+                       link[1] if link else None, link[2] if link else None,
+                       (int(lost[1]), int(lost[2])) if lost else None)
 
 
 def reason(exc: BaseException) -> str:
