@@ -36,6 +36,11 @@ def meter_key(jackpot: str) -> str:
 
 
 
+async def _quiet(exc: Exception) -> None:
+    """The NATS client's own report of a connection error: the table asks again and its outbox says the floor is away
+    (nats-py's default logs each one with its traceback, every few seconds, on the table's screen)."""
+
+
 class JackpotClient:
     """The table's side: read the linked meter, wait for a claim's award (however long the floor is away)."""
 
@@ -47,7 +52,7 @@ class JackpotClient:
     async def _get(self, key: str, timeout: float) -> dict[str, Any] | None:
         # bounded from outside too: nats-py's connect can wait on a refused server well past connect_timeout
         client = await broker.connect(servers=self.servers, connect_timeout=min(2, timeout), allow_reconnect=False,
-                                    max_reconnect_attempts=0)
+                                    max_reconnect_attempts=0, error_cb=_quiet)
         try:
             kv = await client.jetstream(timeout=timeout).key_value(bucket_name(self.site))
             entry = await kv.get(key)
