@@ -93,6 +93,41 @@ def _lost_meters(conn: psycopg.Connection[Any], table: str, lost: list[tuple[int
     return meters
 
 
+def _ended_again(db: sqlite3.Connection, conn: psycopg.Connection[Any], table: str,
+                 lost: Sequence[tuple[int, int]]) -> tuple[list[str], dict[str, int]]:
+    """The rounds the floor holds ended among the records declared lost that the restored journal ended again
+    (re-enacted: voided or played on), and what the journal's meters count of them (the floor counts them once, as it
+    holds them)."""
+    floor_ended = {str(round_id) for first, last in lost for (round_id,) in conn.execute(
+        "SELECT round_id FROM rounds WHERE table_id = %s AND ended_seq BETWEEN %s AND %s", (table, first, last))}
+    again = sorted(str(round_id) for round_id, ended in db.execute("SELECT id, ended_seq FROM rounds WHERE ended_seq IS NOT NULL")
+                   if str(round_id) in floor_ended)
+    meters: dict[str, int] = {}
+
+    def add(name: str, value: int) -> None:
+        meters[name] = meters.get(name, 0) + value
+
+    for round_id in again:
+        for (text,) in db.execute("SELECT record FROM events WHERE round = ? ORDER BY seq", (round_id,)):
+            record = json.loads(text)
+            kind = record.get("event")
+            if kind in ("round_complete", "round_voided"):
+                add("counter rounds", 1)
+                add("counter voided", int(kind == "round_voided"))
+            elif kind == "fee_collected":
+                add("counter fees", int(record["amount"]))
+            elif kind == "wager_settled" and record.get("banker", "house") != "house":
+                add("counter between_count", 1)
+                add("counter between_wagered", int(record["stake"]))
+                add("counter between_paid", int(record["returned"]))
+            elif kind == "wager_settled":
+                for label in ("all wagers", str(record["wager"])):
+                    add(f"{label} count", 1)
+                    add(f"{label} wagered", int(record["stake"]))
+                    add(f"{label} paid", int(record["returned"]))
+    return again, meters
+
+
 def _floor_meters(conn: psycopg.Connection[Any], table: str) -> dict[str, int]:
     meters: dict[str, int] = {}
     for name, value in conn.execute(
@@ -127,14 +162,21 @@ def check_table(conn: psycopg.Connection[Any], journal_path: str | Path, *, comp
                                   + (f" ({held} of them declared lost on the table)" if held else ""))
         ours, theirs = _journal_meters(db), _floor_meters(conn, table)
         kept = _lost_meters(conn, table, lost) if held else {}
+        again, twice = _ended_again(db, conn, table, lost) if held else ([], {})
         for name in sorted(set(ours) | set(theirs)):
-            floor = theirs.get(name, 0) - kept.get(name, 0)
-            if ours.get(name, 0) != floor:
+            journal, floor = ours.get(name, 0) - twice.get(name, 0), theirs.get(name, 0) - kept.get(name, 0)
+            if journal != floor:
                 less = f" ({theirs.get(name, 0)} less {kept[name]} from the records declared lost)" if kept.get(name) else ""
-                check.problems.append(f"meter {name}: journal {ours.get(name, 0)}, floor {floor}{less}")
-        if kept.get("counter rounds"):
-            check.notes.append(f"the floor's meters count {kept['counter rounds']} round(s) more than the journal's: those "
-                               "that ended among the records declared lost, which only the floor holds")
+                also = f" ({ours.get(name, 0)} less {twice[name]} from the rounds it ended again)" if twice.get(name) else ""
+                check.problems.append(f"meter {name}: journal {journal}{also}, floor {floor}{less}")
+        if again:
+            check.notes.append(f"{len(again)} round(s) ended among the records declared lost ended again in the restored "
+                               f"journal ({', '.join(again[:5])}{' ...' if len(again) > 5 else ''}): the floor counts "
+                               "each once, as it holds it; the journal's meters count its end again")
+        more = kept.get("counter rounds", 0) - twice.get("counter rounds", 0)
+        if more:
+            check.notes.append(f"the floor's meters count {more} round(s) the journal's do not: those that ended among the "
+                               "records declared lost, which only the floor holds")
         return check
     finally:
         db.close()

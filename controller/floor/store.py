@@ -49,7 +49,9 @@ Seqs a table's journal declared lost (a person accepted the loss on restoring
 it: ``wire.LOST_HEADER`` on the first record after them) are not waited for:
 that record follows on, in its journal's chain, from the record before the
 lost seqs, and is counted. Whatever the floor holds of the lost records stays
-counted (the floor's copy is the one to keep); ``declared_lost`` keeps each
+counted (the floor's copy is the one to keep), and a round whose end is
+among them is not ended again when the restored table re-enacts it (voided or
+played on): ``declared_lost`` keeps each
 declaration with how many of its records the floor holds, and the table gets
 one alert, kind ``records_declared_lost``.
 """
@@ -444,10 +446,13 @@ class FloorStore:
         elif kind == kinds.STATE_CHANGED and item.round_id:
             self._state(item, str(record.get("state")), at)
         elif kind == kinds.WAGER_SETTLED and item.round_id:
+            # not for a round the floor has seen end: a table restored with a loss settles again a round whose end
+            # (among the lost records) the floor holds; the floor's copy is the one counted
             self.conn.execute(
-                "INSERT INTO settlements VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                "INSERT INTO settlements SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM rounds "
+                "WHERE table_id = %s AND round_id = %s AND ended_seq IS NOT NULL) ON CONFLICT DO NOTHING",
                 (item.table, item.seq, item.round_id, record.get("spot"), record["wager"], record["stake"],
-                 record["returned"], record.get("banker", "house"), record.get("outcome")),
+                 record["returned"], record.get("banker", "house"), record.get("outcome"), item.table, item.round_id),
             )
         elif kind in (kinds.ROUND_HELD, kinds.HOLD_REASON_ADDED):
             reason = record.get("reason")
@@ -471,8 +476,9 @@ class FloorStore:
         return game if isinstance(game, str) else self._games.get(item.table, "")
 
     def _state(self, item: TableRecord, state: str, at: dt.datetime | None) -> None:
-        self.conn.execute(
-            "UPDATE rounds SET state = %s WHERE table_id = %s AND round_id = %s", (state, item.table, item.round_id)
+        self.conn.execute(  # a round ended stays as it ended (see _end_round)
+            "UPDATE rounds SET state = %s WHERE table_id = %s AND round_id = %s AND ended_seq IS NULL",
+            (state, item.table, item.round_id),
         )
         self.conn.execute("UPDATE floor_tables SET state = %s WHERE table_id = %s", (state, item.table))
         if state == "hold":
@@ -499,6 +505,12 @@ class FloorStore:
 
     def _end_round(self, item: TableRecord, *, voided: bool, at: dt.datetime | None) -> None:
         record = item.record
+        ended = self.conn.execute("SELECT ended_seq FROM rounds WHERE table_id = %s AND round_id = %s",
+                                  (item.table, item.round_id)).fetchone()
+        if ended is not None and ended[0] is not None:
+            if voided:
+                self._release(item, at, how="void")
+            return  # ended before, in records its table then declared lost: counted once, as the floor holds it
         game = self._game_of(item)
         day, shift = self.shifts.of(at)
         self.conn.execute(

@@ -150,3 +150,53 @@ def _backup_wagered(backup: Path) -> int:
     shutil.copy(backup, copy)
     with Journal(copy, table_id=TABLE, readonly=True, anchored=False) as kept:
         return kept.meters().total.wagered
+
+
+def _record(seq: int, event: str, **fields: object) -> dict[str, object]:
+    return {"event": event, "table": TABLE, "round": "TC-01-R1", "seq": seq, "game": "top-card",
+            "timestamp": f"2026-11-29T20:00:{seq:02d}Z", **fields}
+
+
+def test_a_round_the_restored_table_ends_again_is_counted_once_as_the_floor_holds_it(database: str) -> None:
+    """The backup ended in the middle of a round the floor then saw settle (records 3-4, declared lost on restoring);
+    the restored table re-enacted the round and voided it: the floor counted the round twice, its settlements under
+    both ends, and the drop with them. The floor's copy (the round as it was paid) is the one it counts."""
+    from controller.floor.shifts import Shifts
+    from controller.floor.store import FloorStore, create_schema
+    from controller.floor.wire import TableRecord
+
+    def item(record: dict[str, object], lost: tuple[int, int] | None = None) -> tuple[TableRecord, int | None]:
+        seq = int(record["seq"])  # type: ignore[call-overload]
+        return TableRecord(TABLE, seq, str(record["event"]), "TC-01-R1", record, lost=lost), seq
+
+    settled = {"spot": 1, "wager": "home", "stake": 1000, "outcome": "win", "payout": "1 to 1", "banker": "house"}
+    played = [
+        _record(1, "round_started", spots=7, rounding="player", options={"paytable": "standard"}, roles={}),
+        _record(2, "wager_placed", spot=1, wager="home", amount=1000, previous=0),
+        _record(3, "wager_settled", **settled, returned=2000, exact_returned="2000", house_win=-1000, reason="home wins"),
+        _record(4, "round_complete", wagered=1000, paid=2000, fees=0, house_win=-1000, between_players=0),
+    ]
+    again = [
+        _record(5, "wager_settled", **{**settled, "outcome": "push", "payout": "push"}, returned=1000, exact_returned="1000",
+                house_win=0, reason="void: restart after cards were dealt"),
+        _record(6, "state_changed", state="void"),
+        _record(7, "round_voided", reason="restart after cards were dealt", wagered=1000, paid=1000, fees=0, house_win=0,
+                between_players=0),
+    ]
+    with psycopg.connect(database) as conn:
+        create_schema(conn)
+        store = FloorStore(conn, site="audit", shifts=Shifts.default())
+        store.apply([item(r) for r in played])
+        store.apply([item(again[0], lost=(3, 4)), *(item(r) for r in again[1:])])
+        counters = dict(conn.execute("SELECT name, SUM(value) FROM counters WHERE table_id = %s GROUP BY name",
+                                     (TABLE,)).fetchall())
+        meters = conn.execute("SELECT count, wagered, paid FROM meters WHERE table_id = %s AND wager = ''", (TABLE,)).fetchone()
+        settlements = [int(seq) for (seq,) in conn.execute("SELECT seq FROM settlements WHERE table_id = %s ORDER BY seq",
+                                                           (TABLE,))]
+        round_row = conn.execute("SELECT state, ended_seq, voided FROM rounds WHERE table_id = %s", (TABLE,)).fetchone()
+        contiguous = _contiguous(database)
+    assert (counters.get("rounds"), counters.get("voided", 0)) == (1, 0), counters
+    assert meters == (1, 1000, 2000)
+    assert settlements == [3]
+    assert round_row == ("complete", 4, False)
+    assert contiguous == 7
