@@ -5,6 +5,9 @@
   ``tablectl-floor.service`` runs it).
 - ``floor check --config FILE JOURNAL...``: compare each table's journal with
   what the floor holds, record by record and meter by meter, to the cent.
+- ``floor shifts --config FILE [--table ID] [--day YYYY-MM-DD] [--json]``:
+  each table's figures per gaming day and shift (drop, paid, fees, win, hold,
+  rounds, voided rounds, holds), as the floor's meters hold them.
 - ``floor edges --config FILE [--from EDGES.json]``: load each game's house
   edges (``tablectl edge --json``) for the theoretical hold, and recompute it.
 - ``floor enrol --config FILE TABLE --public-key TABLE.pub [--replace]``: pin
@@ -48,6 +51,13 @@ def register(subparsers: Any) -> None:
     check.add_argument("journals", nargs="+", metavar="JOURNAL", help="a table's journal file (SQLite)")
     check.add_argument("--json", action="store_true", help="print the result as JSON")
     check.set_defaults(func=_check)
+
+    shifts = commands.add_parser("shifts", help="each table's drop, win and hold per gaming day and shift")
+    shifts.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    shifts.add_argument("--table", default=None, metavar="ID", help="only this table")
+    shifts.add_argument("--day", default=None, metavar="YYYY-MM-DD", help="only this gaming day")
+    shifts.add_argument("--json", action="store_true", help="print JSON (money in cents beside its dollar text)")
+    shifts.set_defaults(func=_shifts)
 
     edges = commands.add_parser("edges", help="load the games' house edges for the theoretical hold")
     edges.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
@@ -168,6 +178,40 @@ def _check(args: argparse.Namespace) -> int:
             for note in r.notes:
                 print(f"    note: {note}")
     return 0 if all(r.ok for r in results) else 1
+
+
+def _shifts(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from controller.floor.views import shift_meters
+
+    day = None
+    if args.day is not None:
+        try:
+            day = dt.date.fromisoformat(args.day)
+        except ValueError:
+            print(f"tablectl floor shifts: --day {args.day!r} is not a date (YYYY-MM-DD, a gaming day)", file=sys.stderr)
+            return 2
+    config = _config(args.config)
+    with _connect(config.database.dsn) as conn:
+        if not _has_floor_tables(conn):
+            print(f"tablectl floor shifts: the floor database ({config.database.dsn}) holds no table's records yet: "
+                  "`tablectl floor serve` makes its tables and stores the records the tables publish", file=sys.stderr)
+            return 1
+        rows = shift_meters(conn, table=args.table, day=day)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not rows:
+        print("no rounds on the floor" + (f" for table {args.table}" if args.table else "") + (f" on gaming day {day}" if day else ""))
+        return 0
+    print(f"{'gaming day':10}  {'shift':8} {'table':10} {'rounds':>6} {'voided':>6} {'drop':>14} {'paid':>14} {'fees':>11} "
+          f"{'win':>14} {'hold':>8} {'holds':>5}")
+    for row in sorted(rows, key=lambda r: (r["gaming_day"], r["shift"], r["table"])):
+        print(f"{row['gaming_day']:10}  {row['shift']:8} {row['table']:10} {row['rounds']:6} {row['voided']:6} "
+              f"{row['drop_text']:>14} {row['paid_text']:>14} {row['fees_text']:>11} {row['win_text']:>14} "
+              f"{row['hold_pct']:>8} {row['holds']:5}")
+    return 0
 
 
 def _enrol(args: argparse.Namespace) -> int:

@@ -66,8 +66,9 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
     return result
 
 
-def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None) -> list[dict[str, Any]]:
-    """Meters per table, gaming day, shift and game (drop, win, hold %, theoretical, rounds, holds, faults)."""
+def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None, day: dt.date | None = None) -> list[dict[str, Any]]:
+    """Meters per table, gaming day, shift and game (drop, paid, fees, win, hold %, theoretical, rounds, voided rounds,
+    holds, faults): ``tablectl floor shifts`` and the pit page's ``/api/meters``; money in cents beside its dollar text."""
     rows = conn.execute(
         """
         WITH k AS (SELECT table_id, gaming_day, shift, game FROM meters WHERE wager = ''
@@ -77,20 +78,24 @@ def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None) -> 
                COALESCE(jsonb_object_agg(c.name, c.value) FILTER (WHERE c.name IS NOT NULL), '{}'::jsonb)
         FROM k LEFT JOIN meters m ON m.wager = '' AND (m.table_id, m.gaming_day, m.shift, m.game) = (k.table_id, k.gaming_day, k.shift, k.game)
         LEFT JOIN counters c ON (c.table_id, c.gaming_day, c.shift, c.game) = (k.table_id, k.gaming_day, k.shift, k.game)
-        WHERE %(table)s::TEXT IS NULL OR k.table_id = %(table)s
+        WHERE (%(table)s::TEXT IS NULL OR k.table_id = %(table)s) AND (%(day)s::DATE IS NULL OR k.gaming_day = %(day)s)
         GROUP BY k.table_id, k.gaming_day, k.shift, k.game, m.pit, m.count, m.wagered, m.paid, m.theoretical
         ORDER BY k.gaming_day DESC, k.shift, k.table_id
         """,
-        {"table": table},
+        {"table": table, "day": day},
     ).fetchall()
     result = []
-    for table_id, day, shift, game, pit, count, wagered, paid, theoretical, counters in rows:
-        win = int(wagered) - int(paid) + int(counters.get("fees", 0))  # the table's house win: with its fees
+    for table_id, gaming_day, shift, game, pit, count, wagered, paid, theoretical, counters in rows:
+        fees = int(counters.get("fees", 0))
+        win = int(wagered) - int(paid) + fees  # the table's house win: with its fees
         result.append({
-            "table": table_id, "gaming_day": day.isoformat(), "shift": shift, "game": game, "pit": pit,
-            "wagers": int(count), "drop_text": format_cents(int(wagered)), "win_text": format_cents(win),
+            "table": table_id, "gaming_day": gaming_day.isoformat(), "shift": shift, "game": game, "pit": pit,
+            "wagers": int(count), "drop": int(wagered), "drop_text": format_cents(int(wagered)),
+            "paid": int(paid), "paid_text": format_cents(int(paid)), "fees": fees, "fees_text": format_cents(fees),
+            "win": win, "win_text": format_cents(win),
             "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered) if theoretical else "—",
-            "rounds": int(counters.get("rounds", 0)), "holds": int(counters.get("holds", 0)),
+            "rounds": int(counters.get("rounds", 0)), "voided": int(counters.get("voided", 0)),
+            "holds": int(counters.get("holds", 0)),
             "hold_minutes": round(int(counters.get("hold_seconds", 0)) / 60, 1),
             "device_faults": int(counters.get("device_faults", 0)),
             "camera_discrepancies": int(counters.get("camera_discrepancies", 0)),
