@@ -71,6 +71,7 @@ CREATE TABLE IF NOT EXISTS jackpots (
     name TEXT PRIMARY KEY, amount TEXT NOT NULL, contributed TEXT NOT NULL, paid TEXT NOT NULL, seeded TEXT NOT NULL,
     reset BIGINT NOT NULL, rate TEXT NOT NULL, applied_stream_seq BIGINT NOT NULL, locked_by TEXT,
     updated_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp());
+ALTER TABLE jackpots ADD COLUMN IF NOT EXISTS stream_created TEXT;
 CREATE TABLE IF NOT EXISTS jackpot_contributions (
     name TEXT NOT NULL, table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT, stake BIGINT NOT NULL,
     amount TEXT NOT NULL, stream_seq BIGINT NOT NULL, PRIMARY KEY (name, table_id, seq));
@@ -152,6 +153,25 @@ class JackpotController:
         assert row is not None
         return Meter(Fraction(row[0]), Fraction(row[1]), Fraction(row[2]), Fraction(row[3]), int(row[4]), row[5])
 
+    def _follow_stream(self, created: str) -> None:
+        """The position applied up to belongs to one stream (its creation time, as a table's outbox keeps it): a stream
+        made anew is applied from its first message. What was applied before is keyed (a contribution by its table and
+        seq, a claim by its key), so the tables' records published again in it count once and claims are answered
+        with the award they had."""
+        conn = self._db()
+        with conn.transaction():
+            row = conn.execute("SELECT stream_created, applied_stream_seq FROM jackpots WHERE name = %s FOR UPDATE",
+                               (self.name,)).fetchone()
+            assert row is not None
+            known, applied = row
+            if known is not None and known != created and int(applied):
+                log.warning("jackpot %s: the site's stream %s was made anew (created %s, not %s): applying it from its "
+                            "first message", self.name, wire.stream_name(self.site), created, known)
+                conn.execute("UPDATE jackpots SET applied_stream_seq = 0, stream_created = %s WHERE name = %s",
+                             (created, self.name))
+            elif known != created:
+                conn.execute("UPDATE jackpots SET stream_created = %s WHERE name = %s", (created, self.name))
+
     def _close(self) -> None:
         if self._conn is not None:
             with contextlib.suppress(psycopg.Error):
@@ -195,6 +215,8 @@ class JackpotController:
         js = client.jetstream(timeout=10)
         await ensure_stream(js, self.site, self.stream)
         self._kv = await _bucket(js, self.site, self.replicas)
+        created = str((await js.stream_info(wire.stream_name(self.site))).created)
+        await asyncio.to_thread(self._follow_stream, created)
         self.meter = await asyncio.to_thread(self._load)
         await self._republish()
         subscription = await js.subscribe(
