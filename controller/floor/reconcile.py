@@ -25,6 +25,8 @@ from typing import Any
 
 import psycopg
 
+from controller.floor import kinds
+
 
 @dataclass
 class TableCheck:
@@ -71,8 +73,8 @@ def _lost_meters(conn: psycopg.Connection[Any], table: str, lost: list[tuple[int
     for first, last in lost:
         for round_id, voided, fees in conn.execute(
             "SELECT round_id, voided, COALESCE((SELECT SUM((e.record->>'amount')::BIGINT) FROM events e WHERE e.table_id = "
-            "r.table_id AND e.round_id = r.round_id AND e.kind = 'fee_collected'), 0) FROM rounds r "
-            "WHERE table_id = %s AND ended_seq BETWEEN %s AND %s", (table, first, last),
+            "r.table_id AND e.round_id = r.round_id AND e.kind = %s), 0) FROM rounds r "
+            "WHERE table_id = %s AND ended_seq BETWEEN %s AND %s", (kinds.FEE_COLLECTED, table, first, last),
         ).fetchall():
             add("counter rounds", 1)
             add("counter voided", int(bool(voided)))
@@ -111,16 +113,16 @@ def _ended_again(db: sqlite3.Connection, conn: psycopg.Connection[Any], table: s
         for (text,) in db.execute("SELECT record FROM events WHERE round = ? ORDER BY seq", (round_id,)):
             record = json.loads(text)
             kind = record.get("event")
-            if kind in ("round_complete", "round_voided"):
+            if kind in (kinds.ROUND_COMPLETE, kinds.ROUND_VOIDED):
                 add("counter rounds", 1)
-                add("counter voided", int(kind == "round_voided"))
-            elif kind == "fee_collected":
+                add("counter voided", int(kind == kinds.ROUND_VOIDED))
+            elif kind == kinds.FEE_COLLECTED:
                 add("counter fees", int(record["amount"]))
-            elif kind == "wager_settled" and record.get("banker", "house") != "house":
+            elif kind == kinds.WAGER_SETTLED and record.get("banker", "house") != "house":
                 add("counter between_count", 1)
                 add("counter between_wagered", int(record["stake"]))
                 add("counter between_paid", int(record["returned"]))
-            elif kind == "wager_settled":
+            elif kind == kinds.WAGER_SETTLED:
                 for label in ("all wagers", str(record["wager"])):
                     add(f"{label} count", 1)
                     add(f"{label} wagered", int(record["stake"]))

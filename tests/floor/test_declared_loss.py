@@ -16,6 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from controller import events as ev
 from controller.commands.cli import main
 from controller.floor.consumer import FloorConsumer
 from controller.floor.localservers import NatsCluster
@@ -171,16 +172,16 @@ def test_a_round_the_restored_table_ends_again_is_counted_once_as_the_floor_hold
 
     settled = {"spot": 1, "wager": "home", "stake": 1000, "outcome": "win", "payout": "1 to 1", "banker": "house"}
     played = [
-        _record(1, "round_started", spots=7, rounding="player", options={"paytable": "standard"}, roles={}),
-        _record(2, "wager_placed", spot=1, wager="home", amount=1000, previous=0),
-        _record(3, "wager_settled", **settled, returned=2000, exact_returned="2000", house_win=-1000, reason="home wins"),
-        _record(4, "round_complete", wagered=1000, paid=2000, fees=0, house_win=-1000, between_players=0),
+        _record(1, ev.RoundStarted.EVENT, spots=7, rounding="player", options={"paytable": "standard"}, roles={}),
+        _record(2, ev.WagerPlaced.EVENT, spot=1, wager="home", amount=1000, previous=0),
+        _record(3, ev.WagerSettled.EVENT, **settled, returned=2000, exact_returned="2000", house_win=-1000, reason="home wins"),
+        _record(4, ev.RoundCompleted.EVENT, wagered=1000, paid=2000, fees=0, house_win=-1000, between_players=0),
     ]
     again = [
-        _record(5, "wager_settled", **{**settled, "outcome": "push", "payout": "push"}, returned=1000, exact_returned="1000",
+        _record(5, ev.WagerSettled.EVENT, **{**settled, "outcome": "push", "payout": "push"}, returned=1000, exact_returned="1000",
                 house_win=0, reason="void: restart after cards were dealt"),
-        _record(6, "state_changed", state="void"),
-        _record(7, "round_voided", reason="restart after cards were dealt", wagered=1000, paid=1000, fees=0, house_win=0,
+        _record(6, ev.StateChanged.EVENT, state="void"),
+        _record(7, ev.RoundVoided.EVENT, reason="restart after cards were dealt", wagered=1000, paid=1000, fees=0, house_win=0,
                 between_players=0),
     ]
     with psycopg.connect(database) as conn:

@@ -20,6 +20,7 @@ from pathlib import Path
 import nats
 import psycopg
 
+from controller import events as ev
 from controller.floor import wire
 from controller.floor.jackpot import JackpotController
 from controller.floor.localservers import NatsCluster
@@ -38,13 +39,13 @@ def _publish(cluster: NatsCluster, seqs: range, *, anew: bool = False) -> None:
                 await js.delete_stream(wire.stream_name(SITE))
                 await js.add_stream(config)
             for seq in seqs:
-                record = {"event": "wager_settled", "table": TABLE, "round": f"{TABLE}-R{seq}", "seq": seq,
+                record = {"event": ev.WagerSettled.EVENT, "table": TABLE, "round": f"{TABLE}-R{seq}", "seq": seq,
                           "timestamp": dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"), "game": "high-card-flush",
                           "spot": 1, "wager": "progressive", "stake": 100, "outcome": "lose", "payout": "lose", "returned": 0,
                           "exact_returned": "0", "house_win": 100, "reason": "2-card straight flush", "banker": "house",
                           "rounded": False}
                 data = wire.encode(record)
-                await js.publish(wire.subject(SITE, TABLE, "wager_settled"), data,
+                await js.publish(wire.subject(SITE, TABLE, ev.WagerSettled.EVENT), data,
                                  headers={"Nats-Msg-Id": wire.msg_id(TABLE, seq, data)})
         finally:
             await client.close()

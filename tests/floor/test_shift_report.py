@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from controller import events as ev
 from controller.commands.cli import main
 from controller.engine.log import EventLog
 from controller.engine.round import Limits, Round
@@ -68,12 +69,12 @@ def _by_shift(journal: Path, table: str) -> dict[tuple[str, str], dict[str, int]
     with Journal(journal, table_id=table, readonly=True) as own:
         records = own.stored()
     for record in records:
-        if record["event"] not in ("round_complete", "round_voided"):
+        if record["event"] not in (ev.RoundCompleted.EVENT, ev.RoundVoided.EVENT):
             continue
         day, shift = shifts.of(dt.datetime.fromisoformat(record["timestamp"]))
         figures = sums[(day.isoformat(), shift)]
         figures["rounds"] += 1
-        figures["voided"] += record["event"] == "round_voided"
+        figures["voided"] += record["event"] == ev.RoundVoided.EVENT
         for name in ("wagered", "paid", "fees", "house_win"):
             figures[name] += record[name]
     return sums
