@@ -183,7 +183,7 @@ def _check(args: argparse.Namespace) -> int:
 def _shifts(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from controller.floor.views import shift_meters
+    from controller.floor.views import in_shift_order, shift_meters
 
     day = None
     if args.day is not None:
@@ -198,7 +198,7 @@ def _shifts(args: argparse.Namespace) -> int:
             print(f"tablectl floor shifts: the floor database ({config.database.dsn}) holds no table's records yet: "
                   "`tablectl floor serve` makes its tables and stores the records the tables publish", file=sys.stderr)
             return 1
-        rows = shift_meters(conn, table=args.table, day=day)
+        rows = in_shift_order(shift_meters(conn, table=args.table, day=day), config.shift_plan())
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -207,7 +207,7 @@ def _shifts(args: argparse.Namespace) -> int:
         return 0
     print(f"{'gaming day':10}  {'shift':8} {'table':10} {'rounds':>6} {'voided':>6} {'drop':>14} {'paid':>14} {'fees':>11} "
           f"{'win':>14} {'hold':>8} {'holds':>5}")
-    for row in sorted(rows, key=lambda r: (r["gaming_day"], r["shift"], r["table"])):
+    for row in rows:
         print(f"{row['gaming_day']:10}  {row['shift']:8} {row['table']:10} {row['rounds']:6} {row['voided']:6} "
               f"{row['drop_text']:>14} {row['paid_text']:>14} {row['fees_text']:>11} {row['win_text']:>14} "
               f"{row['hold_pct']:>8} {row['holds']:5}")

@@ -66,6 +66,13 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
     return result
 
 
+def in_shift_order(rows: list[dict[str, Any]], shifts: Shifts) -> list[dict[str, Any]]:
+    """``shift_meters``' rows by gaming day, then shift as the day runs (``day``, ``swing``, ``grave``: not by
+    name), then table; a shift no longer in the plan after those that are."""
+    order = {shift.name: k for k, shift in enumerate(shifts.shifts)}
+    return sorted(rows, key=lambda r: (r["gaming_day"], order.get(r["shift"], len(order)), r["shift"], r["table"]))
+
+
 def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None, day: dt.date | None = None) -> list[dict[str, Any]]:
     """Meters per table, gaming day, shift and game (drop, paid, fees, win, hold %, theoretical, rounds, voided rounds,
     holds, faults): ``tablectl floor shifts`` and the pit page's ``/api/meters``; money in cents beside its dollar text."""

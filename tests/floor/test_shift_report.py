@@ -112,3 +112,15 @@ def test_the_shift_report_gives_each_tables_drop_win_voided_rounds_and_fees_as_i
     assert "TCP-01" in capsys.readouterr().out
     assert main(["floor", "shifts", "--config", str(config), "--day", "2026-13-01"]) == 2
     assert "--day" in capsys.readouterr().err
+
+
+def test_the_shift_report_runs_through_each_gaming_day_as_its_shifts_do_not_by_their_names() -> None:
+    # The auditor's report listed a day's shifts as day, grave, swing: grave (22:00) before swing (14:00).
+    from controller.floor.views import in_shift_order
+
+    rows = [{"gaming_day": day, "shift": shift, "table": table}
+            for day in ("2026-11-30", "2026-11-29") for shift in ("grave", "swing", "day") for table in ("TC-02", "TC-01")]
+    ordered = [(r["gaming_day"], r["shift"], r["table"]) for r in in_shift_order(rows, Shifts.default())]
+    assert ordered[:6] == [("2026-11-29", "day", "TC-01"), ("2026-11-29", "day", "TC-02"), ("2026-11-29", "swing", "TC-01"),
+                           ("2026-11-29", "swing", "TC-02"), ("2026-11-29", "grave", "TC-01"), ("2026-11-29", "grave", "TC-02")]
+    assert ordered[6][0] == "2026-11-30"
