@@ -708,9 +708,12 @@ class Journal:
         return [(int(seq), str(digest)) for seq, digest in self._read("SELECT seq, hash FROM events ORDER BY seq")]
 
     def hash_at(self, seq: int) -> str | None:
-        """The chain hash of record ``seq`` (``None`` if the journal does not hold it)."""
+        """The chain hash of record ``seq`` (``None`` if the journal does not hold it); at the seq before its first
+        record, the hash its chain starts from (``genesis``), which the anchor of a table that has not played holds."""
         rows = self._read("SELECT hash FROM events WHERE seq = ?", (seq,))
-        return str(rows[0][0]) if rows else None
+        if rows:
+            return str(rows[0][0])
+        return (self._meta("genesis") or GENESIS) if seq == self.first_seq - 1 else None
 
     def checkpoints(self, after_id: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """(id, checkpoint) of every checkpoint stored after ``after_id``, oldest first: what the floor is sent."""
