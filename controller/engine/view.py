@@ -25,7 +25,7 @@ from controller.engine.log import EventLog
 from controller.engine.players import SimulatedPlayers
 from controller.engine.round import FINISHED, Round
 from controller.engine.table import Table
-from controller.engine.visibility import Audience, Sight, blank, hands, scrub_all, sight
+from controller.engine.visibility import Audience, Sight, blank, hands, places, scrub_all, sight
 from controller.events import DecisionTaken
 from controller.money import format_cents
 from controller.records.journal import Journal
@@ -183,7 +183,7 @@ def round_view(loop: TableLoop, round: Round, audience: Audience) -> dict[str, A
     }
     shown: dict[str, Any] = scrub_all(view, seen)
     # the catalogues a hand is set and a tile keyed from: every card or tile of the game, nothing of this round
-    shown["pending"] = pending_view(pending, game, seen) if pending else None
+    shown["pending"] = pending_view(pending, game, seen, round.hand) if pending else None
     shown["entry"] = piece_entry(loop, round)
     return shown
 
@@ -200,7 +200,7 @@ def reveal_view(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
             for key, value in reveal.items()}
 
 
-def pending_view(pending: PendingDecision, game: Game[Any], seen: Sight) -> dict[str, Any]:
+def pending_view(pending: PendingDecision, game: Game[Any], seen: Sight, state: Any) -> dict[str, Any]:
     """The decision awaited, with what the page offers beside the action buttons (amounts, numbers, a hand to set).
 
     A hand to set or draw from is face down: the page never gets its cards. The dealer taps the cards the
@@ -209,6 +209,7 @@ def pending_view(pending: PendingDecision, game: Game[Any], seen: Sight) -> dict
     setting = pending.setting
     return {
         "spot": pending.spot,
+        "title": seen.scrub(game.decision_title(state, pending)),  # "Spot 3 hand 2 to act", as the settlement names it
         "actions": [seen.scrub(a) for a in pending.actions],
         "hand": pending.hand,
         "amounts": [{"action": a, "amount": c, "text": format_cents(c), "entry": f"{c // 100}.{c % 100:02d}"}
@@ -318,12 +319,13 @@ def cards_view(loop: TableLoop, round: Round, seen: Sight) -> list[dict[str, Any
     camera = loop.camera.get(round.id, {"agrees": False, "confirmed": 0, "problems": []})
     problems = {p["zone"]: p for p in camera["problems"]}
     hidden = {i for i, shown in enumerate(seen.shown) if not shown}
+    lies = places(round)
     out = []
     for index, (target, piece, source) in enumerate(round.cards):
         problem = problems.get(target) or problems.get(target.split(".", 1)[0])
         filmed = target != "burn" and (camera["agrees"] or index < camera.get("confirmed", 0))
         out.append({
-            "target": target,
+            "target": lies[index],  # the hand it lies in now (a split blackjack hand's), not where it was dealt
             "spot": round.game.spot_of(round.hand, target) if round.hand is not None and target != "burn" else None,
             "card": None if index in hidden else piece.code,
             "face_down": index in hidden,

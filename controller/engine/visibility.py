@@ -132,22 +132,31 @@ def sight(round: Round, audience: Audience) -> Sight:
 
 
 def hands(round: Round, seen: Sight) -> list[dict[str, Any]]:
-    """Each hand on the table as ``seen`` allows: its target, the spot it shows on (``None``: the dealer's,
-    the board, a pile not given out yet) and what the dealer reads beside it, from its face-up cards alone."""
-    face_up: dict[str, list[Any]] = {}
-    for (target, card, _), shown in zip(round.cards, seen.shown, strict=True):
-        if target != "burn":
-            face_up.setdefault(target, [])
-            if shown:
-                face_up[target].append(card)
+    """Each hand on the table as ``seen`` allows, in the order the game shows them (``Game.hands_now``: a split
+    blackjack hand's cards where they lie, not where they were dealt): its target, the spot it shows on (``None``:
+    the dealer's, the board, a pile not given out yet) and what the dealer reads beside it, from its face-up cards
+    alone."""
+    dealt = [(target, card) for target, card, _ in round.cards]
     out = []
-    for target, cards in face_up.items():
+    for target, indexes in round.game.hands_now(round.hand, dealt):
+        if target == "burn":
+            continue
+        cards = [dealt[i][1] for i in indexes if seen.shown[i]]
         try:
             label = round.game.hand_label(round.hand, target, cards) if cards else None
         except ValueError:  # a hand the game cannot read yet (a short hand mid-deal)
             label = None
         out.append({"target": target, "spot": round.game.spot_of(round.hand, target), "label": label})
     return out
+
+
+def places(round: Round) -> list[str]:
+    """Where each of the round's cards lies now, in dealing order (``Game.hands_now``): the hand a screen shows it in."""
+    lies = [target for target, _, _ in round.cards]
+    for target, indexes in round.game.hands_now(round.hand, [(t, c) for t, c, _ in round.cards]):
+        for index in indexes:
+            lies[index] = target
+    return lies
 
 
 def blank(record: dict[str, Any], sight: Sight | None) -> dict[str, Any]:

@@ -313,6 +313,23 @@ class Game(abc.ABC, Generic[State]):
         match = SPOT_TARGET.match(target)
         return int(match.group(1)) if match else None
 
+    def hands_now(self, state: State | None, dealt: Sequence[tuple[str, Any]]) -> list[tuple[str, list[int]]]:
+        """Each hand on the table now, in the order a screen shows them: its place and the indexes into ``dealt``
+        (the round's cards in dealing order, each with the place it was dealt to) of the cards lying in it.
+
+        By default a card lies where it was dealt, the hands in the order their first cards came. A game whose
+        cards move between hands says where they lie (a blackjack split takes a hand's second card to a hand of
+        its own); what was dealt where is journaled as dealt, whatever this says.
+        """
+        places: dict[str, list[int]] = {}
+        for index, (target, _) in enumerate(dealt):
+            places.setdefault(target, []).append(index)
+        return list(places.items())
+
+    def decision_title(self, state: State, pending: PendingDecision) -> str:
+        """What a screen heads the decision awaited with: whose turn it is."""
+        return f"Spot {pending.spot} to act"
+
     def hand_label(self, state: State, target: str, cards: Sequence[Any]) -> str | None:
         """What the dealer reads beside ``target``'s hand: its total, its rank, how it was set.
 

@@ -140,8 +140,7 @@ function renderDecision(round, dealerMode) {
   if (!pending) { draft = null; return; }
   const key = [round.id, pending.spot, pending.hand, pending.actions.join()].join("/");
   if (!draft || draft.key !== key) draft = { key, values: [], named: [] };
-  const hand = pending.hand ? " (hand " + pending.hand + ")" : "";
-  document.getElementById("decision-label").textContent = "Spot " + pending.spot + hand + " to act";
+  document.getElementById("decision-label").textContent = pending.title;  // the engine's: "Spot 3 hand 2 to act"
   const decide = (action, extra) => command({ command: "decide", spot: pending.spot, action, hand: pending.hand, ...extra });
   const parts = pending.actions.map((action) => {
     const amounts = pending.amounts.filter((a) => a.action === action);
@@ -282,7 +281,9 @@ function renderLayout(round) {
   layout.style.setProperty("--spots", String(count));
   layout.replaceChildren(...spots.map((spot, i) => {
     const cards = round ? round.cards.filter((c) => spotOf(c) === spot.spot) : [];
-    const targets = [...new Set(cards.map((c) => c.target))];
+    // the spot's hands in the order the engine lists them (a split blackjack hand's cards where they lie now)
+    const listed = (round ? round.hands || [] : []).map((h) => h.target);
+    const targets = [...new Set(cards.map((c) => c.target))].sort((a, b) => listed.indexOf(a) - listed.indexOf(b));
     const decided = round ? round.decisions.filter((d) => d.spot === spot.spot).map((d) => label(d.action)).slice(-1) : [];
     const result = round && round.results ? round.results[String(spot.spot)] : null;
     const classes = ["spot"];

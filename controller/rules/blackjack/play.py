@@ -273,12 +273,50 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
             return Face.UNTIL_REVEAL
         return Face.UP
 
+    def hands_now(self, state: BlackjackRound | None, dealt: Sequence[tuple[str, Any]]) -> list[tuple[str, list[int]]]:
+        """A split takes a hand's second card to a hand of its own (``3.0`` dealt 8H 8D, then 8C after a split:
+        8H 8C lie at ``3.0``, 8D at ``3.1``); each seat's hands in the order they are played."""
+        by_deal = super().hands_now(state, dealt)
+        if state is None:
+            return by_deal
+        dealt_at: dict[tuple[int, Any], list[int]] = {}
+        for index, (target, card) in enumerate(dealt):
+            spot = self.spot_of(state, target) if target != PLAYER_DEALER else None
+            if spot is not None:
+                dealt_at.setdefault((spot, card), []).append(index)
+        hands: list[tuple[str, list[int]]] = []
+        for spot in sorted(state.seats):
+            for number, hand in enumerate(state.seats[spot].hands):
+                indexes = []
+                for card in hand.cards:
+                    free = dealt_at.get((spot, card))
+                    if not free:  # not dealt to this seat (never so): show the cards where they were dealt
+                        return by_deal
+                    indexes.append(free.pop(0))
+                if indexes:
+                    hands.append((f"{spot}.{number}", sorted(indexes)))
+        return [(t, i) for t, i in by_deal if self.spot_of(state, t) is None] + hands
+
+    def decision_title(self, state: BlackjackRound, pending: PendingDecision) -> str:
+        """A split seat's hands are named as the settlement names them (``Spot 3 hand 2 to act``)."""
+        seat = state.seats.get(pending.spot)
+        if seat is None or len(seat.hands) < 2:
+            return super().decision_title(state, pending)
+        return f"Spot {pending.spot} {self.hand_name(pending.hand)} to act"
+
     def hand_label(self, state: BlackjackRound, target: str, cards: Sequence[Any]) -> str | None:
         """The hand's total as the drawing rule reads it (``soft 17``, ``Natural 22``); the player-dealer's
-        counts only the cards face up."""
+        counts only the cards face up. A split hand's first two cards are no blackjack (nor Natural 22): they are
+        totalled as the hand is settled (``hand_total``)."""
         if not cards:
             return None
-        total = self.total(cards, initial=len(cards) == 2)
+        initial = len(cards) == 2
+        if target != PLAYER_DEALER:
+            spot, _, number = target.partition(".")
+            seat = state.seats.get(int(spot)) if spot.isdigit() else None
+            if seat is not None and number.isdigit() and int(number) < len(seat.hands):
+                initial = initial and not seat.hands[int(number)].split
+        total = self.total(cards, initial=initial)
         return str(total) if target != PLAYER_DEALER or len(cards) > 1 or state.revealed else f"showing {total.points}"
 
     def dealer_draws_on(self, cards: Sequence[Card]) -> bool:

@@ -1,0 +1,112 @@
+"""A blackjack dealer's shift at the console, in Chromium at the table PC's 1024x600: what the screen showed that
+would have misled the dealer, each checked here as they met it.
+
+The shoe is the in-process simulator, its order after the shuffle stacked with the cards a walk needs (after the
+burn), so each round deals what the dealer saw."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from controller.cards import Card
+from drivers.shoe import InProcessShoe
+from tests.console.tables import log_in, served
+from tests.console.test_browser import enter, expect_text
+
+
+@pytest.fixture
+def table_page(chromium: Any) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": 1024, "height": 600})
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    yield page
+    context.close()
+
+
+def stack(shoe: InProcessShoe, codes: str) -> None:
+    """Deal ``codes`` first after the next shuffle and its burn: each card swapped in from further down the shuffled
+    order, so the shoe still holds exactly its decks."""
+    shuffle = shoe.shuffle
+
+    def stacked() -> None:
+        shuffle()
+        order = shoe._order  # the simulator's own order, stacked for the walk
+        for position, code in enumerate(codes.split(), start=1):
+            card = Card.parse(code)
+            found = order.index(card, position)
+            order[position], order[found] = order[found], order[position]
+        shoe.shuffle = shuffle  # type: ignore[method-assign]
+
+    shoe.shuffle = stacked  # type: ignore[method-assign]
+
+
+def hand_shown(page: Any, spot: int, place: str) -> tuple[str, str]:
+    """The cards (their codes) and the total the spot shows for one hand (``3.1``)."""
+    hand = page.locator(f'#layout section.spot[data-spot="{spot}"] .hand[data-target="{place}"]')
+    cards = hand.locator(".card")
+    codes = " ".join(str(cards.nth(i).get_attribute("data-card")) for i in range(cards.count()))
+    return codes, hand.locator(".hand-label").inner_text()
+
+
+def decide(page: Any, label: str, action: str) -> None:
+    expect_text(page, "#decision-label", f"^{label}$")
+    page.click(f'#decision-actions button[data-action="{action}"]')
+
+
+def test_a_split_pair_shows_each_hand_with_its_own_cards_and_total(table_page: Any) -> None:
+    """Pure 21.5, spot 3 splits 8s and splits again: the spot showed "8♥ 8♦ 8♣ 3♦ TB hard 37" and "5♥ hard 5" for the
+    hands 8H 3D TB (21), 8C 5H (13) and 8D 4C (12): every card under the hand it was dealt to, not the one it lies in
+    once split. Each hand now shows its own cards and total, in the order they are played."""
+    page = table_page
+    with served("pure-21-5") as console:
+        # seats 2 and 3 clockwise from the player-dealer at seat 1; its up card 6S, its down card 9S
+        stack(console.loop.table.feed.shoe, "9C 8H 6S 7C 8D 9S 8C 3D TB 5H 4C 2S 9D")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "base", "10")
+        enter(page, 3, "base", "10")
+        expect_text(page, '#layout button.wager[data-spot="3"][data-wager="base"]', r"\$10\.00")
+        page.click("#no-more-bets")
+        decide(page, "Spot 2 to act", "stand")
+        decide(page, "Spot 3 to act", "split")
+        decide(page, "Spot 3 hand 1 to act", "split")  # 8H and 8C: split again
+        decide(page, "Spot 3 hand 1 to act", "hit")  # 8H 3D: 11, must hit; TB makes 21, which stands
+        expect_text(page, "#decision-label", "^Spot 3 hand 2 to act$")  # 8C 5H: 13
+        assert hand_shown(page, 3, "3.0") == ("8H 3D TB", "hard 21")
+        assert hand_shown(page, 3, "3.1") == ("8C 5H", "hard 13")
+        assert hand_shown(page, 3, "3.2") == ("8D", "hard 8")
+        places = page.locator('#layout section.spot[data-spot="3"] .hand')
+        assert [places.nth(i).get_attribute("data-target") for i in range(places.count())] == ["3.0", "3.1", "3.2"]
+        decide(page, "Spot 3 hand 2 to act", "stand")
+        decide(page, "Spot 3 hand 3 to act", "stand")  # 8D 4C
+        expect_text(page, "#state", "complete")
+        assert hand_shown(page, 3, "3.2") == ("8D 4C", "hard 12")
+        reasons = [console.loop.round.settlements[i].reason for i in range(4)] if console.loop.round else []
+        assert any(r.startswith("hand 2 8C 5H (hard 13)") for r in reasons), reasons
+
+
+def test_split_aces_with_a_bonus_card_read_21_on_the_spot_as_they_are_paid(table_page: Any) -> None:
+    """Pure 21.5, spot 2 splits aces and draws a Bonus card to one: the spot read "Pure 21.5 Blackjack" beside a hand
+    paid as 21 (a split hand is no Pure 21.5 Blackjack, seed 003 Pure 21.5 Object of the game: "on the initial two
+    cards dealt")."""
+    page = table_page
+    with served("pure-21-5") as console:
+        stack(console.loop.table.feed.shoe, "AS 7H AD 9S KB 4C 8C 9D")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "base", "10")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="base"]', r"\$10\.00")
+        page.click("#no-more-bets")
+        decide(page, "Spot 2 to act", "split")
+        expect_text(page, "#state", "complete")
+        assert hand_shown(page, 2, "2.0") == ("AS KB", "soft 21")
+        assert hand_shown(page, 2, "2.1") == ("AD 4C", "soft 15")
