@@ -110,3 +110,35 @@ def test_split_aces_with_a_bonus_card_read_21_on_the_spot_as_they_are_paid(table
         expect_text(page, "#state", "complete")
         assert hand_shown(page, 2, "2.0") == ("AS KB", "soft 21")
         assert hand_shown(page, 2, "2.1") == ("AD 4C", "soft 15")
+
+
+def test_every_action_of_a_pure_21_5_hand_is_on_the_1024x600_screen(table_page: Any) -> None:
+    """Spot 2 with its Bonus and Buster Bets and insurance under the player-dealer's ace, then 8-8: hit, stand, double
+    (and double for less), split and surrender. SURRENDER stood below the bottom of the table's screen, reached only by
+    scrolling inside the panel, and "double other amount" at its edge (docs/console.md: nothing to scroll)."""
+    page = table_page
+    with served("pure-21-5") as console:
+        stack(console.loop.table.feed.shoe, "8H AH 8D 6S")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "base", "10")
+        enter(page, 2, "bonus", "5")
+        enter(page, 2, "buster", "5")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="buster"]', r"\$5\.00")
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "^Spot 2 to act$")
+        page.click('#decision-actions button[data-action="insurance"][data-amount="5.00"]')
+        page.locator('#decision-actions button[data-action="surrender"]').wait_for()
+        height = page.viewport_size["height"]
+        controls = page.locator("#decision-actions button, #decision-actions input")
+        names = [f"{controls.nth(i).get_attribute('data-action')} {controls.nth(i).inner_text()}".strip()
+                 for i in range(controls.count())]
+        assert {"hit HIT", "stand STAND", "split SPLIT", "surrender SURRENDER"} <= set(names), names
+        for i in range(controls.count()):
+            box = controls.nth(i).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height, (names[i], box)
+        panel = page.locator("#dealer-area .panel")
+        assert panel.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1"), "the panel scrolls"

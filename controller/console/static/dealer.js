@@ -162,7 +162,7 @@ function amountPicker(action, amounts, decide, dealerMode) {
     decide(action, { amount: other.value });
   };
   other.addEventListener("keydown", (event) => { if (event.key === "Enter") send(); });
-  return el("div", { class: "picker", "data-picker": action },
+  return el("div", { class: "picker amounts", "data-picker": action },
     amounts.map((a) => el("button", { class: "big action", "data-action": action, "data-amount": a.entry,
                                       text: label(action) + " " + a.text, disabled: !dealerMode,
                                       onclick: () => decide(action, { amount: a.entry }) })),
