@@ -340,7 +340,7 @@ QUIET_FIELDS = ("seq", "event", "round", "table", "timestamp", "game")
 
 
 MONEY_FIELDS = frozenset({"amount", "previous", "total", "stake", "returned", "house_win", "paid", "wagered", "fees",
-                          "between_players", "bank"})
+                          "between_players", "bank", "action", "net", "returned_to_player_dealer"})
 """Event fields that hold whole cents (``controller.events``): shown in dollars."""
 EXACT_FIELDS = frozenset({"exact_returned"})
 """Exact amounts before rounding (the audit's): left off a screen line, which shows what was paid."""
@@ -366,6 +366,8 @@ def event_text(detail: dict[str, Any]) -> str:
             continue
         if key in MONEY_FIELDS and isinstance(value, int) and not isinstance(value, bool):
             value = format_cents(value)
+        elif key == "hand" and isinstance(value, int) and not isinstance(value, bool):
+            value = value + 1  # a seat's hands counted from 1, as its payouts and `tablectl round` name them
         elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
             value = " ".join(str(v) for v in value)
         elif isinstance(value, dict | list):

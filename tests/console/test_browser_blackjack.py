@@ -142,3 +142,35 @@ def test_every_action_of_a_pure_21_5_hand_is_on_the_1024x600_screen(table_page: 
             assert box is not None and box["y"] + box["height"] <= height, (names[i], box)
         panel = page.locator("#dealer-area .panel")
         assert panel.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1"), "the panel scrolls"
+
+
+def test_the_pit_views_events_show_the_bank_in_dollars_and_name_split_hands_as_the_payouts_do(table_page: Any) -> None:
+    """No Bust, spot 2 splits 8s: the pit view's event list read "settlement summary ... bank $200.00 action 6000
+    net 2000 ... returned to player dealer 22000" (cents beside dollars) and "decision spot 2 action stand hand 1" for
+    the hand its payout calls "hand 2 8D 5H"."""
+    page = table_page
+    with served("no-bust-21") as console:
+        stack(console.loop.table.feed.shoe, "8H 7C 8D 3D TC 5H 9D 2S")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "200")
+        enter(page, 2, "base", "20")
+        expect_text(page, '#layout button.wager[data-spot="2"][data-wager="base"]', r"\$20\.00")
+        page.click("#no-more-bets")
+        decide(page, "Spot 2 to act", "split")
+        decide(page, "Spot 2 hand 1 to act", "hit")  # 8H 3D: 11; TC makes 21
+        decide(page, "Spot 2 hand 2 to act", "stand")  # 8D 5H: 13
+        expect_text(page, "#state", "complete")
+        page.goto(console.url + "/pit")
+        expect_text(page, "#events", "settlement summary")
+        events = page.inner_text("#events")
+        summary = next(line for line in events.splitlines() if "settlement summary" in line)
+        assert "bank $200.00" in summary and " action $40.00" in summary, summary
+        assert " net $" in summary or " net -$" in summary, summary
+        assert "returned to player dealer $" in summary, summary
+        stand = next(line for line in events.splitlines() if "decision" in line and "action stand" in line)
+        assert stand.endswith("hand 2"), stand
+        settled = next(line for line in events.splitlines() if "8D 5H" in line)
+        assert "hand 2 8D 5H" in settled, settled
