@@ -381,6 +381,8 @@ def settlement_view(record: Settlement) -> dict[str, Any]:
     net = record.returned - record.stake
     if record.banker != "house":
         instruction = f"{record.banker}: {'pays' if net > 0 else 'takes'} {format_cents(abs(net))}" if net else "returned"
+        if net < 0 and record.returned:  # a loss in part (a short bank, a surrender): what goes back, as a house line says
+            instruction += f", return {format_cents(record.returned)}"
         if record.wager == "bank":
             instruction = f"bank returned {format_cents(record.returned)}"
     elif net > 0:

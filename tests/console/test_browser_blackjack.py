@@ -14,7 +14,7 @@ import pytest
 from controller.cards import Card
 from drivers.shoe import InProcessShoe
 from tests.console.tables import log_in, served
-from tests.console.test_browser import enter, expect_text
+from tests.console.test_browser import enter, expect_text, settlement_rows
 
 
 @pytest.fixture
@@ -174,3 +174,29 @@ def test_the_pit_views_events_show_the_bank_in_dollars_and_name_split_hands_as_t
         assert stand.endswith("hand 2"), stand
         settled = next(line for line in events.splitlines() if "8D 5H" in line)
         assert "hand 2 8D 5H" in settled, settled
+
+
+def test_a_loss_the_short_bank_covers_in_part_says_what_goes_back_to_the_player(table_page: Any) -> None:
+    """No Bust, a $50 bank: spot 2's $40 win (first from the action button) leaves $10 of it, and spot 3 loses its $20.
+    The line read "P/D takes $10.00", the whole of a loss's line elsewhere: the dealer could take the $20 wager; a
+    house line in the same case reads "collect $10.00, return $10.00". It now says what goes back (seed 003 No Bust
+    round of play 17: the player-dealer "can only win or lose as much as they have placed on the table")."""
+    page = table_page
+    with served("no-bust-21") as console:
+        # spot 2 TH 9H (19), spot 3 9C 8C (17); the player-dealer 7S, then 8D (the button on seat 2), 3S: 18
+        stack(console.loop.table.feed.shoe, "TH 9C 7S 9H 8C 8D 3S")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "50")
+        enter(page, 2, "base", "40")
+        enter(page, 3, "base", "20")
+        expect_text(page, '#layout button.wager[data-spot="3"][data-wager="base"]', r"\$20\.00")
+        page.click("#no-more-bets")
+        decide(page, "Spot 2 to act", "stand")
+        decide(page, "Spot 3 to act", "stand")
+        expect_text(page, "#state", "complete")
+        lines = settlement_rows(page)
+        assert lines[:2] == [("2", "base", "P/D pays $40.00"), ("3", "base", "P/D takes $10.00, return $10.00")], lines
+        expect_text(page, '#layout section.spot[data-spot="3"] .spot-result', r"LOSE \$10\.00")
