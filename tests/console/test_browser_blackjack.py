@@ -200,3 +200,29 @@ def test_a_loss_the_short_bank_covers_in_part_says_what_goes_back_to_the_player(
         lines = settlement_rows(page)
         assert lines[:2] == [("2", "base", "P/D pays $40.00"), ("3", "base", "P/D takes $10.00, return $10.00")], lines
         expect_text(page, '#layout section.spot[data-spot="3"] .spot-result', r"LOSE \$10\.00")
+
+
+def test_the_player_dealers_collection_fee_is_shown_at_its_spot_before_the_cards_are_dealt(table_page: Any) -> None:
+    """Seed 003 No Bust round of play 6: the casino dealer collects the fees "prior to the start of the game". The page
+    named the player-dealer's fee only in the settlement, after the round; it is now on the player-dealer's spot from
+    "no more bets" on (the fee the engine took, `Round.fees`)."""
+    page = table_page
+    with served("no-bust-21") as console:
+        stack(console.loop.table.feed.shoe, "TH 9C 7S 9H 8C 8D 3S")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "100")
+        enter(page, 2, "base", "40")
+        enter(page, 3, "base", "20")
+        expect_text(page, '#layout button.wager[data-spot="3"][data-wager="base"]', r"\$20\.00")
+        assert page.locator('#layout section.spot[data-spot="1"] .badge.fee').count() == 0
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "^Spot 2 to act$")
+        assert console.loop.round is not None
+        [fee] = console.loop.round.fees
+        assert fee.spot == 1 and fee.amount > 0
+        dollars = f"${fee.amount // 100}.{fee.amount % 100:02d}"
+        expect_text(page, '#layout section.spot[data-spot="1"] .badge.fee', rf"^fee \{dollars}$")
+        assert page.locator('#layout section.spot[data-spot="2"] .badge.fee').count() == 0

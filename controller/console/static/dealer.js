@@ -296,6 +296,10 @@ function renderLayout(round) {
       el("h3", {}, el("span", { class: "spot-number", text: String(spot.spot) }),
         spot.role ? el("span", { class: "badge", text: spot.role }) : null,
         spot.seated ? el("span", { class: "badge", text: "dealt in" }) : null,
+        // a collection fee is taken before the cards are dealt (seed 003, California games): shown on its spot from
+        // "no more bets" on, not only in the settlement at the end (a drop from the pot is spot 0's: the settlement's)
+        (round ? round.fees : []).filter((f) => f.spot === spot.spot).map((f) =>
+          el("span", { class: "badge fee", title: f.reason, text: "fee " + f.text })),
         decided.map((action) => el("span", { class: "badge decided", text: action }))),
       betting && !view.game.wagers.length && !spot.seated
         ? el("button", { class: "wager", "data-sit": spot.spot, text: "Deal in",
