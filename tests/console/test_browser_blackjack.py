@@ -226,3 +226,27 @@ def test_the_player_dealers_collection_fee_is_shown_at_its_spot_before_the_cards
         dollars = f"${fee.amount // 100}.{fee.amount % 100:02d}"
         expect_text(page, '#layout section.spot[data-spot="1"] .badge.fee', rf"^fee \{dollars}$")
         assert page.locator('#layout section.spot[data-spot="2"] .badge.fee').count() == 0
+
+
+def test_insurance_choices_read_in_the_dealers_words(table_page: Any) -> None:
+    """Under the player-dealer's ace the buttons and the spot's badge read "NO-INSURANCE" and "EVEN-MONEY", the
+    engine's action names; they read "no insurance" and "even money"."""
+    page = table_page
+    with served("pure-21-5") as console:
+        stack(console.loop.table.feed.shoe, "AS 9C AH KB 7D 6S")
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        expect_text(page, "#state", "betting")
+        enter(page, 1, "bank", "500")
+        enter(page, 2, "base", "10")
+        enter(page, 3, "base", "10")
+        expect_text(page, '#layout button.wager[data-spot="3"][data-wager="base"]', r"\$10\.00")
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "^Spot 2 to act$")
+        buttons = page.locator("#decision-actions button")
+        texts = [buttons.nth(i).text_content() for i in range(buttons.count())]
+        assert "no insurance" in texts and "even money" in texts, texts
+        page.click('#decision-actions button[data-action="even-money"]')
+        expect_text(page, "#decision-label", "^Spot 3 to act$")
+        expect_text(page, '#layout section.spot[data-spot="2"] .badge.decided', "^even money$")

@@ -18,6 +18,9 @@ const SHORT = { straight_flush_bonus: "SF bonus", tens_or_better: "10s or better
 
 function shortLabel(name) { return SHORT[name] || label(name); }
 
+// An action as the dealer says it: "no insurance", "even money" (the engine's action names are "no-insurance", ...).
+function actionLabel(action) { return label(action).replace(/-/g, " "); }
+
 function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/^stack(\d+)$/, "stack $1").replace(/_/g, " "); }
 
 const STATUS = {
@@ -147,7 +150,7 @@ function renderDecision(round, dealerMode) {
     if (amounts.length) return amountPicker(action, amounts, decide, dealerMode);
     if (pending.values.length && pending.actions.length === 1) return valuePicker(action, pending.values, decide, dealerMode);
     if (pending.setting && action === pending.setting.action) return handSetter(pending.setting, decide, dealerMode);
-    return el("button", { class: "big action", "data-action": action, text: label(action), disabled: !dealerMode,
+    return el("button", { class: "big action", "data-action": action, text: actionLabel(action), disabled: !dealerMode,
                           onclick: () => decide(action, {}) });
   });
   document.getElementById("decision-actions").replaceChildren(...parts);
@@ -156,18 +159,18 @@ function renderDecision(round, dealerMode) {
 // A raise (or any action carrying an amount): one button per amount the game offers, and any other amount typed in.
 function amountPicker(action, amounts, decide, dealerMode) {
   const other = el("input", { id: "decision-amount", inputmode: "decimal", autocomplete: "off", placeholder: "other $",
-                              "aria-label": label(action) + " amount in dollars", size: 6 });
+                              "aria-label": actionLabel(action) + " amount in dollars", size: 6 });
   const send = () => {  // sent empty, the game took its smallest amount: a raise of 2x or 3x called for went in at 1x
-    if (!other.value.trim()) { showMessage("enter the " + label(action) + " amount first, or tap one of the amounts"); return; }
+    if (!other.value.trim()) { showMessage("enter the " + actionLabel(action) + " amount first, or tap one of the amounts"); return; }
     decide(action, { amount: other.value });
   };
   other.addEventListener("keydown", (event) => { if (event.key === "Enter") send(); });
   return el("div", { class: "picker amounts", "data-picker": action },
     amounts.map((a) => el("button", { class: "big action", "data-action": action, "data-amount": a.entry,
-                                      text: label(action) + " " + a.text, disabled: !dealerMode,
+                                      text: actionLabel(action) + " " + a.text, disabled: !dealerMode,
                                       onclick: () => decide(action, { amount: a.entry }) })),
     el("span", { class: "entry-row" }, other,
-      el("button", { class: "big", "data-action": action, "data-amount": "other", text: label(action) + " other amount",
+      el("button", { class: "big", "data-action": action, "data-amount": "other", text: actionLabel(action) + " other amount",
                      disabled: !dealerMode, onclick: send })));
 }
 
@@ -284,7 +287,7 @@ function renderLayout(round) {
     // the spot's hands in the order the engine lists them (a split blackjack hand's cards where they lie now)
     const listed = (round ? round.hands || [] : []).map((h) => h.target);
     const targets = [...new Set(cards.map((c) => c.target))].sort((a, b) => listed.indexOf(a) - listed.indexOf(b));
-    const decided = round ? round.decisions.filter((d) => d.spot === spot.spot).map((d) => label(d.action)).slice(-1) : [];
+    const decided = round ? round.decisions.filter((d) => d.spot === spot.spot).map((d) => actionLabel(d.action)).slice(-1) : [];
     const result = round && round.results ? round.results[String(spot.spot)] : null;
     const classes = ["spot"];
     if (pendingSpot === spot.spot) classes.push("acting");
