@@ -98,6 +98,10 @@ taken for a device's fault."""
 
 
 SUPERVISOR_COMMANDS = (Resume, VoidRound, CorrectCard, CorrectPlacedCard)
+IN_PLAY = {"betting": "betting is open", "no_more_bets": "betting is closed", "dealing": "cards are being dealt",
+           "decisions": "waiting for a player's decision", "reveal": "the dealer's hand is being revealed",
+           "settling": "being settled", "hold": "on hold"}
+"""What a round in play waits for, as a refusal to open the next round says it (not the engine's state names)."""
 IDLE_WAIT = 0.2
 """Longest wait for a command, in seconds: how soon a stop, a heartbeat or a due step is noticed."""
 OFFER_AGAIN = 1.0
@@ -506,7 +510,9 @@ class TableLoop:
 
     def _open_round(self) -> str:
         if self.round is not None and self.round.state not in FINISHED:
-            raise CommandRefused(f"round {self.round.id} is still {self.round.state}")
+            doing = IN_PLAY.get(self.round.state, self.round.state)
+            raise CommandRefused(f"round {self.round.id} is in play ({doing}): settle it, or a supervisor voids it, "
+                                 "before the next round opens")
         if self.table_fault:
             raise CommandRefused(f"the table is on hold: {self.table_fault}")
         self._finalize()  # the last round's bookkeeping may pass the player-dealer position, or stop the game

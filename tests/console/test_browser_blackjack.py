@@ -250,3 +250,28 @@ def test_insurance_choices_read_in_the_dealers_words(table_page: Any) -> None:
         page.click('#decision-actions button[data-action="even-money"]')
         expect_text(page, "#decision-label", "^Spot 3 to act$")
         expect_text(page, '#layout section.spot[data-spot="2"] .badge.decided', "^even money$")
+
+
+def test_a_second_screen_opening_betting_at_the_same_moment_is_told_so_in_words(chromium: Any) -> None:
+    """Two screens at the table, both tapping Open betting at once: the one whose tap came second read "round
+    NB-01-TEST-000001 is still betting" (with a hand awaited, "is still decisions"): the engine's state names. It reads
+    that the round is in play, what it waits for, and what to do."""
+    pages = [chromium.new_context(viewport={"width": 1024, "height": 600}).new_page() for _ in range(2)]
+    with served("no-bust-21") as console:
+        for page in pages:
+            page.set_default_timeout(30000)
+            page.goto(console.url)
+            log_in(page)
+            page.locator("#open-round").wait_for()
+        for page in pages:  # both taps before either page hears of the round the other opened
+            page.evaluate("document.getElementById('open-round').click()")
+        for page in pages:
+            expect_text(page, "#state", "betting")
+        page_said = [p.inner_text("#message") if p.locator("#message").is_visible() else "" for p in pages]
+        said = [m for m in page_said if "round" in m]  # the table's last answer: on every screen
+        assert said, page_said
+        for message in said:
+            assert message.endswith("is in play (betting is open): settle it, or a supervisor voids it, before the "
+                                    "next round opens"), said
+    for page in pages:
+        page.context.close()

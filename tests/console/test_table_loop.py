@@ -84,7 +84,7 @@ def test_a_finished_round_is_metered_once_when_the_next_opens(top_card: TableLoo
     meters = top_card.snapshot()["meters"]
     assert (meters["rounds"], meters["wagered"]) == (1, "$15.00")
     assert top_card.snapshot()["recent"][0]["state"] == "complete"
-    with pytest.raises(CommandRefused, match="is still betting"):
+    with pytest.raises(CommandRefused, match=r"is in play \(betting is open\)"):
         do(top_card, OpenRound())
 
 
