@@ -295,15 +295,22 @@ def progressive_view(roles: dict[str, Any]) -> str | None:
 
 
 def spot_results(round: Round) -> dict[str, dict[str, Any]]:
-    """After settling, each spot's result: WIN, LOSE or PUSH with what it won or lost over all its wagers."""
+    """After settling, each spot's result: WIN, LOSE or PUSH with what it won or lost over all its wagers; a voided
+    round's spots, whose hands were never played out, RETURN with what goes back to each."""
     if round.state not in FINISHED:
         return {}
     nets: dict[int, int] = {}
     for record in round.settlements:
         nets[record.spot] = nets.get(record.spot, 0) + record.returned - record.stake
+    if round.state == "void":
+        returns: dict[int, int] = {}
+        for record in round.settlements:
+            returns[record.spot] = returns.get(record.spot, 0) + record.returned
+        return {str(spot): {"result": "void", "net": 0, "text": f"RETURN {format_cents(amount)}"}
+                for spot, amount in returns.items()}
     out = {}
     for spot, net in nets.items():
-        result = "push" if net == 0 or round.state == "void" else "win" if net > 0 else "lose"
+        result = "push" if net == 0 else "win" if net > 0 else "lose"
         out[str(spot)] = {"result": result, "net": net, "text": result.upper() + (f" {format_cents(abs(net))}" if net else "")}
     return out
 

@@ -13,8 +13,8 @@ import pytest
 
 from controller.cards import Card
 from drivers.shoe import InProcessShoe
-from tests.console.tables import log_in, served
-from tests.console.test_browser import enter, expect_text, settlement_rows
+from tests.console.tables import DEALER, SUPERVISOR, log_in, served
+from tests.console.test_browser import enter, expect_text, settlement_rows, supervise
 
 
 @pytest.fixture
@@ -274,4 +274,32 @@ def test_a_second_screen_opening_betting_at_the_same_moment_is_told_so_in_words(
             assert message.endswith("is in play (betting is open): settle it, or a supervisor voids it, before the "
                                     "next round opens"), said
     for page in pages:
+        page.context.close()
+
+
+def test_a_round_voided_mid_hand_shows_returns_on_the_spots_not_pushes(chromium: Any) -> None:
+    """A misdeal: the supervisor voids the round from the pit view while spot 2 is to act. Behind the void screen every
+    spot read "PUSH", as if its hand had been played to a tie; each now reads what goes back to it."""
+    dealer = chromium.new_context(viewport={"width": 1024, "height": 600}).new_page()
+    pit = chromium.new_context(viewport={"width": 1024, "height": 600}).new_page()
+    with served("no-bust-21") as console:
+        stack(console.loop.table.feed.shoe, "8H 9C 7C 8D 7H")
+        for page, who in ((dealer, DEALER), (pit, SUPERVISOR)):
+            page.set_default_timeout(30000)
+            page.goto(console.url + ("/pit" if page is pit else "/"))
+            log_in(page, who)
+        dealer.click("#open-round")
+        expect_text(dealer, "#state", "betting")
+        enter(dealer, 1, "bank", "200")
+        enter(dealer, 2, "base", "20")
+        enter(dealer, 3, "base", "10")
+        expect_text(dealer, '#layout button.wager[data-spot="3"][data-wager="base"]', r"\$10\.00")
+        dealer.click("#no-more-bets")
+        expect_text(dealer, "#decision-label", "^Spot 2 to act$")
+        supervise(pit, "pit-supervisor", "void", "misdeal: a card to the wrong spot", again=SUPERVISOR[1])
+        expect_text(dealer, "#state", "void")
+        results = {spot: dealer.locator(f'#layout section.spot[data-spot="{spot}"] .spot-result').inner_text()
+                   for spot in (1, 2, 3)}
+        assert results == {1: "RETURN $200.00", 2: "RETURN $20.00", 3: "RETURN $10.00"}, results
+    for page in (dealer, pit):
         page.context.close()
