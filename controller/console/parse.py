@@ -119,5 +119,6 @@ def parse_supervisor(body: dict[str, Any], table: TableLoop, by: str) -> tuple[C
         placed = cards[index]
         shown = placed["card"] or "the face-down card"
         return CorrectPlacedCard(index, card, reason, by), (
-            f"Replace {shown} ({placed['target']}) with {card} in {where}? The hand is dealt again with it.")
+            f"Replace {shown} ({placed.get('place') or placed['target']}) with {card} in {where}? "
+            "The hand is dealt again with it.")
     raise BadRequest(f"unknown supervisor action {action!r}: expected resume, void, correct_card or correct_placed")

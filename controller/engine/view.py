@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -333,6 +334,7 @@ def cards_view(loop: TableLoop, round: Round, seen: Sight) -> list[dict[str, Any
         filmed = target != "burn" and (camera["agrees"] or index < camera.get("confirmed", 0))
         out.append({
             "target": lies[index],  # the hand it lies in now (a split blackjack hand's), not where it was dealt
+            "place": place_name(lies[index], lies),
             "spot": round.game.spot_of(round.hand, target) if round.hand is not None and target != "burn" else None,
             "card": None if index in hidden else piece.code,
             "face_down": index in hidden,
@@ -340,6 +342,21 @@ def cards_view(loop: TableLoop, round: Round, seen: Sight) -> list[dict[str, Any
             "disagreement": None if problem is None else f"camera saw {problem['seen'] or 'nothing'} ({problem['kind']})",
         })
     return out
+
+
+SEAT_HAND = re.compile(r"^(\d+)\.(\d+)$")
+"""A seat's hand as the engine names its place (``2.0``; ``2.1`` once split): blackjack's."""
+
+
+def place_name(target: str, places: list[str]) -> str:
+    """Where a card lies as a supervisor reads it: a seat's hand ``2.0`` is ``spot 2``, and once the seat has split
+    ``spot 2 hand 1``, ``spot 2 hand 2`` (as its payouts count them); other places as the game names them."""
+    match = SEAT_HAND.match(target)
+    if match is None:
+        return target
+    spot, index = match.groups()
+    split = any(p != target and p.startswith(f"{spot}.") for p in places)
+    return f"spot {spot} hand {int(index) + 1}" if split else f"spot {spot}"
 
 
 EVENT_FIELDS = ("seq", "event", "round")

@@ -303,3 +303,33 @@ def test_a_round_voided_mid_hand_shows_returns_on_the_spots_not_pushes(chromium:
         assert results == {1: "RETURN $200.00", 2: "RETURN $20.00", 3: "RETURN $10.00"}, results
     for page in (dealer, pit):
         page.context.close()
+
+
+def test_the_supervisors_placed_card_list_names_blackjack_places_in_words(chromium: Any) -> None:
+    """The pit view's "Placed card it replaces" listed "1. 2.0: 8H" and asked "Replace 8H (2.0) with 9H ...?": the
+    engine's place code for spot 2's first hand. It names the spot, as the dealer's screen does."""
+    dealer = chromium.new_context(viewport={"width": 1024, "height": 600}).new_page()
+    pit = chromium.new_context(viewport={"width": 1024, "height": 600}).new_page()
+    with served("no-bust-21") as console:
+        stack(console.loop.table.feed.shoe, "8H 7C 8D")
+        for page, who in ((dealer, DEALER), (pit, SUPERVISOR)):
+            page.set_default_timeout(30000)
+            page.goto(console.url + ("/pit" if page is pit else "/"))
+            log_in(page, who)
+        dealer.click("#open-round")
+        expect_text(dealer, "#state", "betting")
+        enter(dealer, 1, "bank", "200")
+        enter(dealer, 2, "base", "20")
+        expect_text(dealer, '#layout button.wager[data-spot="2"][data-wager="base"]', r"\$20\.00")
+        dealer.click("#no-more-bets")
+        expect_text(dealer, "#decision-label", "^Spot 2 to act$")
+        options = pit.locator("#pit-supervisor-which option")
+        expect_text(pit, "#pit-supervisor-which", "8H")
+        texts = [options.nth(i).inner_text() for i in range(options.count())]
+        assert texts[1:] == ["1. burn: face down", "2. spot 2: 8H", "3. player-dealer: 7C", "4. spot 2: 8D"], texts
+        pit.select_option("#pit-supervisor-which", "1")
+        pit.fill("#pit-supervisor-card", "9H")
+        supervise(pit, "pit-supervisor", "correct_placed", "the camera saw a 9")
+        expect_text(pit, "#pit-supervisor .question", r"^Replace 8H \(spot 2\) with 9H")
+    for page in (dealer, pit):
+        page.context.close()

@@ -270,7 +270,7 @@ function supervisorPanel(container) {
     const cards = active ? view.round.cards : [];
     const keep = which.value;
     which.replaceChildren(el("option", { value: "", text: cards.length ? "pick a card" : "no card placed" }),
-      ...cards.map((c, i) => el("option", { value: String(i), text: (i + 1) + ". " + c.target + ": " + (c.face_down ? "face down" : c.card) })));
+      ...cards.map((c, i) => el("option", { value: String(i), text: (i + 1) + ". " + (c.place || c.target) + ": " + (c.face_down ? "face down" : c.card) })));
     which.value = cards[Number(keep)] && keep !== "" ? keep : "";
   });
 }
