@@ -29,6 +29,7 @@ from controller.engine.table import Table
 from controller.engine.visibility import Audience, Sight, blank, hands, places, scrub_all, sight
 from controller.events import DecisionTaken
 from controller.money import format_cents
+from controller.odds import PUSH, Outcome
 from controller.records.journal import Journal
 from controller.records.meters import Meters
 from controller.rules.base import Game, PendingDecision
@@ -309,8 +310,15 @@ def spot_results(round: Round) -> dict[str, dict[str, Any]]:
             returns[record.spot] = returns.get(record.spot, 0) + record.returned
         return {str(spot): {"result": "void", "net": 0, "text": f"RETURN {format_cents(amount)}"}
                 for spot, amount in returns.items()}
+    # A wager a player-dealer's short bank did not cover at all goes back as it was: not a tie (banking.settle_against_bank).
+    uncovered = {record.spot for record in round.settlements
+                 if record.outcome is Outcome.PUSH and record.payout != PUSH.text}
     out = {}
     for spot, net in nets.items():
+        if net == 0 and spot in uncovered:
+            back = sum(record.returned for record in round.settlements if record.spot == spot)
+            out[str(spot)] = {"result": "returned", "net": 0, "text": f"RETURN {format_cents(back)} (bank short)"}
+            continue
         result = "push" if net == 0 else "win" if net > 0 else "lose"
         out[str(spot)] = {"result": result, "net": net, "text": result.upper() + (f" {format_cents(abs(net))}" if net else "")}
     return out
