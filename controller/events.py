@@ -609,6 +609,9 @@ class ShuffleTested(Event, frozen=True, kw_only=True, tag="shuffle_tested"):
     results: list[dict[str, Any]]
     """Each test: ``test``, ``statistic``, ``expected``, ``p``, ``score``, ``hold_limit``, ``warn_limit``, ``level``,
     ``card``, ``detail``."""
+    rounds: list[str] | UnsetType = UNSET
+    """The rounds its cards were dealt to, in the order dealt (absent in journals written before it was recorded:
+    ``tablectl shuffle report`` then finds them from the journal's cards between the shoe's shuffle and its end)."""
 
 
 class ShuffleAlarm(Event, frozen=True, kw_only=True, tag="shuffle_alarm"):

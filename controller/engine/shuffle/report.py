@@ -1,7 +1,10 @@
 """The shuffle report: each shoe's tests and each device's cumulative tests, read back from the journal.
 
 ``shoes(records)`` gathers the journal's ``ShuffleTested``, ``ShuffleAlarm``
-and ``deck_reconciled`` records by device and shoe; ``text`` lays them out for
+and ``deck_reconciled`` records by device and shoe, with the rounds each shoe
+was dealt to (``ShuffleTested.rounds``; in a journal from before it was
+recorded, the rounds of the device's ``card_dealt`` and ``card_burned``
+records since its last shoe ended); ``text`` lays them out for
 a terminal and ``picture`` draws every test's score over the shoes with its
 hold and warning lines (matplotlib, an optional dependency: the table runs
 without it, and the report says how to get the picture).
@@ -15,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
-from controller.events import DeckReconciled, Event, ShuffleAlarm, ShuffleTested
+from controller.events import UNSET, CardBurned, CardDealt, DeckReconciled, Event, ShuffleAlarm, ShuffleTested
 
 
 @dataclass
@@ -29,6 +32,7 @@ class Shoe:
     alarms: list[dict[str, Any]] = field(default_factory=list)
     inventory: list[dict[str, Any]] = field(default_factory=list)
     rounds: list[str] = field(default_factory=list)
+    """The rounds dealt cards of this shoe, in order (a round resumed on a new shoe after a hold is in both)."""
 
     def as_json(self) -> dict[str, Any]:
         return {"device": self.device, "shoe": self.shoe, "cards": self.cards, "results": list(self.results.values()),
@@ -36,11 +40,21 @@ class Shoe:
 
 
 def shoes(records: Iterable[Event]) -> list[Shoe]:
-    """Every shoe the journal tells of, in the order journaled (a device's shoe numbers restart with the process)."""
+    """Every shoe the journal tells of, in the order journaled (a device's shoe numbers restart with the process).
+
+    ``records`` in journal order; ``CardDealt`` and ``CardBurned`` among them give the rounds of a shoe whose
+    ``ShuffleTested`` does not list them (journaled before it did).
+    """
     by_key: dict[tuple[str, int, int], Shoe] = {}
     epoch: dict[str, int] = {}
     last: dict[str, int] = {}
+    dealt: dict[str, list[str]] = {}  # per device kind (``shoe``, ``shuffler``): rounds dealt since its last shoe ended
     for r in records:
+        if isinstance(r, CardDealt | CardBurned):
+            mine = dealt.setdefault(r.source, [])
+            if r.round and r.round not in mine:
+                mine.append(r.round)
+            continue
         if not isinstance(r, ShuffleTested | ShuffleAlarm | DeckReconciled):
             continue
         device, number = r.device, r.shoe
@@ -49,12 +63,12 @@ def shoes(records: Iterable[Event]) -> list[Shoe]:
         last[device] = number
         key = (device, epoch.get(device, 0), number)
         shoe = by_key.setdefault(key, Shoe(device, number))
-        if r.round and r.round not in shoe.rounds:
-            shoe.rounds.append(r.round)
         match r:
             case ShuffleTested():
                 shoe.cards = r.cards
                 shoe.results = {res["test"]: res for res in r.results}
+                shoe.rounds = list(r.rounds) if r.rounds is not UNSET else dealt.get(device.rpartition("/")[2], [])
+                dealt[device.rpartition("/")[2]] = []
             case ShuffleAlarm():
                 shoe.alarms.append({"test": r.test, "level": r.level, "card": r.card, "score": r.score, "limit": r.limit,
                                     "reason": r.reason, "round": r.round})
@@ -101,19 +115,29 @@ def text(all_shoes: list[Shoe], shoe: int | None = None) -> list[str]:
     return lines or ["no shoe tested yet"]
 
 
+def _dealt_in(rounds: list[str]) -> str:
+    if not rounds:
+        return "dealt in no round"
+    if len(rounds) == 1:
+        return f"dealt in round {rounds[0]}"
+    return f"dealt in {len(rounds)} rounds: {rounds[0]} to {rounds[-1]}"
+
+
 def _limit(value: Any) -> str:
     return "never" if value is None else f"{value:.2f}"
 
 
 def _one_shoe(s: Shoe) -> list[str]:
-    lines = [f"{s.device} shoe {s.shoe}: {s.cards} cards; journaled in round {', '.join(s.rounds) or '-'}"]
+    lines = [f"{s.device} shoe {s.shoe}: {s.cards} cards, {_dealt_in(s.rounds)}"]
+    if len(s.rounds) > 2:
+        lines.append(f"  rounds: {', '.join(s.rounds)}")
     lines.append(f"  {'test':<12} {'statistic':>10} {'random':>8} {'p':>7} {'score':>7} {'warn at':>8} {'hold at':>8}  level")
     for r in s.results.values():
         expected = "" if r["expected"] is None else f"{r['expected']:.1f}"
         level = (r["level"] or "") + (f" at card {r['card']}" if r.get("card") else "")
         lines.append(f"  {r['test']:<12} {r['statistic']:>10.2f} {expected:>8} {_p(r['p']):>7} {r['score']:>7.2f} "
                      f"{_limit(r['warn_limit']):>8} {_limit(r['hold_limit']):>8}  {level}  {r['detail']}")
-    lines += [f"  alarm: {a['reason']}" for a in s.alarms]
+    lines += [f"  alarm: {a['reason']}" + (f" (raised in round {a['round']})" if a.get("round") else "") for a in s.alarms]
     for i in s.inventory:
         lines.append(f"  inventory ({i['at']}): {i['seen']} cards seen, device count {i['counted'] if i['counted'] is not None else '-'}: "
                      + ("; ".join(i["problems"]) if i["problems"] else "all accounted for"))

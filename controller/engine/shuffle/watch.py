@@ -5,7 +5,8 @@ deals (``card``), when a shoe or deck starts (``shoe_started``, with the
 device's own count) and ends (``shoe_ended``). The watch journals:
 
 - ``ShuffleAlarm``: a test crossed its line (``level`` hold or warn; the pit page shows it);
-- ``ShuffleTested``: at the end of each shoe, every test's statistic, p-value and score, with the shoe's order;
+- ``ShuffleTested``: at the end of each shoe, every test's statistic, p-value and score, with the shoe's order and
+  the rounds it was dealt to;
 - ``DeckReconciled``: the deck inventory of the shoe (every missing, extra, foreign or unreadable card named).
 
 A hold alarm during a shoe becomes the round's doubt (``doubt``, asked by the
@@ -46,6 +47,8 @@ class ShuffleWatch:
         self._doubt: str | None = None
         self._counted: int | None = None
         self._seen: list[Card | None] = []
+        self._rounds: list[str] = []
+        """The rounds the shoe's cards were dealt to, in order (journaled with its tests)."""
         self._filmed: list[Card] = []
         self._camera_notes: list[str] = []
         self.reshuffle_due = False
@@ -64,7 +67,7 @@ class ShuffleWatch:
         """
         self.monitor.decks = decks
         self.monitor.start_shoe()
-        self._seen, self._counted, self.reshuffle_due = [], counted, False
+        self._seen, self._rounds, self._counted, self.reshuffle_due = [], [], counted, False
         self._filmed, self._camera_notes = [], []
         if counted is not None and counted != len(self.deck):
             inventory = reconcile(self.deck, [], counted=counted)
@@ -77,7 +80,10 @@ class ShuffleWatch:
         """A card the device dealt (``None``: one it could not read), in the order dealt."""
         if not self.monitor.open:
             self.monitor.start_shoe()
+            self._rounds = []
         self._seen.append(card)
+        if round_id is not None and round_id not in self._rounds:
+            self._rounds.append(round_id)
         self._raised(self.monitor.card(card), round_id)
 
     def _raised(self, alarms: list[Alarm], round_id: str | None) -> None:
@@ -109,7 +115,7 @@ class ShuffleWatch:
             if alarm.level == "hold":
                 reasons.append(alarm.reason)
         if report.cards:
-            self.log.emit(ShuffleTested(round=round_id, **report.as_fields()))
+            self.log.emit(ShuffleTested(round=round_id, **report.as_fields(), rounds=list(self._rounds)))
         inventory = reconcile(self.deck, self._seen, complete=complete, counted=self._counted,
                               camera=self._filmed if self._camera_notes else None)
         self.log.emit(DeckReconciled(round=round_id, device=self.device, shoe=report.shoe, at="end of shoe",
