@@ -664,8 +664,7 @@ class ShufflerFeed(CardFeed):
         self._cards_out = True
         self.log.emit(ev.StackDispensed(round=round_id, cards=[c.code if c else "--" for c in self._stack]))
         if self.watch is not None:
-            for card in self._stack:
-                self.watch.card(card, round_id)
+            self.watch.stack(self._stack, round_id)
 
     def _faulted(self, exc: ShufflerError, round_id: str | None) -> DeviceFaulted:
         """The fault a refusal means: one the machine reports (it ends it, 10.1) or one only the supervisor ends."""

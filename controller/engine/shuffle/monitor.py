@@ -169,6 +169,10 @@ class ShuffleMonitor:
         """Keep the cards untested while the kernels are still compiling (``warm``, which whoever defers must have
         started: ``ShuffleWatch`` does), and test them all once they are ready: a table's first card must not wait
         for numba. ``end_shoe`` waits for them."""
+        self.stack: tuple[int, int] | None = None
+        """The cards (first, last, from 1) of a shuffler's stack being tested, set by whoever feeds it
+        (``ShuffleWatch.stack``): the whole stack is tested as it is dispensed, before its cards are placed, so an
+        alarm raised by a card of it names the stack."""
         self.device = device
         self.types: list[Card] = list(dict.fromkeys(deck))
         self.index = {card: i for i, card in enumerate(self.types)}
@@ -286,7 +290,7 @@ class ShuffleMonitor:
             "guess": "the next card is guessed too often from the previous order (a weak shuffle)",
             "moved": "cards lie where they lay in the previous order",
             "likelihood": "the cards come as a few riffles or a shelf shuffler of the previous order would deal them",
-            "repeat": "the shoe repeats the order of an earlier shoe",
+            "repeat": "the {unit} repeats the order of an earlier {unit}",
             "positions": "card positions are biased over the device's shoes",
             "colour-runs": "runs of colour are off over the device's shoes",
             "suit-runs": "runs of suit are off over the device's shoes",
@@ -294,7 +298,10 @@ class ShuffleMonitor:
             "drift": "the device's shuffles are weakening over its shoes",
         }[test]
         at = f", by card {card}" if card is not None else ""
+        if card is not None and self.stack is not None and self.stack[0] < self.stack[1] and self.stack[0] <= card <= self.stack[1]:
+            at += f", in the stack of cards {self.stack[0]} to {self.stack[1]} tested as the shuffler dispensed it"
         unit = "deck" if self.device.endswith("shuffler") else "shoe"  # a shuffler deals decks (TC-01/shoe, shoe 3)
+        words = words.format(unit=unit)
         return f"shuffle test {test} ({level}) on {self.device}, {unit} {self.shoe}{at}: {words}"
 
     # ---- the tests ---------------------------------------------------------

@@ -86,6 +86,17 @@ class ShuffleWatch:
             self._rounds.append(round_id)
         self._raised(self.monitor.card(card), round_id)
 
+    def stack(self, cards: Sequence[Card | None], round_id: str | None) -> None:
+        """A shuffler's stack, tested whole as it is dispensed (before its first card is placed): an alarm raised by
+        one of its cards names the stack, since the round holds at the first card of it placed."""
+        first = len(self.monitor.dealt) + 1 if self.monitor.open else 1
+        self.monitor.stack = (first, first + len(cards) - 1)
+        try:
+            for card in cards:
+                self.card(card, round_id)
+        finally:
+            self.monitor.stack = None
+
     def _raised(self, alarms: list[Alarm], round_id: str | None) -> None:
         for alarm in alarms:
             self._alarm(alarm, round_id)
