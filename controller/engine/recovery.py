@@ -25,6 +25,7 @@ whatever the table logs for the round after its end.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -199,6 +200,21 @@ def _step(round: Round, record: Event, log: ReplayLog) -> None:
             raise JournalMismatch(f"round {round.id} seq {record.seq}: {record.EVENT} is not an input this engine knows")
 
 
+def _journaled_doubt(log: ReplayLog) -> Callable[[Round], str | None]:
+    """The witness a re-enacted round is given in place of the table's (the shuffle monitor, the camera), which
+    are not there: where the journal holds the round next, after a card placed or before settling, the reason
+    it journaled is the doubt a witness raised there. A hold raised by a round's last card, or at settling, is
+    otherwise re-enacted as a settlement the journal does not have."""
+
+    def doubt(round: Round) -> str | None:
+        head = next((r for r in log.expected if not isinstance(r, INFORMATIONAL)), None)
+        if isinstance(head, StateChanged) and head.state == "hold":
+            return _following(round, log, RoundHeld).reason
+        return None
+
+    return doubt
+
+
 def reenact(round: Round, log: ReplayLog) -> None:
     """Feed the journaled inputs to ``round`` until the journaled records are used up."""
     while log.expected:
@@ -237,7 +253,11 @@ def rebuild(records: list[Event], live: EventLog | None, *, game: Game[Any] | No
         limits=limits or Limits({}),
         rounding=Rounding.parse(started.rounding),
     )
-    reenact(round, log)
+    round.witness = round.card_witness = _journaled_doubt(log)
+    try:
+        reenact(round, log)
+    finally:
+        round.witness = round.card_witness = None  # from here on the table's own witnesses, if any (``Table.witnessed``)
     return round
 
 
