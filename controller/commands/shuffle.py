@@ -20,7 +20,7 @@ from controller.commands.rounds import journal_options, open_journal
 from controller.engine.config import load_config
 from controller.engine.shuffle import report, warm
 from controller.errors import TableError
-from controller.events import CardBurned, CardDealt, DeckReconciled, ShuffleAlarm, ShuffleTested
+from controller.events import CameraDisagreed, CardBurned, CardDealt, DeckReconciled, ShuffleAlarm, ShuffleTested
 
 
 def register(subparsers: Any) -> None:
@@ -54,7 +54,8 @@ def report_command(args: argparse.Namespace) -> int:
         if args.table and not args.journal:
             args.journal = str(Path("var/journal") / f"{args.table}.sqlite")
         with open_journal(args, table) as journal:
-            records = journal.records_of(ShuffleTested, ShuffleAlarm, DeckReconciled, CardDealt, CardBurned)
+            records = journal.records_of(ShuffleTested, ShuffleAlarm, DeckReconciled, CardDealt, CardBurned,
+                                         CameraDisagreed)
             shoes = report.shoes(r for r in records if r.table == table)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)

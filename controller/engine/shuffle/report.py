@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
-from controller.events import UNSET, CardBurned, CardDealt, DeckReconciled, Event, ShuffleAlarm, ShuffleTested
+from controller.events import (
+    UNSET,
+    CameraDisagreed,
+    CardBurned,
+    CardDealt,
+    DeckReconciled,
+    Event,
+    ShuffleAlarm,
+    ShuffleTested,
+)
 
 
 @dataclass
@@ -33,23 +42,30 @@ class Shoe:
     inventory: list[dict[str, Any]] = field(default_factory=list)
     rounds: list[str] = field(default_factory=list)
     """The rounds dealt cards of this shoe, in order (a round resumed on a new shoe after a hold is in both)."""
+    camera: list[dict[str, Any]] = field(default_factory=list)
+    """The camera's discrepancies while the shoe was dealt: the round, the zone, the card dealt and the card seen."""
 
     def as_json(self) -> dict[str, Any]:
         return {"device": self.device, "shoe": self.shoe, "cards": self.cards, "results": list(self.results.values()),
-                "alarms": self.alarms, "inventory": self.inventory, "rounds": self.rounds}
+                "alarms": self.alarms, "inventory": self.inventory, "rounds": self.rounds, "camera": self.camera}
 
 
 def shoes(records: Iterable[Event]) -> list[Shoe]:
     """Every shoe the journal tells of, in the order journaled (a device's shoe numbers restart with the process).
 
     ``records`` in journal order; ``CardDealt`` and ``CardBurned`` among them give the rounds of a shoe whose
-    ``ShuffleTested`` does not list them (journaled before it did).
+    ``ShuffleTested`` does not list them (journaled before it did); ``CameraDisagreed`` gives each shoe the camera's
+    discrepancies since the shoe before it ended.
     """
     by_key: dict[tuple[str, int, int], Shoe] = {}
     epoch: dict[str, int] = {}
     last: dict[str, int] = {}
     dealt: dict[str, list[str]] = {}  # per device kind (``shoe``, ``shuffler``): rounds dealt since its last shoe ended
+    filmed: list[dict[str, Any]] = []  # the camera's discrepancies since the last shoe ended (a table has one device)
     for r in records:
+        if isinstance(r, CameraDisagreed):
+            filmed.append({"round": r.round, "kind": r.kind, "zone": r.zone, "dealt": r.dealt, "seen": r.seen})
+            continue
         if isinstance(r, CardDealt | CardBurned):
             mine = dealt.setdefault(r.source, [])
             if r.round and r.round not in mine:
@@ -73,6 +89,8 @@ def shoes(records: Iterable[Event]) -> list[Shoe]:
                 shoe.alarms.append({"test": r.test, "level": r.level, "card": r.card, "score": r.score, "limit": r.limit,
                                     "reason": r.reason, "round": r.round})
             case DeckReconciled():
+                if r.at == "end of shoe":
+                    shoe.camera, filmed = filmed, []
                 shoe.inventory.append({"at": r.at, "seen": r.seen, "counted": r.counted, "held": r.held, "problems": r.problems})
     return list(by_key.values())
 
@@ -98,6 +116,8 @@ def text(all_shoes: list[Shoe], shoe: int | None = None) -> list[str]:
             held = [i for i in s.inventory if i.get("held")]
             if held:
                 alarms = ", ".join(filter(None, [alarms, "inventory: " + "; ".join(held[-1]["problems"])]))
+            if s.camera:
+                alarms = ", ".join(filter(None, [alarms, f"camera disagreed {len(s.camera)}x"]))
             lines.append(f"  {s.shoe:>4}  {s.cards:>5}  {cells}  {alarms}")
         latest = next((s for s in reversed(mine) if s.results), None)
         if latest is not None:
@@ -138,6 +158,9 @@ def _one_shoe(s: Shoe) -> list[str]:
         lines.append(f"  {r['test']:<12} {r['statistic']:>10.2f} {expected:>8} {_p(r['p']):>7} {r['score']:>7.2f} "
                      f"{_limit(r['warn_limit']):>8} {_limit(r['hold_limit']):>8}  {level}  {r['detail']}")
     lines += [f"  alarm: {a['reason']}" + (f" (raised in round {a['round']})" if a.get("round") else "") for a in s.alarms]
+    for c in s.camera:
+        lines.append(f"  camera in round {c['round'] or '-'}: {c['kind']} in {c['zone'] or '-'}: "
+                     f"dealt {c['dealt'] or '-'}, seen {c['seen'] or '-'}")
     for i in s.inventory:
         lines.append(f"  inventory ({i['at']}): {i['seen']} cards seen, device count {i['counted'] if i['counted'] is not None else '-'}: "
                      + ("; ".join(i["problems"]) if i["problems"] else "all accounted for"))
