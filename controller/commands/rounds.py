@@ -25,11 +25,11 @@ from controller.engine.config import load_config
 from controller.engine.log import span
 from controller.engine.session import journal_path
 from controller.errors import TableError
-from controller.events import CameraLost, ClockSteppedBack, to_record
+from controller.events import CameraLost, ClockSteppedBack, LoggedOut, LoginGranted, to_record
 from controller.money import MoneyError, format_cents, parse_money
 from controller.records.journal import Journal, journal_table
 from controller.records.meters import percent
-from controller.records.recall import recall
+from controller.records.recall import recall, staff_at
 
 
 def register(subparsers: Any) -> None:
@@ -151,6 +151,8 @@ def _text(summary: dict[str, Any]) -> list[str]:
     ended = f", ended {when(summary['ended'])}" if summary.get("ended") else ""
     lines = [f"round {summary['id']}  {summary['game']}  {summary['state']}  started {when(summary.get('started'))}{ended}"]
     lines += [f"  recovery: {m}" for m in summary["recovery"]]
+    lines += [f"  staff    {s['name']}" + (f" ({s['role']}, {s['page']} page)" if s.get("role") else "")
+              + f" {s['what']}, at {when(s['at'])} from {s['client']}" for s in summary.get("staff", [])]
     lines += [f"  wager    spot {w['spot']} {w['wager']:<10} {format_cents(w['amount']):>10} " + _at(w)
               + (f" by {w['by']}" if w.get("by") else "")
               + "".join(f"; +{format_cents(a['amount'])} by {a['by']}{_at(a)}" for a in w.get("added", []))
@@ -374,6 +376,8 @@ def show_round(args: argparse.Namespace) -> int:
                 raise TableError(f"{len(found)} rounds end in {args.id!r} (the last: {named}): give the whole id")
             assert found[0] is not None
             summary = recall(journal.round_records(found[0].id))
+            summary["staff"] = staff_at(journal.records_of(LoginGranted, LoggedOut), found[0].started_seq,
+                                        found[0].ended_seq)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)

@@ -26,6 +26,8 @@ from controller.events import (
     Event,
     FeeCollected,
     HoldReasonAdded,
+    LoggedOut,
+    LoginGranted,
     RoundCompleted,
     RoundHeld,
     RoundRecovered,
@@ -131,3 +133,31 @@ def _camera_look(summary: dict[str, Any],
             camera["failures"].append(r.reason)
         case CameraLost() | CameraBack():
             camera["outages"].append({"event": r.EVENT, "device": r.device, "at": r.at})
+
+
+def staff_at(logins: list[Event], started_seq: int, ended_seq: int | None) -> list[dict[str, Any]]:
+    """Who was logged in at the console when a round was dealt: each ``login_granted`` still open (no ``logout`` of
+    that name from that client since) when the round started, and each login and logout while it ran, in order.
+
+    ``logins``: the journal's ``LoginGranted`` and ``LoggedOut`` records, in order. A session that ended unused
+    (``docs/console.md``: 12 hours) leaves no record, so a login listed as open is the last the journal shows.
+    """
+    open_: dict[tuple[str, str], dict[str, Any]] = {}
+    during: list[dict[str, Any]] = []
+    for r in logins:
+        if ended_seq is not None and r.seq > ended_seq:
+            break
+        if isinstance(r, LoginGranted):
+            entry = {"name": r.name, "role": r.role, "page": r.page, "client": r.client, "at": r.timestamp,
+                     "seq": r.seq, "what": "logged in"}
+        elif isinstance(r, LoggedOut):
+            entry = {"name": r.name, "client": r.client, "at": r.timestamp, "seq": r.seq, "what": "logged out"}
+        else:
+            continue
+        if r.seq > started_seq:
+            during.append(entry)
+        elif isinstance(r, LoginGranted):
+            open_[(r.name, r.client)] = entry
+        else:
+            open_.pop((r.name, r.client), None)
+    return [{**e, "what": "logged in before it started"} for e in open_.values()] + during
