@@ -124,7 +124,10 @@ def _open_device(config: TableConfig, section: str, opener: Any, driver: str, op
             raise ConfigError(config.path, f"{section}.port", (
                 f"the {section} driver {driver!r} needs the port the {section} is on "
                 f'(port = "/dev/tablectl-{section}", the udev name of docs/operations.md, Installing the service); '
-                "only `tablectl run` and `tablectl serve --simulated-players` start a simulator when no port is set")) from None
+                + ("only `tablectl run` and `tablectl serve --simulated-players` start a simulator when no port is set"
+                   if section == "shoe" else
+                   "no command starts a simulated shuffler on its own: run `tablectl simulate shuffler` and set port to "
+                   'the PORT it prints, or play on driver = "simulated"'))) from None
         raise ConfigError(config.path, section, str(exc)) from None
     except DeviceError as exc:
         if absent is not None and isinstance(exc, ABSENT):
