@@ -78,9 +78,10 @@ class ShuffleWatch:
 
     def card(self, card: Card | None, round_id: str | None) -> None:
         """A card the device dealt (``None``: one it could not read), in the order dealt."""
-        if not self.monitor.open:
+        if not self.monitor.open:  # a shoe its device began without a shuffle reported: nothing of the last one
             self.monitor.start_shoe()
-            self._rounds = []
+            self._seen, self._rounds, self._counted = [], [], None
+            self._filmed, self._camera_notes = [], []
         self._seen.append(card)
         if round_id is not None and round_id not in self._rounds:
             self._rounds.append(round_id)
