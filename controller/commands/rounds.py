@@ -27,6 +27,7 @@ from controller.engine.session import journal_path
 from controller.errors import TableError
 from controller.events import CameraLost, ClockSteppedBack, LoggedOut, LoginGranted, to_record
 from controller.money import MoneyError, format_cents, parse_money
+from controller.records.anchor import anchor_path
 from controller.records.journal import Journal, journal_table
 from controller.records.meters import percent
 from controller.records.recall import recall, staff_at
@@ -102,10 +103,18 @@ def open_journal(args: argparse.Namespace, table_id: str | None = None) -> Journ
     config is read as its own table's (a journal copied off a table to be read elsewhere)."""
     config = load_config(args.config)
     path = Path(args.journal) if args.journal else journal_path(config)
-    if table_id is None and args.journal and args.config is None:
+    copy = bool(args.journal) and args.config is None
+    if table_id is None and copy:
         with contextlib.suppress(ValueError):  # not a journal: opening it says so
             table_id = journal_table(path)
-    return Journal(path, table_id=table_id or config.table_id, readonly=True)
+    anchored = not (copy and path.is_file() and not anchor_path(path).exists())
+    if not anchored:
+        # A copy handed to a reader (`journal backup`'s, say) travels without the table's anchor: its records are
+        # checked whole all the same (each row, the hash chain); only whether records were lost after its last is not.
+        print(f"tablectl: {path} is read without its anchor ({anchor_path(path).name} is not beside it): every record "
+              "is checked against the journal's hash chain, but whether the table wrote records after its last "
+              "cannot be told from this copy", file=sys.stderr)
+    return Journal(path, table_id=table_id or config.table_id, readonly=True, anchored=anchored)
 
 
 def _camera_lines(camera: dict[str, Any] | None) -> list[str]:
