@@ -1,8 +1,13 @@
 """Three Card Poker (player-dealer) edges, exact over every pair of disjoint three-card hands.
 
-The Ante (with its Play) is evaluated under optimal play: for each of the
-22,100 player hands, Play is chosen when its exact expectation over the
-18,424 player-dealer hands from the other 49 cards beats folding (-1 Ante).
+The Ante (with its Play) is evaluated under optimal play. The player-dealer's
+bottom card is turned up before the players decide (seed 003, Dealing
+procedures 2a), so the decision is the player's three cards and that up card:
+for each of the 22,100 player hands and each of the 49 up cards, Play is
+chosen when its exact expectation over the 1,128 player-dealer hands holding
+that up card beats folding (-1 Ante). The figure of a player who ignores the
+up card (every hand against all 18,424 player-dealer hands; Q-6-4, the
+simulated players' threshold) is given in the assumptions.
 Hands are grouped by suit pattern (hands that differ only by a renaming of
 suits have the same expectation), so the work is one vector pass per class.
 The figures are the player's expectation against the player-dealer, with a
@@ -18,11 +23,14 @@ from fractions import Fraction
 import numpy as np
 
 from controller.rules.edges import WagerEdge
-from controller.rules.evaluators.three_card import category3, value_of_ranks3
+from controller.rules.evaluators.three_card import category3, describe3, value_of_ranks3
 from controller.rules.three_card_poker.game import PAIR_PLUS, QUEEN_HIGH
 
-ASSUMPTIONS = ("one 52-card deck; the player-dealer's bank covers every wager; Ante+Play per unit Ante under "
-               "the optimal play/fold decision for each hand; Pair Plus independent of play")
+ASSUMPTIONS = ("one 52-card deck; the player-dealer's bank covers every wager; Pair Plus independent of play")
+ANTE_ASSUMPTIONS = ("one 52-card deck; the player-dealer's bank covers every wager; Ante+Play per unit Ante under "
+                    "the optimal play/fold decision for each hand and the player-dealer's up card (turned up before "
+                    "the players decide, seed 003 Dealing procedures 2a); a player who ignores the up card and plays "
+                    "{threshold} or better loses {blind} of the Ante")
 
 
 def paytables() -> list[str]:
@@ -72,6 +80,28 @@ def _ante_edge() -> tuple[Fraction, int]:
     return total / len(combos), threshold if threshold is not None else 0
 
 
+def _ante_edge_seeing_up_card() -> Fraction:
+    """The Ante+Play expectation per unit Ante when the player decides on his hand and the up card."""
+    combos, values, masks = _hands()
+    incidence = np.zeros((len(combos), 52), dtype=np.int64)
+    incidence[np.arange(len(combos))[:, None], combos] = 1
+    classes: dict[tuple[tuple[int, int], ...], list[int]] = defaultdict(list)
+    for i, cards in enumerate(combos):
+        classes[_suit_class(cards)].append(i)
+    qualifies = values >= QUEEN_HIGH
+    total = 0
+    for members in classes.values():
+        i = members[0]
+        free = (masks & masks[i]) == 0
+        mine = values[i]
+        outcome = np.where(qualifies, 2 * (values < mine) - 2 * (values > mine), (values < mine).astype(np.int64))
+        returns = (outcome * free) @ incidence  # the Play outcomes summed over the dealer hands holding each card
+        hands = free.astype(np.int64) @ incidence  # 1,128 for each of the 49 cards the player does not hold
+        seen = hands > 0
+        total += int(np.maximum(returns[seen], -hands[seen]).sum()) * len(members)
+    return Fraction(total, len(combos) * 49 * 1128)
+
+
 def optimal_play_threshold() -> int:
     """The lowest hand value for which playing beats folding."""
     return _ante_edge()[1]
@@ -84,9 +114,10 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
     for value in values.tolist():
         pay = table.get(category3(value))
         pair_plus += pay.odds if pay else -1
-    ante, _ = _ante_edge()
+    blind, threshold = _ante_edge()
+    assumptions = ANTE_ASSUMPTIONS.format(threshold=describe3(threshold), blind=f"{float(-blind):.4%}")
     return {
-        "ante": WagerEdge(ev=ante, method="exact", assumptions=ASSUMPTIONS),
+        "ante": WagerEdge(ev=_ante_edge_seeing_up_card(), method="exact", assumptions=assumptions),
         "pair_plus": WagerEdge(ev=pair_plus / len(values), method="exact", assumptions=ASSUMPTIONS),
     }
 
