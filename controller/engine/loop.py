@@ -472,7 +472,8 @@ class TableLoop:
         if isinstance(command, Decide):
             pending = round.pending_decision()
             if pending is None:
-                raise CommandRefused(f"no decision is due while the round is {round.state}")
+                doing = IN_PLAY.get(round.state, f"the round is {round.state.replace('_', ' ')}")
+                raise CommandRefused(f"no decision is due: {doing}")
             cards = tuple(self._piece(code, pending.setting.cards if pending.setting else ()) for code in command.cards)
             round.decide(Decision(command.spot, command.action, command.amount, cards, command.hand, command.values))
             return f"spot {command.spot}: {command.action}"
