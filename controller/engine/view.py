@@ -317,7 +317,7 @@ def spot_results(round: Round) -> dict[str, dict[str, Any]]:
     for spot, net in nets.items():
         if net == 0 and spot in uncovered:
             back = sum(record.returned for record in round.settlements if record.spot == spot)
-            out[str(spot)] = {"result": "returned", "net": 0, "text": f"RETURN {format_cents(back)} (bank short)"}
+            out[str(spot)] = {"result": "returned", "net": 0, "text": f"RETURN {format_cents(back)}"}
             continue
         result = "push" if net == 0 else "win" if net > 0 else "lose"
         out[str(spot)] = {"result": result, "net": net, "text": result.upper() + (f" {format_cents(abs(net))}" if net else "")}

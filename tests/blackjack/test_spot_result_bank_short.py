@@ -15,7 +15,7 @@ def test_a_spot_the_short_bank_did_not_cover_reads_return_not_push() -> None:
     round = play("no-bust-21", wagers, "TS TH TD 6D 9S 9H 9C 9D 8S", [(1, "stand"), (2, "stand"), (3, "stand")],
                  bank=1500)
     results = spot_results(round)
-    assert results["1"] == {"result": "returned", "net": 0, "text": "RETURN $15.00 (bank short)"}
+    assert results["1"] == {"result": "returned", "net": 0, "text": "RETURN $15.00"}
     assert results["2"]["text"] == "WIN $10.00" and results["3"]["text"] == "WIN $5.00"
 
 

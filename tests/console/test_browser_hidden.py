@@ -165,7 +165,7 @@ def play_round(game: str, loop: TableLoop, dealer: Any, pit: Any) -> None:
     if round.state == "complete":
         dealer.wait_for_function("() => document.querySelectorAll('#layout .spot-result').length > 0")
         results = dealer.locator("#layout .spot-result").all_inner_texts()
-        assert results and all(r.split()[0] in ("WIN", "LOSE", "PUSH") for r in results), results
+        assert results and all(r.split()[0] in ("WIN", "LOSE", "PUSH", "RETURN") for r in results), results
     look(game, dealer, "3-settled")
 
 
