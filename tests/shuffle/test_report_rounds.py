@@ -58,15 +58,17 @@ def _report(config: Path, journal: Path, capsys: pytest.CaptureFixture[str], *ex
 def test_a_shoes_rounds_are_those_dealt_from_it_not_the_next_shoes_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # 21 cards before the cut card: a burn after the shuffle, then two cards a round: 10 rounds a shoe
+    # 21 cards before the cut card: a burn after the shuffle, then two cards a round: 10 rounds a shoe. The shoe
+    # reports the cut card just after card 21 (4.13); at simulated speed the next round may already have opened
+    # when it arrives, and that round is finished before the shuffle (5.4): 11 rounds. Either shoe will do.
     config, journal = _run(tmp_path, "config/top-card.toml",
                            {"cut_from_end = 52": "cut_from_end = 395", "crosscheck = true": "crosscheck = false"}, 12)
     dealt = _dealt_between_shuffles(journal, ShoeShuffled)
-    assert len(dealt) == 2 and len(dealt[0]) == 10
+    assert len(dealt) == 2 and len(dealt[0]) in (10, 11), dealt
     shoes = json.loads(_report(config, journal, capsys, "--json"))
     assert [s["rounds"] for s in shoes] == dealt
     out = _report(config, journal, capsys, "--shoe", "1")
-    assert f"dealt in 10 rounds: {dealt[0][0]} to {dealt[0][-1]}" in out, out
+    assert f"dealt in {len(dealt[0])} rounds: {dealt[0][0]} to {dealt[0][-1]}" in out, out
     assert dealt[1][0] not in out.splitlines()[0]
 
 
