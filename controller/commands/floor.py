@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -80,10 +81,12 @@ def register(subparsers: Any) -> None:
     held.set_defaults(func=_checkpoints)
 
 
-def _config(path: str) -> Any:
+def _config(path: str, refused: Callable[[str], None] | None = None) -> Any:
     try:
         return load_floor_config(path)
     except FloorConfigError as exc:
+        if refused is not None:
+            refused(str(exc))
         print(f"tablectl floor: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
 
@@ -92,12 +95,17 @@ def _serve(args: argparse.Namespace) -> int:
     from controller.commands.notify import Notifier
     from controller.floor.service import serve
 
-    config = _config(args.config)
+    notifier = Notifier()
+
+    def refused(message: str) -> None:  # what ``systemctl status`` shows of a floor that would not start
+        notifier.stopping(f"not started: {message.splitlines()[0]}")
+
+    config = _config(args.config, refused)
     problem = _no_supervisor(config)
     if problem:
+        refused(problem)
         print(f"tablectl floor: {problem}", file=sys.stderr)
         return 2
-    notifier = Notifier()
 
     def ready(status: str) -> None:
         print(status, flush=True)
@@ -106,6 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(serve(config, on_ready=ready))
     except OSError as exc:
+        notifier.stopping(f"error: {exc}")
         print(f"tablectl floor: {exc}", file=sys.stderr)
         return 3
     notifier.stopping("floor stopped")

@@ -96,23 +96,28 @@ def unhealthy(session: Session) -> str | None:
     return None
 
 
+def refuse(notifier: Notifier, message: str) -> int:
+    """Serve will not start: the operator reads why on stderr, and ``systemctl status`` shows it (STATUS=)."""
+    notifier.stopping(f"not started: {message.splitlines()[0]}")
+    print(f"tablectl: {message}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
+    notifier = Notifier()
     try:
         config = load_config(args.config)
         settings = with_overrides(console_settings(config), args.host, args.port, args.interval)
         accounts = SessionAccounts(StaffFile(settings.staff))
         if not args.no_console and not accounts.has_supervisor():
-            print(f"tablectl: no supervisor account in {settings.staff}: nobody could clear a hold. Create one with\n"
-                  f"  tablectl staff add NAME --role supervisor{config_option(args.config)}\n"
-                  "and the dealers with --role dealer, then start again.", file=sys.stderr)
-            return 2
+            return refuse(notifier, f"no supervisor account in {settings.staff}: nobody could clear a hold. Create one with\n"
+                                    f"  tablectl staff add NAME --role supervisor{config_option(args.config)}\n"
+                                    "and the dealers with --role dealer, then start again.")
     except TableError as exc:
-        print(f"tablectl: {exc}", file=sys.stderr)
-        return 2
+        return refuse(notifier, str(exc))
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    notifier = Notifier()
     rng = random.Random(args.seed)
     try:
         journal = Path(args.journal) if args.journal else None
