@@ -46,6 +46,9 @@ def register(subparsers: Any) -> None:
                               "and with --since or --until the spot's totals over the period")
     listing.add_argument("--staked", type=_amount, default=None, metavar="AMOUNT",
                          help="only the rounds where a spot (the --spot) staked at least AMOUNT dollars in all (500, $12.50)")
+    listing.add_argument("--shoe", type=_shoe, default=None, metavar="N",
+                         help="every round dealt from shoe N (numbered as `tablectl shuffle report` numbers them), with "
+                              "the shoe's totals: what surveillance reads of a flagged shoe")
     journal_options(listing)
     listing.set_defaults(func=list_rounds)
     one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
@@ -62,6 +65,12 @@ def _spot(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a spot's number (1 or more), not {value}")
     return value
+
+
+def _shoe(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a shoe number from 1, as `tablectl shuffle report` lists them, not {text!r}")
+    return int(text)
 
 
 def _amount(text: str) -> int:
@@ -215,9 +224,15 @@ def list_rounds(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     chosen = Choice(args.spot, args.staked)
+    shoe_note: str | None = None
     try:
         with open_journal(args) as journal:
-            if period:
+            if args.shoe is not None:
+                ids, shoe_note = shoe_rounds(journal, args.shoe)
+                summaries = [s for s in (recall(journal.round_records(i)) for i in ids) if chosen(s) and in_period(s, args)]
+                summaries = summaries[-args.last:] if args.last else summaries
+                period = True
+            elif period:
                 summaries = [s for s in (recall(journal.round_records(row.id))
                                          for row in journal.ended_between(args.since, args.until)) if chosen(s)]
                 summaries = summaries[-args.last:] if args.last else summaries
@@ -231,6 +246,7 @@ def list_rounds(args: argparse.Namespace) -> int:
     spot_sums = spot_totals(summaries, args.spot) if args.spot is not None else None
     if args.json:
         print(json.dumps(summaries if period_sums is None else {
+            **({"shoe": args.shoe} if args.shoe is not None else {}),
             "since": args.since.isoformat() if args.since else None, "until": args.until.isoformat() if args.until else None,
             "rounds": summaries, "totals": period_sums, **({"spot": spot_sums} if spot_sums else {}),
             **({"clock_steps": [to_record(step) for step in steps]} if steps else {})}, indent=2))
@@ -250,12 +266,52 @@ def list_rounds(args: argparse.Namespace) -> int:
             money = spot_line(spot_totals([s], args.spot), settled=totals is not None)
         print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} {money}")
     if period_sums is not None:
-        print(period_line(period_sums, args.since, args.until, shown=chosen.words() if chosen.filters else None))
+        shown = chosen.words() if chosen.filters else None
+        print(shoe_line(period_sums, args.shoe, shown) if args.shoe is not None
+              else period_line(period_sums, args.since, args.until, shown))
         if spot_sums is not None:
-            print(f"over the period, {spot_sums['rounds']} rounds: {spot_line(spot_sums)}")
+            print(f"over the {'shoe' if args.shoe is not None else 'period'}, {spot_sums['rounds']} rounds: "
+                  f"{spot_line(spot_sums)}")
+        if shoe_note:
+            print(shoe_note)
     for step in steps:
         print(clock_note(step, period))
     return 0
+
+
+def shoe_rounds(journal: Journal, number: int) -> tuple[list[str], str | None]:
+    """The rounds dealt from shoe ``number`` of the table's shoe or shuffler, in order, and a note when that number
+    names more than one shoe (a journal whose numbering restarted: the rounds of each are listed)."""
+    from controller.engine.shuffle import report
+    from controller.events import CardBurned, CardDealt, DeckReconciled, ShuffleAlarm, ShuffleTested
+
+    shoes = report.shoes(journal.records_of(ShuffleTested, ShuffleAlarm, DeckReconciled, CardDealt, CardBurned))
+    found = [s for s in shoes if s.shoe == number]
+    if not found:
+        known = ", ".join(str(s.shoe) for s in shoes[-5:]) or "none has ended yet"
+        raise TableError(f"no shoe {number} in the journal (the last shoes: {known}; a shoe is listed once it has "
+                         "ended, with its shuffle tests)")
+    ids = list(dict.fromkeys(r for s in found for r in s.rounds))
+    note = (f"note: {len(found)} shoes are numbered {number} in this journal (its numbering restarted): the rounds "
+            "of each are listed") if len(found) > 1 else None
+    return ids, note
+
+
+def in_period(summary: dict[str, Any], args: argparse.Namespace) -> bool:
+    """Whether a round ended within ``--since`` / ``--until`` (each when given)."""
+    if args.since is None and args.until is None:
+        return True
+    ended = summary.get("ended")
+    if not ended:
+        return False
+    moment = dt.datetime.fromisoformat(str(ended))
+    return (args.since is None or moment >= args.since) and (args.until is None or moment < args.until)
+
+
+def shoe_line(totals: dict[str, int], number: int, shown: str | None = None) -> str:
+    """A shoe's totals in one line, as a period's: its drop, paid, fees, house win and hold."""
+    line = period_line(totals, None, None)
+    return f"shoe {number}{f', rounds {shown} only' if shown else ''}:" + line.partition(":")[2]
 
 
 def clock_steps(journal: Journal, summaries: list[dict[str, Any]], since: dt.datetime | None, until: dt.datetime | None,
