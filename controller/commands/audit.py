@@ -51,6 +51,9 @@ def register(subparsers: Any) -> None:
     check.add_argument("--floor-checkpoints", default=None, metavar="FILE",
                        help="the floor's copy of the table's signed checkpoints and enrolled key (`tablectl floor checkpoints "
                             "TABLE` on the floor): the records must reach them, checked with the floor's key")
+    check.add_argument("--excerpt", action="store_true",
+                       help="the files are lines cut from the trail (`tablectl round ID --signed FILE`): check them against "
+                            "the table's public key alone, the lines before and after them not given")
     check.add_argument("--legacy", action="store_true", help="a log from before signed records (plain hash chain)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(func=run)
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         table = args.table or config.table_id
         journal_file = Path(args.journal) if args.journal else paths.journal
-        use_journal = not args.no_journal and (args.journal is not None or journal_file.exists())
+        use_journal = not args.no_journal and not args.excerpt and (args.journal is not None or journal_file.exists())
         if args.legacy:
             return _legacy(files, journal_file if use_journal else None, table, args.json)
         public = PublicKey.load(Path(args.public_key)) if args.public_key else (
@@ -89,8 +92,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl: {args.floor_checkpoints} holds the floor's checkpoints of table {floor.table}, not {table} "
               "(--table names the table)", file=sys.stderr)
         return 2
-    report = verify(files, public, view, floor)
-    _print(report, args.json)
+    if args.excerpt and public is None:
+        print("tablectl: an excerpt is checked against the table's public key: give it with --public-key FILE.pub",
+              file=sys.stderr)
+        return 2
+    report = verify(files, public, view, floor, excerpt=args.excerpt)
+    _print(report, args.json, excerpt=args.excerpt)
     return 0 if report.ok else 1
 
 
@@ -101,7 +108,7 @@ def _journal_view(path: Path, table: str) -> JournalView:
                            [(first, last) for first, last, _, _ in journal.gaps()])
 
 
-def _print(report: Report, as_json: bool) -> None:
+def _print(report: Report, as_json: bool, *, excerpt: bool = False) -> None:
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
         return
@@ -110,6 +117,9 @@ def _print(report: Report, as_json: bool) -> None:
         print(f"  {finding.kind.upper():<10} {finding.text}")
     for n, chain in enumerate(report.chains, 1):
         seqs = f"seq {min(chain.seqs)}-{max(chain.seqs)}" if chain.seqs else "no journaled records"
+        if excerpt:  # where the chain began and whether it was closed lie outside the lines given
+            print(f"  chain {n}: from {chain.start}, {chain.records} records, {seqs}")
+            continue
         print(f"  chain {n}: from {chain.start} ({chain.started or 'time unknown'}), {chain.records} records, {seqs}"
               f"{'' if chain.journaled else ', run without a journal'}; before it: {chain.previous}; "
               f"{'closed' if chain.closed else 'not closed (stopped by a crash or still running)'}")

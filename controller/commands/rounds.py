@@ -23,7 +23,7 @@ from typing import Any
 from controller.commands.options import config_argument
 from controller.engine.config import load_config
 from controller.engine.log import span
-from controller.engine.session import journal_path
+from controller.engine.session import journal_path, record_paths
 from controller.errors import TableError
 from controller.events import CameraLost, ClockSteppedBack, LoggedOut, LoginGranted, to_record
 from controller.money import MoneyError, format_cents, parse_money
@@ -53,6 +53,11 @@ def register(subparsers: Any) -> None:
     listing.set_defaults(func=list_rounds)
     one = subparsers.add_parser("round", help="show one round from the journal: wagers, cards, decisions, payouts")
     one.add_argument("id", help="round id, as `tablectl rounds` lists it (its number alone will do: 42 or 000042)")
+    one.add_argument("--signed", default=None, metavar="FILE",
+                     help="also write the round's lines of the signed event log to FILE, as the table signed them: "
+                          "evidence checked with `tablectl audit verify --excerpt FILE --public-key TABLE.pub`")
+    one.add_argument("--log", default=None, metavar="FILE",
+                     help="with --signed: the event log (default: the config's [log] events and its rotated files)")
     journal_options(one)
     one.set_defaults(func=show_round)
 
@@ -440,11 +445,41 @@ def show_round(args: argparse.Namespace) -> int:
                 named = ", ".join(row.id for row in found[-5:] if row is not None)
                 raise TableError(f"{len(found)} rounds end in {args.id!r} (the last: {named}): give the whole id")
             assert found[0] is not None
-            summary = recall(journal.round_records(found[0].id))
+            records = journal.round_records(found[0].id)
+            summary = recall(records)
             summary["staff"] = staff_at(journal.records_of(LoginGranted, LoggedOut), found[0].started_seq,
                                         found[0].ended_seq)
+            signed = (write_signed(args, found[0].id, found[0].started_seq, max(r.seq for r in records))
+                      if args.signed else None)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
     print(json.dumps(summary, indent=2) if args.json else "\n".join(_text(summary)))
+    if signed:
+        print(signed, file=sys.stderr)
     return 0
+
+
+def write_signed(args: argparse.Namespace, round_id: str, first_seq: int, last_seq: int) -> str:
+    """Write the round's run of the signed event log to ``--signed``; what to tell the reader (stderr)."""
+    from controller.records import excerpt
+    from controller.records.audit import trail_files
+    from controller.records.keys import public_path
+
+    config = load_config(args.config)
+    paths = record_paths(config, journal=Path(args.journal) if args.journal else None)
+    files = [Path(args.log)] if args.log else trail_files(paths.log)
+    if not files or not all(f.is_file() for f in files):
+        raise TableError(f"no event log at {args.log or paths.log}: give the table's log with --log FILE")
+    lines = excerpt.cut(files, first_seq, last_seq)
+    if not lines:
+        raise TableError(f"the event log {', '.join(map(str, files))} holds no line of round {round_id} "
+                         f"(seq {first_seq} to {last_seq}): give the log it was written to with --log FILE")
+    out = Path(args.signed)
+    try:
+        out.write_bytes(b"".join(line + b"\n" for line in lines))
+    except OSError as exc:
+        raise TableError(f"cannot write {out}: {exc.strerror or exc}") from None
+    key = public_path(paths.key)
+    return (f"tablectl: wrote the {len(lines)} signed lines of round {round_id} to {out}; check them with: "
+            f"tablectl audit verify --excerpt {out} --public-key {key}")

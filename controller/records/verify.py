@@ -43,6 +43,7 @@ from typing import Any
 from controller.records.audit import GENESIS, MARKERS, line_hash, split_signature
 from controller.records.chain import ranges
 from controller.records.checkpoints import Checkpoint, FloorCopy
+from controller.records.excerpt import rounds_held
 from controller.records.keys import LINE_LABEL, PublicKey, checkpoint_signed_by
 
 LOG_ONLY = frozenset({"n", "prev", "sig"})
@@ -183,9 +184,12 @@ def _declared_torn(lines: list[Line], report: Report) -> list[Line]:
 
 
 def verify(paths: Sequence[str | Path], public_key: PublicKey | None = None, journal: JournalView | None = None,
-           floor: FloorCopy | None = None) -> Report:
+           floor: FloorCopy | None = None, *, excerpt: bool = False) -> Report:
     """Check the trail in ``paths`` (oldest first) against the table's public key and, given them, the journal and
-    the floor's copy of the table's checkpoints (whose enrolled key then is the table's key)."""
+    the floor's copy of the table's checkpoints (whose enrolled key then is the table's key).
+
+    ``excerpt``: the lines are a run cut from the trail (``tablectl round ID --signed FILE``): that lines came before
+    and after them is expected; each must still be the table's, in its place, with none missing between them."""
     files = [Path(p) for p in paths]
     findings: list[Finding] = []
     if floor is not None and floor.key is not None:
@@ -208,11 +212,17 @@ def verify(paths: Sequence[str | Path], public_key: PublicKey | None = None, jou
                                                       "edited or damaged"))
     parsed = [line for line in lines if line.record is not None]
     _authenticate(parsed, public_key, report)
-    _links(parsed, report)
+    _links(parsed, report, excerpt=excerpt)
     _chains(parsed, report)
     if parsed and parsed[-1].torn:
         report.notes.append(f"{parsed[-1].where}: the last line has no line end (written just before a stop)")
-    if journal is not None:
+    if excerpt:
+        numbers = [line.n for line in parsed if line.n is not None]
+        span = f"lines {min(numbers)} to {max(numbers)}" if numbers else "no numbered line"
+        report.notes.append(f"an excerpt of the table's trail ({span}): it shows that these lines are the table's, "
+                            "unchanged, in their order and none missing between them; not what came before or after")
+        report.notes += rounds_held([line.record for line in parsed if line.record is not None and line.genuine])
+    elif journal is not None:
         _against_journal(parsed, journal, public_key, report)
     elif floor is None:
         report.notes.append("the end is not anchored: give the journal (--journal or --config) to find lines cut off the end")
@@ -281,8 +291,9 @@ def _authenticate(lines: list[Line], public_key: PublicKey | None, report: Repor
                                            + (", or added at the end with a forged signature" if at_end else "")))
 
 
-def _links(lines: list[Line], report: Report) -> None:
-    """Breaks in the chain between genuine lines: lines removed, moved or repeated; the trail's beginning."""
+def _links(lines: list[Line], report: Report, *, excerpt: bool = False) -> None:
+    """Breaks in the chain between genuine lines: lines removed, moved or repeated; the trail's beginning (of an
+    ``excerpt``, whatever line it begins at)."""
     seen: dict[str, Line] = {}
     last: Line | None = None  # the last genuine line
     between = 0  # lines that are not genuine since it
@@ -292,7 +303,7 @@ def _links(lines: list[Line], report: Report) -> None:
             continue
         if last is None:
             first_n = line.n or 0
-            if line.prev == GENESIS and first_n == 1:
+            if (line.prev == GENESIS and first_n == 1) or (excerpt and between == 0):
                 pass
             elif (line.record or {}).get("event") == "log_rotated":
                 report.notes.append(f"{line.where}: the trail given begins at line {first_n}, in a rotated file (older files not "
