@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import main
+from controller.events import RoundCompleted, RoundStarted
 from tests.helpers import init_table
 
 
@@ -49,7 +50,7 @@ def test_a_rounds_signed_lines_verify_alone_whole_and_an_edit_or_a_cut_shows(
     lines = out.read_bytes().splitlines()
     records = [json.loads(line) for line in lines]
     round_id = records[0]["round"]
-    assert records[0]["event"] == "round_started" and records[-1]["event"] == "round_complete"
+    assert records[0]["event"] == RoundStarted.EVENT and records[-1]["event"] == RoundCompleted.EVENT
     assert all(line in log.read_bytes().splitlines() for line in lines)  # byte for byte the table's
     code, text = _verify(out, key, capsys)
     assert code == 0 and "intact" in text and f"round {round_id}: whole" in text, text
