@@ -784,10 +784,13 @@ class LoginRefused(Event, frozen=True, kw_only=True, tag="login_refused"):
 
 
 class LoggedOut(Event, frozen=True, kw_only=True, tag="logout"):
-    """A dealer or supervisor logged out."""
+    """A dealer or supervisor logged out, or their session ended without them (``ended`` says how)."""
 
     name: str
     client: str
+    ended: str | UnsetType = UNSET
+    """How a session ended that its holder did not log out of: ``idle`` (unused for 12 hours), ``replaced`` (the
+    console's oldest unused session, making room for a login), ``console stopped``; absent: they logged out."""
 
 
 class RequestsRefused(Event, frozen=True, kw_only=True, tag="requests_refused"):

@@ -118,9 +118,11 @@ def refuse(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status, headers={"Cache-Control": "no-store"})
 
 
-def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addresses) -> Guard:
-    """The console app for ``table``, behind its guard; ``accounts`` are who may log in."""
-    sessions = Sessions()
+def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addresses,
+               sessions: Sessions | None = None) -> Guard:
+    """The console app for ``table``, behind its guard; ``accounts`` are who may log in, ``sessions`` their open
+    sessions (the server's, which journals those still open once the app has stopped)."""
+    sessions = sessions if sessions is not None else Sessions()
     limits = LoginLimits()
     refusals = Refusals()
     broadcaster = Broadcaster()
@@ -245,7 +247,7 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         limits.succeeded(name, client)
         if not await journal(LoginGranted(name=name, page=page, client=client, role=account.role)):
             return refuse(503, "the table is not answering: try again")
-        session = sessions.open(account)
+        session = sessions.open(account, client)
         response = JSONResponse({"ok": True, "name": account.name, "role": account.role, "csrf": session.csrf},
                                 headers={"Cache-Control": "no-store"})
         response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict", path="/")
@@ -324,12 +326,19 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
             broadcaster.queues.discard(wake)
             closed.cancel()
 
+    async def sessions_ended() -> None:
+        """Journal each session that ended without its holder logging out (idle, replaced, the console stopping)."""
+        sessions.expire()
+        for session, why in sessions.take_ended():
+            await journal(LoggedOut(name=session.account.name, client=session.client or "unknown", ended=why))
+
     async def flush_refusals() -> None:
         while True:
             await asyncio.sleep(1.0)
             counts = refusals.take()
             if counts:
                 await journal(refused_requests(counts))
+            await sessions_ended()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -340,6 +349,9 @@ def create_app(table: TableLoop, *, accounts: SessionAccounts, addresses: Addres
         counts = refusals.take()
         if counts and table.running:
             await journal(refused_requests(counts))
+        sessions.close_all("console stopped")
+        if table.running:
+            await sessions_ended()
         broadcaster.loop = None
 
     app = Starlette(

@@ -55,6 +55,7 @@ class StaffSession:
     account: Account
     opened: float
     seen: float
+    client: str = ""
 
 
 @dataclass
@@ -107,19 +108,25 @@ class LoginLimits:
 
 
 class Sessions:
-    """Open staff sessions by token; a session ends on logout or after ``IDLE_SECONDS`` unused."""
+    """Open staff sessions by token; a session ends on logout or after ``IDLE_SECONDS`` unused.
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    Sessions that end without a logout (unused, or dropped to make room) wait in ``ended`` until the console
+    journals them (``take_ended``), so the journal says who was no longer logged in and from when."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, keep_ended: bool = True) -> None:
         self.clock = clock
+        self.keep_ended = keep_ended
+        """False where nothing journals sessions' ends (the floor's pit page): they are not kept."""
         self._open: dict[str, StaffSession] = {}
+        self._ended: list[tuple[StaffSession, str]] = []
 
-    def open(self, account: Account) -> StaffSession:
+    def open(self, account: Account, client: str = "") -> StaffSession:
         now = self.clock()
-        self._expire(now)
+        self.expire(now)
         while len(self._open) >= MAX_SESSIONS:  # only granted logins open sessions: drop the longest unused
             oldest = min(self._open.values(), key=lambda s: s.seen)
-            del self._open[oldest.token]
-        session = StaffSession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), account, now, now)
+            self._end(self._open.pop(oldest.token), "replaced")
+        session = StaffSession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), account, now, now, client)
         self._open[session.token] = session
         return session
 
@@ -127,7 +134,7 @@ class Sessions:
         if not token:
             return None
         now = self.clock()
-        self._expire(now)
+        self.expire(now)
         session = self._open.get(token)
         if session is None:
             return None
@@ -137,9 +144,25 @@ class Sessions:
     def close(self, token: str | None) -> StaffSession | None:
         return self._open.pop(token, None) if token else None
 
-    def _expire(self, now: float) -> None:
+    def close_all(self, why: str) -> None:
+        """End every open session (the console stops); they wait in ``ended``."""
+        for session in self._open.values():
+            self._end(session, why)
+        self._open.clear()
+
+    def expire(self, now: float | None = None) -> None:
+        now = self.clock() if now is None else now
         for token in [t for t, s in self._open.items() if now - s.seen > IDLE_SECONDS]:
-            del self._open[token]
+            self._end(self._open.pop(token), "idle")
+
+    def _end(self, session: StaffSession, why: str) -> None:
+        if self.keep_ended:
+            self._ended.append((session, why))
+
+    def take_ended(self) -> list[tuple[StaffSession, str]]:
+        """The sessions that ended without a logout since the last call, and how each ended."""
+        ended, self._ended = self._ended, []
+        return ended
 
 
 def csrf_ok(session: StaffSession, given: str | None) -> bool:

@@ -7,6 +7,7 @@ deliberate choice, never a default.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import threading
 import time
@@ -16,9 +17,11 @@ import uvicorn
 
 from controller.console.app import create_app
 from controller.console.guard import LOOPBACK_NAMES, Addresses
+from controller.console.login import Sessions
 from controller.console.settings import ConsoleSettings
 from controller.engine.loop import TableLoop
-from controller.errors import ConfigError
+from controller.errors import ConfigError, TableError
+from controller.events import LoggedOut
 from controller.records.staff import SessionAccounts
 
 
@@ -49,7 +52,8 @@ class ConsoleServer:
         self.loop = loop
         self.settings = settings
         self.addresses = addresses_of(settings)
-        app = create_app(loop, accounts=accounts, addresses=self.addresses)
+        self.sessions = Sessions()
+        app = create_app(loop, accounts=accounts, addresses=self.addresses, sessions=self.sessions)
         self.server = uvicorn.Server(uvicorn.Config(
             app, host=settings.host, port=settings.port, ws="websockets-sansio", log_level="warning",
             access_log=False, lifespan="on", ws_max_size=4096, h11_max_incomplete_event_size=16 * 1024,
@@ -82,3 +86,9 @@ class ConsoleServer:
         if self._thread is not None:
             self._thread.join(10)
             self._thread = None
+        self.sessions.close_all("console stopped")
+        if not self.loop.running:  # the loop has stopped on this thread (``serve``): its log is this thread's now
+            with contextlib.suppress(TableError, OSError):  # a log that failed has said so already: the stop goes on
+                for session, why in self.sessions.take_ended():
+                    self.loop.table.log.emit(LoggedOut(name=session.account.name, client=session.client or "unknown",
+                                                       ended=why))

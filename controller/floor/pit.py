@@ -129,7 +129,7 @@ def create_app(config: FloorConfig, consumer: FloorConsumer | None = None, *, po
     data = PitData(config)
     pits = sorted(config.pits)
     staff = StaffFile(config.floor.staff) if config.floor.staff else None
-    sessions, limits = Sessions(), LoginLimits()  # a name locks after 3 wrong PINs, a shared desk's address after 10
+    sessions, limits = Sessions(keep_ended=False), LoginLimits()  # a name locks after 3 wrong PINs, a shared desk's address after 10
     refused: Counter[tuple[str, str]] = Counter()
 
     def refuse(status: int, reason: str) -> JSONResponse:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import UnsetType
+
 from controller.events import (
     BettingClosed,
     CameraAgreed,
@@ -139,8 +141,9 @@ def staff_at(logins: list[Event], started_seq: int, ended_seq: int | None) -> li
     """Who was logged in at the console when a round was dealt: each ``login_granted`` still open (no ``logout`` of
     that name from that client since) when the round started, and each login and logout while it ran, in order.
 
-    ``logins``: the journal's ``LoginGranted`` and ``LoggedOut`` records, in order. A session that ended unused
-    (``docs/console.md``: 12 hours) leaves no record, so a login listed as open is the last the journal shows.
+    ``logins``: the journal's ``LoginGranted`` and ``LoggedOut`` records, in order. A session that ended without a
+    logout (unused 12 hours, replaced, the console stopped) is a ``LoggedOut`` with ``ended``; one cut short by a
+    power loss leaves none, so a login listed as open is the last the journal shows.
     """
     open_: dict[tuple[str, str], dict[str, Any]] = {}
     during: list[dict[str, Any]] = []
@@ -151,7 +154,8 @@ def staff_at(logins: list[Event], started_seq: int, ended_seq: int | None) -> li
             entry = {"name": r.name, "role": r.role, "page": r.page, "client": r.client, "at": r.timestamp,
                      "seq": r.seq, "what": "logged in"}
         elif isinstance(r, LoggedOut):
-            entry = {"name": r.name, "client": r.client, "at": r.timestamp, "seq": r.seq, "what": "logged out"}
+            what = "logged out" if isinstance(r.ended, UnsetType) else f"session ended ({r.ended})"
+            entry = {"name": r.name, "client": r.client, "at": r.timestamp, "seq": r.seq, "what": what}
         else:
             continue
         if r.seq > started_seq:
