@@ -36,6 +36,7 @@ const STATUS = {
 };
 
 function render(next) {
+  const focused = focusKey(document.activeElement);
   view = next;
   renderHeader(view);
   refreshSupervisor(view);
@@ -88,6 +89,35 @@ function render(next) {
   // a screen that covered the table closed (a hold resumed): the keyboard goes on at the table, not at the page's top
   if (coveredBefore && !covered) focusTable();
   coveredBefore = covered;
+  keepFocus(focused);
+}
+
+// What the focused control is, so that the same control drawn anew is found again: its id, else its data-* fields.
+function focusKey(node) {
+  if (!node || node === document.body || !node.closest || !node.closest("#main, #screens")) return null;
+  if (node.id) return "#" + CSS.escape(node.id);
+  const data = [...node.attributes].filter((a) => a.name.startsWith("data-"))
+    .map((a) => "[" + a.name + '="' + CSS.escape(a.value) + '"]');
+  return data.length ? node.tagName.toLowerCase() + data.join("") : null;
+}
+
+// Every command redraws the controls it touched: the focus fell to the page's body with the button it was on, and
+// the next Tab started again from the login bar. It goes back to that control drawn anew, or, where that is gone or
+// hidden (No more bets once pressed), to the first control at the table the dealer can use now.
+function keepFocus(key) {
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected || active.offsetParent === null || active.disabled;
+  if (!key || !lost) return;
+  const usable = (b) => b && !b.disabled && b.offsetParent !== null;
+  const again = document.querySelector(key);
+  if (usable(again)) { again.focus(); return; }
+  const table = covered() ? "#screens" : "#main";
+  const next = [...document.querySelectorAll(table + " button, " + table + " input")].find(usable);
+  if (next) next.focus();
+}
+
+function covered() {
+  return !document.getElementById("screens").hidden;
 }
 
 let coveredBefore = false;
