@@ -214,12 +214,20 @@ def _shifts(args: argparse.Namespace) -> int:
     if not rows:
         print("no rounds on the floor" + (f" for table {args.table}" if args.table else "") + (f" on gaming day {day}" if day else ""))
         return 0
+    linked = any(row["progressive_contributed_exact"] != "0" or row["progressive_hits"] for row in rows)
     print(f"{'gaming day':10}  {'shift':8} {'table':10} {'rounds':>6} {'voided':>6} {'drop':>14} {'paid':>14} {'fees':>11} "
-          f"{'win':>14} {'hold':>8} {'holds':>5}")
+          f"{'win':>14} {'hold':>8} {'holds':>5}" + (f" {'progressive fed':>15} {'hits':>4} {'hits paid':>14}" if linked else ""))
     for row in rows:
-        print(f"{row['gaming_day']:10}  {row['shift']:8} {row['table']:10} {row['rounds']:6} {row['voided']:6} "
-              f"{row['drop_text']:>14} {row['paid_text']:>14} {row['fees_text']:>11} {row['win_text']:>14} "
-              f"{row['hold_pct']:>8} {row['holds']:5}")
+        line = (f"{row['gaming_day']:10}  {row['shift']:8} {row['table']:10} {row['rounds']:6} {row['voided']:6} "
+                f"{row['drop_text']:>14} {row['paid_text']:>14} {row['fees_text']:>11} {row['win_text']:>14} "
+                f"{row['hold_pct']:>8} {row['holds']:5}")
+        if linked and (row["progressive_contributed_exact"] != "0" or row["progressive_hits"]):
+            line += (f" {row['progressive_contributed_text']:>15} {row['progressive_hits']:4} "
+                     f"{row['progressive_awarded_text']:>14}")
+        print(line)
+    if linked:
+        print("progressive fed: what the table's Progressive wagers added to the linked meter (whole cents; "
+              "--json gives the exact amount); hits paid: what the meter paid the table's verified hits")
     return 0
 
 

@@ -73,9 +73,42 @@ def in_shift_order(rows: list[dict[str, Any]], shifts: Shifts) -> list[dict[str,
     return sorted(rows, key=lambda r: (r["gaming_day"], order.get(r["shift"], len(order)), r["shift"], r["table"]))
 
 
+def _progressive(conn: psycopg.Connection[Any]) -> dict[tuple[str, dt.date, str, str], tuple[Fraction, Fraction, int]]:
+    """Each table's part in the linked jackpots per gaming day, shift and game: what its Progressive wagers fed the
+    meters (exact, a fraction of a cent kept), what the meters paid its hits (verified awards) and how many hits.
+
+    Filed under the shift of the round they belong to (the round's end, as the meters are): a contribution whose round
+    the floor has not yet seen end is filed once it has."""
+    exists = conn.execute("SELECT to_regclass('jackpot_contributions') IS NOT NULL AND to_regclass('jackpot_awards') IS NOT NULL"
+                          ).fetchone()
+    if not exists or not exists[0]:
+        return {}
+    result: dict[tuple[str, dt.date, str, str], tuple[Fraction, Fraction, int]] = {}
+    for table, gaming_day, shift, game, amount, is_hit in conn.execute(
+        """
+        SELECT c.table_id, r.gaming_day, r.shift, r.game, c.amount, FALSE FROM jackpot_contributions c
+        JOIN rounds r ON r.table_id = c.table_id AND r.round_id = c.round_id AND r.ended_seq IS NOT NULL
+        UNION ALL
+        SELECT a.table_id, r.gaming_day, r.shift, r.game, a.amount, TRUE FROM jackpot_awards a
+        JOIN rounds r ON r.table_id = a.table_id AND r.round_id = a.round_id AND r.ended_seq IS NOT NULL
+        WHERE a.verified AND a.amount IS NOT NULL
+        """
+    ):
+        key = (str(table), gaming_day, str(shift), str(game))
+        contributed, awarded, hits = result.get(key, (Fraction(0), Fraction(0), 0))
+        if is_hit:
+            result[key] = (contributed, awarded + Fraction(amount), hits + 1)
+        else:
+            result[key] = (contributed + Fraction(amount), awarded, hits)
+    return result
+
+
 def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None, day: dt.date | None = None) -> list[dict[str, Any]]:
     """Meters per table, gaming day, shift and game (drop, paid, fees, win, hold %, theoretical, rounds, voided rounds,
-    holds, faults): ``tablectl floor shifts`` and the pit page's ``/api/meters``; money in cents beside its dollar text."""
+    holds, faults, and the table's part in a linked progressive: what its wagers fed the meter and what the meter paid
+    its hits): ``tablectl floor shifts`` and the pit page's ``/api/meters``; money in cents beside its dollar text (a
+    contribution's exact cents as a fraction beside the whole cents it makes)."""
+    progressive = _progressive(conn)
     rows = conn.execute(
         """
         WITH k AS (SELECT table_id, gaming_day, shift, game FROM meters WHERE wager = ''
@@ -106,8 +139,19 @@ def shift_meters(conn: psycopg.Connection[Any], *, table: str | None = None, day
             "hold_minutes": round(int(counters.get("hold_seconds", 0)) / 60, 1),
             "device_faults": int(counters.get("device_faults", 0)),
             "camera_discrepancies": int(counters.get("camera_discrepancies", 0)),
+            **_progressive_fields(*progressive.get((str(table_id), gaming_day, str(shift), str(game)), (Fraction(0), Fraction(0), 0))),
         })
     return result
+
+
+def _progressive_fields(contributed: Fraction, awarded: Fraction, hits: int) -> dict[str, Any]:
+    """A shift row's linked-progressive figures: whole cents (a fraction of a cent left out) beside the exact amount."""
+    return {
+        "progressive_contributed": int(contributed), "progressive_contributed_exact": str(contributed),
+        "progressive_contributed_text": format_cents(int(contributed)),
+        "progressive_hits": hits, "progressive_awarded": int(awarded), "progressive_awarded_exact": str(awarded),
+        "progressive_awarded_text": format_cents(int(awarded)),
+    }
 
 
 def last_rounds(conn: psycopg.Connection[Any], table: str, count: int = 10) -> list[dict[str, Any]]:
