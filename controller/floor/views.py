@@ -2,9 +2,10 @@
 
 Each function takes a connection and returns plain data for the page, money
 as whole cents beside its dollar text (``format_cents``), so no screen does
-money arithmetic. Hidden cards never reach the floor's page early: a table
-publishes a card only as its journal holds it, and the pit page shows the
-rounds that ended (a round in play shows its state, not its cards).
+money arithmetic. Hidden cards never reach the floor's page: the pit page
+shows the rounds that ended (a round in play shows its state, not its cards),
+and of those only the cards the game turned face up (``sight``), as the
+table's own screens do.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import psycopg
 
-from controller.floor import kinds
+from controller.floor import kinds, sight
 from controller.floor.shifts import Shifts
 from controller.money import format_cents
 
@@ -155,7 +156,10 @@ def _progressive_fields(contributed: Fraction, awarded: Fraction, hits: int) -> 
 
 
 def last_rounds(conn: psycopg.Connection[Any], table: str, count: int = 10) -> list[dict[str, Any]]:
-    """A table's last ``count`` ended rounds with their cards and settlements (recall from anywhere on the floor)."""
+    """A table's last ``count`` ended rounds with their cards and settlements (recall from anywhere on the floor).
+
+    Only the cards the game turned face up at the table (``sight``): a folded hand, a discard, a pile given to an
+    empty seat stay unseen here as on the table's screens; ``cards_not_shown`` says how many."""
     rounds = conn.execute(
         "SELECT round_id, game, state, started_at, ended_at, wagered, paid, house_win FROM rounds "
         "WHERE table_id = %s AND ended_seq IS NOT NULL ORDER BY ended_seq DESC LIMIT %s",
@@ -163,10 +167,10 @@ def last_rounds(conn: psycopg.Connection[Any], table: str, count: int = 10) -> l
     ).fetchall()
     result = []
     for round_id, game, state, started, ended, wagered, paid, house_win in rounds:
-        cards = conn.execute(
-            "SELECT record->>'card', record->>'target' FROM events WHERE table_id = %s AND round_id = %s AND kind = %s ORDER BY seq",
-            (table, round_id, kinds.CARD_DEALT),
-        ).fetchall()
+        records = [dict(record) for (record,) in conn.execute(
+            "SELECT record FROM events WHERE table_id = %s AND round_id = %s ORDER BY seq", (table, round_id))]
+        dealt = [(str(r.get("card")), str(r.get("target"))) for r in records if r.get("event") == kinds.CARD_DEALT]
+        cards = [card for card, ok in zip(dealt, sight.shown(records), strict=True) if ok]
         settled = conn.execute(
             "SELECT spot, wager, stake, returned, outcome FROM settlements WHERE table_id = %s AND round_id = %s ORDER BY seq",
             (table, round_id),
@@ -177,6 +181,7 @@ def last_rounds(conn: psycopg.Connection[Any], table: str, count: int = 10) -> l
             "wagered_text": format_cents(int(wagered or 0)), "paid_text": format_cents(int(paid or 0)),
             "house_win_text": format_cents(int(house_win or 0)),
             "cards": [{"card": card, "to": target} for card, target in cards],
+            "cards_not_shown": len(dealt) - len(cards),
             "settlements": [
                 {"spot": spot, "wager": wager, "stake_text": format_cents(int(stake)),
                  "returned_text": format_cents(int(returned)), "outcome": outcome}

@@ -93,7 +93,8 @@ async function openTable(table) {
   const body = await get(`/api/rounds?table=${encodeURIComponent(table)}`);
   $("detail-rounds").replaceChildren(...body.rounds.map((r) => el("table", {},
     el("caption", {}, `${r.round} ${r.state} wagered ${r.wagered_text} paid ${r.paid_text} house ${r.house_win_text}`),
-    el("tr", {}, el("th", {}, "cards"), el("td", {}, r.cards.map((c) => `${c.card}→${c.to}`).join("  "))),
+    el("tr", {}, el("th", {}, "cards"), el("td", {}, r.cards.map((c) => `${c.card}→${c.to}`).join("  ")
+      + (r.cards_not_shown ? `  (${r.cards_not_shown} never turned up at the table)` : ""))),
     ...r.settlements.map((s) => el("tr", {}, el("td", {}, `spot ${s.spot} ${s.wager}`),
                                     el("td", {}, `${s.stake_text} → ${s.returned_text} (${s.outcome})`))))));
 }
