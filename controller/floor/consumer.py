@@ -77,6 +77,15 @@ class ConsumerStats:
     """The newest reasons a checkpoint was refused (50 at most)."""
     errors: list[str] = field(default_factory=list)
     last_error: str | None = None
+    """The last error as the log says it (None once the floor takes in records again)."""
+    behind: str | None = None
+    """Why the floor's figures stand still, in a pit manager's words (the pit page shows it), while ``last_error``."""
+
+
+BROKER_AWAY = ("the floor cannot reach its message servers (the broker): the tables keep their records and send them "
+               "once it is back")
+DATABASE_AWAY = ("the floor's database cannot be reached: the tables' records wait on the message servers and are "
+                 "stored once it is back")
 
 
 class FloorConsumer:
@@ -142,7 +151,7 @@ class FloorConsumer:
                     max_reconnect_attempts=-1, error_cb=self._broker_error,
                 )
             except (TimeoutError, NatsError, OSError) as exc:
-                self._error(f"cannot reach the broker ({', '.join(self.servers)}): {wire.reason(exc)}")
+                self._error(f"cannot reach the broker ({', '.join(self.servers)}): {wire.reason(exc)}", BROKER_AWAY)
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
                 continue
@@ -151,11 +160,11 @@ class FloorConsumer:
                 backoff = 0.5
             except psycopg.Error as exc:
                 await asyncio.to_thread(self._close_database)
-                self._error(f"the floor database: {wire.reason(exc)}; retrying")
+                self._error(f"the floor database: {wire.reason(exc)}; retrying", DATABASE_AWAY)
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
             except (TimeoutError, NatsError, JetStreamError, OSError) as exc:
-                self._error(f"the broker: {wire.reason(exc)}")
+                self._error(f"the broker: {wire.reason(exc)}", BROKER_AWAY)
                 await self._pause(backoff)
                 backoff = min(2 * backoff, self.max_backoff)
             finally:
@@ -165,14 +174,15 @@ class FloorConsumer:
 
     async def _broker_error(self, exc: Exception) -> None:
         self.stats.last_error = f"broker: {wire.reason(exc)}"
+        self.stats.behind = BROKER_AWAY
 
     def _healthy(self, client: Any) -> None:
         """The broker answered and the database took the batch: the last error is over (it stays in ``errors``)."""
         if client.is_connected:
-            self.stats.last_error = None
+            self.stats.last_error = self.stats.behind = None
 
-    def _error(self, message: str) -> None:
-        self.stats.last_error = message
+    def _error(self, message: str, behind: str) -> None:
+        self.stats.last_error, self.stats.behind = message, behind
         if not self.stats.errors or self.stats.errors[-1] != message:
             self.stats.errors.append(message)
             del self.stats.errors[:-50]
@@ -204,6 +214,7 @@ class FloorConsumer:
                 await self._heal(client)
             if not client.is_connected:  # the client reconnects by itself; meanwhile the page must not say "live"
                 self.stats.last_error = self.stats.last_error or "the broker: not connected; reconnecting"
+                self.stats.behind = self.stats.behind or BROKER_AWAY
                 await self._pause(0.2)
                 continue
             try:
@@ -217,7 +228,7 @@ class FloorConsumer:
                     break
                 except psycopg.Error as exc:
                     await asyncio.to_thread(self._close_database)
-                    self._error(f"the floor database: {wire.reason(exc)}; retrying")
+                    self._error(f"the floor database: {wire.reason(exc)}; retrying", DATABASE_AWAY)
                     await self._pause(backoff)
                     backoff = min(2 * backoff, self.max_backoff)
             else:
@@ -257,7 +268,9 @@ class FloorConsumer:
                             table, first, last)
             except (TimeoutError, NatsError) as exc:
                 self._error(f"table {table}: records {first} to {last} are missing and the table does not answer "
-                            f"({wire.reason(exc)}); they stay missing until it does")
+                            f"({wire.reason(exc)}); they stay missing until it does",
+                            f"records {first} to {last} of table {table} have not reached the floor and the table does "
+                            "not answer: they stay missing until it does")
 
     def _store(self, messages: Sequence[Any]) -> Applied:
         store = self._database()

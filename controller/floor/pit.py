@@ -261,7 +261,8 @@ def _consumer_status(consumer: FloorConsumer | None) -> dict[str, Any] | None:
         return None
     stats = consumer.stats
     return {"stored": stats.stored, "duplicates": stats.duplicates, "rejected": stats.rejected,
-            "open_gaps": stats.gaps_opened - stats.gaps_closed, "last_error": stats.last_error}
+            "open_gaps": stats.gaps_opened - stats.gaps_closed, "last_error": stats.last_error,
+            "behind": stats.behind if stats.last_error else None}
 
 
 class PitServer:

@@ -15,6 +15,8 @@ function el(tag, attrs = {}, ...children) {
 }
 
 class LoggedOut extends Error {}
+// fetch's own failure (TypeError: "Failed to fetch"): the service did not answer at all
+const UNREACHABLE = "the floor service does not answer (stopped, or the network to it is down): this page tries again every two seconds";
 
 async function get(path) {
   const answer = await fetch(path, { headers: { "Accept": "application/json" }, credentials: "same-origin" });
@@ -90,7 +92,15 @@ async function openTable(table) {
   selectedTable = table;
   $("detail").hidden = false;
   $("detail-title").textContent = `${table}: last rounds`;
-  const body = await get(`/api/rounds?table=${encodeURIComponent(table)}`);
+  let body;
+  try {
+    body = await get(`/api/rounds?table=${encodeURIComponent(table)}`);
+  } catch (error) {
+    if (error instanceof LoggedOut) { showLogin(error.message); return; }
+    $("detail-rounds").replaceChildren(el("p", { class: "reason" },
+      `${table}'s last rounds cannot be shown now: ${error instanceof TypeError ? UNREACHABLE : error.message}`));
+    return;
+  }
   $("detail-rounds").replaceChildren(...body.rounds.map((r) => el("table", {},
     el("caption", {}, `${r.round} ${r.state} wagered ${r.wagered_text} paid ${r.paid_text} house ${r.house_win_text}`),
     el("tr", {}, el("th", {}, "cards"), el("td", {}, r.cards.map((c) => `${c.card}→${c.to}`).join("  ")
@@ -105,14 +115,14 @@ async function refresh() {
     const [tables, alerts, jackpots] = await Promise.all([get(`/api/tables${q}`), get(`/api/alerts${q}`), get("/api/jackpots")]);
     showTables(tables); showAlerts(alerts); showJackpots(jackpots);
     // live only while the floor takes in the tables' records: with its broker or database away the figures stand still
-    const behind = tables.consumer && tables.consumer.last_error;
+    const behind = tables.consumer && tables.consumer.last_error && (tables.consumer.behind || "the floor is catching up");
     $("link").textContent = behind ? "behind" : "live"; $("link").className = behind ? "link-down" : "link-up";
     $("message").textContent = behind ? `figures not up to date: ${behind}` : "";
     $("message").hidden = !behind;
   } catch (error) {
     if (error instanceof LoggedOut) { showLogin(error.message); return; }
     $("link").textContent = "offline"; $("link").className = "link-down";
-    $("message").textContent = error.message; $("message").hidden = false;
+    $("message").textContent = error instanceof TypeError ? UNREACHABLE : error.message; $("message").hidden = false;
   }
 }
 
