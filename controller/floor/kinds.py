@@ -20,6 +20,8 @@ ROUND_COMPLETE = ev.RoundCompleted.EVENT
 ROUND_VOIDED = ev.RoundVoided.EVENT
 ROUND_HELD = ev.RoundHeld.EVENT
 HOLD_REASON_ADDED = ev.HoldReasonAdded.EVENT
+LOGIN_GRANTED = ev.LoginGranted.EVENT
+LOGGED_OUT = ev.LoggedOut.EVENT
 
 ALERTS: dict[str, str | None] = {
     ROUND_HELD: None,

@@ -37,6 +37,10 @@ its stake times the wager's house edge (table ``edges``, loaded from
 ``tablectl edge``'s figures when the floor service starts), summed as a
 ``NUMERIC``: an expectation, not money, so it keeps its fraction of a cent.
 
+Who is logged in at each table's console (``table_staff``: its ``login_granted`` records less those a ``logout``
+ended; a session the table dropped on a restart leaves none, so the time of each login is kept and shown) is
+derived the same way.
+
 Order: everything derived from a table's records (rounds, meters, holds,
 alerts) is derived in the table's seq order, each record once, as the records
 become contiguous: ``floor_tables.contiguous_seq`` is the last seq up to
@@ -120,6 +124,9 @@ CREATE TABLE IF NOT EXISTS gaps (
 CREATE TABLE IF NOT EXISTS declared_lost (
     table_id TEXT NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL, declared_seq BIGINT NOT NULL,
     held BIGINT NOT NULL, declared_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), PRIMARY KEY (table_id, first_seq));
+CREATE TABLE IF NOT EXISTS table_staff (
+    table_id TEXT NOT NULL, name TEXT NOT NULL, client TEXT NOT NULL, page TEXT, role TEXT, since TIMESTAMPTZ,
+    seq BIGINT NOT NULL, PRIMARY KEY (table_id, name, client));
 CREATE TABLE IF NOT EXISTS edges (
     game TEXT NOT NULL, paytable TEXT NOT NULL, wager TEXT NOT NULL, edge NUMERIC NOT NULL,
     PRIMARY KEY (game, paytable, wager));
@@ -462,6 +469,16 @@ class FloorStore:
             self.conn.execute("UPDATE floor_tables SET hold_reason = %s WHERE table_id = %s", (reason, item.table))
         elif kind in (kinds.ROUND_COMPLETE, kinds.ROUND_VOIDED) and item.round_id:
             self._end_round(item, voided=kind == kinds.ROUND_VOIDED, at=at)
+        elif kind == kinds.LOGIN_GRANTED:
+            self.conn.execute(
+                "INSERT INTO table_staff VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, name, client) DO UPDATE "
+                "SET page = excluded.page, role = excluded.role, since = excluded.since, seq = excluded.seq",
+                (item.table, str(record.get("name")), str(record.get("client")), record.get("page"), record.get("role"), at,
+                 item.seq),
+            )
+        elif kind == kinds.LOGGED_OUT:
+            self.conn.execute("DELETE FROM table_staff WHERE table_id = %s AND name = %s AND client = %s",
+                              (item.table, str(record.get("name")), str(record.get("client"))))
         if kind in kinds.ALERTS:
             self.conn.execute(
                 "INSERT INTO alerts VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",

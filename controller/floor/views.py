@@ -29,7 +29,9 @@ def _percent(part: int | Decimal, whole: int | Decimal) -> str:
 
 
 def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = None, now: dt.datetime | None = None) -> list[dict[str, Any]]:
-    """Every table at a glance: state, game, pit, this shift's drop, win, hold % against theoretical, pace, alarms."""
+    """Every table at a glance: state, game, pit, this shift's drop, win, hold % against theoretical, pace, alarms, and
+    who is logged in at its console (``dealing``: the dealer page's logins, each since when, in the floor's time zone;
+    a login the table dropped on a restart without a logout shows until the next login or logout there)."""
     now = now or dt.datetime.now(dt.UTC)
     day, shift = shifts.of(now)
     rows = conn.execute(
@@ -50,9 +52,16 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
         """,
         {"day": day, "shift": shift, "pit": pit, "hour_ago": now - dt.timedelta(hours=1)},
     ).fetchall()
+    staff: dict[str, list[dict[str, Any]]] = {}
+    for table, name, page, role, since in conn.execute(
+            "SELECT table_id, name, page, role, since FROM table_staff ORDER BY since NULLS FIRST, seq"):
+        staff.setdefault(str(table), []).append({
+            "name": name, "page": page, "role": role, "since": since.isoformat() if since else None,
+            "since_text": f"{since.astimezone(shifts.zone):%H:%M}" if since else "—"})
     result = []
     for (table, pit_name, game, state, round_id, hold_reason, hold_since, last_at, contiguous, last_seq,
          wagered, paid, theoretical, fees, last_hour, open_gaps, recent_alerts) in rows:
+        at_table = staff.get(str(table), [])
         win = int(wagered) - int(paid) + int(fees)  # the table's house win: a player-dealer game's is its fees
         result.append({
             "table": table, "pit": pit_name, "game": game, "state": state or "—", "round": round_id,
@@ -63,6 +72,8 @@ def tables(conn: psycopg.Connection[Any], shifts: Shifts, *, pit: str | None = N
             "hold_pct": _percent(win, wagered), "theoretical_hold_pct": _percent(theoretical, wagered) if theoretical else "—",
             "rounds_last_hour": int(last_hour), "missing_records": int(open_gaps) > 0,
             "seq": int(last_seq), "contiguous_seq": int(contiguous), "recent_alerts": int(recent_alerts),
+            "staff": at_table,
+            "dealing": ", ".join(f"{s['name']} since {s['since_text']}" for s in at_table if s["page"] == "dealer") or None,
         })
     return result
 
@@ -207,7 +218,8 @@ def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int 
         for table, seq, kind, at, round_id, message in rows
     ]
     for table, first, last, detected in conn.execute(
-        "SELECT table_id, missing_from, last_missing, detected_at FROM gaps WHERE filled_at IS NULL ORDER BY detected_at DESC"
+        "SELECT g.table_id, g.missing_from, g.last_missing, g.detected_at FROM gaps g LEFT JOIN floor_tables t USING (table_id) "
+        "WHERE g.filled_at IS NULL AND (%(pit)s::TEXT IS NULL OR t.pit = %(pit)s) ORDER BY g.detected_at DESC", {"pit": pit}
     ).fetchall():
         result.insert(0, {
             "table": table, "seq": int(first), "kind": "records_missing", "at": detected.isoformat(), "round": None,

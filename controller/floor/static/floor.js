@@ -70,6 +70,7 @@ function showTables(body) {
       el("div", { class: "row" }, el("span", {}, "win"), el("span", {}, t.win_text)),
       el("div", { class: "row" }, el("span", {}, "hold / theo"), el("span", {}, `${t.hold_pct} / ${t.theoretical_hold_pct}`)),
       el("div", { class: "row" }, el("span", {}, "rounds last hour"), el("span", {}, t.rounds_last_hour)),
+      el("div", { class: "row dealing" }, el("span", {}, "dealer"), el("span", {}, t.dealing ?? "nobody logged in")),
       t.hold_reason ? el("div", { class: "reason" }, t.hold_reason) : "",
       t.missing_records ? el("div", { class: "reason" }, "records missing on the floor") : "");
     tile.addEventListener("click", () => openTable(t.table));
