@@ -97,11 +97,11 @@ class PitData:
             if what == "rounds":
                 return views.last_rounds(conn, params["table"], int(params.get("count", 10)))
             if what == "alerts":
-                return views.alerts(conn, pit=params.get("pit"))
+                return views.alerts(conn, pit=params.get("pit"), shifts=self.shifts)
             if what == "meters":
                 return views.shift_meters(conn, table=params.get("table"))
             if what == "jackpots":
-                return views.jackpots(conn)
+                return views.jackpots(conn, shifts=self.shifts)
         except psycopg.Error:
             if self._conn is not None:
                 with contextlib.suppress(psycopg.Error):

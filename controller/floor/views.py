@@ -202,8 +202,17 @@ def last_rounds(conn: psycopg.Connection[Any], table: str, count: int = 10) -> l
     return result
 
 
-def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int = 50) -> list[dict[str, Any]]:
-    """The newest alerts (holds, device faults, camera discrepancies) and open gaps, newest first."""
+def _clock(moment: dt.datetime | None, shifts: Shifts | None) -> str:
+    """A moment as the pit reads a clock: ``HH:MM:SS`` in the floor's time zone (``[floor] time_zone``)."""
+    if moment is None:
+        return ""
+    return f"{moment.astimezone(shifts.zone if shifts is not None else dt.UTC):%H:%M:%S}"
+
+
+def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int = 50,
+           shifts: Shifts | None = None) -> list[dict[str, Any]]:
+    """The newest alerts (holds, device faults, camera discrepancies) and open gaps, newest first; each with its time
+    (``at``) and its clock time in the floor's time zone (``at_text``)."""
     rows = conn.execute(
         """
         SELECT a.table_id, a.seq, a.kind, a.at, a.round_id, a.message FROM alerts a
@@ -214,7 +223,8 @@ def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int 
         {"pit": pit, "count": count},
     ).fetchall()
     result = [
-        {"table": table, "seq": int(seq), "kind": kind, "at": at.isoformat() if at else None, "round": round_id, "message": message}
+        {"table": table, "seq": int(seq), "kind": kind, "at": at.isoformat() if at else None, "at_text": _clock(at, shifts),
+         "round": round_id, "message": message}
         for table, seq, kind, at, round_id, message in rows
     ]
     for table, first, last, detected in conn.execute(
@@ -222,14 +232,17 @@ def alerts(conn: psycopg.Connection[Any], *, pit: str | None = None, count: int 
         "WHERE g.filled_at IS NULL AND (%(pit)s::TEXT IS NULL OR t.pit = %(pit)s) ORDER BY g.detected_at DESC", {"pit": pit}
     ).fetchall():
         result.insert(0, {
-            "table": table, "seq": int(first), "kind": "records_missing", "at": detected.isoformat(), "round": None,
+            "table": table, "seq": int(first), "kind": "records_missing", "at": detected.isoformat(),
+            "at_text": _clock(detected, shifts), "round": None,
             "message": f"records {first} to {last} of table {table} have not reached the floor",
         })
     return result
 
 
-def jackpots(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
-    """Each linked jackpot's meter in dollars, what fed it, what it paid, and the claim that locks it."""
+def jackpots(conn: psycopg.Connection[Any], *, shifts: Shifts | None = None, hits: int = 5) -> list[dict[str, Any]]:
+    """Each linked jackpot's meter in dollars, what fed it, what it paid, the claim that locks it, and its newest
+    ``hits`` claims answered (table, round, spot, the award or the reason it was refused, whether the table settled it),
+    newest first."""
     exists = conn.execute("SELECT to_regclass('jackpots') IS NOT NULL").fetchone()
     if not exists or not exists[0]:
         return []
@@ -238,9 +251,17 @@ def jackpots(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
         "SELECT name, amount, contributed, paid, locked_by, updated_at FROM jackpots ORDER BY name"
     ):
         cents = int(Fraction(amount))
+        answered = conn.execute(
+            "SELECT table_id, round_id, spot, verified, amount, reason, awarded_at, settled_seq IS NOT NULL FROM jackpot_awards "
+            "WHERE name = %s ORDER BY stream_seq DESC LIMIT %s", (name, hits)).fetchall()
         result.append({
             "jackpot": name, "meter": cents, "meter_text": format_cents(cents),
             "contributed_text": format_cents(int(Fraction(contributed))), "paid_text": format_cents(int(Fraction(paid))),
             "locked_by": locked_by, "updated": updated.isoformat(),
+            "hits": [{"table": table, "round": round_id, "spot": int(spot), "verified": bool(verified),
+                      "amount_text": format_cents(int(Fraction(amount))) if verified and amount is not None else None,
+                      "reason": reason, "at": awarded_at.isoformat(), "at_text": _clock(awarded_at, shifts),
+                      "settled": bool(settled)}
+                     for table, round_id, spot, verified, amount, reason, awarded_at, settled in answered],
         })
     return result

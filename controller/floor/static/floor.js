@@ -80,13 +80,20 @@ function showTables(body) {
 
 function showAlerts(body) {
   $("alerts").replaceChildren(...body.alerts.map((a) =>
-    el("li", {}, el("strong", {}, a.table), " ", a.message, " ", el("span", { class: "muted" }, (a.at || "").slice(11, 19)))));
+    el("li", {}, el("strong", {}, a.table), " ", a.message, " ", el("span", { class: "muted" }, a.at_text || ""))));
+}
+
+function hitLine(h) {
+  const what = h.verified ? `${h.amount_text} ${h.settled ? "paid" : "awarded, the table settling it"}` : `refused: ${h.reason}`;
+  return el("li", { class: "hit" }, `${h.at_text} ${h.table} spot ${h.spot}: ${what}`);
 }
 
 function showJackpots(body) {
   $("jackpots").replaceChildren(...body.jackpots.map((j) =>
     el("li", {}, el("strong", {}, j.jackpot), " ", j.meter_text,
-       j.locked_by ? el("span", { class: "locked" }, ` locked: hit at ${j.locked_by}`) : "")));
+       j.locked_by ? el("span", { class: "locked" }, ` locked: hit at ${j.locked_by}`) : "",
+       el("div", { class: "muted" }, `fed ${j.contributed_text}, paid ${j.paid_text}`),
+       j.hits.length ? el("ul", { class: "plain hits" }, ...j.hits.map(hitLine)) : "")));
 }
 
 async function openTable(table) {
