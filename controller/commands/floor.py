@@ -215,16 +215,22 @@ def _shifts(args: argparse.Namespace) -> int:
         print("no rounds on the floor" + (f" for table {args.table}" if args.table else "") + (f" on gaming day {day}" if day else ""))
         return 0
     linked = any(row["progressive_contributed_exact"] != "0" or row["progressive_hits"] for row in rows)
-    print(f"{'gaming day':10}  {'shift':8} {'table':10} {'rounds':>6} {'voided':>6} {'drop':>14} {'paid':>14} {'fees':>11} "
-          f"{'win':>14} {'hold':>8} {'holds':>5}" + (f" {'progressive fed':>15} {'hits':>4} {'hits paid':>14}" if linked else ""))
+    table_w = max(10, *(len(row["table"]) for row in rows))
+    game_w = max(4, *(len(row["game"] or "") for row in rows))
+    print(f"{'gaming day':10}  {'shift':8} {'table':{table_w}} {'game':{game_w}} {'rounds':>6} {'voided':>6} {'drop':>14} "
+          f"{'paid':>14} {'fees':>11} {'win':>14} {'hold':>8} {'theo':>8} {'holds':>5} {'on hold':>9} {'faults':>6} "
+          f"{'camera':>6}" + (f" {'progressive fed':>15} {'hits':>4} {'hits paid':>14}" if linked else ""))
     for row in rows:
-        line = (f"{row['gaming_day']:10}  {row['shift']:8} {row['table']:10} {row['rounds']:6} {row['voided']:6} "
-                f"{row['drop_text']:>14} {row['paid_text']:>14} {row['fees_text']:>11} {row['win_text']:>14} "
-                f"{row['hold_pct']:>8} {row['holds']:5}")
+        line = (f"{row['gaming_day']:10}  {row['shift']:8} {row['table']:{table_w}} {row['game'] or '':{game_w}} "
+                f"{row['rounds']:6} {row['voided']:6} {row['drop_text']:>14} {row['paid_text']:>14} {row['fees_text']:>11} "
+                f"{row['win_text']:>14} {row['hold_pct']:>8} {row['theoretical_hold_pct']:>8} {row['holds']:5} "
+                f"{row['hold_minutes']:>5.1f} min {row['device_faults']:6} {row['camera_discrepancies']:6}")
         if linked and (row["progressive_contributed_exact"] != "0" or row["progressive_hits"]):
             line += (f" {row['progressive_contributed_text']:>15} {row['progressive_hits']:4} "
                      f"{row['progressive_awarded_text']:>14}")
         print(line)
+    print("theo: the theoretical hold (`tablectl floor edges` loads the games' edges); on hold: minutes the table's "
+          "rounds stood on hold; faults: device faults; camera: the camera's discrepancies")
     if linked:
         print("progressive fed: what the table's Progressive wagers added to the linked meter (whole cents; "
               "--json gives the exact amount); hits paid: what the meter paid the table's verified hits")
@@ -296,7 +302,7 @@ def _checkpoints(args: argparse.Namespace) -> int:
 
 
 def _edges(args: argparse.Namespace) -> int:
-    from controller.floor.store import create_schema, recompute_theoretical, set_edges
+    from controller.floor.store import create_schema, recompute_theoretical, refresh_paytables, set_edges
 
     config = _config(args.config)
     with _connect(config.database.dsn) as conn:
@@ -307,6 +313,7 @@ def _edges(args: argparse.Namespace) -> int:
             games = [g for (g,) in conn.execute("SELECT DISTINCT game FROM rounds")]
             rows = _edges_computed(games)
         set_edges(conn, rows)
+        refresh_paytables(conn)  # rounds a floor stored before it named pay tables as `tablectl edge` does
         updated = recompute_theoretical(conn)
     print(f"{len(rows)} wagers' edges loaded; theoretical win recomputed on {updated} meter rows")
     return 0

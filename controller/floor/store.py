@@ -73,6 +73,7 @@ from psycopg.types.json import Jsonb
 from controller.floor import kinds
 from controller.floor.shifts import Shifts
 from controller.floor.wire import TableRecord
+from controller.rules.edges import paytable_for
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS floor_tables (
@@ -444,7 +445,7 @@ class FloorStore:
             self.conn.execute(
                 "INSERT INTO rounds (table_id, round_id, game, paytable, started_seq, started_at, state) "
                 "VALUES (%s, %s, %s, %s, %s, %s, 'started') ON CONFLICT DO NOTHING",
-                (item.table, item.round_id, record.get("game", ""), options.get("paytable", "standard"), item.seq, at),
+                (item.table, item.round_id, record.get("game", ""), paytable_of(record.get("game"), options), item.seq, at),
             )
             self.conn.execute(
                 "UPDATE floor_tables SET game = %s, round_id = %s WHERE table_id = %s", (record.get("game"), item.round_id, item.table)
@@ -583,6 +584,30 @@ def _duration(seconds: float) -> str:
     minutes = int(seconds // 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def paytable_of(game: Any, options: dict[str, Any]) -> str:
+    """The pay table a round was played under, as ``tablectl edge`` names it (``edges.paytable_for``: High Card
+    Flush's ``table-1`` from its bonus options, Three Card Poker's ``seed``), so its wagers meet their edges; else
+    its ``paytable`` option, else ``standard``."""
+    found = paytable_for(game, options) if isinstance(game, str) else None
+    return found or str(options.get("paytable", "standard"))
+
+
+def refresh_paytables(conn: psycopg.Connection[Any]) -> int:
+    """Name again the pay table of every round from its ``round_started`` record (rounds stored before the floor named
+    them as ``tablectl edge`` does); the rounds changed."""
+    changed = 0
+    with conn.transaction():
+        rows = conn.execute(
+            "SELECT r.table_id, r.round_id, r.game, r.paytable, e.record->'options' FROM rounds r "
+            "JOIN events e ON e.table_id = r.table_id AND e.seq = r.started_seq").fetchall()
+        for table, round_id, game, paytable, options in rows:
+            named = paytable_of(game, dict(options or {}))
+            if named != paytable:
+                conn.execute("UPDATE rounds SET paytable = %s WHERE table_id = %s AND round_id = %s", (named, table, round_id))
+                changed += 1
+    return changed
 
 
 def set_edges(conn: psycopg.Connection[Any], edges: Iterable[tuple[str, str, str, Any]]) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -79,6 +79,32 @@ def _module(game_id: str) -> Any:
 def paytables(game_id: str) -> list[str]:
     names: list[str] = _module(game_id).paytables()
     return names
+
+
+def paytable_for(game_id: str, options: Mapping[str, Any]) -> str | None:
+    """The pay table (one of ``paytables(game_id)``) a round was played under, from the options its ``round_started``
+    record journals; ``None`` for a game without edges here, or options that match none of its pay tables.
+
+    A game whose pay tables are options set to given values says so (``paytable_options()``: each pay table's
+    options); the pay table whose options the round's all match is it (the most particular one, where one's are a
+    part of another's: no-bust-21's ``seed`` sets none). Otherwise a game's ``paytable`` option names it, or the
+    game has one pay table.
+    """
+    if game_id not in EDGES:
+        return None
+    module = _module(game_id)
+    names = paytables(game_id)
+    if hasattr(module, "paytable_options"):
+        variants: dict[str, dict[str, Any]] = module.paytable_options()
+        matching = [name for name, settings in variants.items() if all(options.get(k) == v for k, v in settings.items())]
+        if not matching:
+            return None
+        most = max(len(variants[name]) for name in matching)
+        best = [name for name in matching if len(variants[name]) == most]
+        return best[0] if len(best) == 1 else None
+    if options.get("paytable") in names:
+        return str(options["paytable"])
+    return names[0] if len(names) == 1 else None
 
 
 def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], None] | None = None, *,

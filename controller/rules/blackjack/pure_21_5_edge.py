@@ -20,6 +20,11 @@ def paytables() -> list[str]:
     return list(VARIANTS)
 
 
+def paytable_options() -> dict[str, dict[str, Any]]:
+    """Each variant as a table's options name it (``edges.paytable_for``)."""
+    return {name: dict(settings) for name, settings in VARIANTS.items()}
+
+
 def edges(paytable: str, mode: str = "exact") -> dict[str, WagerEdge]:
     """Every wager under the variant's rules; ``mode="fast"`` computes the base game in float64 (sweeps)."""
     return edges_for(Pure21_5(VARIANTS[paytable]), mode)

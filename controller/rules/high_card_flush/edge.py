@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from itertools import product
 from math import comb
+from typing import Any
 
 from controller.money import format_cents
 from controller.rules.edges import WagerEdge
@@ -41,6 +42,11 @@ PROGRESSIVE_STAKE = 100
 
 def paytables() -> list[str]:
     return list(TABLES)
+
+
+def paytable_options() -> dict[str, dict[str, Any]]:
+    """Each pay table as a table's options name it (``edges.paytable_for``)."""
+    return {name: {"flush_bonus": flush, "straight_flush_bonus": straight} for name, (flush, straight) in TABLES.items()}
 
 
 def _suit_splits() -> list[tuple[int, int, int, int]]:

@@ -19,6 +19,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,11 @@ class Top5Counts:
 
 def paytables() -> list[str]:
     return list(COLUMNS)
+
+
+def paytable_options() -> dict[str, dict[str, Any]]:
+    """Each pay table (column) as a table's options name it (``edges.paytable_for``)."""
+    return {name: {"ace_or_face": ace, "tens_or_better": tens} for name, (ace, tens) in COLUMNS.items()}
 
 
 def _bet_odds() -> np.ndarray:

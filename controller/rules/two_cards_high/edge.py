@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,11 @@ NOT_QUALIFIED = -1
 
 def paytables() -> list[str]:
     return list(PAYTABLES)
+
+
+def paytable_options() -> dict[str, dict[str, Any]]:
+    """Each pay table as a table's options name it (``edges.paytable_for``)."""
+    return {name: dict(settings) for name, settings in PAYTABLES.items()}
 
 
 def rank_multisets() -> Iterator[tuple[int, ...]]:
