@@ -254,10 +254,16 @@ def jackpots(conn: psycopg.Connection[Any], *, shifts: Shifts | None = None, hit
         answered = conn.execute(
             "SELECT table_id, round_id, spot, verified, amount, reason, awarded_at, settled_seq IS NOT NULL FROM jackpot_awards "
             "WHERE name = %s ORDER BY stream_seq DESC LIMIT %s", (name, hits)).fetchall()
+        locked_text = None
+        if locked_by:  # the claim's key (table.round.spot): the pit reads the table and spot whose hit it waits on
+            claim = conn.execute("SELECT table_id, round_id, spot FROM jackpot_awards WHERE name = %s AND claim = %s",
+                                 (name, locked_by)).fetchone()
+            locked_text = (f"{claim[0]} spot {claim[2]} (round {claim[1]}) is being paid its hit" if claim
+                           else f"claim {locked_by} is being answered")
         result.append({
             "jackpot": name, "meter": cents, "meter_text": format_cents(cents),
             "contributed_text": format_cents(int(Fraction(contributed))), "paid_text": format_cents(int(Fraction(paid))),
-            "locked_by": locked_by, "updated": updated.isoformat(),
+            "locked_by": locked_by, "locked_text": locked_text, "updated": updated.isoformat(),
             "hits": [{"table": table, "round": round_id, "spot": int(spot), "verified": bool(verified),
                       "amount_text": format_cents(int(Fraction(amount))) if verified and amount is not None else None,
                       "reason": reason, "at": awarded_at.isoformat(), "at_text": _clock(awarded_at, shifts),

@@ -14,6 +14,7 @@ import asyncio
 import json
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,8 @@ def _publish(cluster: NatsCluster, records: list[dict[str, Any]]) -> None:
     asyncio.run(go())
 
 
-def _rounds() -> list[dict[str, Any]]:
+def _rounds() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The records up to HCF-1's claim (the meter locked by it), and those after (its settlement, a hold elsewhere)."""
     one, two = Table("HCF-1"), Table("HCF-2")
 
     def round_of(table: Table, round_id: str, *middle: dict[str, Any], paid: int) -> list[dict[str, Any]]:
@@ -69,16 +71,17 @@ def _rounds() -> list[dict[str, Any]]:
     records = round_of(two, "s1", two.progressive("s1", 2), paid=0)
     dealt = one.deal("r1", 4, ROYAL)
     claim = {**one.claim("r1", 4, ROYAL), "jackpot": JACKPOT}
-    records += round_of(one, "r1", *dealt, claim, one.progressive("r1", 4, returned=1_000_115, reason="win"), paid=1_000_115)
+    hit = round_of(one, "r1", *dealt, claim, one.progressive("r1", 4, returned=1_000_115, reason="win"), paid=1_000_115)
     held = two.record(ev.RoundHeld.EVENT, "s2", reason="shoe: door open; close the shoe's door, then resume")
     held["timestamp"] = "2026-11-27T15:00:00Z"  # 10:00 in New York
-    return [*records, held]
+    return [*records, *hit[:-2]], [*hit[-2:], held]
 
 
 def test_the_jackpot_box_lists_its_hits_and_every_time_is_on_the_floors_clock(floor: FloorProcess, cluster: NatsCluster) -> None:
     from playwright.sync_api import sync_playwright
 
-    _publish(cluster, _rounds())
+    claimed, settled = _rounds()
+    _publish(cluster, claimed)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
@@ -88,6 +91,14 @@ def test_the_jackpot_box_lists_its_hits_and_every_time_is_on_the_floors_clock(fl
             page.fill("#login-name", SUPERVISOR[0])
             page.fill("#login-pin", SUPERVISOR[1])
             page.click("#login button[type=submit]")
+            locked = page.locator("#jackpots .locked")
+            locked.wait_for(timeout=60_000)  # the claim answered, the table not yet settled: the meter is locked by it
+            lock = locked.inner_text()
+            page.locator("#jackpots li.hit", has_text="the table settling it").wait_for(timeout=30_000)
+            publisher = threading.Thread(target=_publish, args=(cluster, settled))  # Playwright's loop holds this thread
+            publisher.start()
+            publisher.join(60)
+            assert not publisher.is_alive()
             hit = page.locator("#jackpots li.hit", has_text="paid")
             hit.wait_for(timeout=60_000)
             line = hit.inner_text()
@@ -101,3 +112,4 @@ def test_the_jackpot_box_lists_its_hits_and_every_time_is_on_the_floors_clock(fl
     assert re.fullmatch(r"\d\d:\d\d:\d\d HCF-1 spot 4: \$10,000\.15 paid", line), line
     assert "fed $0.30, paid $10,000.15" in box, box
     assert alert_text.endswith(" 10:00:00"), alert_text
+    assert lock.strip() == "locked: HCF-1 spot 4 (round r1) is being paid its hit", lock

@@ -91,7 +91,7 @@ function hitLine(h) {
 function showJackpots(body) {
   $("jackpots").replaceChildren(...body.jackpots.map((j) =>
     el("li", {}, el("strong", {}, j.jackpot), " ", j.meter_text,
-       j.locked_by ? el("span", { class: "locked" }, ` locked: hit at ${j.locked_by}`) : "",
+       j.locked_by ? el("span", { class: "locked" }, ` locked: ${j.locked_text}`) : "",
        el("div", { class: "muted" }, `fed ${j.contributed_text}, paid ${j.paid_text}`),
        j.hits.length ? el("ul", { class: "plain hits" }, ...j.hits.map(hitLine)) : "")));
 }
