@@ -19,7 +19,8 @@ const SHORT = { straight_flush_bonus: "SF bonus", tens_or_better: "10s or better
 function shortLabel(name) { return SHORT[name] || label(name); }
 
 // An action as the dealer says it: "no insurance", "even money" (the engine's action names are "no-insurance", ...).
-function actionLabel(action) { return label(action).replace(/-/g, " "); }
+function actionLabel(action) { return ACTION_WORDS[action] || label(action).replace(/-/g, " "); }
+const ACTION_WORDS = { community: "community card" };  // Top 5 Poker: the player uses the Community Card
 
 function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/^stack(\d+)$/, "stack $1").replace(/_/g, " "); }
 
@@ -175,10 +176,21 @@ function renderDecision(round, dealerMode) {
   if (!draft || draft.key !== key) draft = { key, values: [], named: [] };
   document.getElementById("decision-label").textContent = pending.title;  // the engine's: "Spot 3 hand 2 to act"
   const decide = (action, extra) => command({ command: "decide", spot: pending.spot, action, hand: pending.hand, ...extra });
+  // A hand to set that is one choice among others (Top 5 Poker's Community Card beside fold and play) opens on its tap
+  // and alone: the list of the game's cards under the other actions ran past the bottom of the 1024x600 screen.
+  const opens = (action) => pending.setting && action === pending.setting.action && action !== pending.actions[0];
+  if (draft.open && pending.setting) {
+    const back = el("button", { class: "big", "data-back": "", text: "Back", disabled: !dealerMode,
+                                onclick: () => { draft.open = false; draft.named = []; render(view); } });
+    document.getElementById("decision-actions").replaceChildren(handSetter(pending.setting, decide, dealerMode, back));
+    return;
+  }
   const parts = pending.actions.map((action) => {
     const amounts = pending.amounts.filter((a) => a.action === action);
     if (amounts.length) return amountPicker(action, amounts, decide, dealerMode);
     if (pending.values.length && pending.actions.length === 1) return valuePicker(action, pending.values, decide, dealerMode);
+    if (opens(action)) return el("button", { class: "big action", "data-action": action, "data-opens": "setter",
+      text: actionLabel(action), disabled: !dealerMode, onclick: () => { draft.open = true; render(view); } });
     if (pending.setting && action === pending.setting.action) return handSetter(pending.setting, decide, dealerMode);
     return el("button", { class: "big action", "data-action": action, text: actionLabel(action), disabled: !dealerMode,
                           onclick: () => decide(action, {}) });
@@ -218,10 +230,13 @@ function valuePicker(action, ranges, decide, dealerMode) {
                    onclick: () => decide(action, { values: draft.values.slice(0, ranges.length) }) }));
 }
 
-// Cards split in two (a pai gow hand set, discards drawn). The hand lies face down, so the page never has its
+// The hand-setting screen's button, as the dealer says it (Top 5 Poker's "community": seed 001 rule 6).
+const SETTER_BUTTON = { set: "Set hand", community: "Use the Community Card" };
+
+// Cards split in two (a pai gow hand set, discards drawn, Top 5 Poker's discard for the Community Card). The hand lies face down, so the page never has its
 // cards: the dealer taps, among every card of the game, those the player names (the front hand, the discards);
 // the game checks them against the hand and refuses a card not in it, or a foul setting, with its reason.
-function handSetter(setting, decide, dealerMode) {
+function handSetter(setting, decide, dealerMode, back = null) {
   const named = draft.named;
   const toggle = (code) => {
     draft.named = named.includes(code) ? named.filter((c) => c !== code) : [...named, code];
@@ -242,10 +257,11 @@ function handSetter(setting, decide, dealerMode) {
   return el("div", { class: "picker setter", "data-picker": "set" },
     el("h3", { text: title(setting.named) + " (" + named.length + " of " + setting.count + "); the other " + rest +
                      " make the " + label(setting.rest) }),
-    chosen, grid,
-    el("button", { class: "big action primary", "data-action": setting.action,
-                   text: setting.action === "set" ? "Set hand" : label(setting.action), disabled: !dealerMode,
-                   onclick: () => decide(setting.action, { cards: named }) }));
+    setting.count > 1 ? chosen : null, grid,  // one card to name: the grid's highlight is the whole choice
+    el("div", { class: "entry-row" },
+      el("button", { class: "big action primary", "data-action": setting.action,
+                     text: SETTER_BUTTON[setting.action] || title(setting.action), disabled: !dealerMode,
+                     onclick: () => decide(setting.action, { cards: named }) }), back));
 }
 
 // Pieces the dealer keys in (Pai Gow Tiles): every tile of the set (no count of copies left: that would tell which

@@ -28,7 +28,17 @@ from controller.cards import Card, standard_deck
 from controller.errors import DecisionRefused, WagerRefused
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import LOSE, PUSH, Payout, parse_payout
-from controller.rules.base import Decision, Face, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
+from controller.rules.base import (
+    Decision,
+    Face,
+    Game,
+    HandSetting,
+    OptionError,
+    PendingDecision,
+    WagerChange,
+    Wagers,
+    dealt_card,
+)
 from controller.rules.evaluators import Category, best_five, category, describe, evaluate5
 from controller.rules.top_5_poker.tables import ACE_OR_FACE, TENS_OR_BETTER, winning_bet
 from controller.settlement import Settlement, settle
@@ -162,7 +172,9 @@ class Top5Poker(Game[Top5Hand]):
             return None
         for spot in state.dealt:
             if spot not in state.choices:
-                return PendingDecision(spot, ACTIONS)
+                # using the Community Card names the one card given up: the console's hand-setting screen asks for it
+                discard = HandSetting(tuple(state.cards[spot]), 1, "discard", "hand with the Community Card", COMMUNITY)
+                return PendingDecision(spot, ACTIONS, setting=discard)
         return None
 
     def choice(self, state: Top5Hand, decision: Decision) -> Choice:
