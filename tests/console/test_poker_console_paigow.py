@@ -1,0 +1,69 @@
+"""A pai gow dealer at the console, in Chromium at the table PC's 1024x600: what the screen hid from the dealer,
+checked here as it was met.
+
+Double-Hand Poker, a player sets his own hand (seed 003 Double-Hand Poker, Game Description): the dealer taps the two
+front cards the player names on the list of the game's 53 cards. Once both were named they stood above the list as
+full-size cards, and "Set hand" went past the bottom of the screen, out of reach (the page does not scroll)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from controller.rules.pai_gow_poker.hands import foul_reason, settings
+from tests.console.tables import log_in, served
+from tests.console.test_browser import enter, expect_text
+
+WIDTH, HEIGHT = 1024, 600
+
+
+@pytest.fixture
+def table_page(chromium: Any) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    yield page
+    context.close()
+
+
+def in_view(page: Any, selector: str) -> None:
+    """Every ``selector`` shown lies inside the window, none past its bottom or right edge."""
+    boxes = page.locator(selector)
+    assert boxes.count()
+    for i in range(boxes.count()):
+        box = boxes.nth(i).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= HEIGHT and box["x"] + box["width"] <= WIDTH, (
+            boxes.nth(i).inner_text(), box)
+
+
+def test_set_hand_stays_on_the_screen_once_the_front_hand_is_named(table_page: Any) -> None:
+    page = table_page
+    with served("double-hand-poker") as console:
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        enter(page, 1, "bank", "500")
+        for spot in range(2, 8):
+            enter(page, spot, "bet", "20")
+        expect_text(page, '#layout button.wager[data-spot="7"][data-wager="bet"]', r"\$20\.00")
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "^Spot 1 to act$")
+        page.click('#decision-actions button[data-value-index="0"][data-value="3"]')
+        page.click('#decision-actions button[data-action="first-pile"]')
+        page.locator('#decision-actions button[data-value-index="2"]').first.wait_for()
+        for index, value in enumerate((2, 3, 3)):
+            page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
+        page.click('#decision-actions button[data-action="dice"]')
+        expect_text(page, "#decision-label", "^Spot 2 to act$")
+        assert console.loop.round is not None
+        hand = console.loop.round.hand.hands[2]
+        legal = next(s for s in settings(hand) if not foul_reason(s.front, s.back, "lowest"))
+        for card in legal.front:
+            page.click(f'#decision-actions button[data-choice="{card.code}"]')
+        expect_text(page, "#decision-actions .setter h3", r"^Front hand \(2 of 2\)")
+        in_view(page, "#decision-actions button")
+        page.click('#decision-actions button[data-action="set"]')
+        expect_text(page, "#decision-label", "^Spot 3 to act$")
+        assert console.loop.round.hand.set_hands[2].same_as(legal)
