@@ -354,13 +354,20 @@ def cards_view(loop: TableLoop, round: Round, seen: Sight) -> list[dict[str, Any
 
 SEAT_HAND = re.compile(r"^(\d+)\.(\d+)$")
 """A seat's hand as the engine names its place (``2.0``; ``2.1`` once split): blackjack's."""
+NUMBERED = re.compile(r"^(seat|stack)(\d+)$")
+"""A place the engine names in one word (Three Card Poker's ``seat2``, Pai Gow Tiles' ``stack3``)."""
 
 
 def place_name(target: str, places: list[str]) -> str:
     """Where a card lies as a supervisor reads it: a seat's hand ``2.0`` is ``spot 2``, and once the seat has split
-    ``spot 2 hand 1``, ``spot 2 hand 2`` (as its payouts count them); other places as the game names them."""
+    ``spot 2 hand 1``, ``spot 2 hand 2`` (as its payouts count them); ``seat2`` is ``spot 2``, ``stack3`` ``stack 3``;
+    other places as the game names them."""
     match = SEAT_HAND.match(target)
     if match is None:
+        numbered = NUMBERED.match(target)
+        if numbered is not None:  # "seat2" read "seat2: face down" on the hold screen's list of placed cards
+            kind, number = numbered.groups()
+            return f"{'spot' if kind == 'seat' else kind} {number}"
         return target
     spot, index = match.groups()
     split = any(p != target and p.startswith(f"{spot}.") for p in places)

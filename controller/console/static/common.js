@@ -28,6 +28,12 @@ function cardFace(code) {
   return { text: rank + suit[0], colour: suit[1] };
 }
 
+// Cards the engine's text names by code (a hand label "3-card flush KS QS 2S", a result "dealer 6S 5S 7D AS 2D: 1
+// point", a reveal's "up card: 6C") as the cards themselves read: "K\u2660 Q\u2660 2\u2660".
+function cardWords(text) {
+  return String(text).replace(/\b(?:[2-9TJQKA][SHDC]|JK)\b/g, (code) => cardFace(code).text);
+}
+
 function cardNode(card) {
   const face = card.face_down ? { text: "face down", colour: "back" } : cardFace(card.card);
   const bad = card.disagreement ? " disagree" : "";

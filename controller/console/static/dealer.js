@@ -286,9 +286,15 @@ function renderLimits(view) {
   meter.textContent = view.progressive ? "Progressive " + view.progressive : "";
 }
 
+// A reveal's keys as the dealer says them; a seat's number as the spot it is ("player-dealer: spot 1", not "player
+// dealer: 1"), cards as they read ("up card: 6\u2663", not "6C").
+const REVEAL_WORDS = { player_dealer: "player-dealer", player_dealer_seat: "player-dealer", action_seat: "action from",
+                       dealer_value: "dealer's hand", dealer_hand: "dealer's hand" };
+const SEATS = ["player_dealer", "player_dealer_seat", "action_seat"];
+
 function handLabel(round, target) {
   const hand = (round.hands || []).find((h) => h.target === target);
-  return hand && hand.label ? hand.label : "";
+  return hand && hand.label ? cardWords(hand.label) : "";
 }
 
 // The dealer's cards, the board, the piles not given out yet: everything not on a spot.
@@ -310,9 +316,10 @@ function renderCards(round) {
   if (round && round.card_due && spotOf({ spot: round.card_due_spot }) === null && round.state !== "hold")
     nodes.push(el("div", { class: "target due" }, el("h3", { text: label(round.card_due) }), el("div", { class: "card empty", text: "next" })));
   document.getElementById("table-cards").replaceChildren(...nodes);
-  const shown = (v) => (v === true ? "yes" : v === false ? "no" : String(v));
+  const shown = (k, v) => (v === true ? "yes" : v === false ? "no" : SEATS.includes(k) ? "spot " + v : cardWords(v));
   const reveal = round && round.reveal ? Object.entries(round.reveal)
-    .filter(([, v]) => v !== null && typeof v !== "object").map(([k, v]) => label(k) + ": " + shown(v)).join(" \u00b7 ") : "";
+    .filter(([, v]) => v !== null && typeof v !== "object")
+    .map(([k, v]) => (REVEAL_WORDS[k] || label(k)) + ": " + shown(k, v)).join(" \u00b7 ") : "";
   document.getElementById("reveal").textContent = reveal;
   document.getElementById("reveal").hidden = !reveal;
   document.getElementById("table-cards-box").hidden = !nodes.length;
@@ -382,7 +389,7 @@ function renderSettlement(round) {
   box.hidden = !show;
   document.getElementById("dealer-area").classList.toggle("settled", show);
   if (!show) return;
-  document.getElementById("result").textContent = round.result || "";
+  document.getElementById("result").textContent = cardWords(round.result || "");
   document.getElementById("fees").textContent = round.fees.map((f) => "Fee spot " + f.spot + ": " + f.text).join(" \u00b7 ");
   const wagers = [...new Set(round.settlements.map((s) => s.wager))];
   const groups = [];

@@ -241,7 +241,7 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
         if not state.players:
             return f"P/D seat {state.player_dealer}: no players"
         dealer = state.value(state.player_dealer)
-        return (f"P/D seat {state.player_dealer} {''.join(c.code for c in state.cards[state.player_dealer])} "
+        return (f"P/D seat {state.player_dealer} {' '.join(c.code for c in state.cards[state.player_dealer])} "
                 f"{describe3(dealer)}{'' if dealer >= QUEEN_HIGH else ' (no qualify)'}")
 
 
