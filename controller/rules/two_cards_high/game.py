@@ -159,11 +159,14 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
         strangers = [c for c in chosen if c not in held]
         if strangers:
             raise DecisionRefused(spot, action, f"{' '.join(map(str, strangers))} not in this hand ({' '.join(map(str, held))})")
+        # the hand lies face down: a screen shows its cards as "??", so the reason says what is wrong without them
         if len(chosen) != 3 or len(set(chosen)) != 3:
-            raise DecisionRefused(spot, action, f"the qualifier is three different cards, not {' '.join(map(str, chosen)) or 'none'}")
+            named = f"{len(set(chosen))} different" if len(set(chosen)) != len(chosen) else str(len(chosen))
+            raise DecisionRefused(spot, action, f"the qualifier is three different cards, not {named}")
         total = sum(points(c) for c in chosen)
         if total % 10:
-            raise DecisionRefused(spot, action, f"{' '.join(map(str, chosen))} count {total}, not a multiple of 10 (rule 4a)")
+            raise DecisionRefused(spot, action, f"the three cards named count {total}, not a multiple of 10 (rule 4a): "
+                                                "name three that count 10, 20 or 30")
         state.sets[spot] = tuple(chosen)
         return ()
 
