@@ -19,8 +19,7 @@ const SHORT = { straight_flush_bonus: "SF bonus", tens_or_better: "10s or better
 function shortLabel(name) { return SHORT[name] || label(name); }
 
 // An action as the dealer says it: "no insurance", "even money" (the engine's action names are "no-insurance", ...).
-function actionLabel(action) { return ACTION_WORDS[action] || label(action).replace(/-/g, " "); }
-const ACTION_WORDS = { community: "community card" };  // Top 5 Poker: the player uses the Community Card
+function actionLabel(action) { return label(action).replace(/-/g, " "); }
 
 function label(name) { return name.replace(/^seat(\d+)/, "spot $1").replace(/^stack(\d+)$/, "stack $1").replace(/_/g, " "); }
 
