@@ -67,3 +67,41 @@ def test_set_hand_stays_on_the_screen_once_the_front_hand_is_named(table_page: A
         page.click('#decision-actions button[data-action="set"]')
         expect_text(page, "#decision-label", "^Spot 3 to act$")
         assert console.loop.round.hand.set_hands[2].same_as(legal)
+
+
+def test_every_hand_as_set_is_read_whole_on_the_settled_table(table_page: Any) -> None:
+    """Fortune Pai Gow, a full table settled at 1024x600: a spot's hand as set read "front K J · back ace high, A 9
+    6 …" and "front pair of eights · back pa…": the back hand, what the dealer compares, was cut off (the whole label
+    only on hover, which a touch screen has not)."""
+    page = table_page
+    with served("fortune-pai-gow") as console:
+        page.goto(console.url)
+        log_in(page)
+        page.click("#open-round")
+        enter(page, 1, "bank", "500")
+        for spot in range(2, 8):
+            enter(page, spot, "bet", "20")
+            enter(page, spot, "fortune", "5")
+        expect_text(page, '#layout button.wager[data-spot="7"][data-wager="fortune"]', r"\$5\.00")
+        page.click("#no-more-bets")
+        expect_text(page, "#decision-label", "^Spot 1 to act$")
+        page.click('#decision-actions button[data-value-index="0"][data-value="3"]')
+        page.click('#decision-actions button[data-action="first-pile"]')
+        page.locator('#decision-actions button[data-value-index="2"]').first.wait_for()
+        for index, value in enumerate((2, 3, 3)):
+            page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
+        page.click('#decision-actions button[data-action="dice"]')
+        for _ in range(7):  # every seat, the player-dealer last, the House Way
+            page.locator('#decision-actions button[data-action="house-way"]').click()
+            expect_text(page, "#state", "decisions|complete")
+            if page.inner_text("#state").lower() == "complete":
+                break
+            page.wait_for_function("() => !document.querySelector('#decision-actions button:disabled')")
+        expect_text(page, "#state", "complete")
+        labels = page.locator("#layout .spot .hand-label")
+        assert labels.count() == 7
+        for i in range(labels.count()):
+            text = labels.nth(i).inner_text()
+            assert " · back " in text, text
+            assert labels.nth(i).evaluate("(n) => n.scrollHeight <= n.clientHeight + 1"), f"cut: {text}"
+        in_view(page, "#layout .spot .hand-label, #layout .spot .spot-result, #settlement-rows [data-wager]")

@@ -334,6 +334,7 @@ function renderLayout(round) {
   const pendingSpot = round && round.state === "decisions" && round.pending ? round.pending.spot : null;
   const count = spots.length;
   layout.style.setProperty("--spots", String(count));
+  layout.dataset.game = view.game.id;  // a game's hands read in more lines where they need them (console.css)
   layout.replaceChildren(...spots.map((spot, i) => {
     const cards = round ? round.cards.filter((c) => spotOf(c) === spot.spot) : [];
     // the spot's hands in the order the engine lists them (a split blackjack hand's cards where they lie now)
