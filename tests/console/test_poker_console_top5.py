@@ -76,7 +76,13 @@ def test_a_player_who_uses_the_community_card_names_the_discard_on_the_screen(ta
         expect_text(page, "#state", "complete")
         [taken] = console.log.named(DecisionTaken.EVENT)
         assert taken["action"] == "community" and taken["cards"] == [discard.code], taken
-        expect_text(page, '#layout section.spot[data-spot="2"] .hand-label', "^with the Community Card: ")
+        # the spot's badge says the Community Card was used; its label is the hand played, read whole (it read "with
+        # the Community Card: two pair, kings and …", cut after two lines before the hand on a 1024x600 screen)
+        expect_text(page, '#layout section.spot[data-spot="2"] .badge', "^community$")
+        label = page.locator('#layout section.spot[data-spot="2"] .hand-label')
+        expect_text(page, '#layout section.spot[data-spot="2"] .hand-label', "(high|pair|two pair|kind|straight|flush|house)")
+        assert not label.inner_text().startswith("with the Community Card"), label.inner_text()
+        assert label.evaluate("(n) => n.scrollHeight <= n.clientHeight + 1"), f"cut: {label.inner_text()}"
         assert [(s, w) for s, w, _ in settlement_rows(page)] == [("2", "ante"), ("2", "bet")]
         # the card given up stays face down
         assert page.locator(f'#layout section.spot[data-spot="2"] .card[data-card="{discard.code}"]').count() == 0

@@ -143,13 +143,16 @@ class Top5Poker(Game[Top5Hand]):
         return Face.UNTIL_REVEAL
 
     def hand_label(self, state: Top5Hand, target: str, cards: Sequence[Any]) -> str | None:
-        """Rule 9-11: the best five of the dealer's five and the Community Card; a player's five as played."""
+        """Rule 9-11: the best five of the dealer's five and the Community Card; a player's five as played (four of
+        them and the Community Card when he used it)."""
         if target == "dealer":
             return describe(state.dealer_best()[0]) if len(cards) == 5 and state.community is not None else None
         choice = state.choices.get(int(target.split()[1])) if target.startswith("spot ") else None
         if choice is None or choice.action == FOLD or len(cards) < 4:
             return None
-        return ("with the Community Card: " if choice.discard is not None else "") + describe(best_five(choice.hand)[0])
+        # the spot's badge says the Community Card was used ("community"): the label, two lines on a 1024x600 screen,
+        # is the hand alone ("with the Community Card: two pair, kings and eights, ..." was cut before the hand)
+        return describe(best_five(choice.hand)[0])
 
     def place(self, state: Top5Hand, target: str, card: Piece) -> None:
         card = dealt_card(card)
