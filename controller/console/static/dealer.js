@@ -5,6 +5,9 @@ let view = null;
 let selected = null; // { spot, wager } picked for entry
 let lastViewMessage = null; // the table's last answer as the view before this one said it
 let draft = null; // what the dealer has picked so far for the pending decision: numbers, cards of the named hand
+// The round whose settlement the dealer is paying under the game-stopped screen (no player-dealer): the game stops
+// the moment the second bank settles, and the screen covered the lines still to pay and collect.
+let payingUnderStop = null;
 
 // The spot a card or hand shows on, as the engine says (a pai gow pile once the dice gave it to a seat).
 function spotOf(card) { return card.spot === undefined ? null : card.spot; }
@@ -61,12 +64,19 @@ function render(next) {
       name + " now: " + (status === "ok" ? "ready" : status)).join(" \u00b7 ");
     document.getElementById("hold-help").textContent = screens.hold_help;
   }
-  document.getElementById("stop-screen").hidden = !screens.stopped;
-  if (screens.stopped) renderStop(dealerMode);
+  // stopped as a round settles: the stop screen offers its settlement, shown uncovered until the dealer has paid it
+  const settled = dealerMode && screens.stopped && round && round.state === "complete" ? round.id : null;
+  const toPay = settled !== null && payingUnderStop === settled;
+  const stopped = screens.stopped && !toPay;
+  document.getElementById("stop-screen").hidden = !stopped;
+  if (stopped) renderStop(dealerMode, settled);
+  const paid = document.getElementById("next-player-dealer");
+  paid.hidden = !toPay;
+  paid.onclick = toPay ? () => { payingUnderStop = null; render(view); } : null;
   document.getElementById("void-screen").hidden = !screens.void;
   if (screens.void) renderVoid(round, screens);
   // side by side when more than one applies (a round voided while its device is down): none covers another
-  const covered = held || screens.stopped || screens.void;
+  const covered = held || stopped || screens.void;
   document.getElementById("screens").hidden = !covered;
   document.getElementById("main").classList.toggle("dimmed", covered);
 
@@ -75,6 +85,7 @@ function render(next) {
   let status = STATUS[state] || "Open betting to start a round.";
   if (round && round.card_due && !held) status = "Dealing: the next card goes to " + label(round.card_due) + ".";
   if (view.stopped) status = "The game has stopped: " + view.stopped;
+  if (toPay) status = "Pay and collect spot by spot in the order listed; nobody has taken the player-dealer position yet.";
   document.getElementById("status-line").textContent = status;
 
   const betting = state === "betting" && dealerMode;
@@ -132,11 +143,14 @@ function focusTable() {
 }
 
 // A player-dealer game stopped for want of a player-dealer: why, and the seats that may take the position.
-function renderStop(dealerMode) {
+function renderStop(dealerMode, settled) {
   document.getElementById("stop-reason").textContent = view.stopped;
   document.getElementById("stop-help").hidden = !dealerMode;
+  const pay = document.getElementById("stop-pay");
+  pay.hidden = settled === null;
+  pay.onclick = settled === null ? null : () => { payingUnderStop = settled; render(view); };
   document.getElementById("stop-seats").replaceChildren(...(dealerMode ? view.position_offer : []).map((seat) =>
-    el("button", { class: "big primary", "data-take-position": seat, text: "Seat " + seat + " takes it",
+    el("button", { class: "big primary", "data-take-position": seat, text: "Spot " + seat + " takes it",
                    onclick: () => command({ command: "take_position", spot: seat }) })),
     ...(dealerMode ? [] : [el("p", { class: "help", text: "Waiting for a simulated player to take the position." })]));
 }
