@@ -580,6 +580,8 @@ class TableLoop:
         self.table.feed.end_round(round.id)
         self.table.rounds_played += 1
         self.table.meters.add_round(round.settlements, sum(f.amount for f in round.fees), voided=round.state == "void")
+        if round.game is not self.table.game:  # recovered under the options it was dealt with: carry its roles on
+            self.table.game.restore_roles(round.game.table_roles())
         facts = self.table.game.pass_position(self.accepts_position) if banked(round) else {}
         if facts:
             self.log.emit(PositionPassed(round=round.id, game=self.table.game.id, details=facts))

@@ -30,6 +30,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import msgspec
+
 from controller.cards import Card
 from controller.engine import jackpot
 from controller.engine.log import EventLog, as_written
@@ -240,7 +242,9 @@ def rebuild(records: list[Event], live: EventLog | None, *, game: Game[Any] | No
         raise JournalMismatch(f"the journal holds no {RoundStarted.EVENT} record for this round")
     log = ReplayLog(started.table, records, live)
     rules = 1 if started.rules is UNSET else started.rules
-    if game is None or game.rules_version != rules:  # a round journaled under other rules is settled by them
+    if game is None or game.rules_version != rules or not dealt_under(game, started):
+        # a round journaled under other rules, or under game options the config has changed since (a pay table,
+        # the decks, a seat), is re-enacted and settled as it was dealt: the table's new settings start next round
         game = make_game(started.game, started.options)
         game.rules_version = rules
     if started.roles:
@@ -250,7 +254,7 @@ def rebuild(records: list[Event], live: EventLog | None, *, game: Game[Any] | No
         game,
         log,
         spots=started.spots,
-        limits=limits or Limits({}),
+        limits=Limits({}),  # the wagers journaled were within the limits of their time: a limit changed since refuses none
         rounding=Rounding.parse(started.rounding),
     )
     round.witness = round.card_witness = _journaled_doubt(log)
@@ -258,7 +262,14 @@ def rebuild(records: list[Event], live: EventLog | None, *, game: Game[Any] | No
         reenact(round, log)
     finally:
         round.witness = round.card_witness = None  # from here on the table's own witnesses, if any (``Table.witnessed``)
+    round.limits = limits or Limits({})  # a wager placed from here on (a round resumed in betting) is the table's now
     return round
+
+
+def dealt_under(game: Game[Any], started: RoundStarted) -> bool:
+    """Whether ``game`` (the table's, from its config now) is the game ``started`` journaled: its id and options."""
+    written = as_written(msgspec.structs.replace(started, options=dict(game.options), game=game.id))
+    return written.game == started.game and written.options == started.options
 
 
 @dataclass(frozen=True)
@@ -356,13 +367,32 @@ def misdeal_on_restart(round: Round, dealt: int | None = None) -> str | None:
 def void_from_journal(journal: Journal, log: EventLog, round_id: str, game_id: str, reason: str) -> None:
     """Void a round from the stakes the journal holds for it, without the engine: every stake returned whole."""
     rounding = Rounding.PLAYER
-    records = [settle(spot, wager, staked - settled, PUSH, rounding, reason=f"void: {reason}")
+    journaled = journal.round_records(round_id)
+    banker = _void_banker(journaled)
+    records = [settle(spot, wager, staked - settled, PUSH, rounding, reason=f"void: {reason}", banker=banker)
                for spot, wager, staked, settled in journal.stakes(round_id) if staked > settled]
-    fees = sum(r.amount for r in journal.round_records(round_id) if isinstance(r, FeeCollected))
-    wagered = sum(r.stake for r in records)
+    fees = sum(r.amount for r in journaled if isinstance(r, FeeCollected))
+    wagered = sum(r.stake for r in records if r.banker == "house")
+    between = sum(r.stake for r in records if r.banker != "house")
     envelope = {"round": round_id, "game": game_id}
     with log.atomic():
         log.emit(stamped(StateChanged(state="void"), **envelope))
         for record in records:
             log.emit(stamped(WagerSettled.of(record), **envelope))
-        log.emit(stamped(RoundVoided(reason=reason, wagered=wagered, paid=wagered, fees=fees, house_win=fees), **envelope))
+        log.emit(stamped(RoundVoided(reason=reason, wagered=wagered, paid=wagered, fees=fees, house_win=fees,
+                                     between_players=between or UNSET), **envelope))
+
+
+def _void_banker(records: list[Event]) -> str:
+    """Who a round's stakes go back from when it is voided from the journal: its game's, under the rules and options
+    it was dealt with (a player-dealer game's go back between the players, never as house action); ``house`` when
+    the journal cannot say (no ``round_started``, or a game this release cannot make from its options)."""
+    started = next((r for r in records if isinstance(r, RoundStarted)), None)
+    if started is None:
+        return "house"
+    try:
+        game = make_game(started.game, started.options)
+    except (TableError, ValueError, KeyError):
+        return "house"
+    game.rules_version = 1 if started.rules is UNSET else started.rules
+    return game.void_banker()
