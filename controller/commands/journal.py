@@ -26,7 +26,7 @@ from typing import Any
 
 from controller.commands.options import config_argument, config_option
 from controller.engine.config import TableConfig, load_config
-from controller.engine.session import RecordPaths, record_paths
+from controller.engine.session import RecordPaths, check_game, record_paths
 from controller.errors import TableError
 from controller.records.anchor import read_anchor
 from controller.records.audit import line_hash, logged_seq, read_tail
@@ -102,6 +102,7 @@ def run_init(args: argparse.Namespace) -> int:
         config, paths = resolve(args)
         if paths.journal.exists() and paths.journal.stat().st_size > 0:
             with Journal(paths.journal, table_id=config.table_id, readonly=True) as journal:
+                check_game(journal, config)
                 print(f"journal {paths.journal} is already the journal of table {config.table_id} (seq {journal.last_seq}, "
                       f"{journal.rounds_started()} rounds): nothing changed")
             return 0

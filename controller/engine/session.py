@@ -36,7 +36,7 @@ from controller.engine.table import Table
 from controller.events import ShuffleTested
 from controller.records.anchor import anchor_path
 from controller.records.audit import ChainedFile
-from controller.records.errors import JournalBehind
+from controller.records.errors import AnotherTablesJournal, JournalBehind
 from controller.records.journal import Journal
 from controller.records.keys import SigningKey, key_path
 from controller.records.witnesses import check_anchor_signed, check_key, check_log_against_journal, name_lost_rounds
@@ -156,6 +156,7 @@ def open_records(
         except JournalBehind as exc:
             raise name_lost_rounds(exc, paths.log) from None
         stack.callback(store.close)
+        check_game(store, config)
         store.key = signer = SigningKey.load(paths.key)
         stack.callback(store.checkpoint)  # after the log's chain_closed: the journal holds the log's last line
         check_key(store, signer)
@@ -180,6 +181,21 @@ def open_records(
     if store is not None and (last := store.last_stamp()) is not None:
         log.last_time = (dt.datetime.fromisoformat(last[0]), last[1])  # a clock set back since is noticed at once
     return store, log
+
+
+def check_game(journal: Journal, config: TableConfig) -> None:
+    """The journal's rounds are of the game the config names: a config of another game with the same ``[table] id``
+    (two tables given one id, a config copied and its game changed) would deal its rounds into this table's journal
+    and meters. Refused by name (``AnotherTablesJournal``, exit 2) before anything is written."""
+    last = journal.rounds(1)
+    if not last or last[0].game == config.game_id:
+        return
+    played = last[0].game
+    raise AnotherTablesJournal(
+        f"journal {journal.path} holds table {config.table_id}'s rounds of {played}, the last {last[0].id}, but "
+        f"{config.path} says table.game = {config.game_id!r}: two tables given one [table] id? Give this table an id "
+        f"of its own ([table] id in {config.path}) and make its journal with `tablectl journal init`; a table that "
+        f"changes game starts a new journal under a new id, the old one kept for its records")
 
 
 @contextlib.contextmanager
