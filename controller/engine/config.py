@@ -203,6 +203,7 @@ def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
         yield Problem("table.spots", f"must be 1 to {cls.max_spots} for {cls.title}, not {spots}")
         spots = cls.max_spots
     if not limits:
+        yield from _limits_of_the_rules(settings.limits, cls)
         yield from _limits_together(settings.limits, cls)
     yield from _device_problems(settings, game)
     if settings.floor is not None and settings.floor.jackpot and not isinstance(game, ClaimsJackpots):
@@ -234,6 +235,24 @@ def _limit_problems(section: Any, cls: type[Game[Any]]) -> Iterator[Problem]:
     for wager in cls.wagers:
         if wager not in section:
             yield Problem(f"limits.{wager}", "is missing: every wager needs [minimum, maximum] in cents")
+
+
+def _limits_of_the_rules(limits: Mapping[str, list[int]], cls: type[Game[Any]]) -> Iterator[Problem]:
+    """Each wager's posted limits inside what the game's own rules allow it (``Game.rule_limits``)."""
+    for wager, bound in cls.rule_limits.items():
+        if wager not in limits:
+            continue
+        low, high = limits[wager]
+        wrong = []
+        if bound.least is not None and low < bound.least:
+            wrong.append(f"the minimum must be at least {format_cents(bound.least)} ({bound.least} cents)")
+        if bound.most is not None and high > bound.most:
+            wrong.append(f"the maximum must be at most {format_cents(bound.most)} ({bound.most} cents)")
+        if bound.unit is not None and (low % bound.unit or high % bound.unit):
+            wrong.append(f"both must be whole multiples of {format_cents(bound.unit)} ({bound.unit} cents)")
+        if wrong:
+            yield Problem(f"limits.{wager}", f"outside the game's rules: {', '.join(wrong)}, not {format_cents(low)} "
+                          f"to {format_cents(high)} ([{low}, {high}]); {bound.rule}")
 
 
 def _limits_together(limits: Mapping[str, list[int]], cls: type[Game[Any]]) -> Iterator[Problem]:

@@ -191,6 +191,18 @@ class Paytable:
     rows: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class RuleLimit:
+    """A bound the game's own rules set on one wager, whatever the table's posted limits: the least and the most it
+    may be (``None``: the rules set none) and the unit it is wagered in, with the rule's words (``tablectl config
+    check`` refuses a ``[limits]`` entry outside it, citing them)."""
+
+    least: int | None = None
+    most: int | None = None
+    unit: int | None = None
+    rule: str = ""
+
+
 class Game(abc.ABC, Generic[State]):
     """The rules of one game. Subclasses set the class attributes and the rule methods."""
 
@@ -198,6 +210,8 @@ class Game(abc.ABC, Generic[State]):
     title: ClassVar[str]
     wagers: ClassVar[tuple[str, ...]]
     """Wagers accepted while betting is open, in the order a spot's wagers settle."""
+    rule_limits: ClassVar[Mapping[str, RuleLimit]] = {}
+    """Bounds the game's rules set on a wager's amount (seed 003's Bonus Bet "may not exceed $25"), by wager."""
     max_spots: ClassVar[int] = 7
     device: ClassVar[str] = "shoe"
     """The card source the game is dealt from: ``shoe`` or ``shuffler``."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import abc
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from controller.cards import Card, Rank, shoe
 from controller.errors import DecisionRefused, WagerRefused
@@ -41,7 +41,18 @@ from controller.rules.banking import (
     clockwise_from,
     settle_against_bank,
 )
-from controller.rules.base import Decision, Face, Fee, Game, OptionError, PendingDecision, WagerChange, Wagers, dealt_card
+from controller.rules.base import (
+    Decision,
+    Face,
+    Fee,
+    Game,
+    OptionError,
+    PendingDecision,
+    RuleLimit,
+    WagerChange,
+    Wagers,
+    dealt_card,
+)
 from controller.rules.blackjack.side_wagers import (
     BONUS_PAYTABLES,
     BUSTER_PAYTABLES,
@@ -85,6 +96,13 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
     # player-dealer's fee counts the base wagers' action alone
     max_spots = SEATS
     device = "shoe"
+    rule_limits: ClassVar[Mapping[str, RuleLimit]] = {
+        "bonus": RuleLimit(most=2500, rule='seed 003, Blackjack Bonus Bet: "The Blackjack Bonus Bet wager may not '
+                                           'exceed $25"'),
+        "buster": RuleLimit(least=100, most=10000, rule='seed 003, Buster Blackjack Bonus Bet: "The minimum Buster '
+                                                         'Blackjack Bonus Bet is $1. The maximum bet is the lesser of '
+                                                         'the base game wager or $100"'),
+    }
 
     chart: tuple[ChartRow, ...]
     deck_kind: str = "standard"

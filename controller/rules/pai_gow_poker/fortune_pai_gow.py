@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from controller.errors import WagerRefused
 from controller.money import Cents, Rounding, format_cents
 from controller.odds import Outcome, Payout
 from controller.rules.banking import BankResult, Claim
-from controller.rules.base import OptionError, Wagers
+from controller.rules.base import OptionError, RuleLimit, Wagers
 from controller.rules.pai_gow_poker.double_hand_poker import DoubleHandPoker, PaiGowRound
 from controller.rules.pai_gow_poker.fortune import OVERLAPS, PAYTABLES, FortuneResult
 from controller.settlement import Settlement
@@ -43,6 +43,10 @@ class FortunePaiGow(DoubleHandPoker):
     voids_between_players_from = 3  # 3: a void returns its stakes between the players, not as the house's
     # 4: no Envy for a hand on another seat of the same player (``extra_seats``): it is "their own" hand
     wagers = ("bet", "fortune", "bank")  # type: ignore[assignment]  # one more wager than the base game
+    rule_limits: ClassVar[Mapping[str, RuleLimit]] = {
+        "fortune": RuleLimit(least=100, most=2000, unit=100, rule='seed 003, Fortune Pai Gow Poker, Betting scheme: '
+                             '"The Fortune Bonus wager will be a minimum of $1 to a maximum of $20, in increments of $1"'),
+    }
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
