@@ -202,6 +202,7 @@ def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
     if spots > cls.max_spots:
         yield Problem("table.spots", f"must be 1 to {cls.max_spots} for {cls.title}, not {spots}")
         spots = cls.max_spots
+    yield from _seat_problems(game, spots)
     if not limits:
         yield from _limits_of_the_rules(settings.limits, cls)
         yield from _limits_together(settings.limits, cls)
@@ -235,6 +236,27 @@ def _limit_problems(section: Any, cls: type[Game[Any]]) -> Iterator[Problem]:
     for wager in cls.wagers:
         if wager not in section:
             yield Problem(f"limits.{wager}", "is missing: every wager needs [minimum, maximum] in cents")
+
+
+def _seat_problems(game: Game[Any], spots: int) -> Iterator[Problem]:
+    """A player-dealer game's seats on the table's layout: the seats its position passes among, and every seat a
+    [game] key names (the player-dealer's first, a proposition player's, a player's extra seats), are spots of it."""
+    total = getattr(getattr(game, "rotation", None), "total_seats", None)
+    if isinstance(total, int) and total > spots:
+        if "seats" in game.options:
+            yield Problem("game.seats", f"the player-dealer position passes among {total} seats, but the table has "
+                          f"{spots} spots ([table] spots): set seats = {spots}, or spots = {total}")
+        else:
+            yield Problem("table.spots", f"must be {total} for {game.title}: the player-dealer position passes among "
+                          f"its {total} seats, not {spots}")
+        return
+    for key in ("player_dealer_seat", "proposition_player_seats", "extra_seats"):
+        value = game.options.get(key)
+        items = value if isinstance(value, list) else [value]
+        seats = [s for item in items for s in (item if isinstance(item, list) else [item]) if isinstance(s, int)]
+        if off := [s for s in seats if not 1 <= s <= spots]:
+            yield Problem(f"game.{key}", f"seat {', '.join(map(str, off))} is not at this table: [table] spots = "
+                          f"{spots} (seats 1 to {spots})")
 
 
 def _limits_of_the_rules(limits: Mapping[str, list[int]], cls: type[Game[Any]]) -> Iterator[Problem]:
