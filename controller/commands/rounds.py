@@ -248,12 +248,13 @@ def list_rounds(args: argparse.Namespace) -> int:
         print(f"tablectl: {exc}", file=sys.stderr)
         return getattr(exc, "exit_code", 2)
     period_sums = period_totals(summaries) if period else None
+    by_game = period_by_game(summaries) if period else None
     spot_sums = spot_totals(summaries, args.spot) if args.spot is not None else None
     if args.json:
         print(json.dumps(summaries if period_sums is None else {
             **({"shoe": args.shoe} if args.shoe is not None else {}),
             "since": args.since.isoformat() if args.since else None, "until": args.until.isoformat() if args.until else None,
-            "rounds": summaries, "totals": period_sums, **({"spot": spot_sums} if spot_sums else {}),
+            "rounds": summaries, "totals": period_sums, "by_game": by_game, **({"spot": spot_sums} if spot_sums else {}),
             **({"clock_steps": [to_record(step) for step in steps]} if steps else {})}, indent=2))
         return 0
     if not summaries:
@@ -272,6 +273,8 @@ def list_rounds(args: argparse.Namespace) -> int:
         print(f"{when(s.get('started'))}  {s['id']}  {s['state']:<8} {cards:<24} {money}")
     if period_sums is not None:
         shown = chosen.words() if chosen.filters else None
+        for line in by_game_lines(by_game or {}):  # above the period's line, which stays the report's last
+            print(line)
         print(shoe_line(period_sums, args.shoe, shown) if args.shoe is not None
               else period_line(period_sums, args.since, args.until, shown))
         if spot_sums is not None:
@@ -413,6 +416,53 @@ def period_totals(summaries: list[dict[str, Any]]) -> dict[str, int]:
         for key in ("wagered", "paid", "fees", "house_win", "between_players"):
             out[key] += int(t.get(key) or 0)
     return out
+
+
+def period_by_game(summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A period's totals by game and, within each, by wager: the drop (wagered), paid and house win of the wagers
+    the house banks, and the action between players of those it does not (a player-dealer's, a pot's)."""
+    games: dict[str, dict[str, Any]] = {}
+    for s in summaries:
+        t = s["totals"] or {}
+        game = games.setdefault(s["game"], {**dict.fromkeys(
+            ("rounds", "voided", "wagered", "paid", "fees", "house_win", "between_players"), 0), "wagers": {}})
+        game["rounds"] += 1
+        game["voided"] += s.get("void_reason") is not None or s["state"] == "void"
+        for key in ("wagered", "paid", "fees", "house_win", "between_players"):
+            game[key] += int(t.get(key) or 0)
+        for x in s["settlements"]:
+            wager = game["wagers"].setdefault(x["wager"], dict.fromkeys(
+                ("count", "wagered", "paid", "house_win", "between_players"), 0))
+            wager["count"] += 1
+            if x.get("banker", "house") == "house":
+                wager["wagered"] += x["stake"]
+                wager["paid"] += x["returned"]
+                wager["house_win"] += x["stake"] - x["returned"]
+            else:
+                wager["between_players"] += x["stake"]
+    return games
+
+
+def by_game_lines(games: dict[str, dict[str, Any]]) -> list[str]:
+    """The period's totals by game and wager, as ``tablectl meters`` lines its wagers: a game's line, then a line
+    per wager with its drop, win and hold (or the action between players the house banks none of)."""
+    lines = []
+    for name, g in games.items():
+        hold = percent(Fraction(g["house_win"], g["wagered"]) if g["wagered"] else None)
+        line = (f"  {name}: {g['rounds']} rounds ({g['voided']} voided)  wagered {format_cents(g['wagered'])}  paid "
+                f"{format_cents(g['paid'])}  fees {format_cents(g['fees'])}  house win {format_cents(g['house_win'])}  "
+                f"hold {hold}")
+        lines.append(line + (f"  between players {format_cents(g['between_players'])}" if g["between_players"] else ""))
+        for wager, w in g["wagers"].items():
+            text = f"    {wager:<20}{w['count']:>5} wagers"
+            if w["wagered"] or not w["between_players"]:
+                hold = percent(Fraction(w["house_win"], w["wagered"]) if w["wagered"] else None)
+                text += (f"  wagered {format_cents(w['wagered']):>12}  paid {format_cents(w['paid']):>12}  house win "
+                         f"{format_cents(w['house_win']):>12}  hold {hold}")
+            if w["between_players"]:
+                text += f"  between players {format_cents(w['between_players']):>12}"
+            lines.append(text)
+    return lines
 
 
 def period_line(totals: dict[str, int], since: dt.datetime | None, until: dt.datetime | None, shown: str | None = None) -> str:
