@@ -190,6 +190,7 @@ def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
         options = model.model_validate(settings.game)
     except ValidationError as exc:
         yield from problems_of(exc, model, ("game",))
+        yield from _another_games_keys(settings.game, game_id, exc)
         return
     limits = list(_limit_problems(data.get("limits"), cls))
     yield from limits
@@ -212,6 +213,21 @@ def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
                       "(High Card Flush's Progressive has): remove the key")
     if settings.vision is not None:
         yield from _vision_problems(settings, game, spots)
+
+
+def _another_games_keys(section: Mapping[str, Any], game_id: str, exc: ValidationError) -> Iterator[Problem]:
+    """When [game] holds keys ``game_id`` does not take, and another game takes every one of them: the config is
+    that game's (copied, or its game changed), which one line says rather than only each key refused."""
+    unknown = sorted({str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden" and e["loc"]})
+    if not unknown:
+        return
+    theirs = [other for other in GAMES if other != game_id
+              and set(section) <= set(game_model(other).model_fields)]
+    if theirs:
+        yield Problem("table.game", f"is {game_id!r}, but [game] {', '.join(unknown)} "
+                      f"{'is a key' if len(unknown) == 1 else 'are keys'} of {' and '.join(theirs)}: is this the "
+                      f"config of {'that game' if len(theirs) == 1 else 'one of those games'}? (`tablectl config init "
+                      f"{game_id}` writes one for {game_id})")
 
 
 def _limit_problems(section: Any, cls: type[Game[Any]]) -> Iterator[Problem]:
