@@ -126,6 +126,23 @@ def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], 
     return out
 
 
+def table_edges(game: Any, *, fast: bool = False) -> dict[str, Any] | None:
+    """A table's edges (``tablectl edge --config``): every wager under the game options its config sets (a six-deck
+    No Bust 21 rather than the eight decks of the game's pay tables), or its configured pay table's figures where the
+    pay table is all the options change. ``None`` for a game that computes neither (its pay tables are then shown)."""
+    module = _module(game.id)
+    if hasattr(module, "edges_of"):
+        options = {"mode": "fast"} if fast and "mode" in inspect.signature(module.edges_of).parameters else {}
+        wagers = module.edges_of(game, **options)
+    elif hasattr(module, "paytable_of"):
+        (table,) = compute(game.id, module.paytable_of(game.options), fast=fast)
+        return {**table, "options": dict(game.options)}
+    else:
+        return None
+    return {"game": game.id, "paytable": module.paytable_of(game.options), "options": dict(game.options),
+            "wagers": {w: e.as_json() for w, e in wagers.items()}}
+
+
 def selected_paytables(game_id: str, paytable: str | None = None) -> list[str]:
     """The pay tables ``compute`` works through: all the game's, or the one named (refused by name if unknown)."""
     names = paytables(game_id)

@@ -7,6 +7,7 @@ reads the seed (a plain total over 21 is over), ``plain-22-under`` with a plain
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from controller.rules.blackjack.edge import edges_for
@@ -28,3 +29,13 @@ def paytable_options() -> dict[str, dict[str, Any]]:
 def edges(paytable: str, mode: str = "exact") -> dict[str, WagerEdge]:
     """Every wager under the variant's rules; ``mode="fast"`` computes the base game in float64 (sweeps)."""
     return edges_for(NoBust21(VARIANTS[paytable]), mode)
+
+
+def paytable_of(options: Mapping[str, Any]) -> str:
+    """The variant a table's game options come under (its other options, the decks among them, may differ)."""
+    return "plain-22-under" if options.get("over_above") == 22 else "seed"
+
+
+def edges_of(game: NoBust21, mode: str = "exact") -> dict[str, WagerEdge]:
+    """Every wager under a table's own game options (``tablectl edge --config``): its decks, seats and rules."""
+    return edges_for(game, mode)

@@ -10,8 +10,10 @@ standard wager is Double-Hand Poker's (``controller.rules.pai_gow_poker.double_h
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from controller.rules.edges import WagerEdge
 from controller.rules.pai_gow_poker.batch import exhaustive_counts
@@ -69,3 +71,8 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
             f"table's {OTHER_HANDS} other players' hands, exact by linearity"))
     result["bet"] = bet_edge()
     return result
+
+
+def paytable_of(options: Mapping[str, Any]) -> str:
+    """The pay table a table's game options name (``tablectl edge --config``)."""
+    return str(options.get("paytable", "FPG-04"))

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -123,3 +125,8 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
 
 
 __all__ = ["edges", "paytables", "optimal_play_threshold"]
+
+
+def paytable_of(options: Mapping[str, Any]) -> str:
+    """The pay table a table's game options name (``tablectl edge --config``)."""
+    return str(options.get("pair_plus", "seed"))

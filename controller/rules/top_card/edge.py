@@ -9,7 +9,9 @@ grouped by rank: P(ranks a, b) = n_a (n_b - [a = b]) / (N (N - 1)).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from controller.cards import Card
 from controller.rules.edges import WagerEdge
@@ -49,3 +51,8 @@ def edges(paytable: str) -> dict[str, WagerEdge]:
 
 
 __all__ = ["edges", "paytables", "result_probabilities", "TopCardHand"]
+
+
+def paytable_of(options: Mapping[str, Any]) -> str:
+    """The pay table a table's game options name (``tablectl edge --config``)."""
+    return str(options.get("paytable", "standard"))
