@@ -59,3 +59,30 @@ def test_the_period_text_lines_each_wager_with_its_drop_win_and_hold(
     assert set(lines) == set(wagers)
     for name, w in wagers.items():
         assert f"{w['count']} wagers" in lines[name] and "house win" in lines[name] and "hold " in lines[name]
+
+
+def test_a_pay_table_changed_mid_shift_is_noted_above_the_figures_it_mixes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The manager changed No Bust 21's Bonus Bet pay table mid-shift: the shift's Bonus hold adds up rounds of two
+    pay tables (house edge 9.3404 % against -0.7760 %, docs/edge.md), which the report says."""
+    from controller.shipped import shipped_dir
+
+    text = (shipped_dir() / "no-bust-21.toml").read_text()
+    text += f'\n[journal]\npath = "{tmp_path / "NB.sqlite"}"\n'
+    text = text.replace('events = "var/log/NB-01.events.jsonl"', f'events = "{tmp_path / "NB.events.jsonl"}"')
+    config = tmp_path / "nb.toml"
+    config.write_text(text)
+    init_table(tmp_path / "NB.sqlite", tmp_path / "NB.events.jsonl", config=config)
+    assert main(["run", "--config", str(config), "--rounds", "1", "--seed", "5", "--no-camera"]) == 0
+    config.write_text(text.replace('\nbonus_paytable = "seed"', '\nbonus_paytable = "seed-any-identical-pair"'))
+    assert main(["run", "--config", str(config), "--rounds", "1", "--seed", "6", "--no-camera"]) == 0
+    capsys.readouterr()
+    assert main(["rounds", "--config", str(config), "--since", "2000-01-01", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    changes = report["by_game"]["no-bust-21"]["options"]
+    assert [c["options"]["bonus_paytable"] for c in changes] == ["seed", "seed-any-identical-pair"]
+    assert changes[1]["from"] == report["rounds"][1]["id"]
+    assert main(["rounds", "--config", str(config), "--since", "2000-01-01"]) == 0
+    out = capsys.readouterr().out
+    assert (f"    note: the game's options changed from round {changes[1]['from']}: bonus_paytable "
+            "'seed-any-identical-pair' (was 'seed'); the figures below add up rounds dealt under both") in out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import itertools
 import json
 import re
 import sys
@@ -425,7 +426,10 @@ def period_by_game(summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
     for s in summaries:
         t = s["totals"] or {}
         game = games.setdefault(s["game"], {**dict.fromkeys(
-            ("rounds", "voided", "wagered", "paid", "fees", "house_win", "between_players"), 0), "wagers": {}})
+            ("rounds", "voided", "wagered", "paid", "fees", "house_win", "between_players"), 0), "wagers": {},
+            "options": []})
+        if not game["options"] or game["options"][-1]["options"] != s.get("options"):
+            game["options"].append({"from": s["id"], "options": s.get("options")})  # a pay table changed mid-period
         game["rounds"] += 1
         game["voided"] += s.get("void_reason") is not None or s["state"] == "void"
         for key in ("wagered", "paid", "fees", "house_win", "between_players"):
@@ -453,6 +457,12 @@ def by_game_lines(games: dict[str, dict[str, Any]]) -> list[str]:
                 f"{format_cents(g['paid'])}  fees {format_cents(g['fees'])}  house win {format_cents(g['house_win'])}  "
                 f"hold {hold}")
         lines.append(line + (f"  between players {format_cents(g['between_players'])}" if g["between_players"] else ""))
+        for before, after in itertools.pairwise(g["options"]):
+            was, now = before["options"] or {}, after["options"] or {}
+            changed = ", ".join(f"{key} {now.get(key)!r} (was {was.get(key)!r})" for key in sorted({*was, *now})
+                                if was.get(key) != now.get(key))
+            lines.append(f"    note: the game's options changed from round {after['from']}: {changed}; the figures "
+                         "below add up rounds dealt under both")
         for wager, w in g["wagers"].items():
             text = f"    {wager:<20}{w['count']:>5} wagers"
             if w["wagered"] or not w["between_players"]:
