@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,9 @@ import tomlkit
 from pydantic import BaseModel
 
 from controller import shipped
-from controller.engine.config import load_config, parse_config
+from controller.engine.config import TableConfig, load_config, parse_config
 from controller.engine.config_schema import Console, Floor, Journal, Log, Shuffle, did_you_mean
+from controller.engine.session import journal_path, log_path
 from controller.errors import ConfigError
 from controller.rules.registry import GAMES
 
@@ -45,6 +47,7 @@ def register(subparsers: Any) -> None:
 
 def check_command(args: argparse.Namespace) -> int:
     bad = 0
+    seen: dict[tuple[str, str], str] = {}  # (key, value) -> the config checked first that has it
     for name in args.files or [None]:
         try:
             config = load_config(name)
@@ -52,9 +55,30 @@ def check_command(args: argparse.Namespace) -> int:
             bad += 1
             print("\n".join(f"tablectl: {line}" for line in str(exc).splitlines()), file=sys.stderr)
             continue
+        shared = list(_shared(config, seen))
+        if shared:
+            bad += 1
+            for line in shared:
+                print(f"tablectl: {config.path}: {line}", file=sys.stderr)
+            continue
         game = config.make_game()
         print(f"{config.path}: ok: {game.title} at table {config.table_id}, {config.spots} spots")
     return 2 if bad else 0
+
+
+def _shared(config: TableConfig, seen: dict[tuple[str, str], str]) -> Iterator[str]:
+    """What a config checked with others shares with one before it that no two tables may: the table's id, its
+    journal, its event log (``seen`` keeps the first config of each)."""
+    own = (("table.id", config.table_id, "table id", True),  # a journal or log named by the id: the id says it
+           ("journal.path", str(journal_path(config).resolve()), "journal", "path" in config.sections.get("journal", {})),
+           ("log.events", str(log_path(config).resolve()), "event log", "events" in config.log))
+    for key, value, what, given in own:
+        first = seen.setdefault((key, value), config.path)
+        if first != config.path and given:
+            yield (f"{key}: {value!r} is also the {what} of {first}: two tables cannot share one "
+                   + ("(its journal, event log and key are named by it, and the floor tells tables apart by it): give "
+                      "this table an id of its own" if key == "table.id" else f"(one writer per table): give this "
+                      f"table its own {key}"))
 
 
 def init_command(args: argparse.Namespace) -> int:
