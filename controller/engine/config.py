@@ -42,6 +42,7 @@ from controller.engine.config_schema import (
 from controller.errors import ConfigError, GameNotAvailable
 from controller.money import Cents, Rounding, format_cents
 from controller.rules.base import ClaimsJackpots, Game, OptionError
+from controller.rules.fees import FeeSchedule
 from controller.rules.registry import GAMES, game_class
 from drivers.registry import SHOES, SHUFFLERS
 
@@ -206,6 +207,7 @@ def _problems(data: Mapping[str, Any], file: str) -> Iterator[Problem]:
     yield from _seat_problems(game, spots)
     if not limits:
         yield from _limits_of_the_rules(settings.limits, cls)
+        yield from _limits_of_the_fees(settings.limits, game)
         yield from _limits_together(settings.limits, cls)
     yield from _device_problems(settings, game)
     if settings.floor is not None and settings.floor.jackpot and not isinstance(game, ClaimsJackpots):
@@ -291,6 +293,26 @@ def _limits_of_the_rules(limits: Mapping[str, list[int]], cls: type[Game[Any]]) 
         if wrong:
             yield Problem(f"limits.{wager}", f"outside the game's rules: {', '.join(wrong)}, not {format_cents(low)} "
                           f"to {format_cents(high)} ([{low}, {high}]); {bound.rule}")
+
+
+def _limits_of_the_fees(limits: Mapping[str, list[int]], game: Game[Any]) -> Iterator[Problem]:
+    """Each wager's posted limits inside what its posted collection fee schedule covers, where a fee is taken on each
+    wager (the pai gow games' $10 to $500, the blackjack players' $5 or more): a wager outside it is refused."""
+    schedules = getattr(game, "fee_schedules", None)
+    if not isinstance(schedules, Mapping):
+        return
+    for wager, schedule in schedules.items():
+        if not isinstance(schedule, FeeSchedule) or schedule.basis != "wager" or wager not in limits:
+            continue
+        low, high = limits[wager]
+        top = schedule.brackets[-1].upto if schedule.brackets else None
+        covers = f"{format_cents(schedule.minimum)} to {format_cents(top)}" if top is not None else \
+            f"{format_cents(schedule.minimum)} or more"
+        if low < schedule.minimum or (top is not None and high > top):
+            yield Problem(f"limits.{wager}", f"the posted collection fee schedule {schedule.name!r} covers {covers} a "
+                          f"wager, not {format_cents(low)} to {format_cents(high)}: a wager it does not cover is "
+                          f"refused at no more bets; keep the limits within [{schedule.minimum}, "
+                          f"{top if top is not None else high}]")
 
 
 def _limits_together(limits: Mapping[str, list[int]], cls: type[Game[Any]]) -> Iterator[Problem]:

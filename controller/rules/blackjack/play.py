@@ -121,6 +121,8 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         self.double_after_split = self._bool("double_after_split", False)
         seats = self._int("seats", SEATS, 2, SEATS)
         self.rotation = PlayerDealerRotation(seats, self._int("player_dealer_seat", 1, 1, seats))
+        self.fee_schedules = {"base": SCHEDULES["blackjack-player"]}
+        """The posted collection fee of each wager taken per wager (the config's limits are checked against it)."""
         self.proposition_players = self._seats("proposition_player_seats", seats)
         bonus = self._choice("bonus_paytable", "seed", BONUS_PAYTABLES)
         self.bonus_paytable = BONUS_PAYTABLES[bonus]
@@ -233,6 +235,11 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
                 raise WagerRefused(spot, side, "a side wager needs a base game wager at the same spot")
         if wagers.get("buster", 0) > base:
             raise WagerRefused(spot, "buster", f"the Buster Bet cannot exceed the base wager ({format_cents(base)})")
+        if base:
+            try:
+                self.fee_schedules["base"].fee(base)
+            except FeeError as exc:  # below the posted players' schedule: refused before "no more bets", not after
+                raise WagerRefused(spot, "base", f"no posted collection fee covers it: {exc}") from None
 
     def fees(self, spots: Sequence[int], wagers: Wagers) -> tuple[Fee, ...]:
         """The posted fees (seed 003, California collection fees): players $0, the player-dealer by the action.
@@ -243,8 +250,13 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
         "Explain if the house is retaining any type of fee: No."
         """
         player = SCHEDULES["blackjack-player"]
-        fees = [Fee(s, player.fee(wagers[(s, "base")]), "player collection fee") for s in spots
-                if (s, "base") in wagers]
+        fees = []
+        for s in spots:
+            if (s, "base") in wagers:
+                try:
+                    fees.append(Fee(s, player.fee(wagers[(s, "base")]), "player collection fee"))
+                except FeeError as exc:  # a wager the posted schedule does not cover: refused, as the bank's is
+                    raise WagerRefused(s, "base", f"no posted collection fee covers it: {exc}") from None
         pd = self.player_dealer
         counted = ("base",) if self.rules_version >= 2 else ("base", "bonus", "buster")  # revision 1 counted the side wagers
         action = min(sum(a for (_, w), a in wagers.items() if w in counted), wagers[(pd, "bank")])

@@ -82,6 +82,8 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
         if not isinstance(first, int) or not 1 <= first <= POSITIONS:
             raise OptionError("player_dealer_seat", f"must be a seat from 1 to {POSITIONS}, not {first!r}")
         self.rotation = PlayerDealerRotation(POSITIONS, first)
+        self.fee_schedules = {"main": SCHEDULES["pai-gow-player"], "bank": SCHEDULES["pai-gow-player-dealer"]}
+        """The posted collection fee of each wager (``fees``; the config's limits are checked against it)."""
         name = self.options.get("house_way", "pai-gow-tiles")
         if not isinstance(name, str) or not name:
             raise OptionError("house_way", f"must name a House Way chart or give its file, not {name!r}")
