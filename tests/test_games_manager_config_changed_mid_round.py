@@ -81,3 +81,21 @@ def test_a_player_dealer_round_voided_from_the_journal_is_no_house_action(tmp_pa
     assert meters.total.wagered == 0 and meters.total.paid == 0
     assert meters.between_players.wagered == 50000 + 700 + 500 + 2500
     assert meters.between_players.paid == meters.between_players.wagered
+
+
+def test_a_config_edited_between_rounds_keeps_the_player_dealer_where_the_last_round_left_it(tmp_path: Path) -> None:
+    """Edited between rounds (no round in play), the table still takes the player-dealer position from its journal,
+    not from the config's first seat."""
+    from controller.engine.recovery import restore_table
+    from tests.blackjack.table import play
+
+    with new_journal(tmp_path / "j.sqlite") as journal:
+        round = play("no-bust-21", {(1, "base"): 1000, (3, "base"): 1000}, "TS 9H 5D 7H 9C 8S 6C",
+                     [(1, "stand"), (3, "stand")], log=EventLog("T1", journal=journal),  # type: ignore[arg-type]
+                     player_dealer_seat=6, bonus_paytable="seed-any-identical-pair")
+        assert round.state == "complete"
+    journal = Journal(tmp_path / "j.sqlite", table_id="T1")
+    game = make_game("no-bust-21", {"player_dealer_seat": 1, "bonus_paytable": "seed"})
+    restore_table(journal, game)
+    assert game.table_roles()["player_dealer"] == 6
+    assert game.options["bonus_paytable"] == "seed"  # the next round is dealt under the config as it is now

@@ -319,7 +319,9 @@ def restore_table(journal: Journal, game: Game[Any]) -> None:
     if started is None:
         return
     if last[0].ended_seq is not None:
-        rebuild(records, None, game=game)
+        replayed = rebuild(records, None, game=game)
+        if replayed.game is not game:  # dealt under options the config has changed since: its roles carry on
+            game.restore_roles(replayed.game.table_roles())
     elif started.roles:
         game.restore_roles(started.roles)
     moves = [r.details for r in records if isinstance(r, PositionPassed | PositionTaken)]
