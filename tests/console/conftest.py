@@ -32,9 +32,8 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.fixture
-def page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+def _page(chromium: Any, request: pytest.FixtureRequest, width: int, height: int) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     # A step waits for the table loop (dealing through the simulated devices), not for a deadline: with
     # two test suites side by side on the 2-core CI machine one step once took over 5 s.
@@ -44,6 +43,17 @@ def page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     if report is not None and report.failed:
         _keep_failed_page(page, request.node.name)
     context.close()
+
+
+@pytest.fixture
+def page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    yield from _page(chromium, request, 1280, 900)
+
+
+@pytest.fixture
+def table_page(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page the size of the table's own touch screen, 1024x600."""
+    yield from _page(chromium, request, 1024, 600)
 
 
 def _keep_failed_page(page: Any, test: str) -> None:

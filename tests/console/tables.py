@@ -88,3 +88,14 @@ def log_in(page: Any, who: tuple[str, str] = DEALER) -> None:
     page.fill("#login-pin", who[1])
     page.click("#login-submit")
     page.locator("#login").wait_for(state="hidden")
+
+
+def in_view(page: Any, selector: str, width: int = 1024, height: int = 600) -> None:
+    """Every ``selector`` shown (at least one) lies inside the table's 1024x600 screen, none past its bottom or right
+    edge: the dealer's page does not scroll."""
+    boxes = page.locator(selector)
+    assert boxes.count(), f"nothing shows {selector}"
+    for i in range(boxes.count()):
+        box = boxes.nth(i).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
+            boxes.nth(i).inner_text(), box)

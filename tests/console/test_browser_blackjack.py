@@ -6,24 +6,12 @@ burn), so each round deals what the dealer saw."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from controller.cards import Card
 from drivers.shoe import InProcessShoe
 from tests.console.tables import DEALER, SUPERVISOR, log_in, served
 from tests.console.test_browser import enter, expect_text, settlement_rows, supervise
-
-
-@pytest.fixture
-def table_page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1024, "height": 600})
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    yield page
-    context.close()
 
 
 def stack(shoe: InProcessShoe, codes: str) -> None:

@@ -7,35 +7,11 @@ full-size cards, and "Set hand" went past the bottom of the screen, out of reach
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
-from tests.console.tables import log_in, served
+from tests.console.tables import in_view, log_in, served
 from tests.console.test_browser import enter, expect_text
-
-WIDTH, HEIGHT = 1024, 600
-
-
-@pytest.fixture
-def table_page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    yield page
-    context.close()
-
-
-def in_view(page: Any, selector: str) -> None:
-    """Every ``selector`` shown lies inside the window, none past its bottom or right edge."""
-    boxes = page.locator(selector)
-    assert boxes.count()
-    for i in range(boxes.count()):
-        box = boxes.nth(i).bounding_box()
-        assert box is not None and box["y"] + box["height"] <= HEIGHT and box["x"] + box["width"] <= WIDTH, (
-            boxes.nth(i).inner_text(), box)
 
 
 def test_set_hand_stays_on_the_screen_once_the_front_hand_is_named(table_page: Any) -> None:

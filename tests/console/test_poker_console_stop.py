@@ -8,10 +8,7 @@ collect. The stop screen now offers that settlement: "Show the settlement to pay
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.console.tables import log_in, served
 from tests.console.test_browser import enter, expect_text
@@ -22,14 +19,6 @@ UNCOVERED = """(selector) => [...document.querySelectorAll(selector)].filter((no
   return !(r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1 && hit && (node === hit || node.contains(hit)));
 }).map((node) => node.textContent.trim())"""
 
-
-@pytest.fixture
-def table_page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1024, "height": 600})
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    yield page
-    context.close()
 
 
 def test_the_second_banks_settlement_is_paid_before_the_stop_screen_asks_for_a_player_dealer(table_page: Any) -> None:

@@ -8,32 +8,11 @@ player gives up, so a player who chose the Community Card could not be dealt for
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from controller.events import DecisionTaken
-from tests.console.tables import log_in, served
+from tests.console.tables import in_view, log_in, served
 from tests.console.test_browser import enter, expect_text, settlement_rows
-
-
-def in_view(page: Any, selector: str) -> None:
-    """Every ``selector`` shown lies inside the 1024x600 window, none past its bottom or right edge."""
-    boxes = page.locator(selector)
-    for i in range(boxes.count()):
-        box = boxes.nth(i).bounding_box()
-        assert box is not None and box["y"] + box["height"] <= 600 and box["x"] + box["width"] <= 1024, (
-            boxes.nth(i).inner_text(), box)
-
-
-@pytest.fixture
-def table_page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1024, "height": 600})
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    yield page
-    context.close()
 
 
 def test_a_player_who_uses_the_community_card_names_the_discard_on_the_screen(table_page: Any) -> None:

@@ -7,24 +7,12 @@ what is wrong without naming the cards."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
-
-import pytest
 
 from controller.rules.evaluators.two_cards_high import points
 from tests.console.tables import log_in, served
 from tests.console.test_browser import enter, expect_text
-
-
-@pytest.fixture
-def table_page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1024, "height": 600})
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    yield page
-    context.close()
 
 
 def test_a_qualifier_that_does_not_count_ten_is_refused_in_words_the_dealer_can_read(table_page: Any) -> None:

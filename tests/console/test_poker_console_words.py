@@ -10,10 +10,7 @@ they are drawn, and a seat as the spot it is."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from controller.engine.commands import DeviceFault
 from tests.console.tables import log_in, served
@@ -23,14 +20,6 @@ CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
 """A card's code as the engine and the journal write it."""
 SUIT = re.compile("[♠♥♦♣]")
 
-
-@pytest.fixture
-def table_page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1024, "height": 600})
-    page = context.new_page()
-    page.set_default_timeout(30000)
-    yield page
-    context.close()
 
 
 def test_three_card_poker_names_the_player_dealers_cards_and_spot_as_the_dealer_sees_them(table_page: Any) -> None:
