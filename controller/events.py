@@ -790,7 +790,8 @@ class LoggedOut(Event, frozen=True, kw_only=True, tag="logout"):
     client: str
     ended: str | UnsetType = UNSET
     """How a session ended that its holder did not log out of: ``idle`` (unused for 12 hours), ``replaced`` (the
-    console's oldest unused session, making room for a login), ``console stopped``; absent: they logged out."""
+    console's oldest unused session, making room for a login), ``console stopped``, ``table restarted`` (lost with
+    a run that stopped without a record: journaled as the next ``serve`` starts); absent: they logged out."""
 
 
 class RequestsRefused(Event, frozen=True, kw_only=True, tag="requests_refused"):

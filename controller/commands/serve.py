@@ -47,9 +47,19 @@ from controller.engine.log import span
 from controller.engine.players import SimulatedPlayers
 from controller.engine.session import Session, open_session
 from controller.errors import TableError
-from controller.events import ClockSteppedBack, Event, RoundCompleted, RoundHeld, RoundVoided, TableServed
+from controller.events import (
+    ClockSteppedBack,
+    Event,
+    LoggedOut,
+    LoginGranted,
+    RoundCompleted,
+    RoundHeld,
+    RoundVoided,
+    TableServed,
+)
 from controller.money import format_cents
 from controller.records.errors import JournalError, RecordsError
+from controller.records.recall import still_logged_in
 from controller.records.staff import SessionAccounts, StaffFile
 
 
@@ -127,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"tablectl: {recovered.message}", file=sys.stderr)
             if not args.simulated_players:  # a live table's journal now: `tablectl run` refuses it (a demonstration's not)
                 mark_served(session)
+            end_lost_sessions(session)
             session.log.subscribe(print_round)
             session.log.subscribe(print_clock_step)
             players = SimulatedPlayers(random.Random(rng.randrange(2**32))) if args.simulated_players else None
@@ -159,6 +170,16 @@ def run(args: argparse.Namespace) -> int:
     notifier.stopping("stopped")
     print("\n".join(["", "summary", *session.table.meters.summary_lines()]), flush=True)
     return 0
+
+
+def end_lost_sessions(session: Session) -> None:
+    """Console sessions the table's last run lost without a logout (it was killed, or the power went) end now, on the
+    record (``logout``, ``ended``: ``table restarted``): no session outlives the process that held it, and
+    ``tablectl round ID`` and the floor would name their holders as logged in until their next login."""
+    if session.journal is None:
+        return
+    for login in still_logged_in(session.journal.records_of(LoginGranted, LoggedOut)):
+        session.log.emit(LoggedOut(name=login.name, client=login.client, ended="table restarted"))
 
 
 def mark_served(session: Session) -> None:

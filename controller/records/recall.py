@@ -165,3 +165,15 @@ def staff_at(logins: list[Event], started_seq: int, ended_seq: int | None) -> li
         else:
             open_.pop((r.name, r.client), None)
     return [{**e, "what": "logged in before it started"} for e in open_.values()] + during
+
+
+def still_logged_in(logins: list[Event]) -> list[LoginGranted]:
+    """The logins the journal shows open (no ``logout`` of that name from that client since), oldest first: at a
+    table's start, sessions its last run lost without a record (a power loss, a crash, a kill)."""
+    open_: dict[tuple[str, str], LoginGranted] = {}
+    for r in logins:
+        if isinstance(r, LoginGranted):
+            open_[(r.name, r.client)] = r
+        elif isinstance(r, LoggedOut):
+            open_.pop((r.name, r.client), None)
+    return list(open_.values())

@@ -85,3 +85,28 @@ def test_serve_stopped_by_systemd_journals_the_sessions_still_open_and_verifies(
         ends = [r for r in journal.records() if isinstance(r, LoggedOut)]
     assert [(e.name, e.ended) for e in ends] == [(SUPERVISOR[0], "console stopped")]
     assert main(["journal", "verify", "--config", str(tmp_path / "table.toml")]) == 0
+
+
+def test_a_session_lost_with_a_killed_table_ends_on_the_record_when_serve_starts_again(tmp_path: Path) -> None:
+    # a kill (or a power loss) journals nothing: the login stayed open in the journal, and round ID and the floor
+    # named its holder as logged in for every round after, until their next login
+    config = table_config(tmp_path)
+    service = Service(config, tmp_path)
+    try:
+        url = re.search(r"console (http://127\.0\.0\.1:\d+)/", service.message())
+        assert url is not None
+        with httpx.Client(base_url=url.group(1), timeout=10) as client:
+            logged_in(client, SUPERVISOR)
+        service.process.kill()
+        service.process.communicate(timeout=20)
+    finally:
+        service.notify.close()
+    (tmp_path / "notify").unlink()
+    with Service(config, tmp_path) as again:
+        assert "READY=1" in again.message()
+    with Journal(tmp_path / "journal.sqlite", table_id="TC-01", readonly=True) as journal:
+        records = journal.records()
+    ends = [r for r in records if isinstance(r, LoggedOut)]
+    assert [(e.name, e.ended) for e in ends] == [(SUPERVISOR[0], "table restarted")], ends
+    logins = [r for r in records if isinstance(r, LoginGranted | LoggedOut)]
+    assert staff_at(logins, max(r.seq for r in records) + 1, None) == []
