@@ -17,6 +17,7 @@ import pytest
 from controller.commands.cli import main
 from controller.engine.round import Limits, Round
 from controller.errors import WagerRefused
+from controller.events import WagerRefusal
 from controller.money import Rounding
 from controller.rules.registry import make_game
 from controller.shipped import shipped_dir
@@ -67,7 +68,7 @@ def test_a_base_wager_below_the_posted_fee_is_refused_by_name_before_no_more_bet
     with pytest.raises(WagerRefused, match=r"spot 1 base: no posted collection fee covers it: blackjack-player: "
                                            r"\$3.75 is below the posted minimum of \$5.00"):
         round.close_betting()
-    assert round.state == "betting" and log.named("wager_refused")[-1]["spot"] == 1
+    assert round.state == "betting" and log.named(WagerRefusal.EVENT)[-1]["spot"] == 1
     round.place_wager(1, "base", 500)  # the dealer corrects it; the round deals on
     round.close_betting()
     assert round.state == "dealing"

@@ -12,7 +12,7 @@ import pytest
 
 from controller.cards import Card
 from controller.engine.recovery import JournalMismatch, rebuild
-from controller.events import WagerSettled, from_record, to_record
+from controller.events import RoundStarted, WagerSettled, from_record, to_record
 from tests.helpers import MemoryLog, top_card_round
 
 
@@ -39,7 +39,7 @@ def test_a_forged_settlement_names_the_fields_that_differ() -> None:
 def test_game_options_that_differ_are_named_key_by_key() -> None:
     from controller.engine.recovery import differences
 
-    said = differences({"event": "round_started", "options": {"decks": 6, "over_above": 22}, "spots": 8},
-                       {"event": "round_started", "options": {"decks": 6, "over_above": 21}, "spots": 8})
+    said = differences({"event": RoundStarted.EVENT, "options": {"decks": 6, "over_above": 22}, "spots": 8},
+                       {"event": RoundStarted.EVENT, "options": {"decks": 6, "over_above": 21}, "spots": 8})
     assert said == ("its round_started differs from the engine's re-enactment: options.over_above 22 in the journal, "
                     "21 re-enacted")
