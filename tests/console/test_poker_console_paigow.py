@@ -67,12 +67,14 @@ def test_every_hand_as_set_is_read_whole_on_the_settled_table(table_page: Any) -
         for index, value in enumerate((2, 3, 3)):
             page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
         page.click('#decision-actions button[data-action="dice"]')
-        for _ in range(7):  # every seat, the player-dealer last, the House Way
+        for _ in range(7):  # every seat, the player-dealer last, the House Way: each tap once the seat's turn shows
+            asked = page.inner_text("#decision-label")
             page.locator('#decision-actions button[data-action="house-way"]').click()
-            expect_text(page, "#state", "decisions|complete")
-            if page.inner_text("#state").lower() == "complete":
+            page.wait_for_function(
+                "(asked) => document.querySelector('#state').dataset.state === 'complete' || "
+                "document.querySelector('#decision-label').innerText !== asked", arg=asked)
+            if page.locator("#state").get_attribute("data-state") == "complete":
                 break
-            page.wait_for_function("() => !document.querySelector('#decision-actions button:disabled')")
         expect_text(page, "#state", "complete")
         labels = page.locator("#layout .spot .hand-label")
         assert labels.count() == 7
