@@ -26,8 +26,9 @@ from controller.events import from_record
 from controller.floor import views
 from controller.floor.localservers import NatsCluster
 from controller.floor.outbox import Outbox
-from controller.floor.proof import SITE, SUPERVISOR, FloorProcess, floor_config
+from controller.floor.proof import SITE, FloorProcess, floor_config
 from controller.records.journal import Journal
+from tests.floor.pit_browser import pit_page
 from tests.floor.tables import play
 
 GAMES = {"HCF-01": ("high-card-flush", 5), "TCP-01": ("three-card-poker", 5), "HOLDEM-01": ("holdem", 6),
@@ -109,28 +110,16 @@ def test_a_tables_last_rounds_on_the_floor_show_the_cards_its_own_screens_may_sh
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed (apt-get install chromium)")
 def test_surveillance_recalling_a_tables_rounds_in_chromium_sees_no_folded_hands_cards(floor: dict[str, Any]) -> None:
-    from playwright.sync_api import sync_playwright
-
     table = "HCF-01"
     table_shows = _as_the_table_shows(floor["journals"][table])
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(floor["url"])
-            page.fill("#login-name", SUPERVISOR[0])
-            page.fill("#login-pin", SUPERVISOR[1])
-            page.click("#login button[type=submit]")
-            page.locator(f".tile[data-table='{table}']").click()
-            page.locator("#detail-rounds table").nth(len(table_shows) - 1).wait_for(timeout=30_000)
-            shown_on_page = {}
-            for element in page.locator("#detail-rounds table").all():
-                text = element.inner_text()
-                round_id = text.split()[0]
-                shown_on_page[round_id] = text
-        finally:
-            browser.close()
+    with pit_page(floor["url"]) as page:
+        page.locator(f".tile[data-table='{table}']").click()
+        page.locator("#detail-rounds table").nth(len(table_shows) - 1).wait_for(timeout=30_000)
+        shown_on_page = {}
+        for element in page.locator("#detail-rounds table").all():
+            text = element.inner_text()
+            round_id = text.split()[0]
+            shown_on_page[round_id] = text
     assert set(shown_on_page) == set(table_shows)
     for round_id, text in shown_on_page.items():
         shown, hidden = table_shows[round_id]

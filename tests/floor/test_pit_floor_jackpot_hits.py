@@ -25,7 +25,8 @@ import pytest
 from controller import events as ev
 from controller.floor import wire
 from controller.floor.localservers import NatsCluster
-from controller.floor.proof import JACKPOT, SUPERVISOR, FloorProcess, floor_config
+from controller.floor.proof import JACKPOT, FloorProcess, floor_config
+from tests.floor.pit_browser import pit_page
 from tests.floor.test_jackpot import ROYAL, Table
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
@@ -78,36 +79,24 @@ def _rounds() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 def test_the_jackpot_box_lists_its_hits_and_every_time_is_on_the_floors_clock(floor: FloorProcess, cluster: NatsCluster) -> None:
-    from playwright.sync_api import sync_playwright
-
     claimed, settled = _rounds()
     _publish(cluster, claimed)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(floor.url)
-            page.fill("#login-name", SUPERVISOR[0])
-            page.fill("#login-pin", SUPERVISOR[1])
-            page.click("#login button[type=submit]")
-            locked = page.locator("#jackpots .locked")
-            locked.wait_for(timeout=60_000)  # the claim answered, the table not yet settled: the meter is locked by it
-            lock = locked.inner_text()
-            page.locator("#jackpots li.hit", has_text="the table settling it").wait_for(timeout=30_000)
-            publisher = threading.Thread(target=_publish, args=(cluster, settled))  # Playwright's loop holds this thread
-            publisher.start()
-            publisher.join(60)
-            assert not publisher.is_alive()
-            hit = page.locator("#jackpots li.hit", has_text="paid")
-            hit.wait_for(timeout=60_000)
-            line = hit.inner_text()
-            box = page.locator("#jackpots").inner_text()
-            alert = page.locator("#alerts li", has_text="door open").first
-            alert.wait_for(timeout=30_000)
-            alert_text = alert.inner_text()
-        finally:
-            browser.close()
+    with pit_page(floor.url) as page:
+        locked = page.locator("#jackpots .locked")
+        locked.wait_for(timeout=60_000)  # the claim answered, the table not yet settled: the meter is locked by it
+        lock = locked.inner_text()
+        page.locator("#jackpots li.hit", has_text="the table settling it").wait_for(timeout=30_000)
+        publisher = threading.Thread(target=_publish, args=(cluster, settled))  # Playwright's loop holds this thread
+        publisher.start()
+        publisher.join(60)
+        assert not publisher.is_alive()
+        hit = page.locator("#jackpots li.hit", has_text="paid")
+        hit.wait_for(timeout=60_000)
+        line = hit.inner_text()
+        box = page.locator("#jackpots").inner_text()
+        alert = page.locator("#alerts li", has_text="door open").first
+        alert.wait_for(timeout=30_000)
+        alert_text = alert.inner_text()
     # the meter had the reset and HCF-2's 15 cents when HCF-1's royal hit it; the hit's own wager fed 15 cents after
     assert re.fullmatch(r"\d\d:\d\d:\d\d HCF-1 spot 4: \$10,000\.15 paid", line), line
     assert "fed $0.30, paid $10,000.15" in box, box

@@ -16,7 +16,8 @@ import pytest
 
 from controller.floor.consumer import BROKER_AWAY
 from controller.floor.localservers import NatsCluster
-from controller.floor.proof import SUPERVISOR, FloorProcess, floor_config
+from controller.floor.proof import FloorProcess, floor_config
+from tests.floor.pit_browser import pit_page
 from tests.floor.test_pit_page import SITE, _held_table, _publish
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
@@ -36,41 +37,31 @@ def floor(tmp_path: Path, cluster: NatsCluster, database: str) -> Iterator[Floor
 def test_the_pit_page_names_a_broker_outage_and_a_stopped_floor_service_in_a_managers_words(
     floor: FloorProcess, cluster: NatsCluster
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     _publish(cluster, _held_table())
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(floor.url)
-            page.fill("#login-name", SUPERVISOR[0])
-            page.fill("#login-pin", SUPERVISOR[1])
-            page.click("#login button[type=submit]")
-            page.locator(".tile[data-table='HOLD-1']").wait_for(timeout=30_000)
-            expect(page.locator("#link")).to_have_text("live", timeout=30_000)
+    with pit_page(floor.url) as page:
+        page.locator(".tile[data-table='HOLD-1']").wait_for(timeout=30_000)
+        expect(page.locator("#link")).to_have_text("live", timeout=30_000)
 
-            for node in cluster.nodes:
-                node.stop()
-            expect(page.locator("#link")).to_have_text("behind", timeout=60_000)
-            said = page.locator("#message").inner_text()
-            assert said == f"figures not up to date: {BROKER_AWAY}", said
+        for node in cluster.nodes:
+            node.stop()
+        expect(page.locator("#link")).to_have_text("behind", timeout=60_000)
+        said = page.locator("#message").inner_text()
+        assert said == f"figures not up to date: {BROKER_AWAY}", said
 
-            cluster.start()
-            expect(page.locator("#link")).to_have_text("live", timeout=90_000)
-            assert page.locator("#message").is_hidden()
+        cluster.start()
+        expect(page.locator("#link")).to_have_text("live", timeout=90_000)
+        assert page.locator("#message").is_hidden()
 
-            floor.stop()
-            expect(page.locator("#link")).to_have_text("offline", timeout=30_000)
-            said = page.locator("#message").inner_text()
-            assert said.startswith("the floor service does not answer"), said
-            page.locator(".tile[data-table='HOLD-1']").click()
-            detail = page.locator("#detail-rounds .reason")
-            detail.wait_for(timeout=30_000)
-            shown = detail.inner_text()
-            assert shown.startswith("HOLD-1's last rounds cannot be shown now: the floor service does not answer"), shown
-            for word in TECHNICAL:
-                assert word not in said and word not in shown, (word, said, shown)
-        finally:
-            browser.close()
+        floor.stop()
+        expect(page.locator("#link")).to_have_text("offline", timeout=30_000)
+        said = page.locator("#message").inner_text()
+        assert said.startswith("the floor service does not answer"), said
+        page.locator(".tile[data-table='HOLD-1']").click()
+        detail = page.locator("#detail-rounds .reason")
+        detail.wait_for(timeout=30_000)
+        shown = detail.inner_text()
+        assert shown.startswith("HOLD-1's last rounds cannot be shown now: the floor service does not answer"), shown
+        for word in TECHNICAL:
+            assert word not in said and word not in shown, (word, said, shown)

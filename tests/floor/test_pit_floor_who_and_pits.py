@@ -18,7 +18,8 @@ import pytest
 
 from controller.events import LoggedOut, LoginGranted, RoundStarted
 from controller.floor.localservers import NatsCluster
-from controller.floor.proof import SUPERVISOR, FloorProcess, floor_config
+from controller.floor.proof import FloorProcess, floor_config
+from tests.floor.pit_browser import pit_page
 from tests.floor.test_pit_page import SITE, _publish
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
@@ -53,30 +54,20 @@ def _records(cluster: NatsCluster) -> None:
 
 
 def test_each_tile_names_who_deals_since_when_and_a_pits_alerts_are_its_own(floor: FloorProcess, cluster: NatsCluster) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     _records(cluster)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(floor.url)
-            page.fill("#login-name", SUPERVISOR[0])
-            page.fill("#login-pin", SUPERVISOR[1])
-            page.click("#login button[type=submit]")
-            tile = page.locator(".tile[data-table='TC-07'] .dealing span").nth(1)
-            # dan logged out at 10:58 New York time; eve logged in at 11:01; sue is at the table's pit page, not dealing
-            expect(tile).to_have_text("dealer-eve since 11:01", timeout=30_000)
-            page.locator("#alerts li", has_text="GAP-1").first.wait_for(timeout=30_000)
-            # GAP-1's login is past its missing record: not taken until the record comes
-            assert page.locator(".tile[data-table='GAP-1'] .dealing span").nth(1).inner_text() == "nobody logged in"
-            page.select_option("#pit", "A")
-            page.locator(".tile[data-table='GAP-1']").wait_for(state="detached", timeout=10_000)
-            # the refresh that drew pit A's tiles drew its alerts in the same step
-            assert "GAP-1" not in page.locator("#alerts").inner_text()
-            page.select_option("#pit", "B")
-            page.locator("#alerts li", has_text="records 2 to 2 of table GAP-1 have not reached the floor").wait_for(
-                timeout=10_000)
-        finally:
-            browser.close()
+    with pit_page(floor.url) as page:
+        tile = page.locator(".tile[data-table='TC-07'] .dealing span").nth(1)
+        # dan logged out at 10:58 New York time; eve logged in at 11:01; sue is at the table's pit page, not dealing
+        expect(tile).to_have_text("dealer-eve since 11:01", timeout=30_000)
+        page.locator("#alerts li", has_text="GAP-1").first.wait_for(timeout=30_000)
+        # GAP-1's login is past its missing record: not taken until the record comes
+        assert page.locator(".tile[data-table='GAP-1'] .dealing span").nth(1).inner_text() == "nobody logged in"
+        page.select_option("#pit", "A")
+        page.locator(".tile[data-table='GAP-1']").wait_for(state="detached", timeout=10_000)
+        # the refresh that drew pit A's tiles drew its alerts in the same step
+        assert "GAP-1" not in page.locator("#alerts").inner_text()
+        page.select_option("#pit", "B")
+        page.locator("#alerts li", has_text="records 2 to 2 of table GAP-1 have not reached the floor").wait_for(
+            timeout=10_000)
