@@ -14,6 +14,16 @@ from tests.console.tables import in_view, log_in, served
 from tests.console.test_browser import enter, expect_text
 
 
+def roll_dice(page: Any) -> None:
+    """The player-dealer's first pile (3) and the dice (2, 3, 3) entered as the dealer keys them: piles go out."""
+    page.click('#decision-actions button[data-value-index="0"][data-value="3"]')
+    page.click('#decision-actions button[data-action="first-pile"]')
+    page.locator('#decision-actions button[data-value-index="2"]').first.wait_for()
+    for index, value in enumerate((2, 3, 3)):
+        page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
+    page.click('#decision-actions button[data-action="dice"]')
+
+
 def test_set_hand_stays_on_the_screen_once_the_front_hand_is_named(table_page: Any) -> None:
     page = table_page
     with served("double-hand-poker") as console:
@@ -26,12 +36,7 @@ def test_set_hand_stays_on_the_screen_once_the_front_hand_is_named(table_page: A
         expect_text(page, '#layout button.wager[data-spot="7"][data-wager="bet"]', r"\$20\.00")
         page.click("#no-more-bets")
         expect_text(page, "#decision-label", "^Spot 1 to act$")
-        page.click('#decision-actions button[data-value-index="0"][data-value="3"]')
-        page.click('#decision-actions button[data-action="first-pile"]')
-        page.locator('#decision-actions button[data-value-index="2"]').first.wait_for()
-        for index, value in enumerate((2, 3, 3)):
-            page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
-        page.click('#decision-actions button[data-action="dice"]')
+        roll_dice(page)
         expect_text(page, "#decision-label", "^Spot 2 to act$")
         assert console.loop.round is not None
         hand = console.loop.round.hand.hands[2]
@@ -61,12 +66,7 @@ def test_every_hand_as_set_is_read_whole_on_the_settled_table(table_page: Any) -
         expect_text(page, '#layout button.wager[data-spot="7"][data-wager="fortune"]', r"\$5\.00")
         page.click("#no-more-bets")
         expect_text(page, "#decision-label", "^Spot 1 to act$")
-        page.click('#decision-actions button[data-value-index="0"][data-value="3"]')
-        page.click('#decision-actions button[data-action="first-pile"]')
-        page.locator('#decision-actions button[data-value-index="2"]').first.wait_for()
-        for index, value in enumerate((2, 3, 3)):
-            page.click(f'#decision-actions button[data-value-index="{index}"][data-value="{value}"]')
-        page.click('#decision-actions button[data-action="dice"]')
+        roll_dice(page)
         for _ in range(7):  # every seat, the player-dealer last, the House Way: each tap once the seat's turn shows
             asked = page.inner_text("#decision-label")
             page.locator('#decision-actions button[data-action="house-way"]').click()
