@@ -23,7 +23,9 @@ the number of dealer hands below it is the coefficient of x^7 in the product ove
 (a_s ranks left in suit s, c_s of the L-subsets of them below R). Expanding the product over which suits
 reach L cards gives each count as a few integer sums of products of the c_s, taken at once over every
 combination of the other suits' holdings with numpy. The same count below 9-3-2 gives the unqualified
-dealer hands. Integers throughout; the result is one ``Fraction``.
+dealer hands. Integers throughout; the result is one ``Fraction``. About 15 CPU seconds:
+
+    python -c "from tests.games.math_cert_hcf import ante_total; print(ante_total())"
 """
 
 from __future__ import annotations
@@ -145,8 +147,3 @@ def ante_total(lengths: range = range(2, 8)) -> tuple[Fraction, int]:
     # four choices of the best suit; weights are six times the true ones
     hands = 4 * weight6 // 6
     return Fraction(4 * numerator, 6 * comb(52, 7) * DEALER), hands
-
-
-if __name__ == "__main__":
-    ev, hands = ante_total()
-    print(hands, comb(52, 7), ev, float(ev))
