@@ -67,6 +67,8 @@ def _print(table: dict[str, Any]) -> None:
         stderr = f" ± {edge['stderr'] * 100:.4f}%" if edge["stderr"] else ""
         exact = f"  ({_short(edge['exact'])})" if edge["exact"] else ""
         print(f"  {wager:<36} house edge {edge['house_edge'] * 100:8.4f}%{stderr}  {edge['method']}{exact}")
+    for note in table.get("not_reflected", []):
+        print(f"  not in these figures: {note}")
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -83,7 +85,7 @@ def run_table(args: argparse.Namespace) -> int:
                                    "(the house takes its collection fees)")
         started, cpu = time.perf_counter(), time.process_time()
         with progress(f"edge {config.table_id}", 1, unit="table") as advance:
-            table = table_edges(game, fast=args.fast)
+            table = table_edges(game, fast=args.fast, limits=config.limits)
             advance(1)
     except TableError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)

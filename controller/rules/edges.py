@@ -126,21 +126,32 @@ def compute(game_id: str, paytable: str | None = None, advance: Callable[[int], 
     return out
 
 
-def table_edges(game: Any, *, fast: bool = False) -> dict[str, Any] | None:
+def table_edges(game: Any, *, fast: bool = False,
+                limits: Mapping[str, tuple[int, int]] | None = None) -> dict[str, Any] | None:
     """A table's edges (``tablectl edge --config``): every wager under the game options its config sets (a six-deck
     No Bust 21 rather than the eight decks of the game's pay tables), or its configured pay table's figures where the
-    pay table is all the options change. ``None`` for a game that computes neither (its pay tables are then shown)."""
+    pay table is all the options change. ``None`` for a game that computes neither (its pay tables are then shown).
+
+    ``limits`` are the table's posted limits, for a game whose figures depend on the stake (``edges_of(game,
+    limits=...)``). A game module's ``not_reflected(game)`` lists, in a manager's words, the settings of the table
+    its figures leave out: they go under ``"not_reflected"``."""
     module = _module(game.id)
     if hasattr(module, "edges_of"):
-        options = {"mode": "fast"} if fast and "mode" in inspect.signature(module.edges_of).parameters else {}
+        parameters = inspect.signature(module.edges_of).parameters
+        options: dict[str, Any] = {"mode": "fast"} if fast and "mode" in parameters else {}
+        if "limits" in parameters:
+            options["limits"] = limits
         wagers = module.edges_of(game, **options)
     elif hasattr(module, "paytable_of"):
         (table,) = compute(game.id, module.paytable_of(game.options), fast=fast)
         return {**table, "options": dict(game.options)}
     else:
         return None
-    return {"game": game.id, "paytable": module.paytable_of(game.options), "options": dict(game.options),
-            "wagers": {w: e.as_json() for w, e in wagers.items()}}
+    table = {"game": game.id, "paytable": module.paytable_of(game.options), "options": dict(game.options),
+             "wagers": {w: e.as_json() for w, e in wagers.items()}}
+    if hasattr(module, "not_reflected"):
+        table["not_reflected"] = module.not_reflected(game)
+    return table
 
 
 def selected_paytables(game_id: str, paytable: str | None = None) -> list[str]:

@@ -31,7 +31,7 @@ from functools import cache
 
 from controller.rules.edges import WagerEdge, with_collection_fee
 from controller.rules.fees import SCHEDULES
-from controller.rules.pai_gow_poker.house_way import load_house_way
+from controller.rules.pai_gow_poker.house_way import HouseWay, load_house_way
 from controller.rules.pai_gow_poker.house_way_kernel import chart_table, deal_ties, wheel_number
 
 DEALS = 2_000_000
@@ -73,18 +73,22 @@ class CopyCount:
         return mean, math.sqrt(((self.wins + self.losses) / n - mean**2) / (n - 1))
 
 
-def count_copies(deals: int = DEALS, seed: int = SEED, wheel: str = "lowest") -> CopyCount:
-    front, back, both, wins, losses = deal_ties(deals, seed, chart_table(load_house_way()), wheel_number(wheel))
+def count_copies(deals: int = DEALS, seed: int = SEED, wheel: str = "lowest", way: HouseWay | None = None) -> CopyCount:
+    chart = chart_table(way if way is not None else load_house_way())
+    front, back, both, wins, losses = deal_ties(deals, seed, chart, wheel_number(wheel))
     return CopyCount(deals, int(front), int(back), int(both), int(wins), int(losses))
 
 
 @cache
-def bet_edge() -> WagerEdge:
-    found = count_copies()
+def bet_edge(wheel: str = "lowest", way: HouseWay | None = None) -> WagerEdge:
+    """The base bet, both hands set by ``way`` (default: the shipped double-hand-poker chart) with ``wheel``."""
+    found = count_copies(wheel=wheel, way=way)
     plain, plain_se = found.scored
+    chart = "config/house-way/double-hand-poker.toml" if way is None else f"the {way.name} chart, {way.source}"
+    straight = "A-2-3-4-5 the low straight" if wheel == "lowest" else "A-2-3-4-5 the second-highest straight"
     return WagerEdge(ev=found.ev, method="simulation", stderr=found.stderr, assumptions=(
         f"{found.deals:,} random deals (seed {SEED}), player and player-dealer both set House Way "
-        "(config/house-way/double-hand-poker.toml), A-2-3-4-5 the low straight, copies to the player-dealer, "
+        f"({chart}), {straight}, copies to the player-dealer, "
         "no commission; EV = -(P(front copy) + P(back copy)) / 2 by exchangeability, the copies counted "
         f"({found.front:,} front, {found.back:,} back); scoring the same deals win/push/lose gives "
         f"{plain:+.5f} +/- {plain_se:.5f}; collection fee not included"))
