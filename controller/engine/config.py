@@ -383,8 +383,8 @@ def _shoe_holds_the_game(settings: Config, game: Game[Any]) -> Iterator[Problem]
                 yield Problem(f"shoe.{key}", f"must be {good!r}{also} for the shoe to hold exactly {what}, not {bad!r}")
         return
     if shoe.cut_from_end >= len(held):
-        yield Problem("shoe.cut_from_end", f"must be below {len(held)}, the cards the shoe holds, so that some are dealt "
-                      f"before the cut card; not {shoe.cut_from_end}")
+        yield Problem("shoe.cut_from_end", f"must be 1 to {len(held) - 1}: the cards left behind the cut card, fewer "
+                      f"than the {len(held)} the shoe holds so that some are dealt before it; not {shoe.cut_from_end}")
 
 
 def _vision_problems(settings: Config, game: Game[Any], spots: int) -> Iterator[Problem]:

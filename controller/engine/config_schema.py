@@ -34,9 +34,9 @@ import difflib
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from controller.cards import DECKS
+from controller.cards import DECKS, shoe
 from controller.engine.shuffle.policy import DEVICE_TESTS, SHOE_TESTS
 from drivers.shuffles import ShuffleModel, usage as shuffle_usage
 
@@ -246,11 +246,27 @@ class Shoe(Device):
     decks: Annotated[int, Field(ge=1, le=8)] = 8
     jokers_per_deck: Annotated[int, Field(ge=0, le=1)] = 0
     kind: Text = Field(default="standard", description=f"deck kind: {', '.join(DECKS)}")
-    cut_from_end: Annotated[int, Field(ge=0)] = Field(default=52, description="cards left behind the cut card")
+    cut_from_end: Annotated[int, Field(ge=1)] = Field(
+        default=52, description="cards left behind the cut card: at least 1, fewer than the shoe holds")
     burn_after_shuffle: Annotated[int, Field(ge=0, le=10)] = 1
     deal_on_demand: bool | None = None
 
     _kind = field_validator("kind")(lambda value: _one_of(value, DECKS, "deck kind"))
+
+    @field_validator("cut_from_end", mode="before")
+    @classmethod
+    def _cut_card_before_the_end(cls, value: Any, info: ValidationInfo) -> Any:
+        """A cut card at the very end (or past it) would have the shoe dealt to its last card: refused in words, with
+        the range (its top, one fewer than the shoe holds, is checked again with the game's own shoe in ``config``)."""
+        if isinstance(value, int) and not isinstance(value, bool) and value < 1:
+            try:
+                held = len(shoe(info.data["decks"], jokers_per_deck=info.data["jokers_per_deck"], kind=info.data["kind"]))
+                top = f"1 to {held - 1} for this shoe of {held} cards"
+            except (KeyError, ValueError):  # the shoe's own keys are wrong: they are reported on their own
+                top = "at least 1 and fewer than the cards the shoe holds"
+            raise ValueError(f"must be {top}: the cards left behind the cut card; with none the shoe would be dealt "
+                             f"to its last card and a round could run out of cards; not {value}")
+        return value
 
 
 class Shuffler(Device):
