@@ -103,11 +103,15 @@ def holdings(length: int, ranks: tuple[int, ...], size: int) -> np.ndarray:
     return np.array(rows, np.int64).reshape(-1, 4)
 
 
-def ante_total(lengths: range = range(2, 8)) -> tuple[Fraction, int]:
+PUBLISHED_THREE = (8, 6, 4)  # T-8-6, the least three-card flush the published strategy raises
+
+
+def ante_total(lengths: range = range(2, 8), strategy: str = "optimal") -> tuple[Fraction, int]:
     """The Ante's exact EV per unit Ante for the optimal decision, and the number of player hands counted.
 
     ``lengths`` limits the count to player hands whose longest flush has one of those lengths (their share
-    of the EV, and their number).
+    of the EV, and their number). ``strategy="published"`` plays Mousseau's instead: raise the most with four
+    cards or more in a suit, raise 1x with a three-card flush T-8-6 or better, else fold.
     """
     numerator = 0  # sum over player hands of 6 * (dealer-weighted EV numerator)
     weight6 = 0
@@ -139,7 +143,14 @@ def ante_total(lengths: range = range(2, 8)) -> tuple[Fraction, int]:
                 losses = DEALER - np.maximum(n_le, n_nq)
                 assert (losses + wins + ties + n_nq == DEALER).all()
                 net = wins - losses
-                best = np.maximum(np.maximum(n_nq + 2 * net, n_nq + (1 + most) * net), -DEALER)
+                if strategy == "optimal":
+                    best = np.maximum(np.maximum(n_nq + 2 * net, n_nq + (1 + most) * net), -DEALER)
+                elif length >= 4:
+                    best = n_nq + (1 + most) * net
+                elif length == 3 and ranks >= PUBLISHED_THREE:
+                    best = n_nq + 2 * net
+                else:
+                    best = np.full(net.shape, -DEALER, np.int64)
                 best_suits = 1 + shaped[0][..., 3] + shaped[1][..., 3] + shaped[2][..., 3]
                 w = 6 // best_suits
                 numerator += int((best * w).sum())

@@ -2,8 +2,9 @@
 
 The lab's count is written from seed 002 and rules-notes alone; it reproduces ``tablectl edge``'s
 -1348050875653/50592437455560 (2.6645 %, optimal fold / raise 1x / raise the most) to the last digit.
-The whole count takes about 15 CPU seconds, so it runs with ``-m exhaustive``; the default run checks
-the lab's pieces against brute force and the longest flushes' share of the count.
+The lab's count of the published (Mousseau) strategy, -2286257119043/84320729092600, is the 2.7114 % the
+assumptions quote. Each count takes about 15 CPU seconds, so they run with ``-m exhaustive``; the default run
+checks the lab's pieces against brute force and the longest flushes' share of the count.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from controller.rules.edges import compute
 from tests.games.math_cert_hcf import DEALER, ante_total, below, dealer_count
 
 CERTIFIED = Fraction(-1348050875653, 50592437455560)
+PUBLISHED = Fraction(-2286257119043, 84320729092600)  # 2.7114 %: raise the most with 4+ suited, 1x T-8-6+, else fold
 
 
 def test_the_subsets_below_a_flush_are_counted_as_brute_force_counts_them() -> None:
@@ -45,5 +47,9 @@ def test_the_lab_count_of_the_ante_equals_tablectl_edge() -> None:
     ev, hands = ante_total()
     assert hands == comb(52, 7)
     assert ev == CERTIFIED
+    # the published (Mousseau) strategy the assumptions quote: the lab's count of it, to four places
+    published, _ = ante_total(strategy="published")
+    assert published == PUBLISHED
     for table in compute("high-card-flush"):
         assert Fraction(table["wagers"]["ante"]["exact"]) == CERTIFIED
+        assert f"gives a house edge of {-float(PUBLISHED):.4%}" in table["wagers"]["ante"]["assumptions"]
