@@ -25,6 +25,14 @@ How it works (``docs/floor.md`` has the whole story):
   spot: a claim published twice is answered once, with the same award.
 - **The lock.** From a claim until its table's settlement of that wager, the
   meter shows as locked by that claim on every screen.
+- **History.** A claim whose award the table's journal already holds when its
+  outbox publishes it (header ``Tablectl-Awarded``: a floor rebuilt from a new
+  stream and an empty database meets the tables' whole journals again) is not
+  decided anew: it is kept aside (``jackpot_journaled_claims``) until the
+  table's own ``jackpot_awarded`` record arrives after it, and that award is
+  taken as what was paid: the meter pays out exactly its amount (and is seeded
+  again after a 100 % share), so contributions and payments still reconcile
+  with the journals. A claim with no award yet is verified and paid once.
 
 The controller's state (meter, the stream seq it has applied up to, awards)
 lives in PostgreSQL, written in the same transaction as each batch it
@@ -61,6 +69,7 @@ from controller.floor.stream import ensure_stream, stream_settings
 log = logging.getLogger("tablectl.floor.jackpot")
 
 JACKPOT_CLAIMED = ev.JackpotClaimed.EVENT
+JACKPOT_AWARDED = ev.JackpotAwarded.EVENT
 WAGER_SETTLED = ev.WagerSettled.EVENT
 CARD_DEALT = ev.CardDealt.EVENT
 ROUND_COMPLETE = ev.RoundCompleted.EVENT
@@ -80,6 +89,10 @@ CREATE TABLE IF NOT EXISTS jackpot_awards (
     share TEXT NOT NULL, verified BOOLEAN NOT NULL, amount TEXT, meter_before TEXT, meter_after TEXT, reason TEXT,
     stream_seq BIGINT NOT NULL, awarded_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     settled_seq BIGINT, settled_returned BIGINT, PRIMARY KEY (name, claim));
+ALTER TABLE jackpot_awards ADD COLUMN IF NOT EXISTS journaled_seq BIGINT;
+CREATE TABLE IF NOT EXISTS jackpot_journaled_claims (
+    name TEXT NOT NULL, claim TEXT NOT NULL, share TEXT NOT NULL, award_seq BIGINT NOT NULL, stream_seq BIGINT NOT NULL,
+    PRIMARY KEY (name, claim));
 CREATE TABLE IF NOT EXISTS jackpot_dealt (
     name TEXT NOT NULL, table_id TEXT NOT NULL, seq BIGINT NOT NULL, round_id TEXT NOT NULL, target TEXT NOT NULL,
     card TEXT NOT NULL, PRIMARY KEY (name, table_id, seq));
@@ -266,7 +279,7 @@ class JackpotController:
                     meter.applied_stream_seq = stream_seq
                     continue
                 if item.table in self.linked:
-                    answer = self._one(conn, meter, item, stream_seq)
+                    answer = self._one(conn, meter, item, stream_seq, wire.awarded_seq(message.headers))
                     if answer is not None:
                         out.append(answer)
                 meter.applied_stream_seq = stream_seq
@@ -280,7 +293,9 @@ class JackpotController:
         out.append((meter_key(self.name), json.dumps(meter.as_json(self.name)).encode()))
         return out
 
-    def _one(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int) -> tuple[str, bytes] | None:
+    def _one(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int,
+             awarded: int | None = None) -> tuple[str, bytes] | None:
+        """Apply one linked table's record; ``awarded``: the seq of the award its journal already held for a claim."""
         record = item.record
         if item.kind == CARD_DEALT and item.round_id:
             conn.execute(
@@ -293,7 +308,9 @@ class JackpotController:
         elif item.kind == WAGER_SETTLED and record.get("wager") == self.jackpot.wager:
             self._settled(conn, meter, item, stream_seq)
         elif item.kind == JACKPOT_CLAIMED and record.get("jackpot") == self.name:
-            return self._claim(conn, meter, item, stream_seq)
+            return self._claim(conn, meter, item, stream_seq, awarded)
+        elif item.kind == JACKPOT_AWARDED and record.get("jackpot") in (self.name, None):
+            return self._journaled(conn, meter, item, stream_seq)
         return None
 
     def _settled(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int) -> None:
@@ -316,7 +333,8 @@ class JackpotController:
             meter.amount += share
             meter.contributed += share
 
-    def _claim(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int) -> tuple[str, bytes]:
+    def _claim(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord, stream_seq: int,
+               awarded: int | None = None) -> tuple[str, bytes] | None:
         record = item.record
         spot = int(record.get("spot", 0))
         claim = claim_key(item.table, item.round_id or "", spot)
@@ -326,6 +344,14 @@ class JackpotController:
         if existing is not None:
             return award_key(self.name, claim), _award_json(self.name, *existing)  # claimed twice: the same answer
         share = Fraction(str(record.get("share", "0")))
+        if awarded is not None:
+            # the table's journal holds this claim's award (record ``awarded``, on its way after the claim): the table was
+            # paid it by the floor that answered; this floor takes that award when it comes and decides nothing anew
+            conn.execute("INSERT INTO jackpot_journaled_claims VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                         (self.name, claim, str(share), awarded, stream_seq))
+            log.info("jackpot %s: claim %s was answered before (the table journaled its award, seq %d): taking that award",
+                     self.name, claim, awarded)
+            return None
         refusal = self._verify(conn, item, spot, share)
         before = meter.amount
         if refusal is None:
@@ -347,6 +373,53 @@ class JackpotController:
         conn.execute(
             "INSERT INTO jackpot_awards (claim, table_id, round_id, spot, share, verified, amount, meter_before, meter_after, "
             "reason, stream_seq, name) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", (*row, self.name),
+        )
+        return award_key(self.name, claim), _award_json(self.name, *row)
+
+    def _journaled(self, conn: psycopg.Connection[Any], meter: Meter, item: wire.TableRecord,
+                   stream_seq: int) -> tuple[str, bytes] | None:
+        """A table's ``jackpot_awarded``: for a claim this floor answered, nothing (it is its own answer); for one it
+        has no award for (a floor rebuilt from a new stream and an empty database), what the table was paid, taken
+        as this meter's payment: exactly the amount journaled, the meter seeded again after a 100 % share."""
+        record = item.record
+        spot = int(record.get("spot", 0))
+        claim = claim_key(item.table, item.round_id or "", spot)
+        verified = bool(record.get("verified")) and record.get("amount") is not None
+        amount = Fraction(str(record["amount"])) if verified else None
+        existing = conn.execute("SELECT verified, amount FROM jackpot_awards WHERE name = %s AND claim = %s",
+                                (self.name, claim)).fetchone()
+        if existing is not None:
+            ours = Fraction(str(existing[1])) if existing[0] and existing[1] is not None else None
+            if ours != amount:
+                log.error("jackpot %s: table %s journaled %s for claim %s; this floor awarded %s", self.name, item.table,
+                          "a refusal" if amount is None else f"{amount} cents", claim,
+                          "a refusal" if ours is None else f"{ours} cents")
+            return None
+        pending = conn.execute("DELETE FROM jackpot_journaled_claims WHERE name = %s AND claim = %s RETURNING share, "
+                               "stream_seq", (self.name, claim)).fetchone()
+        if pending is not None:
+            share, claim_stream_seq = Fraction(str(pending[0])), int(pending[1])
+        else:  # the claim itself never reached this floor (its stream no longer holds it): its share as the award says
+            before_then = Fraction(str(record.get("meter_before") or 0))
+            share = amount / before_then if amount is not None and before_then else Fraction(0)
+            claim_stream_seq = stream_seq
+        before = meter.amount
+        if amount is not None:
+            meter.paid += amount
+            meter.amount -= amount
+            if share == 1:
+                meter.amount += self.jackpot.reset
+                meter.seeded += self.jackpot.reset
+            meter.locked_by = claim
+        reason = None if verified else str(record.get("reason") or "refused")
+        log.info("jackpot %s: claim %s taken as the table journaled it (seq %d): %s", self.name, claim, item.seq,
+                 f"{amount} cents paid" if amount is not None else f"refused: {reason}")
+        row = (claim, item.table, item.round_id or "", spot, str(share), verified, None if amount is None else str(amount),
+               str(before), str(meter.amount), reason, claim_stream_seq)
+        conn.execute(
+            "INSERT INTO jackpot_awards (claim, table_id, round_id, spot, share, verified, amount, meter_before, meter_after, "
+            "reason, stream_seq, name, journaled_seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (*row, self.name, item.seq),
         )
         return award_key(self.name, claim), _award_json(self.name, *row)
 

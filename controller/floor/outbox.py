@@ -52,6 +52,7 @@ from typing import Any
 from nats.errors import Error as NatsError
 from nats.js.errors import Error as JetStreamError
 
+from controller import events as ev
 from controller.floor import broker, wire
 from controller.floor.stream import StreamSettings, ensure_stream, leaf_stream_name
 from controller.records.checkpoints import Checkpoint
@@ -382,7 +383,7 @@ class Outbox:
             checkpoints: list[tuple[int, bytes]] = []
             try:
                 if rows:
-                    last_stream_seq = await self._publish(js, rows, _declared_lost(db))
+                    last_stream_seq = await self._publish(js, rows, _declared_lost(db), _awarded(db, rows))
                     acked = int(rows[-1][0])
                     self.position.set(self.stream, acked, last_stream_seq, created)
                     self._note(acked=acked, error=None)
@@ -432,9 +433,10 @@ class Outbox:
             self.position.set_checkpoint(self.stream, self._checkpoint_acked, self._checkpoint_digest)
 
     async def _publish(self, js: Any, rows: list[tuple[int, str, str, str, str]],
-                       lost: dict[int, tuple[int, int]] | None = None) -> int:
+                       lost: dict[int, tuple[int, int]] | None = None, awarded: dict[int, int] | None = None) -> int:
         """Publish ``rows`` one after another, each acknowledged before the next, so the stream keeps their order;
-        ``lost``: the seqs declared lost just before a record, by the record's seq (its ``Tablectl-Lost`` header)."""
+        ``lost``: the seqs declared lost just before a record, by the record's seq (its ``Tablectl-Lost`` header);
+        ``awarded``: the seq of the award the journal holds for a claim, by the claim's seq (``Tablectl-Awarded``)."""
         stream_seq = 0
         for seq, kind, record, prev, hash in rows:
             data = str(record).encode()
@@ -443,6 +445,8 @@ class Outbox:
                        wire.CHAIN_HEADER: wire.chain_header(prev, hash)}
             if lost and int(seq) in lost:
                 headers[wire.LOST_HEADER] = wire.lost_header(*lost[int(seq)])
+            if awarded and int(seq) in awarded:
+                headers[wire.AWARDED_HEADER] = str(awarded[int(seq)])
             ack = await js.publish(wire.subject(self.site, self.table_id, str(kind)), data, headers=headers)
             if ack.stream != self.stream:
                 # not the Expected-Stream header: it would travel with the record into the site's stream from a leaf
@@ -460,6 +464,29 @@ def _declared_lost(db: sqlite3.Connection) -> dict[int, tuple[int, int]]:
     """The seqs the journal declared lost (a restore or an init that a person let carry on past a loss), each range by
     the seq of the record after it: (first, last)."""
     return {int(last) + 1: (int(first), int(last)) for first, last in db.execute("SELECT from_seq, to_seq FROM gaps")}
+
+
+def _awarded(db: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str, str]]) -> dict[int, int]:
+    """The jackpot claims among ``rows`` whose award the journal already holds: the award's seq by the claim's.
+
+    A claim published before the floor answered it has none (the usual case); one published again (to a stream made
+    anew, a floor rebuilt) names the award the table journaled and paid, so the floor takes it and decides nothing anew.
+    """
+    claims: dict[tuple[str, int], int] = {}  # a round claims once per spot
+    for seq, kind, record, _, _ in rows:
+        if kind == ev.JackpotClaimed.EVENT:
+            claim = json.loads(record)
+            claims[(str(claim.get("round")), int(claim.get("spot", 0)))] = int(seq)
+    if not claims:
+        return {}
+    awarded: dict[int, int] = {}
+    for round_id in sorted({round_id for round_id, _ in claims}):
+        for seq, record in db.execute("SELECT seq, record FROM events WHERE round = ? AND event = ? ORDER BY seq",
+                                      (round_id, ev.JackpotAwarded.EVENT)):
+            claim_seq = claims.get((round_id, int(json.loads(record).get("spot", 0))))
+            if claim_seq is not None and int(seq) > claim_seq:
+                awarded.setdefault(claim_seq, int(seq))
+    return awarded
 
 
 def _checkpoint_message(checkpoint_id: int, body: str) -> bytes:

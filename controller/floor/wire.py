@@ -24,6 +24,13 @@ seqs its journal declared lost (``tablectl journal restore --accept-loss``,
 ``prev`` is the hash of record ``first - 1``, not of the record before its own
 seq, and the floor waits for none of the lost seqs.
 
+Its header ``Tablectl-Awarded`` is ``<seq>``, on a ``jackpot_claimed`` record
+whose award its journal already holds when the outbox publishes it (the
+``jackpot_awarded`` record at that seq, later in the same journal): a claim the
+floor answered and the table paid, which a floor rebuilt from a new stream and
+an empty database meets again. That claim is history: the jackpot controller
+takes the journaled award as what was paid and decides nothing anew.
+
 The table's signed checkpoints (``controller.records.checkpoints``) travel on
 the same stream, on ``tablectl.<site>.<table>.checkpoint.signed`` (five
 tokens: never an event's subject), as their canonical JSON, with the message
@@ -153,6 +160,15 @@ _LOST = re.compile(r"^([0-9]{1,18})-([0-9]{1,18})$")
 
 def lost_header(first: int, last: int) -> str:
     return f"{first}-{last}"
+
+
+AWARDED_HEADER = "Tablectl-Awarded"
+
+
+def awarded_seq(headers: dict[str, str] | None) -> int | None:
+    """The journal seq of the award a claim's ``Tablectl-Awarded`` header names, or None (no header, or not a seq)."""
+    value = (headers or {}).get(AWARDED_HEADER, "")
+    return int(value) if value.isdigit() and 0 < len(value) <= 18 else None
 
 
 def decode(data: bytes, subject_name: str = "", headers: dict[str, str] | None = None) -> TableRecord:
