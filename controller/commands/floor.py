@@ -16,6 +16,10 @@
 - ``floor checkpoints --config FILE TABLE [--out FILE]``: the table's enrolled
   key and every signed checkpoint the floor holds, for ``tablectl audit verify
   --floor-checkpoints``.
+- ``floor aside --config FILE [--table ID] [--json]``: what the floor keeps
+  aside or does not count, per table, and why (``controller.floor.aside``).
+- ``floor recheck --config FILE TABLE [--wait SECONDS]``: once the cause is
+  fixed, have the floor look at a table's set-aside records again.
 
 Exit codes: 0 fine, 1 a check found differences, 2 bad config, 3 a server
 (broker or database) cannot be reached.
@@ -79,6 +83,20 @@ def register(subparsers: Any) -> None:
     held.add_argument("table", help="the table's id")
     held.add_argument("--out", default=None, metavar="FILE", help="write them to FILE (default: print them)")
     held.set_defaults(func=_checkpoints)
+
+    aside = commands.add_parser("aside", help="the records the floor keeps aside or does not count, per table, and why")
+    aside.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    aside.add_argument("--table", default=None, metavar="ID", help="only this table")
+    aside.add_argument("--json", action="store_true", help="print the result as JSON")
+    aside.set_defaults(func=_aside)
+
+    recheck = commands.add_parser("recheck", help="once the cause is fixed, have the floor look at a table's set-aside "
+                                  "records again (the table publishes them again)")
+    recheck.add_argument("--config", default=str(DEFAULT_FLOOR_CONFIG), help="floor config (TOML); default: %(default)s")
+    recheck.add_argument("table", help="the table's id")
+    recheck.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                         help="wait up to SECONDS for the floor to take them in again, then say what is still aside")
+    recheck.set_defaults(func=_recheck)
 
 
 def _config(path: str, refused: Callable[[str], None] | None = None) -> Any:
@@ -299,6 +317,61 @@ def _checkpoints(args: argparse.Namespace) -> int:
         print(f"tablectl floor checkpoints: no key is enrolled for {args.table}: "
               f"`tablectl floor enrol {args.table} --public-key {args.table}.pub`", file=sys.stderr)
     return 1 if document["fingerprint"] is None or document["conflicts"] else 0
+
+
+def _aside(args: argparse.Namespace) -> int:
+    from controller.floor.aside import report
+
+    config = _config(args.config)
+    with _connect(config.database.dsn) as conn:
+        tables = report(conn, args.table, config.shift_plan().zone)
+    if args.json:
+        print(json.dumps([entry.as_json() for entry in tables], indent=2))
+        return 0
+    _print_aside(tables, args.table)
+    return 0
+
+
+def _print_aside(tables: list[Any], table: str | None) -> None:
+    if not tables:
+        print("the floor counts every record it holds" + (f" of table {table}" if table else "") + ": nothing is set aside")
+        return
+    for entry in tables:
+        print(f"table {entry.table}:")
+        for line in entry.lines():
+            print(f"    {line}")
+
+
+def _recheck(args: argparse.Namespace) -> int:
+    import time
+
+    from controller.floor.aside import recheck, report, settled
+
+    config = _config(args.config)
+    with _connect(config.database.dsn) as conn:
+        conn.autocommit = True  # the release is committed before the table is asked
+        done = recheck(conn, config.broker.servers, config.floor.site, args.table, by=_who())
+        if done.from_seq is None:
+            print(f"table {args.table}: the floor counts every record it holds of it: nothing to look at again")
+            return 0
+        if not done.answered:
+            print(f"tablectl floor recheck: {done.reason}; its records stay set aside as they were: run the recheck "
+                  "again once the table runs", file=sys.stderr)
+            return 3
+        print(f"table {args.table}: {done.released} set-aside record(s) released; the table publishes its records again "
+              f"from seq {done.from_seq}, and the floor checks each one afresh as it arrives")
+        if args.wait <= 0:
+            print(f"`tablectl floor aside --table {args.table}` shows what is still set aside, and why")
+            return 0
+        deadline = time.monotonic() + args.wait
+        while not settled(conn, args.table) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if not settled(conn, args.table):
+            print(f"tablectl floor recheck: the floor has not taken them all in within {args.wait:g} s (is `tablectl floor "
+                  "serve` running?)", file=sys.stderr)
+        tables = report(conn, args.table, config.shift_plan().zone)
+    _print_aside(tables, args.table)
+    return 1 if tables else 0
 
 
 def _edges(args: argparse.Namespace) -> int:

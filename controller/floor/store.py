@@ -92,6 +92,10 @@ CREATE TABLE IF NOT EXISTS event_conflicts (
     record JSONB NOT NULL, stream_seq BIGINT, received_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (table_id, seq, digest));
 ALTER TABLE event_conflicts ADD COLUMN IF NOT EXISTS hash TEXT;
+CREATE TABLE IF NOT EXISTS event_conflicts_released (
+    table_id TEXT NOT NULL, seq BIGINT NOT NULL, digest TEXT NOT NULL, kind TEXT NOT NULL, at TIMESTAMPTZ,
+    record JSONB NOT NULL, stream_seq BIGINT, received_at TIMESTAMPTZ NOT NULL, hash TEXT,
+    released_at TIMESTAMPTZ NOT NULL, released_by TEXT, PRIMARY KEY (table_id, seq, digest, released_at));
 CREATE TABLE IF NOT EXISTS rounds (
     table_id TEXT NOT NULL, round_id TEXT NOT NULL, game TEXT NOT NULL, paytable TEXT,
     started_seq BIGINT NOT NULL, started_at TIMESTAMPTZ, ended_seq BIGINT, ended_at TIMESTAMPTZ,
@@ -196,8 +200,9 @@ class FloorStore:
                 )
             conflicts, raised = self._set_aside(batch, inserted, unchained)
             raised += self._clock_ahead(ahead)
-            raised += self._declared_lost(batch, inserted)
-            opened, closed = self._follow(touched)
+            declared, declared_raised = self._declared_lost(batch, inserted)
+            raised += declared_raised
+            opened, closed = self._follow(sorted(set(touched) | declared))
         return Applied(len(inserted), len(batch) - len(inserted) - conflicts, opened, closed, conflicts, tuple(raised))
 
     # -- one record -------------------------------------------------------
@@ -321,27 +326,44 @@ class FloorStore:
             text = (f"table {table}: {records} from the journal the floor stores for this table (another record under a "
                     f"seq it holds, or one that does not follow on from its records): two journals publish as this "
                     f"table (a replaced PC, a copied config). Check each table's id; the differing records are kept aside "
-                    f"and not counted")
+                    f"and not counted (`tablectl floor aside` says which and why; `tablectl floor recheck {table}` looks "
+                    f"at them again once the cause is fixed)")
             if self._alert(table, kinds.JOURNAL_CONFLICT, text):
                 raised.append((kinds.JOURNAL_CONFLICT, text))
         return len(rows), raised
 
     def _declared_lost(
         self, batch: Sequence[tuple[TableRecord, int | None]], inserted: Sequence[tuple[str, int]]
-    ) -> list[tuple[str, str]]:
-        """Keep each loss a table's journal declared (with the first record stored after it) and alert its table."""
+    ) -> tuple[set[str], list[tuple[str, str]]]:
+        """Keep each loss a table's journal declared (with the first record stored after it) and alert its table: the
+        tables whose declaration is new, and the alerts raised.
+
+        The declaration also counts on a record the floor stored before without it (sent by a table whose tablectl
+        did not yet tell the floor of a loss, and sent again: ``tablectl floor recheck``, or the floor's own asking
+        for the records its gap misses): the records after it then stop waiting for the lost seqs."""
         fresh = set(inserted)
+        declared: set[str] = set()
         raised: list[tuple[str, str]] = []
         for item, _ in batch:
-            if item.lost is None or (item.table, item.seq) not in fresh:
+            if item.lost is None:
                 continue
+            if (item.table, item.seq) not in fresh:
+                same = self.conn.execute("SELECT 1 FROM events WHERE table_id = %s AND seq = %s AND record = %s",
+                                         (item.table, item.seq, Jsonb(item.record))).fetchone()
+                if same is None:
+                    continue  # not the record the floor holds under its seq: kept aside, not a declaration
             first, last = item.lost
             count = self.conn.execute("SELECT COUNT(*) FROM events WHERE table_id = %s AND seq BETWEEN %s AND %s",
                                       (item.table, first, last)).fetchone()
             held = int(count[0]) if count else 0
-            self.conn.execute(
+            new = self.conn.execute(
                 "INSERT INTO declared_lost (table_id, first_seq, last_seq, declared_seq, held) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (table_id, first_seq) DO NOTHING", (item.table, first, last, item.seq, held))
+                "ON CONFLICT (table_id, first_seq) DO NOTHING RETURNING table_id",
+                (item.table, first, last, item.seq, held)).fetchone()
+            if new is None and (item.table, item.seq) not in fresh:
+                continue  # sent again: declared before
+            if new is not None:
+                declared.add(item.table)
             size = last - first + 1
             where = ("the floor never received them: they are counted nowhere" if held == 0 else
                      "the floor holds them: its copy is the one to keep, and they stay counted" if held == size else
@@ -350,7 +372,7 @@ class FloorStore:
                     f"restored (`journal restore --accept-loss`); {where}. The table's records go on from seq {item.seq}")
             if self._alert(item.table, kinds.RECORDS_DECLARED_LOST, text):
                 raised.append((kinds.RECORDS_DECLARED_LOST, text))
-        return raised
+        return declared, raised
 
     def _clock_ahead(self, ahead: dict[str, tuple[float, int, dt.datetime]]) -> list[tuple[str, str]]:
         """Alert each table whose new records are stamped more than ``CLOCK_AHEAD_LIMIT`` ahead of the floor's clock."""
