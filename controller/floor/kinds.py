@@ -14,6 +14,7 @@ from controller import events as ev
 ROUND_STARTED = ev.RoundStarted.EVENT
 CARD_DEALT = ev.CardDealt.EVENT
 STATE_CHANGED = ev.StateChanged.EVENT
+WAGER_PLACED = ev.WagerPlaced.EVENT
 WAGER_SETTLED = ev.WagerSettled.EVENT
 FEE_COLLECTED = ev.FeeCollected.EVENT
 ROUND_COMPLETE = ev.RoundCompleted.EVENT

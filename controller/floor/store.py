@@ -33,9 +33,16 @@ its house-banked settlements add to its wagers' meters (count, wagered,
 paid), its player-banked ones to the action between players, its fees to
 fees. Summed over shifts they equal the table's journal to the cent
 (``tablectl floor check`` compares them). The theoretical win of a wager is
-its stake times the wager's house edge (table ``edges``, loaded from
+its initial stake times the wager's house edge (table ``edges``, loaded from
 ``tablectl edge``'s figures when the floor service starts), summed as a
 ``NUMERIC``: an expectation, not money, so it keeps its fraction of a cent.
+``tablectl edge`` states each edge per unit of the initial wager, the play a
+decision adds to it included (High Card Flush's "Ante and Raise together, per
+unit of Ante", Three Card Poker's Play, Top 5's Bet, a blackjack double or
+split): what a decision added (``wager_placed`` by ``decision``: a Raise, a
+double) takes no edge of its own, or its expectation would count twice. The
+drop keeps every stake, as the hold % does, so hold % and theoretical hold
+share one base. A voided round's wagers went back unplayed: no theoretical win.
 
 Who is logged in at each table's console (``table_staff``: its ``login_granted`` records less those a ``logout``
 ended; a session the table dropped on a restart leaves none, so the time of each login is kept and shown) is
@@ -68,6 +75,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from controller.floor import kinds
@@ -136,6 +144,28 @@ CREATE TABLE IF NOT EXISTS edges (
     game TEXT NOT NULL, paytable TEXT NOT NULL, wager TEXT NOT NULL, edge NUMERIC NOT NULL,
     PRIMARY KEY (game, paytable, wager));
 """
+
+
+INITIAL_STAKES = sql.SQL("""
+WITH added AS (
+    SELECT table_id, round_id, (record->>'spot')::INTEGER AS spot, record->>'wager' AS wager,
+           SUM((record->>'amount')::BIGINT) AS added
+    FROM events WHERE kind = %(placed)s AND record->>'by' = 'decision'
+      AND (%(table)s::TEXT IS NULL OR (table_id = %(table)s AND round_id = %(round)s))
+    GROUP BY table_id, round_id, spot, wager),
+initial AS (
+    SELECT s.*, s.stake - LEAST(s.stake, GREATEST(0, COALESCE(a.added, 0) - COALESCE(SUM(s.stake) OVER (
+               PARTITION BY s.table_id, s.round_id, s.spot, s.wager ORDER BY s.seq
+               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))) AS initial
+    FROM settlements s LEFT JOIN added a
+      ON a.table_id = s.table_id AND a.round_id = s.round_id AND a.spot = s.spot AND a.wager = s.wager
+    WHERE %(table)s::TEXT IS NULL OR (s.table_id = %(table)s AND s.round_id = %(round)s))
+""")
+"""Each settlement (``initial``: the settlements' columns and ``initial``) with its initial stake: its stake less what
+decisions added to its spot's wager (a Raise, a double, a split), taken from the spot's first settlements of that
+wager first; of one round (``%(table)s``, ``%(round)s``) or, both None, of every round. Only the initial stake meets
+the wager's edge: ``tablectl edge`` states it per unit of the initial wager, the decisions' play included. Its
+parameters: ``table``, ``round`` and ``placed`` (``kinds.WAGER_PLACED``)."""
 
 
 def create_schema(conn: psycopg.Connection[Any]) -> None:
@@ -571,13 +601,13 @@ class FloorStore:
         self._count(item.table, at, game, "fees", int(fees[0]) if fees else 0)
         pit = self.pits.get(item.table)
         settled = self.conn.execute(
-            "SELECT s.wager, s.stake, s.returned, s.banker, COALESCE(e.edge, 0) FROM settlements s "
-            "JOIN rounds r ON r.table_id = s.table_id AND r.round_id = s.round_id "
-            "LEFT JOIN edges e ON e.game = r.game AND e.paytable = r.paytable AND e.wager = s.wager "
-            "WHERE s.table_id = %s AND s.round_id = %s ORDER BY s.seq",
-            (item.table, item.round_id),
+            INITIAL_STAKES + sql.SQL(
+                "SELECT s.wager, s.stake, s.returned, s.banker, COALESCE(e.edge, 0), s.initial FROM initial s "
+                "JOIN rounds r ON r.table_id = s.table_id AND r.round_id = s.round_id "
+                "LEFT JOIN edges e ON e.game = r.game AND e.paytable = r.paytable AND e.wager = s.wager ORDER BY s.seq"),
+            {"table": item.table, "round": item.round_id, "placed": kinds.WAGER_PLACED},
         ).fetchall()
-        for wager, stake, returned, banker, edge in settled:
+        for wager, stake, returned, banker, edge, initial in settled:
             if banker != "house":
                 self._count(item.table, at, game, "between_count", 1)
                 self._count(item.table, at, game, "between_wagered", stake)
@@ -589,7 +619,7 @@ class FloorStore:
                     "ON CONFLICT (table_id, gaming_day, shift, game, wager) DO UPDATE SET count = meters.count + 1, "
                     "wagered = meters.wagered + excluded.wagered, paid = meters.paid + excluded.paid, "
                     "theoretical = meters.theoretical + excluded.theoretical",
-                    (item.table, day, shift, game, pit, name, stake, returned, stake * edge),
+                    (item.table, day, shift, game, pit, name, stake, returned, 0 if voided else initial * edge),
                 )
 
     def _count(self, table: str, at: dt.datetime | None, game: str, name: str, value: int) -> None:
@@ -646,12 +676,12 @@ def recompute_theoretical(conn: psycopg.Connection[Any]) -> int:
     """Every meter's theoretical win again from its settlements and today's ``edges``; the meter rows updated."""
     with conn.transaction():
         result = conn.execute(
-            """
+            INITIAL_STAKES + sql.SQL("""
             UPDATE meters m SET theoretical = sub.theo FROM (
                 SELECT r.table_id, r.gaming_day, r.shift, r.game,
                        CASE WHEN GROUPING(s.wager) = 1 THEN '' ELSE s.wager END AS wager,
-                       SUM(s.stake * COALESCE(e.edge, 0)) AS theo
-                FROM settlements s
+                       SUM(CASE WHEN r.voided THEN 0 ELSE s.initial * COALESCE(e.edge, 0) END) AS theo
+                FROM initial s
                 JOIN rounds r ON r.table_id = s.table_id AND r.round_id = s.round_id
                 LEFT JOIN edges e ON e.game = r.game AND e.paytable = r.paytable AND e.wager = s.wager
                 WHERE s.banker = 'house' AND r.ended_seq IS NOT NULL
@@ -660,6 +690,6 @@ def recompute_theoretical(conn: psycopg.Connection[Any]) -> int:
             ) sub
             WHERE m.table_id = sub.table_id AND m.gaming_day = sub.gaming_day AND m.shift = sub.shift
               AND m.game = sub.game AND m.wager = sub.wager
-            """
+            """), {"table": None, "round": None, "placed": kinds.WAGER_PLACED},
         )
         return int(result.rowcount)

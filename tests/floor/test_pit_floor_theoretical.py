@@ -28,7 +28,8 @@ from tests.floor.consuming import consume_while, until
 from tests.floor.tables import play
 
 SITE = "theo"
-EDGES = {  # what `tablectl edge --json` prints, with round figures: each pay table's own, to tell which one was met
+EDGES = {  # what `tablectl edge --json` prints, with round figures: each pay table's own, to tell which one was met (and
+    # a figure for the Raise and the Bet, which `tablectl edge` has none of: a decision's stake meets no edge of its own)
     ("high-card-flush", "table-1"): {"ante": "0.03", "raise": "0.01", "flush_bonus": "0.07", "straight_flush_bonus": "0.06",
                                      "progressive": "0.19"},
     ("high-card-flush", "table-2"): {"ante": "0.5", "raise": "0.5", "flush_bonus": "0.5", "straight_flush_bonus": "0.5",
@@ -47,11 +48,16 @@ def _table(tmp_path: Path, table: str, game: str, seed: int) -> Path:
 
 
 def _theoretical(journal: Path, table: str, game: str, paytable: str) -> str:
-    """The table's theoretical hold from its own journal: each house-banked stake times its wager's edge, over the drop."""
+    """The table's theoretical hold from its own journal: each house-banked initial stake (less what a decision added:
+    a Raise, a Bet, whose play the Ante's edge per Ante already holds) times its wager's edge, over the drop."""
     with Journal(journal, table_id=table, readonly=True) as own:
-        settled = [r for r in own.stored() if r["event"] == ev.WagerSettled.EVENT and r.get("banker", "house") == "house"]
+        stored = own.stored()
+    decided = {(r["round"], r["spot"], r["wager"]) for r in stored
+               if r["event"] == ev.WagerPlaced.EVENT and r.get("by") == "decision" and r["previous"] == 0}
+    settled = [r for r in stored if r["event"] == ev.WagerSettled.EVENT and r.get("banker", "house") == "house"]
     edges = EDGES[(game, paytable)]
-    theo = sum((Decimal(r["stake"]) * Decimal(edges.get(r["wager"], "0")) for r in settled), Decimal(0))
+    theo = sum((Decimal(r["stake"]) * Decimal(edges.get(r["wager"], "0")) for r in settled
+                if (r["round"], r["spot"], r["wager"]) not in decided), Decimal(0))
     drop = sum(int(r["stake"]) for r in settled)
     return f"{theo * 100 / Decimal(drop):.2f}%"
 
