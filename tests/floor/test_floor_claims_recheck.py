@@ -158,3 +158,49 @@ def test_records_set_aside_before_the_floor_read_a_declared_loss_are_counted_aft
     assert released == ((head - last) if floor_saw_the_lost_records else 0,)  # kept, for the audit
     code, out, _ = _floor(["aside", "--config", str(config), "--table", TABLE], capsys)
     assert (code, out.strip()) == (0, f"the floor counts every record it holds of table {TABLE}: nothing is set aside")
+
+
+def test_a_recheck_while_two_journals_still_publish_as_one_table_keeps_the_second_ones_records_aside_and_says_why(
+    tmp_path: Path, cluster: NatsCluster, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = play(tmp_path / "a" / f"{TABLE}.sqlite", rounds=4, seed=3)
+    second = play(tmp_path / "b" / f"{TABLE}.sqlite", rounds=2, seed=4)
+    with Journal(second, table_id=TABLE, readonly=True) as own:
+        theirs = own.last_seq
+    with Journal(first, table_id=TABLE, readonly=True) as own:
+        ours = own.last_seq
+    assert theirs < ours  # every record of the second journal takes a seq the first one used
+    config = tmp_path / "floor.toml"
+    config.write_text(f'[floor]\nsite = "{SITE}"\n[broker]\nservers = {json.dumps(cluster.urls)}\n'
+                      f'[database]\ndsn = "{database}"\n')
+    consumer = FloorConsumer(servers=cluster.urls, dsn=database, site=SITE)
+    outboxes = [Outbox(path, table_id=TABLE, site=SITE, servers=cluster.urls) for path in (first, second)]
+    said: list[tuple[int, str, str]] = []
+
+    async def body() -> None:
+        outboxes[0].start()
+        await until(lambda: _contiguous(database) == ours)
+        outboxes[0].stop()  # the first PC is gone; the second, under the same id, publishes
+        outboxes[1].start()
+        await until(lambda: _aside(database) == theirs)
+        # the manager rechecks before the cause is fixed
+        said.append(await asyncio.to_thread(_floor, ["recheck", "--config", str(config), TABLE, "--wait", "60"], capsys))
+
+    try:
+        asyncio.run(consume_while(consumer, body))
+    finally:
+        for outbox in outboxes:
+            outbox.stop()
+    [(code, out, _)] = said
+    assert code == 1, out  # something is still set aside
+    assert f"{theirs} set-aside record(s) released; the table publishes its records again from seq 1" in out, out
+    assert f"seq 1 to {theirs} ({theirs} records, received " in out, out
+    why = (f"the floor counts other records under these seqs for {TABLE} (those it stored first): these are another "
+           f"journal's, publishing as {TABLE}")
+    assert why in out, out
+    assert _aside(database) == theirs and _contiguous(database) == ours
+    assert kinds.JOURNAL_CONFLICT in _alert_kinds(database)  # raised again with them
+    with psycopg.connect(database) as conn:
+        assert check_table(conn, first).ok
