@@ -140,6 +140,8 @@ def test_records_set_aside_before_the_floor_read_a_declared_loss_are_counted_aft
         await until(lambda: outbox.status().connected and outbox.status().acked_seq >= head)
         code, out, _ = await asyncio.to_thread(_floor, ["recheck", "--config", str(config), TABLE, "--wait", "60"], capsys)
         said.append((code, out))
+        # nothing set aside is what --wait waits for; the records published again after it may still be arriving
+        await until(lambda: _contiguous(database) >= head)
 
     try:
         asyncio.run(consume_while(consumer, recheck))
