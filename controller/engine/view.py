@@ -78,6 +78,22 @@ VOID_HELD_HELP = ("Return every wager shown below in full and clear the layout. 
                   "hold is cleared.")
 
 
+STATE_WORDS = {
+    "idle": "Ready to open betting",
+    "betting": "Place your bets",
+    "no_more_bets": "No more bets",
+    "dealing": "Dealing the cards",
+    "decisions": "Players deciding",
+    "reveal": "Showing the hands",
+    "settling": "Settling",
+    "complete": "Pay and collect",
+    "void": "Round void: return every wager",
+}
+"""The round's state (``controller.engine.round.STATES``) as the dealer's top bar says it, unless the game has words of
+its own for the moment (``Game.moment_words``); a hold says why it holds (``state_words``)."""
+STOPPED_WORDS = "Game stopped: no player-dealer"
+
+
 AUDIENCES = (Audience.DEALER, Audience.PIT)
 """The pages, each with a view of its own (``controller.engine.visibility`` decides what each may see)."""
 
@@ -132,8 +148,10 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
     hold = text(loop.table_fault or (hold_reason(round) if round is not None and round_held else None))
     why = void_only(loop, round) if round is not None and round_held else None
     stopped = loop.table.stopped
+    state = "hold" if hold else round.state if round is not None else "idle"
     return {
-        "state": "hold" if hold else round.state if round is not None else "idle",
+        "state": state,
+        "state_text": state_words(loop, state, hold, round_held),
         "hold": hold,
         "hold_title": "ROUND ON HOLD" if round_held else "TABLE ON HOLD",
         "hold_help": VOID_ONLY_HELP.format(why=why) if why else HOLD_HELP if round_held else TABLE_HOLD_HELP,
@@ -143,6 +161,23 @@ def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> d
         "open_round": not in_play and not hold and not stopped,
         "resume": None if why else "Resume round" if in_play else "Resume table",
     }
+
+
+def state_words(loop: TableLoop, state: str, hold: str | None, round_held: bool) -> str:
+    """The table's state as the dealer's top bar says it: "Place your bets", "Players deciding" (the game's words
+    where it has its own: "Rolling the dice", "Showdown"), "Round held: shoe: jam". The page keeps the state's name
+    beside it (``data-state``) for tests and surveillance."""
+    if hold:
+        return f"{'Round' if round_held else 'Table'} held: {hold}"
+    if loop.table.stopped:
+        return STOPPED_WORDS
+    round = loop.round
+    if round is not None and state not in ("idle", "complete", "void"):
+        pending = round.pending_decision() if state == "decisions" else None
+        own = loop.table.game.moment_words(round.hand, state, pending)
+        if own:
+            return own
+    return STATE_WORDS.get(state, state.replace("_", " "))
 
 
 def void_only(loop: TableLoop, round: Round) -> str | None:

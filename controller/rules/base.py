@@ -344,6 +344,15 @@ class Game(abc.ABC, Generic[State]):
         """What a screen heads the decision awaited with: whose turn it is."""
         return f"Spot {pending.spot} to act"
 
+    def moment_words(self, state: State | None, moment: str, pending: PendingDecision | None) -> str | None:
+        """What the dealer's top bar says the round is doing, where this game says it otherwise than every game does
+        (``controller.engine.view.STATE_WORDS``: "Dealing the cards", "Players deciding", "Showing the hands"), else ``None``.
+
+        ``moment`` is the round's state (``dealing``, ``decisions``, ``reveal``), ``pending`` the decision awaited
+        in it: "Rolling the dice" and then "Setting hands" at pai gow, "Showdown" at card-room poker.
+        """
+        return None
+
     def hand_label(self, state: State, target: str, cards: Sequence[Any]) -> str | None:
         """What the dealer reads beside ``target``'s hand: its total, its rank, how it was set.
 

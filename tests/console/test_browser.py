@@ -55,6 +55,12 @@ def expect_text(page: Any, selector: str, pattern: str) -> None:
     page.locator(selector).filter(has_text=re.compile(pattern)).first.wait_for()
 
 
+def expect_state(page: Any, *states: str) -> None:
+    """Wait until the top bar shows the table in one of ``states`` (the round's state names, ``betting``,
+    ``complete``): the bar says it in the dealer's words, and keeps the name in ``data-state``."""
+    page.locator(", ".join(f'#state[data-state="{state}"]' for state in states)).first.wait_for()
+
+
 def settlement_rows(page: Any) -> list[tuple[str, str, str]]:
     """(spot, wager, instruction) of every settlement line, in the order to pay and collect (each line is numbered:
     the page lays them out a row per spot, a column per wager)."""
@@ -73,7 +79,7 @@ def test_a_tap_held_down_while_a_view_arrives_still_selects_the_wager(page: Any)
     with served("top-card") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         box = wager(page, 3, "away").bounding_box()
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
@@ -88,10 +94,10 @@ def test_a_tap_held_down_while_a_view_arrives_still_selects_the_wager(page: Any)
 def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_dealers_right(page: Any, shots: Any) -> None:
     with served("top-card") as console:
         open_console(page, console.url)
-        expect_text(page, "#state", "idle")
+        expect_state(page, "idle")
         shots(page, "idle")
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         assert wager(page, 1, "home").is_enabled()
         enter(page, 1, "home", "25")
         expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")
@@ -109,7 +115,7 @@ def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_deal
         expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$30\.00")
         assert console.loop.snapshot()["round"]["layout"][0]["wagers"][0]["amount"] == 3000
         page.click("#no-more-bets")
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         round = console.loop.round
         assert round is not None
         dealt = {target: card.code for target, card, _ in round.cards}
@@ -130,7 +136,7 @@ def test_a_top_card_round_entered_by_clicking_settles_spot_by_spot_from_the_deal
             elif record.returned == 0:
                 assert instruction == f"collect {format_cents(record.stake)}"
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
 
 
 def test_a_wager_the_engine_refuses_shows_its_reason_on_the_page(page: Any, shots: Any) -> None:
@@ -160,7 +166,7 @@ def test_a_command_clicked_while_another_is_in_flight_waits_for_its_answer_and_i
     with served("top-card") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         sent: list[dict[str, Any]] = []
         held: list[Any] = []
 
@@ -189,7 +195,7 @@ def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page
     with served("three-card-poker") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         # seed 003: the player-dealer's seat takes only the bank; the others Ante and Pair Plus
         expect_text(page, '#layout section[data-spot="1"] .badge', "player-dealer")
         assert page.locator('#layout section[data-spot="1"] button.wager').count() == 1
@@ -206,7 +212,7 @@ def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page
         page.click("#take-back")
         expect_text(page, '#layout button.wager[data-spot="4"][data-wager="pair_plus"]', "—")
         page.click("#no-more-bets")
-        expect_text(page, "#state", "decisions")
+        expect_state(page, "decisions")
         # Round of Play 3: offered from the player-dealer's left, clockwise: spot 2 first
         expect_text(page, "#decision-label", "Spot 2 to act")
         assert sorted(page.locator("#decision-actions button").all_inner_texts()) == ["FOLD", "PLAY"]
@@ -222,7 +228,7 @@ def test_a_three_card_poker_round_with_the_player_dealer_bank_play_and_fold(page
         expect_text(page, "#decision-label", "Spot 3 to act")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="play"]', r"\$10\.00")
         page.click('#decision-actions button[data-action="fold"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         shots(page, "settled")
         round = console.loop.round
         assert round is not None
@@ -257,7 +263,7 @@ def test_a_device_fault_puts_the_page_on_the_hold_screen_within_a_second(page: A
         shots(page, "confirm-resume")
         page.fill("#hold-supervisor-pin-again", SUPERVISOR[1])
         page.click("#hold-supervisor button.confirm")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         assert page.locator("#hold-screen").is_hidden()
         action = console.log.named(SupervisorActed.EVENT)[-1]
         assert (action["action"], action["reason"], action["by"]) == ("resume", "door closed, shoe checked", SUPERVISOR[0])
@@ -301,7 +307,7 @@ def test_a_supervisor_voids_a_held_round_and_the_page_lists_every_wager_to_retur
         expect_text(page, "#void-returns", r"Spot 2 away: return \$40\.00")
         shots(page, "void")
         page.click("#void-next")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
 
 
 def test_reloading_the_page_mid_round_restores_the_round_as_it_is(page: Any, shots: Any) -> None:
@@ -323,7 +329,7 @@ def test_reloading_the_page_mid_round_restores_the_round_as_it_is(page: Any, sho
         assert after == before and len(after) == 9
         expect_text(page, '#layout button.wager[data-spot="5"][data-wager="play"]', r"\$15\.00")
         page.click('#decision-actions button[data-action="play"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
 
 
 def test_the_pit_view_shows_meters_last_rounds_and_device_faults(page: Any, shots: Any) -> None:
@@ -369,7 +375,7 @@ def test_a_dealer_who_mistypes_their_pin_is_locked_out_never_the_supervisor_at_t
             expect_text(page, "#message", "too many wrong (tries|PINs)|not a supervisor")
         supervise(page, "hold-supervisor", "resume", "door closed", again=SUPERVISOR[1])
         page.locator("#hold-screen").wait_for(state="hidden")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         shots(page, "supervisor-resumed")
         refused = [(r["name"], r["reason"]) for r in console.log.named(LoginRefused.EVENT)]
         assert refused[:3] == [(DEALER[0], "wrong name or PIN")] * 3

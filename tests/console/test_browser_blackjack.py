@@ -11,7 +11,7 @@ from typing import Any
 from controller.cards import Card
 from drivers.shoe import InProcessShoe
 from tests.console.tables import DEALER, SUPERVISOR, log_in, served
-from tests.console.test_browser import enter, expect_text, settlement_rows, supervise
+from tests.console.test_browser import enter, expect_state, expect_text, settlement_rows, supervise
 
 
 def stack(shoe: InProcessShoe, codes: str) -> None:
@@ -47,7 +47,7 @@ def decide(page: Any, label: str, action: str) -> None:
 def take_bets(page: Any, *wagers: tuple[int, str, str]) -> None:
     """Open betting and enter ``(spot, wager, dollars)`` in turn, the last one seen on the layout before returning."""
     page.click("#open-round")
-    expect_text(page, "#state", "betting")
+    expect_state(page, "betting")
     for spot, wager, dollars in wagers:
         enter(page, spot, wager, dollars)
     spot, wager, dollars = wagers[-1]
@@ -78,7 +78,7 @@ def test_a_split_pair_shows_each_hand_with_its_own_cards_and_total(table_page: A
         assert [places.nth(i).get_attribute("data-target") for i in range(places.count())] == ["3.0", "3.1", "3.2"]
         decide(page, "Spot 3 hand 2 to act", "stand")
         decide(page, "Spot 3 hand 3 to act", "stand")  # 8D 4C
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         assert hand_shown(page, 3, "3.2") == ("8D 4C", "hard 12")
         reasons = [console.loop.round.settlements[i].reason for i in range(4)] if console.loop.round else []
         assert any(r.startswith("hand 2 8C 5H (hard 13)") for r in reasons), reasons
@@ -96,7 +96,7 @@ def test_split_aces_with_a_bonus_card_read_21_on_the_spot_as_they_are_paid(table
         take_bets(page, (1, "bank", "500"), (2, "base", "10"))
         page.click("#no-more-bets")
         decide(page, "Spot 2 to act", "split")
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         assert hand_shown(page, 2, "2.0") == ("AS KB", "soft 21")
         assert hand_shown(page, 2, "2.1") == ("AD 4C", "soft 15")
 
@@ -141,7 +141,7 @@ def test_the_pit_views_events_show_the_bank_in_dollars_and_name_split_hands_as_t
         decide(page, "Spot 2 to act", "split")
         decide(page, "Spot 2 hand 1 to act", "hit")  # 8H 3D: 11; TC makes 21
         decide(page, "Spot 2 hand 2 to act", "stand")  # 8D 5H: 13
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         page.goto(console.url + "/pit")
         expect_text(page, "#events", "settlement summary")
         events = page.inner_text("#events")
@@ -170,7 +170,7 @@ def test_a_loss_the_short_bank_covers_in_part_says_what_goes_back_to_the_player(
         page.click("#no-more-bets")
         decide(page, "Spot 2 to act", "stand")
         decide(page, "Spot 3 to act", "stand")
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         lines = settlement_rows(page)
         assert lines[:2] == [("2", "base", "P/D pays $40.00"), ("3", "base", "P/D takes $10.00, return $10.00")], lines
         expect_text(page, '#layout section.spot[data-spot="3"] .spot-result', r"LOSE \$10\.00")
@@ -230,7 +230,7 @@ def test_a_second_screen_opening_betting_at_the_same_moment_is_told_so_in_words(
         for page in pages:  # both taps before either page hears of the round the other opened
             page.evaluate("document.getElementById('open-round').click()")
         for page in pages:
-            expect_text(page, "#state", "betting")
+            expect_state(page, "betting")
         page_said = [p.inner_text("#message") if p.locator("#message").is_visible() else "" for p in pages]
         said = [m for m in page_said if "round" in m]  # the table's last answer: on every screen
         assert said, page_said
@@ -256,7 +256,7 @@ def test_a_round_voided_mid_hand_shows_returns_on_the_spots_not_pushes(chromium:
         dealer.click("#no-more-bets")
         expect_text(dealer, "#decision-label", "^Spot 2 to act$")
         supervise(pit, "pit-supervisor", "void", "misdeal: a card to the wrong spot", again=SUPERVISOR[1])
-        expect_text(dealer, "#state", "void")
+        expect_state(dealer, "void")
         results = {spot: dealer.locator(f'#layout section.spot[data-spot="{spot}"] .spot-result').inner_text()
                    for spot in (1, 2, 3)}
         assert results == {1: "RETURN $200.00", 2: "RETURN $20.00", 3: "RETURN $10.00"}, results

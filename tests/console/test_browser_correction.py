@@ -6,7 +6,7 @@ from typing import Any
 
 from controller.events import CardCorrected
 from tests.console.tables import SUPERVISOR, served
-from tests.console.test_browser import enter, expect_text, open_console, supervise
+from tests.console.test_browser import enter, expect_state, expect_text, open_console, supervise
 
 
 def test_a_placed_card_is_corrected_from_the_pit_view_and_the_dealer_page_shows_it(page: Any, shots: Any) -> None:
@@ -41,5 +41,5 @@ def test_a_placed_card_is_corrected_from_the_pit_view_and_the_dealer_page_shows_
         assert console.log.named(CardCorrected.EVENT)[-1]["previous"] == first.code
         assert SUPERVISOR[1] not in console.log.stream.getvalue()
         page.click('#decision-actions button[data-action="fold"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         pit.context.close()

@@ -15,7 +15,7 @@ from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.rules.pai_gow_tiles.ranking import hand_value
 from controller.tiles import TILE_SET, Tile
 from tests.console.tables import served
-from tests.console.test_browser import enter, expect_text, open_console, settlement_rows
+from tests.console.test_browser import enter, expect_state, expect_text, open_console, settlement_rows
 
 FIVE_CARD_FLUSH_SEED = 28
 """The shuffler's seed that gives spot 2 a five-card flush: it may raise 1x or 2x the Ante."""
@@ -49,7 +49,7 @@ def test_a_high_card_flush_raise_is_picked_from_the_allowed_multiples(page: Any,
         shots(page, "raise-refused")
         assert console.log.named(DecisionRefusal.EVENT)[-1]["amount"] == 3000
         page.click('#decision-actions button[data-amount="20.00"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="raise"]', r"\$20\.00")
         assert [(s, w) for s, w, _ in settlement_rows(page)] == [("2", "ante"), ("2", "raise")]
         shots(page, "settled")
@@ -95,7 +95,7 @@ def test_a_pai_gow_hand_is_set_by_tapping_cards_and_a_foul_setting_is_refused(pa
         expect_text(page, "#decision-label", "Spot 1 to act")
         assert console.loop.round.hand.set_hands[3].same_as(legal)  # type: ignore[union-attr]
         page.click('#decision-actions button[data-action="house-way"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         assert [(s, w) for s, w, _ in settlement_rows(page)] == [("3", "bet"), ("1", "bank")]
         shots(page, "settled")
 
@@ -147,7 +147,7 @@ def test_pai_gow_tiles_are_keyed_in_from_the_picker_and_a_wrong_tile_is_refused(
         page.click('#decision-actions button[data-action="house-way"]')
         expect_text(page, "#decision-label", "Spot 1 to act")
         page.click('#decision-actions button[data-action="house-way"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         assert [(s, w) for s, w, _ in settlement_rows(page)] == [("4", "main"), ("1", "bank")]
         shots(page, "settled")
 
@@ -199,6 +199,6 @@ def test_a_lowball_hand_is_dealt_in_raised_by_button_and_drawn_by_tapping_the_di
         while pending is not None:
             action = next(a for a in ("draw", "check", "call") if a in pending["actions"])
             pending = tap(page, console, f'#decision-actions button[data-action="{action}"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         assert {s for s, _, _ in settlement_rows(page)} == {"2", "4", "6"}
         shots(page, "settled")

@@ -7,13 +7,13 @@ from typing import Any
 
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR, served
-from tests.console.test_browser import expect_text, open_console, supervise
+from tests.console.test_browser import expect_state, expect_text, open_console, supervise
 
 
 def test_a_shoe_jam_between_rounds_puts_the_page_on_hold_within_a_second(page: Any, shots: Any) -> None:
     with SimulatorProcess("shoe", "--seed", "4") as sim, served("top-card", shoe_port=sim.port) as console:
         open_console(page, console.url)
-        expect_text(page, "#state", "idle")
+        expect_state(page, "idle")
         assert page.locator("#open-round").is_visible()
         sim.command("fault jam")
         started = time.monotonic()
@@ -31,5 +31,5 @@ def test_a_shoe_jam_between_rounds_puts_the_page_on_hold_within_a_second(page: A
         page.locator("#hold-screen").wait_for(state="hidden")
         expect_text(pit, '#devices li[data-device="shoe"]', "shoe: ok")
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         pit.close()

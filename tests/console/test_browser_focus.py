@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.console.tables import served
-from tests.console.test_browser import enter, expect_text, open_console
+from tests.console.test_browser import enter, expect_state, expect_text, open_console
 
 FOCUS_AT_THE_TABLE = ("() => { const a = document.activeElement; return a && a !== document.body && "
                       "a.closest('#main') !== null && a.offsetParent !== null && !a.disabled; }")
@@ -20,7 +20,7 @@ def test_the_focus_stays_at_the_table_after_each_command_given_by_keyboard(page:
         open_console(page, console.url)
         page.focus("#open-round")
         page.keyboard.press("Enter")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         page.wait_for_function(FOCUS_AT_THE_TABLE, timeout=5000)  # Open betting hid itself: the table's first control
         enter(page, 1, "bank", "500")  # the player-dealer's seat banks the round
         enter(page, 2, "ante", "10")
@@ -31,6 +31,6 @@ def test_the_focus_stays_at_the_table_after_each_command_given_by_keyboard(page:
         page.wait_for_function(FOCUS_AT_THE_TABLE, timeout=5000)
         page.focus('#decision-actions button[data-action="play"]')
         page.keyboard.press("Enter")
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         page.wait_for_function(FOCUS_AT_THE_TABLE, timeout=5000)
         assert page.evaluate("document.activeElement.id") == "open-round"  # the next round is one Enter away

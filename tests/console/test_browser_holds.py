@@ -39,7 +39,7 @@ from controller.records.journal import Journal
 from drivers.protocol.messages import Code
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import SUPERVISOR, accounts, served
-from tests.console.test_browser import enter, expect_text, open_console, supervise
+from tests.console.test_browser import enter, expect_state, expect_text, open_console, supervise
 from tests.console.test_browser_hidden import SIZES as HIDDEN_SIZES
 from tests.console.test_held_after_restart import held_with_a_stack_out, records, served as served_on_journal, table_file
 
@@ -74,7 +74,7 @@ def test_a_device_fault_holds_the_round_and_a_supervisor_clears_it_from_the_page
             expect_text(page, "#void-returns", r"Spot 2 home: return \$25\.00")
             page.click("#void-next")
         page.locator("#hold-screen").wait_for(state="hidden")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         done = console.log.named(SupervisorActed.EVENT)[-1]
         assert (done["action"], done["by"]) == (action, SUPERVISOR[0])
         assert console.log.named(DeviceFaultReported.EVENT)[0]["device"] == "shoe"
@@ -91,7 +91,7 @@ def test_a_stopped_player_dealer_game_shows_why_and_waits_until_a_player_takes_t
             page.click("#no-more-bets")
             expect_text(page, "#decision-label", "Spot 4 to act")
             page.click('#decision-actions button[data-action="fold"]')
-            expect_text(page, "#state", "complete")
+            expect_state(page, "complete")
         page.locator("#stop-screen").wait_for(state="visible")
         expect_text(page, "#stop-reason", "no player intervened to take the player-dealer position from seat 1")
         assert page.locator("#open-round").is_hidden()
@@ -190,7 +190,7 @@ def test_a_round_voided_while_its_device_is_unplugged_shows_the_returns_and_the_
             expect_text(page, "#void-returns", rf"Spot {spot} {wager}: return \${dollars}\.00")
         expect_text(page, "#message", "voided")  # the confirmation, on its own line: it covers no screen's title
         nothing_covered(page, shots, "void-beside-the-hold")
-        expect_text(page, "#state", "hold")
+        expect_state(page, "hold")
         assert page.locator("#void-next").is_disabled()  # no next round while the device is down
         expect_text(page, "#void-help", "once the table's hold is cleared")
 
@@ -202,7 +202,7 @@ def test_a_round_voided_while_its_device_is_unplugged_shows_the_returns_and_the_
         assert page.locator("#void-screen").is_visible()  # the returns stay until the dealer opens the next round
         shots(page, "void-after-the-hold")
         page.click("#void-next")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         page.locator("#void-screen").wait_for(state="hidden")
 
         # the journal: the void whole (every wager returned), then the table held for the device, then the resume
@@ -248,7 +248,7 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_unplugged_and_the_page_
         page.wait_for_timeout(1500)  # polls go on meanwhile: the hold stays, the device shown as it is, never ready
         assert page.locator("#hold-screen").is_visible() and page.locator("#open-round").is_hidden()
         expect_text(page, "#hold-now", rf"{device} now: fault: .*{UNPLUGGED}")
-        expect_text(page, "#state", "hold")
+        expect_state(page, "hold")
         refused = console.log.named(SupervisorRefusal.EVENT)[-1]
         assert (refused["name"], refused["step"], refused["action"]) == (SUPERVISOR[0], "table", "resume")
         assert f"the {device} is still down" in refused["reason"]
@@ -260,7 +260,7 @@ def test_a_table_hold_is_not_resumed_while_its_device_is_unplugged_and_the_page_
         page.locator("#hold-screen").wait_for(state="hidden")
         expect_text(page, "#message", "table resumed")
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["resume"]
 
 
@@ -282,7 +282,7 @@ def test_a_shoe_restarted_between_rounds_is_shown_ready_once_back_and_the_table_
         page.locator("#hold-screen").wait_for(state="hidden")
         shuffles = len(console.log.named(ShoeShuffled.EVENT))
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         assert len(console.log.named(ShoeShuffled.EVENT)) == shuffles + 1
         assert any(r["code"] == "device-restarted" for r in console.log.named(ShoeFaulted.EVENT))  # journaled all the same
 
@@ -308,7 +308,7 @@ def test_a_held_round_is_not_resumed_while_its_shoe_is_unplugged_and_the_page_sa
         expect_text(page, "#message", r"not resumed: the shoe is still down .*plug it in.*then resume the round")
         nothing_covered(page, shots, "round-resume-refused")
         assert page.locator("#hold-screen").is_visible()
-        expect_text(page, "#state", "hold")
+        expect_state(page, "hold")
         refused = console.log.named(SupervisorRefusal.EVENT)[-1]
         assert (refused["step"], refused["action"], refused["round"]) == ("table", "resume", console.loop.round.id)
         assert not console.log.named(SupervisorActed.EVENT)
@@ -317,9 +317,9 @@ def test_a_held_round_is_not_resumed_while_its_shoe_is_unplugged_and_the_page_sa
         expect_text(page, "#hold-now", "shoe now: ready")
         supervise(page, "hold-supervisor", "resume", "the shoe is plugged in again", again=SUPERVISOR[1])
         page.locator("#hold-screen").wait_for(state="hidden")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         page.click("#no-more-bets")
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         assert [r["action"] for r in console.log.named(SupervisorActed.EVENT)] == ["resume"]
 
 
@@ -400,9 +400,9 @@ def test_a_shuffler_restarted_while_betting_is_open_holds_the_round_saying_so_an
         nothing_covered(page, shots, "shuffler-restarted-while-betting")
         supervise(page, "hold-supervisor", "resume", "the shuffler restarted before any card", again=SUPERVISOR[1])
         page.locator("#hold-screen").wait_for(state="hidden")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         page.click("#no-more-bets")
-        expect_text(page, "#state", "decisions")
+        expect_state(page, "decisions")
         round_id = console.loop.round.id
         assert len(console.log.named(ShufflerShuffled.EVENT)) == shuffled + 1  # a fresh deck for the round
         assert [e["round"] for e in console.log.named(StackDispensed.EVENT)] == [round_id, round_id]

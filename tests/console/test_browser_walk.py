@@ -7,7 +7,7 @@ from typing import Any
 
 from controller.engine.commands import DeviceFault
 from tests.console.tables import SUPERVISOR, served
-from tests.console.test_browser import enter, expect_text, open_console, supervise, wager
+from tests.console.test_browser import enter, expect_state, expect_text, open_console, supervise, wager
 from tests.console.test_browser_decisions import FIVE_CARD_FLUSH_SEED
 
 
@@ -17,7 +17,7 @@ def test_no_more_bets_refused_for_a_side_wager_names_its_spot(page: Any) -> None
     with served("no-bust-21") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         enter(page, 1, "bank", "500")
         enter(page, 2, "base", "10")
         enter(page, 4, "bonus", "5")
@@ -27,7 +27,7 @@ def test_no_more_bets_refused_for_a_side_wager_names_its_spot(page: Any) -> None
         wager(page, 4, "bonus").click()
         page.click("#take-back")
         page.click("#no-more-bets")
-        expect_text(page, "#state", "decisions|complete")  # dealt: the refusal was the only thing in the way
+        expect_state(page, "decisions", "complete")  # dealt: the refusal was the only thing in the way
 
 
 def test_the_reveal_shows_the_player_dealers_bank_in_dollars(page: Any) -> None:
@@ -35,7 +35,7 @@ def test_the_reveal_shows_the_player_dealers_bank_in_dollars(page: Any) -> None:
     with served("no-bust-21") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         enter(page, 1, "bank", "500")
         enter(page, 2, "base", "10")
         expect_text(page, '#layout button.wager[data-spot="2"][data-wager="base"]', r"\$10\.00")
@@ -56,7 +56,7 @@ def test_a_chip_adds_dollars_to_the_amount_typed(page: Any) -> None:
     with served("top-card") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         wager(page, 1, "home").click()
         page.fill("#amount", "1.06")
         page.click('[data-chip="5"]')
@@ -81,7 +81,7 @@ def test_place_with_no_amount_keeps_the_wager_and_says_so(page: Any) -> None:
     with served("top-card") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         enter(page, 1, "home", "25")
         expect_text(page, '#layout button.wager[data-spot="1"][data-wager="home"]', r"\$25\.00")
         wager(page, 1, "home").click()
@@ -98,7 +98,7 @@ def test_a_slow_answer_leaves_the_next_amount_being_typed(page: Any) -> None:
     with served("top-card") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         cdp = page.context.new_cdp_session(page)
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions",
@@ -124,12 +124,12 @@ def test_a_pin_mistyped_at_the_confirmation_is_what_the_screen_says(page: Any) -
     with served("top-card") as console:
         open_console(page, console.url)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         enter(page, 1, "home", "25")
         enter(page, 2, "tie", "500")  # refused by the table, not the page: the views carry it as its last answer
         expect_text(page, "#message", "outside the table limits")
         console.loop.submit(DeviceFault("shoe", "door open")).result(5)
-        expect_text(page, "#state", "hold")
+        expect_state(page, "hold")
         page.fill("#hold-supervisor-card", "QH")  # no card is due yet: the table refuses it, its last answer
         supervise(page, "hold-supervisor", "correct_card", "card shown", again=SUPERVISOR[1])
         page.locator("#message").filter(has_text="no card is due").wait_for()
@@ -177,6 +177,6 @@ def test_after_a_resume_the_keyboard_goes_on_at_the_table(page: Any) -> None:
         page.locator("#hold-supervisor .question").wait_for()
         page.fill("#hold-supervisor-pin-again", SUPERVISOR[1])
         page.press("#hold-supervisor-pin-again", "Enter")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         page.wait_for_function("() => document.activeElement && document.activeElement.closest('#main') !== null"
                                " && document.activeElement.tagName === 'BUTTON'", timeout=5000)

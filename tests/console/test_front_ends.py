@@ -29,7 +29,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from drivers.sim.process import SimulatorProcess
 from tests.console.tables import CONFIG, SUPERVISOR, log_in
-from tests.console.test_browser import enter, expect_text, supervise
+from tests.console.test_browser import enter, expect_state, expect_text, supervise
 from tests.console.test_browser_holds import FAULTS, VOIDED
 from tests.console.test_serve import tablectl
 from tests.helpers import init_table
@@ -110,7 +110,7 @@ def started(front_end: str, config: Path, tmp_path: Path) -> Iterator[tuple[Fron
 
 def one_round(page: Any, *, fold: bool = True) -> None:
     page.click("#open-round")
-    expect_text(page, "#state", "betting")
+    expect_state(page, "betting")
     player_dealer = page.locator("#layout section.banker").get_attribute("data-spot")
     enter(page, int(player_dealer), "bank", "300")
     player = 4 if player_dealer != "4" else 5
@@ -118,7 +118,7 @@ def one_round(page: Any, *, fold: bool = True) -> None:
     page.click("#no-more-bets")
     expect_text(page, "#decision-label", f"Spot {player} to act")
     page.click(f'#decision-actions button[data-action="{"fold" if fold else "play"}"]')
-    expect_text(page, "#state", "complete")
+    expect_state(page, "complete")
 
 
 @pytest.mark.parametrize("front_end", ["serve", "run --console"])
@@ -130,7 +130,7 @@ def test_a_stopped_player_dealer_game_shows_why_and_a_new_player_dealer_is_taken
         page.goto(url)
         log_in(page, who)
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
         page.click("#no-more-bets")  # nobody wagered: refused, the round stays open
         expect_text(page, "#message", "bank")
         enter(page, 1, "bank", "300")
@@ -138,7 +138,7 @@ def test_a_stopped_player_dealer_game_shows_why_and_a_new_player_dealer_is_taken
         page.click("#no-more-bets")
         expect_text(page, "#decision-label", "Spot 4 to act")
         page.click('#decision-actions button[data-action="fold"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         for _ in range(2):  # after two banks the position passes, and nobody at the page takes it
             try:
                 page.locator("#stop-screen").wait_for(state="visible", timeout=3000)
@@ -185,7 +185,7 @@ def stake(page: Any, device: Device) -> None:
         page.locator("#stop-screen").wait_for(state="hidden")
     if page.locator("#state").get_attribute("data-state") != "betting":
         page.click("#open-round")
-        expect_text(page, "#state", "betting")
+        expect_state(page, "betting")
     for spot, name, dollars in device.stakes:
         if spot == 0:
             spot = int(page.locator("#layout section.banker").get_attribute("data-spot"))
@@ -256,7 +256,7 @@ def test_every_device_fault_is_held_and_cleared_from_the_page(
             stake(page, device)
             sim.command("unplug 1" if fault == "unplug" else f"fault {fault}")
             done.append(clear_hold(page, sim, device, fault, who, shots))
-            expect_text(page, "#state", "betting")
+            expect_state(page, "betting")
         for fault in ("unplug", "jam", "door-open"):  # while the device deals: the round goes on once resumed (or voided)
             stake(page, device)
             # a shuffler unplugged mid-dispense stays unplugged until the supervisor has voided (``clear_hold``)
@@ -268,6 +268,6 @@ def test_every_device_fault_is_held_and_cleared_from_the_page(
             if device.decision is not None:
                 expect_text(page, "#decision-label", "Spot 4 to act")
                 page.click(f'#decision-actions button[data-action="{device.decision}"]')
-            expect_text(page, "#state", "complete")
+            expect_state(page, "complete")
             shots(page, f"{fault}-dealt-on")
         assert done.count("void") == len(VOIDED)

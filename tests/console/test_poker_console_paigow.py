@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from tests.console.tables import in_view, log_in, served
-from tests.console.test_browser import enter, expect_text
+from tests.console.test_browser import enter, expect_state, expect_text
 
 
 def roll_dice(page: Any) -> None:
@@ -75,7 +75,7 @@ def test_every_hand_as_set_is_read_whole_on_the_settled_table(table_page: Any) -
                 "document.querySelector('#decision-label').innerText !== asked", arg=asked)
             if page.locator("#state").get_attribute("data-state") == "complete":
                 break
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         labels = page.locator("#layout .spot .hand-label")
         assert labels.count() == 7
         for i in range(labels.count()):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.console.tables import log_in, served
-from tests.console.test_browser import enter, expect_text
+from tests.console.test_browser import enter, expect_state, expect_text
 
 UNCOVERED = """(selector) => [...document.querySelectorAll(selector)].filter((node) => {
   const r = node.getBoundingClientRect();
@@ -36,7 +36,7 @@ def test_the_second_banks_settlement_is_paid_before_the_stop_screen_asks_for_a_p
             for spot in range(2, 9):
                 expect_text(page, "#decision-label", f"^Spot {spot} to act$")
                 page.click('#decision-actions button[data-action="play"]')
-            expect_text(page, "#state", "complete")
+            expect_state(page, "complete")
         page.locator("#stop-screen").wait_for(state="visible")
         assert page.locator("#stop-seats button[data-take-position]").first.inner_text().lower() == "spot 2 takes it"
         page.click("#stop-pay")

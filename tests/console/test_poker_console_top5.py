@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.events import DecisionTaken
 from tests.console.tables import in_view, log_in, served
-from tests.console.test_browser import enter, expect_text, settlement_rows
+from tests.console.test_browser import enter, expect_state, expect_text, settlement_rows
 
 
 def test_a_player_who_uses_the_community_card_names_the_discard_on_the_screen(table_page: Any) -> None:
@@ -52,7 +52,7 @@ def test_a_player_who_uses_the_community_card_names_the_discard_on_the_screen(ta
         expect_text(page, "#decision-actions .setter h3", r"^Discard \(1 of 1\); the other 4 make the hand with the Comm")
         in_view(page, "#decision-actions button")
         button.click()
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         [taken] = console.log.named(DecisionTaken.EVENT)
         assert taken["action"] == "community" and taken["cards"] == [discard.code], taken
         # the spot's badge says the Community Card was used; its label is the hand played, read whole (it read "with

@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.engine.commands import DeviceFault
 from tests.console.tables import log_in, served
-from tests.console.test_browser import enter, expect_text
+from tests.console.test_browser import enter, expect_state, expect_text
 
 CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
 """A card's code as the engine and the journal write it."""
@@ -34,7 +34,7 @@ def test_three_card_poker_names_the_player_dealers_cards_and_spot_as_the_dealer_
         page.click("#no-more-bets")
         expect_text(page, "#decision-label", "^Spot 2 to act$")
         page.click('#decision-actions button[data-action="play"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         result = page.inner_text("#result")
         assert result.startswith("P/D seat 1 ") and not CODE.search(result), result
         assert len(SUIT.findall(result.split(" pair")[0])) == 3, result  # three cards, each apart
@@ -56,7 +56,7 @@ def test_high_card_flush_spots_read_their_flush_in_cards(table_page: Any) -> Non
         for spot in (1, 2, 3):
             expect_text(page, "#decision-label", f"^Spot {spot} to act$")
             page.click('#decision-actions button[data-action="raise"][data-amount="10.00"]')
-        expect_text(page, "#state", "complete")
+        expect_state(page, "complete")
         labels = page.locator("#layout .hand-label, #table-cards .hand-label").all_inner_texts()
         assert [t for t in labels if "flush" in t], labels
         for text in [*labels, page.inner_text("#result")]:

@@ -194,10 +194,12 @@ function renderHeader(view) {
   document.getElementById("table-name").textContent = view.table + " \u00b7 " + view.game.title;
   const round = view.round;
   document.getElementById("round-id").textContent = round ? round.id : "no round yet";
+  // the table's state in the dealer's words, as the engine words it ("Place your bets", "Round held: ..."); its name
+  // ("betting", "hold") stays beside it for tests and surveillance
   const state = document.getElementById("state");
-  const name = view.screens.state;
-  state.textContent = name.replace(/_/g, " ");
-  state.dataset.state = name;
+  state.textContent = view.screens.state_text;
+  state.title = view.screens.state_text;
+  state.dataset.state = view.screens.state;
 }
 
 // The supervisor panels on this page; each is told about every new view (the cards it can correct).

@@ -334,6 +334,14 @@ class BlackjackGame(PlayerDealerPosition, Game[BlackjackRound], abc.ABC):
             return super().decision_title(state, pending)
         return f"Spot {pending.spot} {self.hand_name(pending.hand)} to act"
 
+    def moment_words(self, state: BlackjackRound | None, moment: str, pending: PendingDecision | None) -> str | None:
+        """Insurance offered under the player-dealer's ace; the player-dealer's hand played out at the reveal."""
+        if moment == "decisions" and pending is not None and "insurance" in pending.actions:
+            return "Insurance offered"
+        if moment == "reveal":
+            return "Player-dealer's hand"
+        return None
+
     def hand_label(self, state: BlackjackRound, target: str, cards: Sequence[Any]) -> str | None:
         """The hand's total as the drawing rule reads it (``soft 17``, ``Natural 22``); the player-dealer's
         counts only the cards face up. A split hand's first two cards are no blackjack (nor Natural 22): they are

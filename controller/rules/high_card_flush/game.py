@@ -218,6 +218,9 @@ class HighCardFlush(Game[HighCardFlushHand]):
                 return PendingDecision(spot, (FOLD, RAISE), amounts=tuple((RAISE, m * ante) for m in multiples))
         return None
 
+    def moment_words(self, state: HighCardFlushHand | None, moment: str, pending: PendingDecision | None) -> str | None:
+        return "Raise or fold" if moment == "decisions" else None
+
     def max_raise(self, state: HighCardFlushHand, spot: int, ante: Cents) -> Cents:
         return most_allowed(flush_length(flush_value(state.cards[spot]))) * ante
 

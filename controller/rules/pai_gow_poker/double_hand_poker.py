@@ -269,6 +269,14 @@ class DoubleHandPoker(PlayerDealerPosition, Game[PaiGowRound]):
 
     # -- decisions ------------------------------------------------------
 
+    def moment_words(self, state: PaiGowRound | None, moment: str, pending: PendingDecision | None) -> str | None:
+        """The player-dealer picks the first pile and rolls the dice; then each hand is set."""
+        if moment != "decisions" or pending is None:
+            return None
+        if "first-pile" in pending.actions:
+            return "Choosing the first pile"
+        return "Rolling the dice" if "dice" in pending.actions else "Setting hands"
+
     def pending_decision(self, state: PaiGowRound) -> PendingDecision | None:
         if state.deal.next_target() is not None:
             return None

@@ -149,6 +149,16 @@ class PaiGowTiles(PlayerDealerPosition, Game[TilesHand]):
         high, low = setting.values
         return f"high {describe(high)} · low {describe(low)}"
 
+    def moment_words(self, state: TilesHand | None, moment: str, pending: PendingDecision | None) -> str | None:
+        """The tiles are dealt (keyed in by the dealer), the dice rolled, then each hand set."""
+        if moment == "dealing":
+            return "Dealing the tiles"
+        if moment == "reveal":
+            return "Showing the tiles"
+        if moment != "decisions" or pending is None:
+            return None
+        return "Rolling the dice" if "dice" in pending.actions else "Setting hands"
+
     def pending_decision(self, state: TilesHand) -> PendingDecision | None:
         if not state.players:
             return None

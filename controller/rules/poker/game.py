@@ -181,6 +181,16 @@ class PokerGame(Game[PokerHand]):
         kind, _, seat = target.partition(":")
         return self.describe_value(state, int(seat)) if kind in ("hole", "draw") and cards else None
 
+    def moment_words(self, state: PokerHand | None, moment: str, pending: PendingDecision | None) -> str | None:
+        """Blinds and antes posted, a betting round, a draw; the hands shown down."""
+        if moment == "reveal":
+            return "Showdown"
+        if moment != "decisions" or pending is None:
+            return None
+        if "post" in pending.actions:
+            return "Posting blinds"
+        return "Players drawing" if "draw" in pending.actions else "Players betting"
+
     def pending_decision(self, state: PokerHand) -> PendingDecision | None:
         head = state.script[0] if state.script else None
         if head is None or head.kind == "card":

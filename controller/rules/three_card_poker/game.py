@@ -152,6 +152,9 @@ class ThreeCardPoker(PlayerDealerPosition, Game[TcpHand]):
             raise ValueError(f"the next card goes to {self.next_target(state)}, not {target}")
         state.cards.setdefault(int(target.removeprefix("seat")), []).append(card)
 
+    def moment_words(self, state: TcpHand | None, moment: str, pending: PendingDecision | None) -> str | None:
+        return "Play or fold" if moment == "decisions" else None
+
     def pending_decision(self, state: TcpHand) -> PendingDecision | None:
         for seat in state.players:  # Round of Play 3: offered from the player-dealer's left, clockwise
             if seat not in state.played and seat not in state.folded:

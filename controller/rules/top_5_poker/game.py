@@ -170,6 +170,9 @@ class Top5Poker(Game[Top5Hand]):
 
     # -- decisions (rule 6) ----------------------------------------------
 
+    def moment_words(self, state: Top5Hand | None, moment: str, pending: PendingDecision | None) -> str | None:
+        return "Play, fold or Community Card" if moment == "decisions" else None
+
     def pending_decision(self, state: Top5Hand) -> PendingDecision | None:
         if self.next_target(state) is not None:
             return None

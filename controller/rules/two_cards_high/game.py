@@ -139,6 +139,9 @@ class TwoCardsHigh(Game[TwoCardsHighHand]):
         if len(state.cards[spot]) == 5 and not qualifying_sets(state.cards[spot]):
             state.sets[spot] = None  # nothing to choose: the hand cannot qualify
 
+    def moment_words(self, state: TwoCardsHighHand | None, moment: str, pending: PendingDecision | None) -> str | None:
+        return "Players setting hands" if moment == "decisions" else None
+
     def pending_decision(self, state: TwoCardsHighHand) -> PendingDecision | None:
         if self.next_target(state) is not None:
             return None
