@@ -32,7 +32,7 @@ def test_every_shipped_config_checks(capsys: pytest.CaptureFixture[str]) -> None
 
 
 @pytest.mark.parametrize(("old", "new", "line"), [
-    ("spots = 7", "spotz = 7", "table.spotz: unknown key (did you mean 'spots'?): expected one of id, game, spots, rounding"),
+    ("spots = 7", "spotz = 7", "table.spotz: unknown key (did you mean 'spots'?): expected one of id, game, spots, rounding, time_zone"),
     ('paytable = "standard"', 'paytabel = "standard"', "game.paytabel: unknown key (did you mean 'paytable'?)"),
     ("min_confidence = 0.99", "min_confidense = 0.99", "vision.min_confidense: unknown key (did you mean 'min_confidence'?)"),
     ("crosscheck = true", 'crosscheck = "false"',

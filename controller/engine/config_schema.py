@@ -33,6 +33,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal, get_args
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -64,12 +65,24 @@ class Table(Section):
     game: str = Field(description="the game dealt here (tablectl config init GAME lists them)")
     spots: Annotated[int, Field(ge=1)] | None = Field(default=None, description="betting spots in play (default: all the layout has)")
     rounding: Literal["player", "house"] = Field(default="player", description="who gets an odd cent: 'player' rounds up, 'house' down")
+    time_zone: Text | None = Field(default=None, description="the table's local time, which its screens show times in: an IANA "
+                                   "name such as 'America/New_York' (default: this machine's)", examples=["America/New_York"])
 
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
         if not value or not value.replace("-", "").replace("_", "").isalnum() or not value.isascii():
             raise ValueError(f"must be letters, digits, '-' or '_', not {value!r}")
+        return value
+
+    @field_validator("time_zone")
+    @classmethod
+    def _time_zone(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f'no time zone called {value!r}: an IANA name such as "America/New_York" or "UTC"') from None
         return value
 
 

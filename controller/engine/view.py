@@ -11,6 +11,7 @@ page that reloads mid-round shows the round exactly as it stands.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import re
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
 from controller.engine import holds
 from controller.engine.feeds import DealerEntryFeed
@@ -108,6 +110,8 @@ def table_view(loop: TableLoop, audience: Audience = Audience.DEALER) -> dict[st
     def text(value: str | None) -> str | None:
         return screens.text(value, round_id, audience) if value else value
 
+    zone = table_zone(table)
+
     return {
         "version": loop.version,
         "table": table.config.table_id,
@@ -124,11 +128,25 @@ def table_view(loop: TableLoop, audience: Audience = Audience.DEALER) -> dict[st
         "position_offer": game.position_offer() if table.stopped else [],
         "message": text(loop.message),
         "devices": {name: text(status) for name, status in loop.devices.items()},
-        "faults": [{"device": f.device, "reason": text(f.reason), "round": f.round_id, "at": f.at} for f in loop.faults[-20:]],
+        "faults": [{"device": f.device, "reason": text(f.reason), "round": f.round_id, "at": f.at,
+                    "at_text": clock(f.at, zone)} for f in loop.faults[-20:]],
         "meters": meters_view(loop),
         "recent": recent_rounds(loop),
         "events": events_view(loop, audience),
     }
+
+
+def table_zone(table: Table) -> ZoneInfo | None:
+    """The table's local time zone (``[table] time_zone``), or ``None``: this machine's own."""
+    settings = table.config.settings
+    name = settings.table.time_zone if settings is not None else None
+    return ZoneInfo(name) if name else None
+
+
+def clock(at: float, zone: ZoneInfo | None) -> str:
+    """A moment (``time.time()``, kept as it is in the data) as a supervisor reads the table's clock: ``HH:MM:SS`` in
+    the table's local time (``None``: this machine's), as the floor's pit page shows times in the floor's."""
+    return f"{dt.datetime.fromtimestamp(at, dt.UTC).astimezone(zone):%H:%M:%S}"
 
 
 def screens_view(loop: TableLoop, text: Callable[[str | None], str | None]) -> dict[str, Any]:

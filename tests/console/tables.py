@@ -42,10 +42,10 @@ class Console:
 
 
 def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None,
-               shuffler_port: str | None = None) -> tuple[TableLoop, MemoryLog]:
-    """A table loop on the game's config; the shoe is in-process unless ``shoe_port`` names a reference simulator,
-    the shuffler the config's unless ``shuffler_port`` does."""
-    config = load_config(CONFIG / f"{game}.toml")
+               shuffler_port: str | None = None, config_file: Path | None = None) -> tuple[TableLoop, MemoryLog]:
+    """A table loop on the game's config (or ``config_file``); the shoe is in-process unless ``shoe_port`` names a
+    reference simulator, the shuffler the config's unless ``shuffler_port`` does."""
+    config = load_config(config_file or CONFIG / f"{game}.toml")
     if shoe_port is None:
         config = dataclasses.replace(config, shoe={**config.shoe, "driver": "simulated"})
     if shuffler_port is not None:
@@ -58,8 +58,9 @@ def table_loop(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: 
 
 @contextlib.contextmanager
 def served(game: str, *, seed: int = 7, simulated: bool = False, shoe_port: str | None = None,
-           shuffler_port: str | None = None) -> Iterator[Console]:
-    loop, log = table_loop(game, seed=seed, simulated=simulated, shoe_port=shoe_port, shuffler_port=shuffler_port)
+           shuffler_port: str | None = None, config_file: Path | None = None) -> Iterator[Console]:
+    loop, log = table_loop(game, seed=seed, simulated=simulated, shoe_port=shoe_port, shuffler_port=shuffler_port,
+                           config_file=config_file)
     server = ConsoleServer(loop, ConsoleSettings(port=0, pace=0.0), accounts())
     loop.start()
     try:

@@ -26,7 +26,7 @@ function render(view) {
     el("li", { class: status === "ok" ? "ok" : "fault", "data-device": name, text: name + ": " + status })));
   const faults = view.faults.slice().reverse();
   document.getElementById("faults").replaceChildren(...(faults.length ? faults.map((f) =>
-    el("li", { class: "fault", text: new Date(f.at * 1000).toISOString().slice(11, 19) + "  " + f.device + ": " + f.reason +
+    el("li", { class: "fault", text: f.at_text + "  " + f.device + ": " + f.reason +
       (f.round ? " (round " + f.round + ")" : "") })) : [el("li", { class: "muted", text: "none" })]));
   document.getElementById("events").replaceChildren(...view.events.map((e) =>
     el("li", { text: e.seq + " " + e.event.replace(/_/g, " ") + "  " + e.text })));
