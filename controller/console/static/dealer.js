@@ -93,6 +93,9 @@ function render(next) {
   document.getElementById("entry").hidden = !betting;
   renderEntry(round);
   renderDecision(round, dealerMode);
+  // a decision awaited says whose it is in its own box ("Spot 3 to act"), and the top bar "Players deciding": the line
+  // "Waiting for a player's decision." above it said it a third time, in the room a seat split to four hands needs
+  document.getElementById("status-line").hidden = !document.getElementById("decision").hidden;
   renderPieceEntry(round);
   renderCards(round);
   renderLayout(round);
@@ -384,9 +387,12 @@ function renderLayout(round) {
         }, el("span", { class: "name", text: betting ? label(w.name) : shortLabel(w.name), title: label(w.name) }),
         el("span", { class: "amount", text: w.text || "\u2014" }));
       })),
-      targets.map((target) => el("div", { class: "hand", "data-target": target },
-        el("div", { class: "cardrow mini" }, cards.filter((c) => c.target === target).map(cardNode)),
-        el("div", { class: "hand-label", text: handLabel(round, target), title: handLabel(round, target) }))),
+      // three hands or more (a seat split again) side by side, as many to a row as fit: one under another, a seat
+      // split to four hands made the arc so tall that the next spot's double and surrender fell off a 1024x600 screen
+      el("div", { class: "hands" + (targets.length > 2 ? " many" : "") }, targets.map((target) =>
+        el("div", { class: "hand", "data-target": target },
+          el("div", { class: "cardrow mini" }, cards.filter((c) => c.target === target).map(cardNode)),
+          el("div", { class: "hand-label", text: handLabel(round, target), title: handLabel(round, target) })))),
       result ? el("div", { class: "spot-result", "data-result": result.result, text: result.text }) : null);
     node.style.setProperty("--drop", (1 - lift).toFixed(3));  // through the CSSOM: the page's CSP allows no inline style
     return node;
