@@ -309,7 +309,7 @@ class Recognizer:
         if not found:
             return []
         found.extend(self._fan_reads(frame, small, filled, layout, width_px, found, strips))
-        found = self._gainsaid(found, strips.beyond_index)
+        found = self._gainsaid(found, strips.beyond_index, (frame.shape[1], frame.shape[0]))
         found = self._confirmed(frame, found)
         centers = layout.to_table(np.array([quad_center(f.read.polygon) for f in found]))
         decided = [(center, f.read, f.closest) for center, f in zip(centers, found)]
@@ -580,7 +580,9 @@ class Recognizer:
         far = nearest.min() > self.settings.anchor_distance
         return self.settings.evidence_distance if far else self.settings.max_distance
 
-    def _gainsaid(self, found: list[_Found], beyond_index: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[_Found]:
+    def _gainsaid(
+        self, found: list[_Found], beyond_index: Callable[[np.ndarray, np.ndarray], np.ndarray], frame_size: tuple[int, int]
+    ) -> list[_Found]:
         """The reads, each one whose strips beyond the index (``beyond_index``, given the outlines and which
         of them are of cards lying alone: pips and picture, and for a card lying alone the centre of its
         face; not the suit and rank strips, the index's own halves and no witnesses beside it) say plainly
@@ -589,7 +591,9 @@ class Recognizer:
         ``gainsay_look`` of its card with twice the evidence a read needs (the index speaks for itself,
         and the strips are the noisier witness; the wrong reads they stop on fresh tuning and more frames
         rest on looks 7.4 to 15.3 off), and a joker, whose picture is heard when it is named
-        (``_joker_shown``)."""
+        (``_joker_shown``). A strip far from every card is heeded (``_strips_gainsay``) beside a card lying
+        alone, a read resting on no look within ``anchor_distance``, and a card whose outline leaves the frame
+        (``frame_size``: width, height), whose index may be a patch of what the frame cut off."""
         sure = evidence_confidence(2.0 * evidence_needed(self.settings.min_confidence))
         asked = [i for i, f in enumerate(found) if f.read.card not in (None, JOKER) and len(f.heard)
                  and (f.closest > self.settings.gainsay_look or f.read.confidence < sure)]
@@ -600,7 +604,9 @@ class Recognizer:
         out, start = list(found), 0
         for i in asked:
             f = found[i]
-            if self._strips_gainsay(rows[start : start + len(f.heard)], self.deck.cards.index(f.read.card)):
+            heeds_far = (f.read.visible == "full" or f.closest > self.settings.anchor_distance
+                         or _leaves_frame(f.read.polygon, frame_size))
+            if self._strips_gainsay(rows[start : start + len(f.heard)], self.deck.cards.index(f.read.card), heeds_far):
                 out[i] = _Found(Read(None, f.read.polygon, f.read.visible, 0.0, guess=f.read.card), f.closest, f.heard, True)
             start += len(f.heard)
         return out
@@ -632,14 +638,14 @@ class Recognizer:
                 out[i] = _Found(Read(guess, f.read.polygon, f.read.visible, confidence), f.closest, f.heard)
         return out
 
-    def _strips_gainsay(self, strips: np.ndarray, best: int) -> bool:
+    def _strips_gainsay(self, strips: np.ndarray, best: int, heeds_far: bool) -> bool:
         """Whether a strip beside the looks says plainly that the card is not ``best``: one that looks closely
         like a card (within ``strip_close``) puts every card of ``best``'s suit ``gainsay_suit`` further
         off than its nearest card, or ``best`` itself ``gainsay_card`` further (in squared distance over 2,
-        the units of evidence, see ``_decide``); or, when no strip has ``best`` for its nearest card, one
-        puts it ``gainsay_far`` further, however far it lies from every card (a strip partly covered, or
-        lying across other cards, is far from every card, and a little further from one card than from
-        another says nothing there; a guyenne queen of clubs read from a club pip, where no such card
+        the units of evidence, see ``_decide``); or, when the read ``heeds_far`` strips and no strip has
+        ``best`` for its nearest card, one puts it ``gainsay_far`` further, however far it lies from every
+        card (a strip partly covered, or lying across other cards, is far from every card, and a little
+        further from one card than from another says nothing there; a guyenne queen of clubs read from a club pip, where no such card
         lies, has its picture strip 61 from the nearest card and 89 from the queen, while a guyenne
         queen of diamonds lying alone has one top strip 56 from the nearest card and 84 from the queen,
         and her other strips nearest to her). The centre of a face is no such witness: a card taken
@@ -649,7 +655,11 @@ class Recognizer:
         beside it; a card whose index is the same bare symbol as another's by its picture. A strip is
         shared by several ranks of a suit, and some ranks' strips vary more than their spread enrolled
         says (an ace's ornament, a picture that differs at its two corners), so a strip gainsays one
-        card only by much more than a suit."""
+        card only by much more than a suit.
+
+        A card in a fan read from an index that looks closely like it, lying whole in the frame, does not heed
+        such far strips (``_gainsaid`` says who does): the strips beside its index mostly lie under the next
+        card, and on the tune part they gainsaid 52 right reads of such cards and no wrong one."""
         rows = strips.reshape(-1, strips.shape[-1])
         nearest = rows.min(axis=1)
         suit = self._suits == self._suits[best]
@@ -659,6 +669,8 @@ class Recognizer:
         plainly = (against_card >= self.settings.gainsay_card) | (against_suit >= self.settings.gainsay_suit)
         if (plainly & (nearest <= self.settings.strip_close)).any():
             return True
+        if not heeds_far:
+            return False
         beside_index = np.tile(_BESIDE_INDEX[: strips.shape[1]], len(strips))
         far = (against_card >= self.settings.gainsay_far) & beside_index
         return not (against_card <= 0.0).any() and bool(far.any())
@@ -935,6 +947,12 @@ class Recognizer:
         if conf < line or weak or loose:
             return Read(None, outline, visible, conf, guess=self.deck.cards[best])
         return Read(self.deck.cards[best], outline, visible, conf)
+
+
+def _leaves_frame(polygon: np.ndarray, frame_size: tuple[int, int]) -> bool:
+    """Whether an outline (frame pixels) reaches past a frame of ``frame_size`` (width, height)."""
+    width, height = frame_size
+    return bool(((polygon < 0.0) | (polygon > (width - 1.0, height - 1.0))).any())
 
 
 def _left_open(

@@ -87,6 +87,10 @@ def test_a_frame_that_is_not_a_colour_image_is_refused(deck) -> None:
         Recognizer(deck).read(np.zeros((10, 10), np.uint8))
 
 
+#: The frame (width, height) the outlines of ``_outlines`` lie in.
+FRAME = (1920, 1080)
+
+
 def _outlines(*corners: tuple[float, float]) -> np.ndarray:
     """Outlines of one 100 x 140 px card, one per look: the first from the index corner at the first
     point, each next from the opposite index corner (the same card turned about) when the point lies
@@ -283,7 +287,7 @@ def test_a_read_whose_strips_plainly_say_it_is_another_card_is_unreadable(deck, 
     looks = _rows(deck, {card: 7.4, twin: 8.5}, {card: 8.1, twin: 11.5})
     (found,) = recognizer._reads(True, looks, _outlines((100, 100), (200, 240)))
     assert found.read.card.code == card and len(found.heard) == 2
-    (heard,) = recognizer._gainsaid([found], _strips(deck, *strips))
+    (heard,) = recognizer._gainsaid([found], _strips(deck, *strips), FRAME)
     assert (heard.read.card is None and heard.read.guess.code == card) if gainsaid else heard.read is found.read, why
 
 
@@ -302,7 +306,28 @@ def test_a_centre_like_no_card_does_not_gainsay_a_card_taken_for_one_lying_alone
     far = next(k for k, strip in enumerate(STRIPS) if strip.name == far_strip)
     rows[far] = 63.6
     rows[far, codes.index("5D")] = 85.4
-    (heard,) = recognizer._gainsaid([found], lambda outlines, lone: np.broadcast_to(rows, (len(outlines), *rows.shape)).copy())
+    (heard,) = recognizer._gainsaid([found], lambda outlines, lone: np.broadcast_to(rows, (len(outlines), *rows.shape)).copy(),
+                                    FRAME)
+    assert (heard.read.card is None) == gainsaid
+
+
+@pytest.mark.parametrize("alone, closest, frame, gainsaid", [
+    (True, 7.4, FRAME, True), (False, 7.4, FRAME, False), (False, 30.0, FRAME, True), (False, 7.4, (150, 200), True),
+])
+def test_far_strips_gainsay_a_card_alone_read_from_a_far_look_or_leaving_the_frame(deck, alone, closest, frame,
+                                                                                      gainsaid) -> None:
+    """The picture strip of the queen of clubs like no card (every card 30 off, the queen 89.1): beside a card
+    lying alone, whose strips all show, it says plainly that the card is not the queen; beside a card in a
+    fan read from an index that looks closely like her, it says nothing, for the strips beside an index in a
+    fan mostly lie under the next card; beside a fanned card read from a far look (one the index net
+    confirmed), or one whose outline leaves the frame (its index may be a patch of what the frame cut off),
+    it is heard."""
+    recognizer = Recognizer(deck)
+    looks = _rows(deck, {"QC": 7.4, "QS": 8.5}, {"QC": 8.1, "QS": 11.5})
+    (found,) = recognizer._reads(alone, looks, _outlines((100, 100), (200, 240)))
+    assert found.read.card.code == "QC" and found.read.visible == ("full" if alone else "corner")
+    found = dataclasses.replace(found, closest=closest)
+    (heard,) = recognizer._gainsaid([found], _strips(deck, {"QC": 89.1}), frame)
     assert (heard.read.card is None) == gainsaid
 
 
@@ -312,10 +337,10 @@ def test_a_read_whose_index_speaks_for_itself_is_not_gainsaid(deck) -> None:
     looks = _rows(deck, {"3S": 5.0, "3C": 13.0}, {"3S": 6.0, "3C": 12.0})
     (found,) = recognizer._reads(True, looks, _outlines((100, 100), (200, 240)))
     clubs = _strips(deck, {"3C": 8.4, "2C": 8.8, "2S": 27.8, "3S": 29.2})
-    assert recognizer._gainsaid([found], clubs) == [found]
+    assert recognizer._gainsaid([found], clubs, FRAME) == [found]
     unsure = Recognizer(deck, settings=RecognizerSettings(gainsay_look=4.0))
     (found,) = unsure._reads(True, looks, _outlines((100, 100), (200, 240)))
-    assert unsure._gainsaid([found], clubs)[0].read.card is None
+    assert unsure._gainsaid([found], clubs, FRAME)[0].read.card is None
 
 
 def test_a_joker_needs_two_corners_that_look_like_it(deck) -> None:
