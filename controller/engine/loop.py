@@ -601,7 +601,7 @@ class TableLoop:
             return
         round = self.round
         if round is not None:
-            describe = self.table.game.describe(round.hand) if round.hand is not None and round.state == "complete" else round.state
+            describe = self.table.game.describe(round.hand) if round.hand is not None and round.state == "complete" else ""
             self.recent.appendleft({"id": round.id, "state": round.state, "describe": describe, **round.totals()})
 
     def _shown_cards(self, round_id: str) -> str:

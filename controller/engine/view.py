@@ -94,6 +94,8 @@ STATE_WORDS = {
 """The round's state (``controller.engine.round.STATES``) as the dealer's top bar says it, unless the game has words of
 its own for the moment (``Game.moment_words``); a hold says why it holds (``state_words``)."""
 STOPPED_WORDS = "Game stopped: no player-dealer"
+ROUND_WORDS = {"complete": "Settled", "void": "Voided", "hold": "Held"}
+"""A past round's state as the pit's list of last rounds says it (a round still open: the top bar's words)."""
 
 
 AUDIENCES = (Audience.DEALER, Audience.PIT)
@@ -519,5 +521,7 @@ def recent_rounds(loop: TableLoop) -> list[dict[str, Any]]:
     """The last rounds: from the journal when the table keeps one (across restarts), else the rounds this process played."""
     rows = []
     for item in list(loop.recent)[:10]:
-        rows.append({**item, **{k: format_cents(item[k]) for k in ("wagered", "paid", "house_win")}})
+        state = str(item["state"])
+        words = ROUND_WORDS.get(state) or STATE_WORDS.get(state, state.replace("_", " "))
+        rows.append({**item, "state_text": words, **{k: format_cents(item[k]) for k in ("wagered", "paid", "house_win")}})
     return rows

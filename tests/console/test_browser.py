@@ -335,7 +335,7 @@ def test_reloading_the_page_mid_round_restores_the_round_as_it_is(page: Any, sho
 def test_the_pit_view_shows_meters_last_rounds_and_device_faults(page: Any, shots: Any) -> None:
     with served("top-card", simulated=True) as console:
         open_console(page, console.url + "/pit", SUPERVISOR)
-        expect_text(page, "#recent", "complete")
+        expect_text(page, "#recent", "Settled")  # a past round in a supervisor's word: it showed the state's name
         page.locator("#recent tr").nth(3).wait_for()
         expect_text(page, "#meters", r"^rounds")
         assert page.locator("#meters td").first.inner_text() == "3"

@@ -21,7 +21,7 @@ function render(view) {
   rows(document.getElementById("meters-by-wager"), ["wager", "count", "wagered", "paid", "house win"],
     Object.entries(m.by_wager).map(([name, w]) => [name, w.count, w.wagered, w.paid, w.house_win]));
   rows(document.getElementById("recent"), ["round", "state", "result", "wagered", "paid", "house win"],
-    view.recent.map((r) => [r.id, r.state, r.describe || "", r.wagered || "", r.paid || "", r.house_win || ""]));
+    view.recent.map((r) => [r.id, r.state_text, r.describe || "", r.wagered || "", r.paid || "", r.house_win || ""]));
   document.getElementById("devices").replaceChildren(...Object.entries(view.devices).map(([name, status]) =>
     el("li", { class: status === "ok" ? "ok" : "fault", "data-device": name, text: name + ": " + status })));
   const faults = view.faults.slice().reverse();
