@@ -13,7 +13,7 @@ from controller.engine.config import TableConfig, load_config
 from controller.engine.holds import held_rounds
 from controller.records.journal import Journal
 from drivers.sim.process import SimulatorProcess
-from tests.console.test_device_poll import do, wait_until
+from tests.console.tables import do, wait_until
 from tests.console.test_held_after_restart import served
 from tests.helpers import init_table
 

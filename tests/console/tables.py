@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,21 @@ def in_view(page: Any, selector: str, width: int = 1024, height: int = 600) -> N
         box = boxes.nth(i).bounding_box()
         assert box is not None and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
             boxes.nth(i).inner_text(), box)
+
+
+PATIENCE = 30.0
+"""Seconds a test waits for the table loop's answer (the browser tests wait as long): it answers at once, but with
+5 s four of these tests failed once on the shared 2-core machine at load 14, and passed on every rerun."""
+
+
+def wait_until(check: Callable[[], bool], timeout: float = PATIENCE) -> None:
+    """Wait until ``check()`` holds, failing the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def do(loop: TableLoop, command: object) -> str:
+    """Submit ``command`` to the table loop and wait for its answer."""
+    return loop.submit(command).result(PATIENCE)  # type: ignore[arg-type]

@@ -26,11 +26,7 @@ from controller.money import format_cents
 from controller.rules.pai_gow_poker.hands import foul_reason, settings
 from controller.rules.pai_gow_tiles.ranking import hand_value
 from controller.tiles import TILE_SET, Tile, UnknownTile
-from tests.console.tables import table_loop
-
-
-def do(loop: TableLoop, command: object) -> str:
-    return loop.submit(command).result(5)  # type: ignore[arg-type]
+from tests.console.tables import do, table_loop
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -33,7 +33,7 @@ from controller.events import (
 )
 from drivers.registry import open_shuffler
 from drivers.sim.process import SimulatorProcess
-from tests.console.tables import CONFIG, table_loop
+from tests.console.tables import CONFIG, do, table_loop, wait_until
 from tests.helpers import MemoryLog
 from tests.witness.harness import Witness
 
@@ -90,17 +90,6 @@ def shuffler(kind: str, *sim_args: str) -> Iterator[RestartingShuffler]:
         _, reading, *how = kind.split(":")
         with Witness("shuffler", reading, args=["--seed", "4"]) as witness:
             yield RestartingShuffler(None, witness, reset=how == ["reset"])
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def do(loop: TableLoop, command: object) -> str:
-    return loop.submit(command).result(5)  # type: ignore[arg-type]
 
 
 def test_a_shoe_fault_between_rounds_holds_the_table_and_the_next_round_deals_on_once_cleared() -> None:

@@ -33,7 +33,8 @@ from controller.engine.view import HOLD_HELP, VOID_ONLY_HELP
 from controller.events import ShufflerShuffled, StackDispensed, SupervisorActed, SupervisorRefusal
 from controller.records.journal import Journal
 from drivers.sim.process import SimulatorProcess
-from tests.console.test_device_poll import do, shuffler_bets, shuffler_round, wait_until
+from tests.console.tables import do, wait_until
+from tests.console.test_device_poll import shuffler_bets, shuffler_round
 from tests.helpers import init_table
 
 ROOT = Path(__file__).resolve().parents[2]

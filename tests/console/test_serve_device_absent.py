@@ -31,8 +31,8 @@ from controller.engine.table import Table
 from controller.events import ShoeFaulted, ShoeRecovered, ShufflerFaulted, ShufflerRecovered
 from controller.records.journal import Journal
 from drivers.sim.process import SimulatorProcess
-from tests.console.tables import CONFIG, SUPERVISOR, logged_in
-from tests.console.test_device_poll import do, shuffler_round
+from tests.console.tables import CONFIG, SUPERVISOR, do, logged_in
+from tests.console.test_device_poll import shuffler_round
 from tests.console.test_serve import ROOT, Service, table_config
 from tests.helpers import MemoryLog
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,26 +28,10 @@ from controller.engine.table import Table
 from controller.errors import DecisionRefused, WagerRefused
 from controller.events import CardBurned, CardDealt, FeeCollected, SupervisorActed
 from drivers.shoe import InProcessShoe
-from tests.console.tables import table_loop
+from tests.console.tables import do, table_loop, wait_until
 from tests.helpers import MemoryLog
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"
-
-
-PATIENCE = 30.0
-"""Seconds a test waits for the table loop's answer (the browser tests wait as long): it answers at once, but with
-5 s four of these tests failed once on the shared 2-core machine at load 14, and passed on every rerun."""
-
-
-def wait_until(check: Callable[[], bool], timeout: float = PATIENCE) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
-def do(loop: TableLoop, command: object) -> str:
-    return loop.submit(command).result(PATIENCE)  # type: ignore[arg-type]
 
 
 @pytest.fixture
